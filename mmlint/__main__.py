@@ -1,0 +1,3 @@
+from mmlint.cli import main
+
+main()

@@ -1,0 +1,112 @@
+"""One file, from bytes to an outcome value: skipped by the prefilter, skipped by
+`# mmlint: skip-file`, failed to parse, or parsed into facts. Never raises for
+bad input, and takes and returns only plain data, so it can run in a worker
+process and its result can be cached by content hash."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper
+
+from mmlint.diagnostics import Span
+from mmlint.facts.collect import collect_facts
+from mmlint.facts.model import FileFacts, TwinPair
+from mmlint.prefilter import could_hold_finding
+from mmlint.source import DecodeError, decode_source
+from mmlint.suppressions import FileSuppressions, parse_suppressions
+
+
+@dataclass(frozen=True, slots=True)
+class Parsed:
+    facts: FileFacts
+    suppressions: FileSuppressions
+
+
+@dataclass(frozen=True, slots=True)
+class Unparsed:
+    """Skipped before parsing: nothing in it can be a finding, or it says skip-file."""
+
+    reason: str  # "prefilter" or "skip-file"
+
+
+@dataclass(frozen=True, slots=True)
+class ParseFailure:
+    span: Span
+    message: str
+
+
+FileOutcome = Parsed | Unparsed | ParseFailure
+
+
+def analyse_file(
+    data: bytes,
+    real_path: Path,
+    display_path: str,
+    twins: tuple[TwinPair, ...],
+    triggers: tuple[bytes, ...],
+) -> FileOutcome:
+    if not could_hold_finding(data, triggers):
+        return Unparsed("prefilter")
+    try:
+        text = decode_source(data)
+    except DecodeError as error:
+        return ParseFailure(Span(error.line, 1, error.line, 1), str(error))
+    suppressions = parse_suppressions(text)
+    if suppressions.skip_file:
+        return Unparsed("skip-file")
+    try:
+        module = cst.parse_module(data)
+    except cst.ParserSyntaxError as error:
+        return _python_verdict(text, display_path) or ParseFailure(
+            _error_span(error.editor_line, error.editor_column), _first_line(error.message)
+        )
+    except (RecursionError, UnicodeError, ValueError) as error:  # absurdly deep nesting, odd bytes
+        return ParseFailure(Span(1, 1, 1, 1), f"could not parse: {type(error).__name__}: {_first_line(str(error))}")
+    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+    facts = collect_facts(wrapper, display_path, twins)
+    suspension = _collect_suspension(wrapper, real_path, display_path)
+    if suspension is not None:
+        facts = FileFacts(
+            path=facts.path,
+            call_sites=facts.call_sites,
+            async_defs=facts.async_defs,
+            module_names=facts.module_names,
+            suspension=suspension,
+        )
+    return Parsed(facts, suppressions)
+
+
+def _collect_suspension(wrapper: MetadataWrapper, real_path: Path, display_path: str):
+    try:  # INTEGRATION: becomes a plain import once mmlint.facts.suspension lands
+        from mmlint.facts.suspension import collect_suspension
+    except ModuleNotFoundError:
+        return None
+    return collect_suspension(wrapper, real_path, display_path)
+
+
+def _python_verdict(text: str, display_path: str) -> ParseFailure | None:
+    """CPython's own message and position for a file libcst rejected: clearer
+    ("Perhaps you forgot a comma?") than the parser's list of expected tokens.
+    Runs only for files that already failed, so good files are parsed once."""
+    try:
+        compile(text, display_path, "exec", flags=0x400, dont_inherit=True)  # 0x400: PyCF_ONLY_AST
+    except SyntaxError as error:
+        line = error.lineno or 1
+        column = error.offset or 1
+        end_line = error.end_lineno or line
+        end_column = error.end_offset if error.end_offset and error.end_lineno else column
+        return ParseFailure(Span(line, column, end_line, max(end_column, column)), _first_line(error.msg))
+    except (ValueError, RecursionError, MemoryError):
+        return None
+    return None
+
+
+def _error_span(line: int, column: int) -> Span:
+    return Span(line, column + 1, line, column + 1)
+
+
+def _first_line(message: str) -> str:
+    return message.strip().splitlines()[0] if message.strip() else "syntax error"

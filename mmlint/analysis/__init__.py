@@ -1,0 +1,180 @@
+"""Cross-file suspension analysis: which async defs suspend on every path, on
+some paths, or never; which awaits are hollow; which timeouts cannot fire.
+
+Built from the SuspensionFacts of every parsed file (targets and context).
+Verdicts are a least fixed point: every async def starts as "never" and is
+re-evaluated until nothing changes, so a cycle with no real suspension point
+never suspends, and a cycle with one does.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from mmlint.analysis.flow import ALWAYS, NEVER, SOME, SUSPENDED, apply_verdict, has_suspension_point, run_body, verdict_of
+from mmlint.analysis.resolve import DefKey, Resolution, Resolver
+from mmlint.diagnostics import Span
+from mmlint.facts.suspension import AsyncDefInfo, AwaitFact, SuspensionFacts, TimeoutFact
+
+if TYPE_CHECKING:
+    from mmlint.project import Project
+
+__all__ = ["ALWAYS", "NEVER", "SOME", "ChainLink", "HollowAwait", "IneffectiveTimeout", "SuspensionAnalysis", "analyse_files", "analyse_project"]
+
+
+@dataclass(frozen=True, slots=True)
+class ChainLink:
+    name: str  # qualname of the async def
+    path: str
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class HollowAwait:
+    path: str
+    span: Span
+    text: str  # "preprocess(...)"
+    chain: tuple[ChainLink, ...]  # the callee first, then what it awaits, ...
+    ends_in_cycle: bool  # the last link repeats an earlier one
+    # The last link has no await / async for / async with at all (else it only
+    # reaches hollow ones).
+    ends_without_suspension_point: bool
+    enclosing: DefKey
+
+
+@dataclass(frozen=True, slots=True)
+class IneffectiveTimeout:
+    path: str
+    timeout: TimeoutFact
+    chain: tuple[ChainLink, ...]  # wait_for: the wrapped coroutine's chain; timeout: empty
+    enclosing: DefKey
+
+
+class SuspensionAnalysis:
+    """Verdicts for every async def of a scan, and the findings built on them."""
+
+    def __init__(self, files: dict[str, SuspensionFacts]) -> None:
+        self.files = files
+        self.resolver = Resolver(files)
+        self.defs: dict[DefKey, AsyncDefInfo] = {
+            (path, index): info for path, facts in files.items() for index, info in enumerate(facts.async_defs)
+        }
+        self._resolutions: dict[tuple[DefKey, int], Resolution] = {}
+        for key, info in self.defs.items():
+            facts = files[key[0]]
+            for index, awaited in enumerate(info.awaits):
+                self._resolutions[(key, index)] = self.resolver.resolve_callee(facts, info.class_name, awaited.callee)
+        self.verdicts: dict[DefKey, str] = self._fixed_point()
+        self.defs_by_path: dict[str, list[DefKey]] = {}
+        for key in self.defs:
+            self.defs_by_path.setdefault(key[0], []).append(key)
+
+    def _keys(self, paths: frozenset[str] | None) -> list[DefKey]:
+        if paths is None:
+            return list(self.defs)
+        return [key for path in sorted(paths) for key in self.defs_by_path.get(path, ())]
+
+    # ------------------------------------------------------------ verdicts
+
+    def _fixed_point(self) -> dict[DefKey, str]:
+        verdicts = {key: NEVER for key in self.defs}
+        changed = True
+        while changed:
+            changed = False
+            for key, info in self.defs.items():
+                new = verdict_of(run_body(info.body, self._await_effect(key, verdicts)))
+                if new != verdicts[key]:
+                    verdicts[key] = new
+                    changed = True
+        return verdicts
+
+    def _await_effect(self, key: DefKey, verdicts: dict[DefKey, str]):
+        def effect(index: int, states: int) -> int:
+            return self._apply_resolution(self._resolutions[(key, index)], states, verdicts)
+
+        return effect
+
+    @staticmethod
+    def _apply_resolution(resolution: Resolution, states: int, verdicts: dict[DefKey, str]) -> int:
+        result = apply_verdict(ALWAYS, states) if resolution.unresolved or not resolution.targets else 0
+        for target in resolution.targets:
+            result |= apply_verdict(verdicts[target], states)
+        return result
+
+    def verdict(self, key: DefKey) -> str:
+        return self.verdicts[key]
+
+    def resolution(self, key: DefKey, await_index: int) -> Resolution:
+        return self._resolutions[(key, await_index)]
+
+    def await_is_hollow(self, key: DefKey, await_index: int) -> bool:
+        resolution = self._resolutions[(key, await_index)]
+        return resolution.fully_resolved and all(self.verdicts[t] == NEVER for t in resolution.targets)
+
+    # ------------------------------------------------------------ findings
+
+    def chain_from(self, start: DefKey) -> tuple[tuple[ChainLink, ...], bool, bool]:
+        """Follow hollow awaits from ``start``: the links, whether the chain
+        loops back, and whether the last link has no suspension point at all."""
+        links: list[ChainLink] = []
+        seen: set[DefKey] = set()
+        key = start
+        while True:
+            info = self.defs[key]
+            links.append(ChainLink(info.qualname, key[0], info.line))
+            seen.add(key)
+            following = next(
+                (self._resolutions[(key, i)].targets[0] for i in range(len(info.awaits)) if self.await_is_hollow(key, i)),
+                None,
+            )
+            if following is None:
+                return tuple(links), False, not has_suspension_point(info.body)
+            if following in seen:
+                again = self.defs[following]
+                links.append(ChainLink(again.qualname, following[0], again.line))
+                return tuple(links), True, False
+            key = following
+
+    def hollow_awaits(self, paths: frozenset[str] | None = None) -> list[HollowAwait]:
+        """Every await whose callee resolves to async defs that never suspend."""
+        found = []
+        for key in self._keys(paths):
+            info = self.defs[key]
+            for index, awaited in enumerate(info.awaits):
+                if self.await_is_hollow(key, index):
+                    target = self._resolutions[(key, index)].targets[0]
+                    chain, cycle, bare = self.chain_from(target)
+                    found.append(HollowAwait(key[0], awaited.span, awaited.text, chain, cycle, bare, key))
+        return found
+
+    def ineffective_timeouts(self, paths: frozenset[str] | None = None) -> list[IneffectiveTimeout]:
+        found = []
+        for key in self._keys(paths):
+            info = self.defs[key]
+            facts = self.files[key[0]]
+            for timeout in info.timeouts:
+                if timeout.kind == "wait_for":
+                    resolution = self.resolver.resolve_callee(facts, info.class_name, timeout.callee)
+                    if resolution.fully_resolved and all(self.verdicts[t] == NEVER for t in resolution.targets):
+                        chain, _, _ = self.chain_from(resolution.targets[0])
+                        found.append(IneffectiveTimeout(key[0], timeout, chain, key))
+                else:
+                    effect = self._await_effect(key, self.verdicts)
+                    if not run_body(timeout.body, effect) & SUSPENDED:
+                        found.append(IneffectiveTimeout(key[0], timeout, (), key))
+        return found
+
+    def awaits_of(self, key: DefKey) -> tuple[AwaitFact, ...]:
+        return self.defs[key].awaits
+
+
+def analyse_files(files: dict[str, SuspensionFacts]) -> SuspensionAnalysis:
+    """The analysis over facts keyed by display path."""
+    return SuspensionAnalysis(files)
+
+
+def analyse_project(project: "Project") -> SuspensionAnalysis:
+    """The analysis over every parsed file of a project (targets and context)."""
+    files = {path: facts.suspension for path, facts in project.files.items() if facts.suspension is not None}
+    return SuspensionAnalysis(files)

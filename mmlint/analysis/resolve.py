@@ -1,0 +1,282 @@
+"""Cross-file name resolution over SuspensionFacts: module-level names through
+definitions and imports (re-exports followed), classes and their MRO, and
+callee references (bare names, dotted names, self./cls./super().) to the
+async defs they can reach. Anything that cannot be resolved inside the
+scanned code resolves to None: the caller treats it as suspending."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from mmlint.facts.suspension import CLS, DOTTED, NAME, SELF, SUPER, CalleeRef, SuspensionFacts
+
+# A def is identified by the display path of its file and its index there.
+DefKey = tuple[str, int]
+ClassKey = tuple[str, str]  # (module, class qualname)
+
+
+@dataclass(frozen=True)
+class External:
+    """A base class outside the scanned code; its attributes are unknown."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """Where a callee reference can lead. ``unresolved`` is True when some
+    target is unknown (outside the scanned code, a sync function, a stub...)."""
+
+    targets: tuple[DefKey, ...]
+    unresolved: bool
+
+    @property
+    def fully_resolved(self) -> bool:
+        return bool(self.targets) and not self.unresolved
+
+
+UNRESOLVED = Resolution((), True)
+
+_MODULE = "module"
+_CLASS = "class"
+_DEF = "def"
+
+
+class Resolver:
+    def __init__(self, files: dict[str, SuspensionFacts]) -> None:
+        self.files = files
+        modules: dict[str, SuspensionFacts | None] = {}
+        for facts in files.values():
+            # Two scanned files claiming one module name: resolve neither.
+            modules[facts.module] = None if facts.module in modules else facts
+        self.modules = modules
+        self.classes: dict[ClassKey, tuple[SuspensionFacts, object]] = {}
+        for facts in files.values():
+            if modules.get(facts.module) is not facts:
+                continue
+            for info in facts.classes:
+                self.classes[(facts.module, info.name)] = (facts, info)
+        self._mro_cache: dict[ClassKey, tuple[ClassKey | External, ...]] = {}
+        # Scanned modules by their last component, for namespace-package roots.
+        self._by_last_part: dict[str, list[str]] = {}
+        for name, facts in modules.items():
+            if facts is not None:
+                self._by_last_part.setdefault(name.rpartition(".")[2], []).append(name)
+        self._canonical_cache: dict[str, str | None] = {}
+
+    def canonical_module(self, dotted: str) -> str | None:
+        """The scanned module an absolute module name denotes. Besides an exact
+        match, a unique scanned module whose name is a dotted suffix of it: a
+        scanned package whose parents are namespace packages (no ``__init__.py``)
+        or lie outside the scan gets a shorter name than its imports use
+        (``sglang.srt.multimodal.x`` is scanned as ``multimodal.x``). A bare
+        single-part module name is only matched this way when it is a package."""
+        if dotted in self._canonical_cache:
+            return self._canonical_cache[dotted]
+        found: str | None = None
+        if self.modules.get(dotted) is not None:
+            found = dotted
+        elif dotted not in self.modules:
+            candidates = [
+                name
+                for name in self._by_last_part.get(dotted.rpartition(".")[2], ())
+                if dotted.endswith("." + name) and ("." in name or self.modules[name].is_package)
+            ]
+            found = candidates[0] if len(candidates) == 1 else None
+        self._canonical_cache[dotted] = found
+        return found
+
+    # ------------------------------------------------------------ symbols
+
+    def resolve_name(self, module: str, name: str, seen: frozenset = frozenset()):
+        """What ``name`` is at module level in ``module``: ("module", name),
+        ("class", ClassKey), ("def", DefKey), or None."""
+        facts = self.modules.get(module)
+        if facts is None or (module, name) in seen:
+            return None
+        seen = seen | {(module, name)}
+        if (module, name) in self.classes:
+            return (_CLASS, (module, name))
+        if name in facts.functions:
+            index = _module_level_async_def(facts, name)
+            return None if index is None else (_DEF, (facts.path, index))
+        if name in facts.module_names:
+            return None
+        for local, target in reversed(facts.imports):
+            if local == name:
+                return self._resolve_absolute(target, seen)
+        submodule = f"{module}.{name}"
+        if submodule in self.modules and facts.is_package:
+            return (_MODULE, submodule)
+        return None
+
+    def _resolve_absolute(self, target: str, seen: frozenset):
+        """An absolute dotted name: the longest prefix that is a scanned module,
+        then attributes from there (re-exports followed)."""
+        parts = target.split(".")
+        for cut in range(len(parts), 0, -1):
+            module = self.canonical_module(".".join(parts[:cut]))
+            if module is None:
+                continue
+            symbol = (_MODULE, module)
+            for index, attr in enumerate(parts[cut:]):
+                if index == 0:
+                    symbol = self._attribute(symbol, attr, seen)
+                else:
+                    symbol = self._attribute(symbol, attr)
+            return symbol
+        return None
+
+    def _attribute(self, symbol, attr: str, seen: frozenset = frozenset()):
+        if symbol is None:
+            return None
+        kind, value = symbol
+        if kind == _MODULE:
+            if self.modules.get(f"{value}.{attr}") is not None:
+                return (_MODULE, f"{value}.{attr}")
+            return self.resolve_name(value, attr, seen)
+        if kind == _CLASS:
+            found = self.lookup_method(value, attr)
+            if found is not None:
+                return (_DEF, found)
+        return None
+
+    def resolve_dotted(self, module: str, text: str):
+        parts = text.split(".")
+        symbol = self.resolve_name(module, parts[0])
+        for attr in parts[1:]:
+            symbol = self._attribute(symbol, attr)
+        return symbol
+
+    # ------------------------------------------------------------ classes
+
+    def class_of(self, module: str, dotted: str) -> ClassKey | External:
+        symbol = self.resolve_dotted(module, dotted) if dotted else None
+        if symbol is not None and symbol[0] == _CLASS:
+            return symbol[1]
+        return External(dotted or "<expr>")
+
+    def mro(self, key: ClassKey) -> tuple[ClassKey | External, ...]:
+        """C3 linearisation over the scanned classes; bases outside the scan are
+        opaque entries. Falls back to depth-first order when C3 fails."""
+        if key in self._mro_cache:
+            return self._mro_cache[key]
+        self._mro_cache[key] = (key,)  # guards against a cyclic hierarchy
+        facts, info = self.classes[key]
+        bases = [self.class_of(facts.module, base) for base in info.bases]
+        bases = [b for b in bases if not (isinstance(b, External) and b.text in ("object", "builtins.object"))]
+        linear_bases = [self.mro(b) if not isinstance(b, External) else (b,) for b in bases]
+        merged = _c3_merge([list(seq) for seq in linear_bases] + [list(bases)])
+        if merged is None:
+            merged = []
+            for seq in linear_bases:
+                merged.extend(item for item in seq if item not in merged)
+        result = (key, *merged)
+        self._mro_cache[key] = result
+        return result
+
+    def lookup_method(self, key: ClassKey, name: str, after: bool = False):
+        """The async def ``name`` resolves to on an instance of ``key`` (or after
+        ``key`` in its MRO, for super()): a DefKey, or None when unknown."""
+        order = self.mro(key)
+        if after:
+            order = order[1:]
+        for entry in order:
+            if isinstance(entry, External):
+                return None
+            facts, info = self.classes[entry]
+            if name in info.methods:
+                return _method_async_def(facts, info.name, name)
+        return None
+
+    @cached_property
+    def _subclasses(self) -> dict[ClassKey, tuple[ClassKey, ...]]:
+        found: dict[ClassKey, list[ClassKey]] = {key: [] for key in self.classes}
+        for key in self.classes:
+            for ancestor in self.mro(key)[1:]:
+                if not isinstance(ancestor, External) and ancestor in found:
+                    found[ancestor].append(key)
+        return {key: tuple(sorted(value)) for key, value in found.items()}
+
+    # ------------------------------------------------------------ callees
+
+    def resolve_callee(self, facts: SuspensionFacts, class_name: str | None, ref: CalleeRef | None) -> Resolution:
+        """The async defs an awaited call may run, seen from a function in
+        ``facts`` (a method of ``class_name`` when not None)."""
+        if ref is None or self.modules.get(facts.module) is not facts:
+            return UNRESOLVED
+        if ref.kind in (NAME, DOTTED):
+            symbol = self.resolve_dotted(facts.module, ref.text)
+            if symbol is not None and symbol[0] == _DEF:
+                return self._usable((symbol[1],))
+            return UNRESOLVED
+        if class_name is None or (facts.module, class_name) not in self.classes:
+            return UNRESOLVED
+        key = (facts.module, class_name)
+        if ref.kind == SUPER:
+            target = self.lookup_method(key, ref.text, after=True)
+            return UNRESOLVED if target is None else self._usable((target,))
+        if ref.kind in (SELF, CLS):
+            # Dynamic dispatch: the class itself or any scanned subclass.
+            candidates = [self.lookup_method(k, ref.text) for k in (key, *self._subclasses.get(key, ()))]
+            concrete = [c for c in dict.fromkeys(candidates) if c is not None and not self._is_stub(c)]
+            unresolved = any(c is None for c in candidates) or not concrete
+            return Resolution(tuple(concrete), unresolved)
+        return UNRESOLVED
+
+    def _is_stub(self, key: DefKey) -> bool:
+        info = self.files[key[0]].async_defs[key[1]]
+        return info.is_stub or info.is_abstract or info.is_generator
+
+    def _usable(self, targets: tuple[DefKey, ...]) -> Resolution:
+        """A stub or abstract coroutine stands for an implementation we cannot see."""
+        if any(self._is_stub(t) for t in targets):
+            return UNRESOLVED
+        return Resolution(targets, False)
+
+
+def _module_level_async_def(facts: SuspensionFacts, name: str) -> int | None:
+    """Index of the module-level async def named ``name`` (the last one wins,
+    as at run time); None when the last definition is a sync def."""
+    found = None
+    for index, info in enumerate(facts.async_defs):
+        if info.class_name is None and info.qualname == name:
+            found = index
+    if found is None:
+        return None
+    return found if _last_definition_is_async(facts.functions, name, facts, class_name=None) else None
+
+
+def _method_async_def(facts: SuspensionFacts, class_name: str, name: str) -> DefKey | None:
+    found = None
+    for index, info in enumerate(facts.async_defs):
+        if info.class_name == class_name and info.name == name:
+            found = index
+    if found is None:
+        return None
+    return (facts.path, found)
+
+
+def _last_definition_is_async(functions: tuple[str, ...], name: str, facts: SuspensionFacts, class_name) -> bool:
+    """A module that defines ``name`` both as def and async def: only trust an
+    async def that is the sole definition."""
+    return functions.count(name) == sum(
+        1 for info in facts.async_defs if info.class_name == class_name and info.qualname == name
+    )
+
+
+def _c3_merge(sequences: list[list]) -> list | None:
+    result = []
+    sequences = [seq for seq in sequences if seq]
+    while sequences:
+        for seq in sequences:
+            head = seq[0]
+            if not any(head in other[1:] for other in sequences):
+                break
+        else:
+            return None
+        result.append(head)
+        sequences = [[item for item in seq if item != head] for seq in sequences]
+        sequences = [seq for seq in sequences if seq]
+    return result

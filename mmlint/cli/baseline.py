@@ -1,0 +1,51 @@
+"""`mmlint baseline [PATH ...] -o FILE`: record today's diagnostics so that
+`mmlint check --baseline FILE` reports only new ones."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from mmlint.baseline import NEVER_BASELINED, render_baseline
+from mmlint.cli.common import build_settings, emit, show_progress, tool_errors
+
+
+@click.command("baseline")
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option(
+    "--output", "-o", "output", required=True, type=click.Path(path_type=Path, dir_okay=False),
+    help="The baseline file to write (JSON); commit it, and pass it to `check --baseline`.",
+)
+@click.option("--config", "config_file", type=click.Path(path_type=Path, dir_okay=False),
+              help="Configuration file (pyproject.toml [tool.mmlint], mmlint.toml); default: discovered upward.")
+@click.option("--select", help="Comma separated codes or prefixes to record (replaces the configured select).")
+@click.option("--ignore", help="Comma separated codes or prefixes not to record (added to the configured ignore).")
+@click.option("--quiet", "-q", is_flag=True, help="Print nothing on success.")
+@tool_errors
+def command(
+    paths: tuple[Path, ...],
+    output: Path,
+    config_file: Path | None,
+    select: str | None,
+    ignore: str | None,
+    quiet: bool,
+) -> None:
+    """Record the current diagnostics of PATH (default: the configured paths) in FILE.
+
+    Entries hold the path, the code and the flagged source line, so later edits
+    that move code up or down keep matching. Syntax errors (MM999) are never
+    recorded."""
+    from mmlint.engine import run_check
+
+    cwd = Path.cwd()
+    settings = build_settings(config_file, select, ignore)
+    report = run_check(list(paths) or None, settings, cwd, progress=show_progress(quiet))
+    emit(render_baseline(report, output, cwd=cwd), output)
+    if not quiet:
+        recorded = sum(1 for d in report.diagnostics if d.code not in NEVER_BASELINED)
+        skipped = len(report.diagnostics) - recorded
+        line = f"recorded {recorded} diagnostic{'' if recorded == 1 else 's'} in {output}"
+        if skipped:
+            line += f" ({skipped} syntax error{'' if skipped == 1 else 's'} not recorded)"
+        click.echo(line, err=True)

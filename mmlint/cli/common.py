@@ -1,0 +1,111 @@
+"""What every command shares: the options, building Settings from them, writing
+the output, and mapping outcomes to exit codes 0 / 1 / 2 in one place."""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import click
+
+from mmlint.config import ConfigError, load_settings, parse_codes
+from mmlint.discovery import DiscoveryError
+from mmlint.fix.write import write_atomically
+from mmlint.settings import Settings
+
+EXIT_CLEAN = 0
+EXIT_FINDINGS = 1
+EXIT_ERROR = 2
+
+
+class ToolError(click.ClickException):
+    """The tool could not do its job (bad config, missing PATH): one line, exit 2."""
+
+    exit_code = EXIT_ERROR
+
+    def show(self, file=None) -> None:
+        click.echo(f"mmlint: error: {self.format_message()}", err=True)
+
+
+def scan_options(command: Callable) -> Callable:
+    """PATH arguments and the options that decide what is scanned and how."""
+    decorators = [
+        click.argument("paths", nargs=-1, type=click.Path(path_type=Path)),
+        click.option("--config", "config_file", type=click.Path(path_type=Path, dir_okay=False),
+                     help="Configuration file (pyproject.toml [tool.mmlint], mmlint.toml); default: discovered upward."),
+        click.option("--select", help="Comma separated codes or prefixes to report (replaces the configured select)."),
+        click.option("--ignore", help="Comma separated codes or prefixes not to report (added to the configured ignore)."),
+        click.option("--quiet", "-q", is_flag=True, help="Print diagnostics only: no summary."),
+        click.option("--no-color", is_flag=True, help="Plain output, even on a terminal."),
+        click.option("--exit-zero", is_flag=True, help="Exit 0 even when diagnostics are found."),
+    ]
+    for decorator in reversed(decorators):
+        command = decorator(command)
+    return command
+
+
+def output_options(formats: tuple[str, ...]) -> Callable[[Callable], Callable]:
+    """--format (one of ``formats``) and --output."""
+
+    def decorate(command: Callable) -> Callable:
+        command = click.option("--output", "-o", "output", type=click.Path(path_type=Path, dir_okay=False),
+                               help="Write the report to FILE instead of stdout.")(command)
+        return click.option("--format", "output_format", type=click.Choice(formats), default="text",
+                            show_default=True, help="Report format.")(command)
+
+    return decorate
+
+
+def build_settings(config_file: Path | None, select: str | None, ignore: str | None) -> Settings:
+    cwd = Path.cwd()
+    try:
+        return load_settings(
+            cwd,
+            config_file,
+            select=parse_codes(select, "--select") if select is not None else None,
+            ignore=parse_codes(ignore, "--ignore") if ignore is not None else None,
+        )
+    except ConfigError as error:
+        raise ToolError(str(error)) from None
+
+
+def tool_errors(function: Callable) -> Callable:
+    """Turn bad input met while running (a PATH that vanished, an unreadable
+    configuration) into a one-line message and exit code 2, never a traceback."""
+
+    @functools.wraps(function)
+    def wrapper(*args, **kwargs):
+        try:
+            return function(*args, **kwargs)
+        except (ConfigError, DiscoveryError) as error:
+            raise ToolError(str(error)) from None
+
+    return wrapper
+
+
+def use_color(no_color: bool, output: Path | None) -> bool:
+    if no_color or output is not None or os.environ.get("NO_COLOR"):
+        return False
+    return sys.stdout.isatty()
+
+
+def show_progress(quiet: bool) -> bool:
+    return not quiet and sys.stderr.isatty() and not os.environ.get("CI")
+
+
+def emit(text: str, output: Path | None) -> None:
+    """Print to stdout, or write FILE atomically (never half-written)."""
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    try:
+        write_atomically(Path(os.path.abspath(output)), text.encode("utf-8"))
+    except OSError as error:
+        raise ToolError(f"cannot write {output}: {error.strerror or error}") from None
+
+
+def exit_code(has_findings: bool, exit_zero: bool) -> int:
+    return EXIT_FINDINGS if has_findings and not exit_zero else EXIT_CLEAN

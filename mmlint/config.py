@@ -1,0 +1,518 @@
+"""Find, read and validate the configuration, and build the frozen Settings.
+
+The configuration lives in ``[tool.mmlint]`` of the nearest ``pyproject.toml``
+that has that table, or at the top level of ``mmlint.toml`` / ``.mmlint.toml``,
+searching from the current directory upward (in each directory in that order);
+``--config FILE`` names one explicitly. Every problem is a ``ConfigError``
+whose one-line message names the file, the key and, where one is close, the
+key that was probably meant; the CLI turns it into exit code 2.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from mmlint.facts.model import TwinPair
+from mmlint.rules import all_codes
+from mmlint.settings import DEFAULT_BLOCKING_CALLS, DEFAULT_TWINS, Settings
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
+
+__all__ = [
+    "CONFIG_FILE_NAMES",
+    "ConfigError",
+    "config_key_line",
+    "find_config_file",
+    "load_settings",
+    "parse_codes",
+]
+
+# Looked for in each directory, in this order; the first one that holds a
+# configuration wins.
+CONFIG_FILE_NAMES = ("pyproject.toml", "mmlint.toml", ".mmlint.toml")
+
+_PYPROJECT = "pyproject.toml"
+_PYPROJECT_TABLE = ("tool", "mmlint")
+
+# The schema: the keys each table may hold.
+_TOP_KEYS = (
+    "paths",
+    "exclude",
+    "select",
+    "ignore",
+    "min-call-sites",
+    "exempt",
+    "twins",
+    "per-file-ignores",
+    "blocking-calls",
+)
+_EXEMPT_KEYS = ("paths", "classes", "functions")
+_TWIN_KEYS = ("sync", "async")
+_BLOCKING_KEYS = ("extend",)
+
+
+class ConfigError(Exception):
+    """Invalid or unreadable configuration (or CLI code list); exit code 2.
+    ``str()`` is one line naming the file (or option), the key and the problem."""
+
+
+def find_config_file(cwd: Path) -> Path | None:
+    """The configuration file that applies in ``cwd``: the first of
+    CONFIG_FILE_NAMES holding a configuration, from ``cwd`` upward."""
+    found = _find_config(Path(os.path.abspath(cwd)))
+    return None if found is None else found[0]
+
+
+def load_settings(
+    cwd: Path,
+    config_file: Path | None = None,
+    *,
+    select: Sequence[str] | None = None,
+    ignore: Sequence[str] | None = None,
+    extend_select: Sequence[str] | None = None,
+) -> Settings:
+    """Build the Settings for a run in ``cwd``.
+
+    ``config_file`` (``--config``) names the configuration explicitly (relative
+    to ``cwd``); otherwise it is searched for from ``cwd`` upward, and without
+    one the defaults apply with the root at ``cwd``. CLI overrides follow ruff:
+    ``select`` replaces the configured select, ``extend_select`` adds to it,
+    ``ignore`` adds to the configured ignore. Raises ConfigError.
+    """
+    cwd = Path(os.path.abspath(cwd))
+    if config_file is not None:
+        path = Path(os.path.abspath(cwd / config_file))
+        table = _read_explicit(path, cwd)
+    else:
+        found = _find_config(cwd)
+        if found is None:
+            settings = Settings(config_file=None, root=cwd)
+            return _apply_cli(settings, select, ignore, extend_select)
+        path, table = found
+    settings = _TableReader(path, cwd).settings(table)
+    return _apply_cli(settings, select, ignore, extend_select)
+
+
+def parse_codes(text: str, option: str) -> tuple[str, ...]:
+    """Split a comma separated CLI value of codes or prefixes (``MM001,MM00``)
+    and validate each; ``option`` (``--select``) names it in errors."""
+    codes = tuple(part.strip() for part in text.split(",") if part.strip())
+    for code in codes:
+        problem = _code_problem(code)
+        if problem is not None:
+            raise ConfigError(f"{problem} in {option}{_code_hint(code)}")
+    return codes
+
+
+def config_key_line(settings: Settings, dotted_key: str) -> int:
+    """The 1-based line of ``dotted_key`` (``"min-call-sites"``, ``"exempt.paths"``,
+    ``'per-file-ignores."**/x.py"'``) in the configuration file, for diagnostics
+    reported against it. A key that is not written out (an inline table, a
+    dotted key) falls back to the line of its nearest enclosing key or table;
+    1 when there is no file or nothing is found."""
+    if settings.config_file is None:
+        return 1
+    try:
+        text = settings.config_file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return 1
+    base = _PYPROJECT_TABLE if settings.config_file.name == _PYPROJECT else ()
+    wanted = _split_dotted(dotted_key)
+    if wanted is None:
+        return 1
+    lines = _key_lines(text)
+    target = base + tuple(wanted)
+    while len(target) > 0:
+        if target in lines:
+            return lines[target]
+        target = target[:-1]
+    return 1
+
+
+# --- finding and reading the file ------------------------------------------
+
+
+def _find_config(cwd: Path) -> tuple[Path, dict[str, Any]] | None:
+    for directory in (cwd, *cwd.parents):
+        for name in CONFIG_FILE_NAMES:
+            candidate = directory / name
+            if not candidate.is_file():
+                continue
+            if name == _PYPROJECT:
+                table = _pyproject_table(candidate, cwd, required=False)
+                if table is None:
+                    continue
+                return candidate, table
+            return candidate, _parse(candidate, cwd)
+    return None
+
+
+def _read_explicit(path: Path, cwd: Path) -> dict[str, Any]:
+    if not path.exists():
+        raise ConfigError(f"{_display(path, cwd)}: configuration file not found")
+    if not path.is_file():
+        raise ConfigError(f"{_display(path, cwd)}: configuration file is not a file")
+    if path.name == _PYPROJECT:
+        # A pyproject.toml named explicitly but without [tool.mmlint] holds no
+        # settings: the defaults apply, anchored to its directory.
+        return _pyproject_table(path, cwd, required=True) or {}
+    return _parse(path, cwd)
+
+
+def _pyproject_table(path: Path, cwd: Path, *, required: bool) -> dict[str, Any] | None:
+    """``[tool.mmlint]`` of a pyproject.toml, or None when it has none. While
+    searching upward, a pyproject.toml that never mentions mmlint is skipped
+    unparsed, so an unrelated broken file elsewhere does not stop the run."""
+    if not required:
+        try:
+            if b"mmlint" not in path.read_bytes():
+                return None
+        except OSError as error:
+            raise ConfigError(f"{_display(path, cwd)}: cannot read: {error.strerror or error}") from None
+    document = _parse(path, cwd)
+    tool = document.get("tool")
+    if not isinstance(tool, dict) or "mmlint" not in tool:
+        return None
+    table = tool["mmlint"]
+    if not isinstance(table, dict):
+        raise ConfigError(f"{_display(path, cwd)}: 'tool.mmlint' must be a table, got {_type_name(table)}")
+    return table
+
+
+def _parse(path: Path, cwd: Path) -> dict[str, Any]:
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise ConfigError(f"{_display(path, cwd)}: cannot read: {error.strerror or error}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ConfigError(f"{_display(path, cwd)}: invalid TOML: not valid UTF-8 ({error.reason})") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{_display(path, cwd)}: invalid TOML: {error}") from None
+
+
+def _display(path: Path, cwd: Path) -> str:
+    """Relative to the cwd (with ``/``) when under it, else absolute."""
+    try:
+        return path.relative_to(cwd).as_posix()
+    except ValueError:
+        return str(path)
+
+
+# --- validation -------------------------------------------------------------
+
+
+class _TableReader:
+    """Validates one configuration table and turns it into Settings."""
+
+    def __init__(self, path: Path, cwd: Path) -> None:
+        self.path = path
+        self.cwd = cwd
+        self.root = path.parent
+        self.base = _PYPROJECT_TABLE if path.name == _PYPROJECT else ()
+
+    def settings(self, table: dict[str, Any]) -> Settings:
+        self._check_keys(table, _TOP_KEYS, ())
+        exempt = self._table(table, "exempt", _EXEMPT_KEYS)
+        blocking = self._table(table, "blocking-calls", _BLOCKING_KEYS)
+        return Settings(
+            config_file=self.path,
+            root=self.root,
+            paths=self._paths(table),
+            exclude=self._strings(table.get("exclude", []), "exclude"),
+            select=self._codes(table.get("select", ["MM"]), "select"),
+            ignore=self._codes(table.get("ignore", []), "ignore"),
+            min_call_sites=self._min_call_sites(table),
+            exempt_paths=self._strings(exempt.get("paths", []), "exempt.paths"),
+            exempt_classes=frozenset(self._names(exempt.get("classes", []), "exempt.classes", dotted=False)),
+            exempt_functions=frozenset(self._names(exempt.get("functions", []), "exempt.functions", dotted=True)),
+            twins=_unique(DEFAULT_TWINS + self._twins(table.get("twins", []))),
+            per_file_ignores=self._per_file_ignores(table.get("per-file-ignores", {})),
+            blocking_calls=_unique(DEFAULT_BLOCKING_CALLS + self._strings(blocking.get("extend", []), "blocking-calls.extend")),
+        )
+
+    # -- errors
+
+    def error(self, message: str) -> ConfigError:
+        return ConfigError(f"{_display(self.path, self.cwd)}: {message}")
+
+    def _section(self, sub: tuple[str, ...], array: bool = False) -> str:
+        parts = self.base + sub
+        if not parts:
+            return "the top level"
+        name = ".".join(parts)
+        return f"[[{name}]]" if array else f"[{name}]"
+
+    def _check_keys(self, table: dict[str, Any], allowed: Sequence[str], sub: tuple[str, ...], where: str | None = None) -> None:
+        for key in table:
+            if key in allowed:
+                continue
+            hint = _suggest(key, allowed)
+            location = where or self._section(sub)
+            suffix = f" (did you mean '{hint}'?)" if hint else ""
+            raise self.error(f"unknown key '{key}' in {location}{suffix}")
+
+    # -- typed values
+
+    def _table(self, table: dict[str, Any], key: str, allowed: Sequence[str]) -> dict[str, Any]:
+        value = table.get(key, {})
+        if not isinstance(value, dict):
+            raise self.error(f"'{key}' must be a table, got {_type_name(value)}")
+        self._check_keys(value, allowed, (key,))
+        return value
+
+    def _array(self, value: Any, key: str) -> list[Any]:
+        if not isinstance(value, list):
+            raise self.error(f"'{key}' must be an array of strings, got {_type_name(value)}")
+        return value
+
+    def _strings(self, value: Any, key: str) -> tuple[str, ...]:
+        items = self._array(value, key)
+        for index, item in enumerate(items):
+            if not isinstance(item, str):
+                raise self.error(f"'{key}[{index}]' must be a string, got {_type_name(item)}")
+            if not item.strip():
+                raise self.error(f"'{key}[{index}]' must not be empty")
+        return tuple(items)
+
+    def _names(self, value: Any, key: str, *, dotted: bool) -> tuple[str, ...]:
+        names = self._strings(value, key)
+        for index, name in enumerate(names):
+            parts = name.split(".") if dotted else [name]
+            if not all(part.isidentifier() for part in parts):
+                expected = "'function' or 'Class.method'" if dotted else "a class name"
+                raise self.error(f"'{key}[{index}]' must be {expected}, got {name!r}")
+        return names
+
+    def _codes(self, value: Any, key: str) -> tuple[str, ...]:
+        codes = self._strings(value, key)
+        for code in codes:
+            problem = _code_problem(code)
+            if problem is not None:
+                raise self.error(f"{problem} in '{key}'{_code_hint(code)}")
+        return codes
+
+    def _min_call_sites(self, table: dict[str, Any]) -> int | None:
+        if "min-call-sites" not in table:
+            return None
+        value = table["min-call-sites"]
+        # bool is an int subclass in Python, but `true` is not a count.
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise self.error(f"'min-call-sites' must be a non-negative integer, got {_type_name(value)}")
+        if value < 0:
+            raise self.error(f"'min-call-sites' must be a non-negative integer, got {value}")
+        return value
+
+    def _paths(self, table: dict[str, Any]) -> tuple[Path, ...]:
+        resolved: list[Path] = []
+        for index, entry in enumerate(self._strings(table.get("paths", []), "paths")):
+            path = Path(os.path.abspath(self.root / entry))
+            if not path.exists():
+                raise self.error(f"'paths[{index}]' names {entry!r}, which does not exist ({path})")
+            if path not in resolved:
+                resolved.append(path)
+        return tuple(resolved)
+
+    def _twins(self, value: Any) -> tuple[TwinPair, ...]:
+        if not isinstance(value, list):
+            raise self.error(f"'twins' must be an array of tables, got {_type_name(value)}")
+        pairs: list[TwinPair] = []
+        for index, entry in enumerate(value):
+            key = f"twins[{index}]"
+            if not isinstance(entry, dict):
+                raise self.error(f"'{key}' must be a table with 'sync' and 'async', got {_type_name(entry)}")
+            self._check_keys(entry, _TWIN_KEYS, ("twins",), where=f"{self._section(('twins',), array=True)} entry {index + 1}")
+            for name in _TWIN_KEYS:
+                if name not in entry:
+                    raise self.error(f"'{key}' is missing the key '{name}'")
+                if not isinstance(entry[name], str):
+                    raise self.error(f"'{key}.{name}' must be a string, got {_type_name(entry[name])}")
+                if not entry[name].isidentifier():
+                    raise self.error(f"'{key}.{name}' must be a Python identifier, got {entry[name]!r}")
+            if entry["sync"] == entry["async"]:
+                raise self.error(f"'{key}': 'sync' and 'async' must differ, both are {entry['sync']!r}")
+            pairs.append(TwinPair(entry["sync"], entry["async"]))
+        return tuple(pairs)
+
+    def _per_file_ignores(self, value: Any) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        if not isinstance(value, dict):
+            raise self.error(f"'per-file-ignores' must be a table, got {_type_name(value)}")
+        entries = []
+        for glob, codes in value.items():
+            key = f'per-file-ignores."{glob}"'
+            if not glob.strip():
+                raise self.error("'per-file-ignores' has an empty glob")
+            entries.append((glob, self._codes(codes, key)))
+        return tuple(entries)
+
+
+def _apply_cli(
+    settings: Settings,
+    select: Sequence[str] | None,
+    ignore: Sequence[str] | None,
+    extend_select: Sequence[str] | None,
+) -> Settings:
+    changes: dict[str, tuple[str, ...]] = {}
+    new_select = settings.select
+    if select is not None:
+        new_select = _cli_codes(select, "--select")
+    if extend_select:
+        new_select = _unique(new_select + _cli_codes(extend_select, "--extend-select"))
+    if new_select != settings.select:
+        changes["select"] = new_select
+    if ignore:
+        changes["ignore"] = _unique(settings.ignore + _cli_codes(ignore, "--ignore"))
+    return replace(settings, **changes) if changes else settings
+
+
+def _cli_codes(values: Sequence[str], option: str) -> tuple[str, ...]:
+    # The CLI may hand over raw "A,B" strings or already split codes.
+    codes: list[str] = []
+    for value in values:
+        codes.extend(parse_codes(value, option))
+    return tuple(codes)
+
+
+# --- rule codes ----------------------------------------------------------------
+
+
+def _code_problem(code: str) -> str | None:
+    """Why ``code`` is not a known rule code or prefix of one, or None."""
+    if not code:
+        return "empty rule code"
+    if any(known.startswith(code) for known in all_codes()):
+        return None
+    return f"unknown rule code or prefix '{code}'"
+
+
+def _code_hint(code: str) -> str:
+    known = all_codes()
+    if code and any(c.startswith(code.upper()) for c in known):
+        return f" (did you mean '{code.upper()}'?)"
+    close = difflib.get_close_matches(code, known, n=1, cutoff=0.6)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+# --- helpers --------------------------------------------------------------------
+
+
+def _suggest(key: str, allowed: Sequence[str]) -> str | None:
+    normalised = key.replace("_", "-").lower()
+    if normalised in allowed:
+        return normalised
+    close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
+def _type_name(value: Any) -> str:
+    """The TOML name of a parsed value's type."""
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "float"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, dict):
+        return "table"
+    return type(value).__name__  # datetime, date, time
+
+
+def _unique(items: Iterable[Any]) -> tuple[Any, ...]:
+    """Deduplicate keeping the first occurrence's position."""
+    return tuple(dict.fromkeys(items))
+
+
+# --- key lines (a light scan of the TOML text, for diagnostics) ------------------
+
+
+def _key_lines(text: str) -> dict[tuple[str, ...], int]:
+    """Map each table header and each ``key = value`` line to its 1-based line,
+    keyed by the full dotted path. Good enough to point at a key: it does not
+    try to see through multi-line strings."""
+    lines: dict[tuple[str, ...], int] = {}
+    current: tuple[str, ...] = ()
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("["):
+            header = line[2:] if line.startswith("[[") else line[1:]
+            end = _unquoted_index(header, "]")
+            if end is None:
+                continue
+            parts = _split_dotted(header[:end])
+            if parts is not None:
+                current = tuple(parts)
+                lines.setdefault(current, number)
+            continue
+        equals = _unquoted_index(line, "=")
+        if equals is None:
+            continue
+        parts = _split_dotted(line[:equals])
+        if parts is not None:
+            lines.setdefault(current + tuple(parts), number)
+    return lines
+
+
+def _unquoted_index(text: str, wanted: str) -> int | None:
+    """Index of the first ``wanted`` character outside quotes, or None."""
+    quote = None
+    for index, char in enumerate(text):
+        if quote:
+            if char == quote:
+                quote = None
+        elif char in "\"'":
+            quote = char
+        elif char == wanted:
+            return index
+    return None
+
+
+def _split_dotted(text: str) -> list[str] | None:
+    """Split a TOML dotted key (bare or quoted parts) into its parts; None if
+    it is not a key."""
+    parts: list[str] = []
+    i = 0
+    n = len(text)
+    while True:
+        while i < n and text[i] in " \t":
+            i += 1
+        if i >= n:
+            return None
+        if text[i] in "\"'":
+            quote = text[i]
+            end = text.find(quote, i + 1)
+            if end < 0:
+                return None
+            parts.append(text[i + 1 : end])
+            i = end + 1
+        else:
+            start = i
+            while i < n and (text[i].isalnum() or text[i] in "_-"):
+                i += 1
+            if i == start:
+                return None
+            parts.append(text[start:i])
+        while i < n and text[i] in " \t":
+            i += 1
+        if i >= n:
+            return parts
+        if text[i] != ".":
+            return None
+        i += 1

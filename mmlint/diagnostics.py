@@ -1,0 +1,51 @@
+"""Immutable diagnostic values: what rules produce and reporters format."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Span:
+    """A source range. Lines and columns are 1-based, columns count code points,
+    and the end is exclusive (``end_column`` is one past the last character)."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
+    """Replace the text in ``span`` with ``text`` (an empty span inserts)."""
+
+    span: Span
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Owner:
+    """One enclosing definition: ``kind`` is "class", "def" or "async def"."""
+
+    kind: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    path: str
+    span: Span
+    code: str
+    name: str
+    message: str
+    fixable: bool = False
+    # The text edits that fix it, when fixable (used by SARIF and as a
+    # cross-check of the libcst fixer).
+    edits: tuple[Edit, ...] = ()
+    # Enclosing classes and functions, innermost last; for exemptions.
+    owner: tuple[Owner, ...] = field(default=(), compare=False)
+
+    @property
+    def sort_key(self) -> tuple[str, int, int, str]:
+        return (self.path, self.span.line, self.span.column, self.code)

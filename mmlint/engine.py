@@ -1,0 +1,159 @@
+"""The check pipeline, pass by pass: find files → prefilter → parse once →
+facts → cross-file project → rules → filters (select, exemptions,
+per-file-ignores, suppressions) → unused suppressions → sorted Report."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mmlint.analyse_file import FileOutcome, Parsed, ParseFailure, analyse_file
+from mmlint.diagnostics import Diagnostic, Owner, Span
+from mmlint.discovery import context_files, discover, glob_relpath
+from mmlint.globs import matches_any
+from mmlint.prefilter import trigger_words
+from mmlint.progress import scan_progress
+from mmlint.project import Project
+from mmlint.rules import RuleContext, all_rules
+from mmlint.settings import Settings
+from mmlint.rules.mm009_unused_suppression import unused_suppression_diagnostics
+from mmlint.suppressions import FileSuppressions
+
+SYNTAX_ERROR_CODE = "MM999"
+
+
+@dataclass(frozen=True)
+class Report:
+    files_scanned: int
+    call_sites: int
+    diagnostics: tuple[Diagnostic, ...]
+    project: Project = field(repr=False)
+    file_paths: dict[str, Path] = field(repr=False)  # display path -> absolute path, every target
+    settings: Settings = field(repr=False)
+    explicitly_excluded: tuple[Path, ...] = ()
+    # Per target file, the outcome of reading it (parsed, skipped, failed).
+    outcomes: dict[str, FileOutcome] = field(default_factory=dict, repr=False)
+
+
+def display_path(path: Path, cwd: Path) -> str:
+    """Relative to the cwd with `/` separators when under it, else absolute."""
+    try:
+        return path.relative_to(cwd).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def run_check(paths: Sequence[Path] | None, settings: Settings, cwd: Path, *, progress: bool = False) -> Report:
+    cwd = Path(os.path.abspath(cwd))
+    discovery = discover(paths, settings, cwd)
+    targets = {display_path(p, cwd): p for p in discovery.files}
+    # Cross-file rules read the configured paths as context when PATH names only some files.
+    context = {display_path(p, cwd): p for p in (context_files(settings, cwd) if paths else ())}
+    everything = {**context, **targets}
+
+    triggers = trigger_words(settings.twins)
+    outcomes: dict[str, FileOutcome] = {}
+    with scan_progress(len(everything), enabled=progress) as bar:
+        for shown, real in everything.items():
+            outcomes[shown] = _read_and_analyse(real, shown, settings, triggers)
+            bar.advance()
+
+    parsed = {shown: o for shown, o in outcomes.items() if isinstance(o, Parsed)}
+    project = Project(
+        files={shown: o.facts for shown, o in parsed.items()},
+        targets=frozenset(targets),
+        full_scan=discovery.full_scan,
+        call_site_count=sum(len(parsed[s].facts.call_sites) for s in targets if s in parsed),
+        config_display_path=None if settings.config_file is None else display_path(settings.config_file, cwd),
+    )
+    ctx = RuleContext(settings=settings, project=project)
+    rules = [rule for rule in all_rules() if settings.is_selected(rule.code)]
+
+    reported: list[Diagnostic] = []
+    for shown in targets:
+        outcome = outcomes[shown]
+        if isinstance(outcome, ParseFailure):
+            reported.append(_syntax_error(shown, outcome))
+        elif isinstance(outcome, Parsed):
+            relpath = glob_relpath(targets[shown], settings.root)
+            if settings.exempt_paths and matches_any(relpath, settings.exempt_paths):
+                continue  # read as context only
+            found = [d for rule in rules for d in rule.check_file(outcome.facts, ctx)]
+            kept = _filter_file(found, relpath, settings)
+            reported.extend(_filter_file(_apply_suppressions(kept, outcome.suppressions, shown, settings), relpath, settings))
+    for rule in rules:
+        reported.extend(rule.check_project(ctx))
+
+    return Report(
+        files_scanned=len(targets),
+        call_sites=project.call_site_count,
+        diagnostics=tuple(sorted(reported, key=lambda d: d.sort_key)),
+        project=project,
+        file_paths=targets,
+        settings=settings,
+        explicitly_excluded=discovery.explicitly_excluded,
+        outcomes={shown: outcomes[shown] for shown in targets},
+    )
+
+
+def _read_and_analyse(real: Path, shown: str, settings: Settings, triggers: tuple[bytes, ...]) -> FileOutcome:
+    try:
+        data = real.read_bytes()
+    except OSError as error:
+        return ParseFailure(Span(1, 1, 1, 1), f"could not read file: {error.strerror or error}")
+    return analyse_file(data, real, shown, settings.twins, triggers)
+
+
+def _syntax_error(shown: str, failure: ParseFailure) -> Diagnostic:
+    return Diagnostic(
+        path=shown,
+        span=failure.span,
+        code=SYNTAX_ERROR_CODE,
+        name="syntax-error",
+        message=f"could not parse: {failure.message}",
+    )
+
+
+def _filter_file(found: Iterable[Diagnostic], relpath: str, settings: Settings) -> list[Diagnostic]:
+    """Exempt classes and functions, per-file-ignores."""
+    ignored = {code for pattern, codes in settings.per_file_ignores if matches_any(relpath, [pattern]) for code in codes}
+    return [
+        d
+        for d in found
+        if not any(d.code.startswith(prefix) for prefix in ignored) and not _is_exempt_owner(d.owner, settings)
+    ]
+
+
+def _is_exempt_owner(owner: tuple[Owner, ...], settings: Settings) -> bool:
+    """Inside (or being) a class named in exempt.classes, a module-level function or
+    a `Class.method` named in exempt.functions."""
+    if any(part.kind == "class" and part.name in settings.exempt_classes for part in owner):
+        return True
+    if not settings.exempt_functions or not owner:
+        return False
+    if owner[0].kind != "class" and owner[0].name in settings.exempt_functions:
+        return True
+    return any(
+        outer.kind == "class" and inner.kind != "class" and f"{outer.name}.{inner.name}" in settings.exempt_functions
+        for outer, inner in zip(owner, owner[1:])
+    )
+
+
+def _apply_suppressions(
+    kept: list[Diagnostic], suppressions: FileSuppressions, shown: str, settings: Settings
+) -> list[Diagnostic]:
+    """Drop suppressed diagnostics, then report the suppressions that suppressed nothing."""
+    used: dict[int, set[str]] = {}
+    result: list[Diagnostic] = []
+    for diagnostic in kept:
+        suppression = suppressions.on_line(diagnostic.span.line)
+        if suppression is not None and suppression.covers(diagnostic.code):
+            used.setdefault(suppression.line, set()).add(diagnostic.code)
+        else:
+            result.append(diagnostic)
+    if settings.is_selected("MM009"):
+        result.extend(unused_suppression_diagnostics(shown, suppressions, used, settings))
+    return result
+

@@ -1,0 +1,1 @@
+"""Per-file facts: plain, frozen, picklable data collected from one parse."""

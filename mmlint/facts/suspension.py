@@ -1,0 +1,712 @@
+"""Per-file facts for the cross-file suspension analysis (MM004-MM007, audit).
+
+`collect_suspension` runs one more visitor over the same libcst MetadataWrapper
+the collector already built, and returns plain frozen data: the module's dotted
+name, its imports, classes and functions, and for every ``async def`` a small
+control-flow IR of its own body whose leaves are suspension points. Everything
+that needs another file (what an awaited callee is, whether it suspends) is
+left to mmlint.analysis.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Union
+
+import libcst as cst
+import libcst.matchers as m
+from libcst.metadata import (
+    GlobalScope,
+    MetadataWrapper,
+    ParentNodeProvider,
+    PositionProvider,
+    ScopeProvider,
+)
+
+from mmlint.diagnostics import Owner, Span
+
+# ---------------------------------------------------------------- references
+
+
+# Kinds of callee reference. NAME: a bare name bound at module level (or
+# imported); DOTTED: ``a.b.f`` whose first part may be a module alias or a class;
+# SELF / CLS / SUPER: a method looked up along the enclosing class's MRO;
+# UNKNOWN: anything else (a local variable, a subscript, a call result...).
+NAME = "name"
+DOTTED = "dotted"
+SELF = "self"
+CLS = "cls"
+SUPER = "super"
+UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True, slots=True)
+class CalleeRef:
+    kind: str
+    text: str  # "f", "m.f", "x" (the attribute after self./cls./super().), or the source text
+
+    def describe(self) -> str:
+        if self.kind == SELF:
+            return f"self.{self.text}"
+        if self.kind == CLS:
+            return f"cls.{self.text}"
+        if self.kind == SUPER:
+            return f"super().{self.text}"
+        return self.text
+
+
+# ---------------------------------------------------------------- the IR
+# Nodes of an async def's control flow. Leaves are suspension points and exits;
+# the rest is structure. Plain tuples of frozen dataclasses, so picklable.
+
+
+@dataclass(frozen=True, slots=True)
+class AwaitPoint:
+    """`await <expr>`: suspends iff the awaited callee does (index into awaits)."""
+
+    index: int
+
+
+@dataclass(frozen=True, slots=True)
+class AsyncLoopOrContext:
+    """`async for` / `async with`: always a suspension point."""
+
+    kind: str  # "async for" | "async with"
+
+
+@dataclass(frozen=True, slots=True)
+class Exit:
+    kind: str  # "return" | "raise"
+
+
+@dataclass(frozen=True, slots=True)
+class Jump:
+    kind: str  # "break" | "continue"
+
+
+@dataclass(frozen=True, slots=True)
+class Seq:
+    items: tuple["Node", ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Branch:
+    """Exactly one arm runs (if/elif/else, match cases, a conditional operand);
+    a missing else is an empty arm."""
+
+    arms: tuple["Node", ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Loop:
+    """`for`/`while`: the body runs zero or more times; an ``infinite`` loop
+    (``while True``) runs it at least once and leaves only through ``break``."""
+
+    body: "Node"
+    orelse: "Node"
+    infinite: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Try:
+    body: "Node"
+    handlers: tuple["Node", ...]
+    orelse: "Node"
+    finalbody: "Node"
+
+
+Node = Union[AwaitPoint, AsyncLoopOrContext, Exit, Jump, Seq, Branch, Loop, Try]
+EMPTY = Seq(())
+
+
+# ---------------------------------------------------------------- per-def facts
+
+
+@dataclass(frozen=True, slots=True)
+class AwaitFact:
+    span: Span  # the `await` keyword to the end of the awaited expression
+    callee: CalleeRef | None  # None: the awaited expression is not a call
+    text: str  # short source text for messages: "preprocess(...)"
+
+
+@dataclass(frozen=True, slots=True)
+class CallFact:
+    """A call made directly in an async def's own body (for MM005)."""
+
+    span: Span  # the callee expression's first character to the closing paren
+    dotted: str  # callee resolved through the file's imports: "time.sleep", "<expr>.read"
+    future_result: bool  # `.result()` on a future from `.submit(...)` or concurrent.futures
+
+
+@dataclass(frozen=True, slots=True)
+class TimeoutFact:
+    """`asyncio.wait_for(<call>, t)` or `async with asyncio.timeout(t):` (MM007)."""
+
+    kind: str  # "wait_for" | "timeout"
+    span: Span
+    callee: CalleeRef | None  # wait_for: the wrapped call's callee (None if not a call)
+    body: "Node"  # timeout: the IR of the with-body; wait_for: EMPTY
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class AsyncDefInfo:
+    name: str
+    qualname: str  # "Class.method", "function", "outer.<locals>.inner"
+    class_name: str | None  # the class it is a method of (directly in the class body)
+    owner: tuple[Owner, ...]  # enclosing definitions, the function itself last (for exemptions)
+    line: int  # line of the `async` keyword
+    span: Span  # `async` keyword to the end of the name
+    is_stub: bool  # body only docstring / pass / ... / raise NotImplementedError
+    is_abstract: bool
+    is_generator: bool
+    body: Node
+    awaits: tuple[AwaitFact, ...]
+    calls: tuple[CallFact, ...]
+    timeouts: tuple[TimeoutFact, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ClassInfo:
+    name: str
+    bases: tuple[str, ...]  # dotted reference text; "" for a base that is not a dotted name
+    methods: tuple[str, ...]  # every name defined by def / async def in the class body
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class SuspensionFacts:
+    module: str  # dotted module name ("pkg.sub.mod"; "pkg.sub" for a package __init__)
+    is_package: bool
+    path: str  # display path
+    imports: tuple[tuple[str, str], ...]  # (local name, absolute dotted target)
+    classes: tuple[ClassInfo, ...]
+    functions: tuple[str, ...]  # module-level def / async def names
+    module_names: tuple[str, ...]  # other module-level bindings (assignments), which shadow imports
+    async_defs: tuple[AsyncDefInfo, ...]
+    # Spans of calls whose coroutine is kept: assigned to a name awaited or
+    # wrapped in a task later in the same function, or returned from a sync scope.
+    kept_coroutine_calls: tuple[Span, ...]
+
+
+# ---------------------------------------------------------------- helpers
+
+TASK_WRAPPERS = frozenset(
+    {"create_task", "ensure_future", "gather", "wait_for", "wait", "shield", "as_completed", "run", "run_coroutine_threadsafe"}
+)
+TIMEOUT_CONTEXTS = frozenset({"asyncio.timeout", "asyncio.timeout_at", "async_timeout.timeout"})
+FUTURE_FACTORIES = frozenset({"concurrent.futures.Future", "asyncio.run_coroutine_threadsafe"})
+
+
+def module_name_for(real_path: Path) -> tuple[str, bool]:
+    """The dotted module name of a file, walking up directories holding
+    ``__init__.py``; and whether the file is a package ``__init__``."""
+    real_path = real_path.resolve()
+    is_package = real_path.stem == "__init__"
+    parts: list[str] = [] if is_package else [real_path.stem]
+    directory = real_path.parent
+    while (directory / "__init__.py").exists() or (directory / "__init__.pyi").exists():
+        parts.insert(0, directory.name)
+        if directory.parent == directory:
+            break
+        directory = directory.parent
+    if not parts:  # a lone __init__.py outside any package
+        parts = [real_path.parent.name]
+    return ".".join(parts), is_package
+
+
+def dotted_text(node: cst.BaseExpression) -> str | None:
+    """``a.b.c`` for a chain of names, else None."""
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        inner = dotted_text(node.value)
+        return None if inner is None else f"{inner}.{node.attr.value}"
+    return None
+
+
+def absolute_import(module: str, is_package: bool, level: int, target: str | None) -> str | None:
+    """Resolve ``from <dots><target> import ...`` against the importing module."""
+    if level == 0:
+        return target
+    package = module.split(".") if is_package else module.split(".")[:-1]
+    if level - 1 > len(package):
+        return None
+    base = package[: len(package) - (level - 1)]
+    if target:
+        base = base + target.split(".")
+    return ".".join(base) if base else None
+
+
+def _is_stub_body(body: cst.BaseSuite) -> bool:
+    if not isinstance(body, cst.IndentedBlock):
+        statements = [body]
+    else:
+        statements = list(body.body)
+    for index, stmt in enumerate(statements):
+        if isinstance(stmt, cst.SimpleStatementLine):
+            small = stmt.body
+        elif isinstance(stmt, cst.SimpleStatementSuite):
+            small = stmt.body
+        else:
+            return False
+        for item in small:
+            if isinstance(item, cst.Pass):
+                continue
+            if isinstance(item, cst.Expr) and isinstance(item.value, cst.Ellipsis):
+                continue
+            if isinstance(item, cst.Expr) and isinstance(item.value, (cst.SimpleString, cst.ConcatenatedString)) and index == 0:
+                continue
+            if isinstance(item, cst.Raise) and item.exc is not None:
+                exc = item.exc.func if isinstance(item.exc, cst.Call) else item.exc
+                if dotted_text(exc) in ("NotImplementedError", "builtins.NotImplementedError"):
+                    continue
+            return False
+    return True
+
+
+def _is_abstract(node: cst.FunctionDef) -> bool:
+    for decorator in node.decorators:
+        text = dotted_text(decorator.decorator)
+        if text and text.split(".")[-1] in ("abstractmethod", "abstractproperty"):
+            return True
+    return False
+
+
+class _OwnBodyVisitor(cst.CSTVisitor):
+    """Runs a callback on every node of one function's own body, not entering
+    nested defs, lambdas or classes."""
+
+    def __init__(self, on_node) -> None:
+        self.on_node = on_node
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            return False
+        self.on_node(node)
+        return True
+
+
+def _own_nodes(root: cst.CSTNode) -> list[cst.CSTNode]:
+    found: list[cst.CSTNode] = []
+    root.visit(_OwnBodyVisitor(found.append))
+    return found
+
+
+# ---------------------------------------------------------------- the collector
+
+
+class _Collector(cst.CSTVisitor):
+    METADATA_DEPENDENCIES = (PositionProvider, ParentNodeProvider, ScopeProvider)
+
+    def __init__(self, module: str, is_package: bool) -> None:
+        self.module = module
+        self.is_package = is_package
+        self.imports: list[tuple[str, str]] = []
+        self.classes: list[ClassInfo] = []
+        self.functions: list[str] = []
+        self.module_names: list[str] = []
+        self.async_defs: list[AsyncDefInfo] = []
+        self.kept: list[Span] = []
+        self.stack: list[tuple[str, str]] = []  # ("class" | "def" | "async def", name)
+
+    # -- positions
+
+    def span(self, node: cst.CSTNode) -> Span:
+        code_range = self.get_metadata(PositionProvider, node)
+        return Span(code_range.start.line, code_range.start.column + 1, code_range.end.line, code_range.end.column + 1)
+
+    # -- imports and module-level definitions
+
+    def visit_Import(self, node: cst.Import) -> None:
+        for alias in node.names:
+            full = dotted_text(alias.name.value if isinstance(alias.name, cst.Attribute) else alias.name) or ""
+            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                self.imports.append((alias.asname.name.value, full))
+            else:
+                head = full.split(".")[0]
+                self.imports.append((head, head))
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        target = dotted_text(node.module) if node.module is not None else None
+        base = absolute_import(self.module, self.is_package, len(node.relative), target)
+        if base is None or isinstance(node.names, cst.ImportStar):
+            return
+        for alias in node.names:
+            name = alias.name.value if isinstance(alias.name, cst.Name) else dotted_text(alias.name) or ""
+            local = alias.asname.name.value if alias.asname and isinstance(alias.asname.name, cst.Name) else name
+            self.imports.append((local, f"{base}.{name}"))
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        if not self.stack:
+            for target in node.targets:
+                if isinstance(target.target, cst.Name):
+                    self.module_names.append(target.target.value)
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        if not any(kind != "class" for kind, _ in self.stack):
+            methods = tuple(
+                stmt.name.value
+                for stmt in (node.body.body if isinstance(node.body, cst.IndentedBlock) else ())
+                if isinstance(stmt, cst.FunctionDef)
+            )
+            bases = tuple(dotted_text(arg.value) or "" for arg in node.bases if arg.keyword is None)
+            qual = ".".join([name for _, name in self.stack] + [node.name.value])
+            self.classes.append(ClassInfo(qual, bases, methods, self.span(node.name).line))
+        self.stack.append(("class", node.name.value))
+
+    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
+        self.stack.pop()
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        if not self.stack:
+            self.functions.append(node.name.value)
+        if node.asynchronous is not None:
+            self.async_defs.append(self._async_def(node))
+        self._track_kept_coroutines(node)
+        self.stack.append(("async def" if node.asynchronous is not None else "def", node.name.value))
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        self.stack.pop()
+
+    # -- one async def
+
+    def _qualname(self, name: str) -> str:
+        parts: list[str] = []
+        for kind, owner in self.stack:
+            parts.append(owner)
+            if kind != "class":
+                parts.append("<locals>")
+        return ".".join(parts + [name])
+
+    def _async_def(self, node: cst.FunctionDef) -> AsyncDefInfo:
+        class_name = None
+        if self.stack and self.stack[-1][0] == "class" and not any(kind != "class" for kind, _ in self.stack):
+            class_name = ".".join(name for _, name in self.stack)
+        builder = _BodyBuilder(self, node)
+        body = builder.block(node.body)
+        def_range = self.get_metadata(PositionProvider, node)
+        name_range = self.span(node.name)
+        span = Span(def_range.start.line, def_range.start.column + 1, name_range.end_line, name_range.end_column)
+        return AsyncDefInfo(
+            name=node.name.value,
+            qualname=self._qualname(node.name.value),
+            class_name=class_name,
+            owner=tuple(Owner(kind, name) for kind, name in self.stack) + (Owner("async def", node.name.value),),
+            line=def_range.start.line,
+            span=span,
+            is_stub=_is_stub_body(node.body),
+            is_abstract=_is_abstract(node),
+            is_generator=builder.is_generator,
+            body=body,
+            awaits=tuple(builder.awaits),
+            calls=tuple(builder.calls),
+            timeouts=tuple(builder.timeouts),
+        )
+
+    def _track_kept_coroutines(self, node: cst.FunctionDef) -> None:
+        """Record calls whose coroutine is bound to a name that is awaited (or
+        wrapped in a task) later in the same function, or returned from a sync def."""
+        nodes = _own_nodes(node.body)
+        used_later: set[str] = set()
+        for item in nodes:
+            if isinstance(item, cst.Await) and isinstance(item.expression, cst.Name):
+                used_later.add(item.expression.value)
+            if isinstance(item, cst.Call) and (dotted_text(item.func) or "").split(".")[-1] in TASK_WRAPPERS:
+                for arg in item.args:
+                    if isinstance(arg.value, cst.Name):
+                        used_later.add(arg.value.value)
+        for item in nodes:
+            if isinstance(item, cst.Assign) and isinstance(item.value, cst.Call):
+                names = {t.target.value for t in item.targets if isinstance(t.target, cst.Name)}
+                if names & used_later:
+                    self.kept.append(self.span(item.value))
+            if node.asynchronous is None and isinstance(item, cst.Return) and isinstance(item.value, cst.Call):
+                self.kept.append(self.span(item.value))
+
+    # -- references
+
+    def resolve_dotted(self, text: str) -> str:
+        """Map the first part of ``a.b.c`` through this file's imports."""
+        head, _, rest = text.partition(".")
+        for local, target in reversed(self.imports):
+            if local == head:
+                return f"{target}.{rest}" if rest else target
+        return text
+
+    def callee_ref(self, func: cst.BaseExpression) -> CalleeRef:
+        if isinstance(func, cst.Name):
+            if self._bound_in_function(func):
+                return CalleeRef(UNKNOWN, func.value)
+            return CalleeRef(NAME, func.value)
+        if isinstance(func, cst.Attribute):
+            receiver = func.value
+            attr = func.attr.value
+            if isinstance(receiver, cst.Name) and receiver.value in ("self", "cls"):
+                return CalleeRef(SELF if receiver.value == "self" else CLS, attr)
+            if (
+                isinstance(receiver, cst.Call)
+                and isinstance(receiver.func, cst.Name)
+                and receiver.func.value == "super"
+                and not receiver.args
+            ):
+                return CalleeRef(SUPER, attr)
+            text = dotted_text(func)
+            if text is not None:
+                head = func
+                while isinstance(head, cst.Attribute):
+                    head = head.value
+                if isinstance(head, cst.Name) and self._bound_in_function(head):
+                    return CalleeRef(UNKNOWN, text)
+                return CalleeRef(DOTTED, text)
+        return CalleeRef(UNKNOWN, "<expr>")
+
+    def _bound_in_function(self, name: cst.Name) -> bool:
+        """A name assigned in a function scope (a local, a parameter) cannot be
+        resolved to a module-level definition."""
+        try:
+            scope = self.get_metadata(ScopeProvider, name)
+        except KeyError:
+            return False
+        if scope is None or isinstance(scope, GlobalScope):
+            return False
+        return any(not isinstance(a.scope, GlobalScope) for a in scope[name.value])
+
+
+def _short(node: cst.CSTNode) -> str:
+    """``f(...)`` style text of a call, for messages."""
+    if isinstance(node, cst.Call):
+        func = dotted_text(node.func)
+        if func is None and isinstance(node.func, cst.Attribute):
+            func = f"{_short(node.func.value)}.{node.func.attr.value}"
+        return f"{func or '<expr>'}(...)"
+    text = dotted_text(node) if isinstance(node, cst.BaseExpression) else None
+    return text or "<expr>"
+
+
+class _BodyBuilder:
+    """Builds the IR of one async def's own body, and gathers its awaits,
+    direct calls and timeouts along the way."""
+
+    def __init__(self, collector: _Collector, func: cst.FunctionDef) -> None:
+        self.c = collector
+        self.func = func
+        self.awaits: list[AwaitFact] = []
+        self.calls: list[CallFact] = []
+        self.timeouts: list[TimeoutFact] = []
+        self.is_generator = False
+        self.future_names: set[str] = set()
+
+    # -- statements
+
+    def block(self, suite: cst.BaseSuite | None) -> Node:
+        if suite is None:
+            return EMPTY
+        if isinstance(suite, cst.IndentedBlock):
+            return Seq(tuple(self.statement(stmt) for stmt in suite.body))
+        assert isinstance(suite, cst.SimpleStatementSuite)
+        return Seq(tuple(self.small(stmt) for stmt in suite.body))
+
+    def statement(self, stmt: cst.CSTNode) -> Node:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            return Seq(tuple(self.small(item) for item in stmt.body))
+        if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+            # Decorators and defaults run here; the bodies do not.
+            parts = [self.expr(d.decorator) for d in stmt.decorators]
+            return Seq(tuple(parts))
+        if isinstance(stmt, cst.If):
+            arms = [self.block(stmt.body)]
+            orelse = stmt.orelse
+            if isinstance(orelse, cst.If):
+                arms.append(self.statement(orelse))
+            elif isinstance(orelse, cst.Else):
+                arms.append(self.block(orelse.body))
+            else:
+                arms.append(EMPTY)
+            return Seq((self.expr(stmt.test), Branch(tuple(arms))))
+        if isinstance(stmt, cst.For):
+            head = [self.expr(stmt.iter)]
+            if stmt.asynchronous is not None:
+                head.append(AsyncLoopOrContext("async for"))
+            orelse = self.block(stmt.orelse.body) if stmt.orelse else EMPTY
+            return Seq((*head, Loop(self.block(stmt.body), orelse, infinite=False)))
+        if isinstance(stmt, cst.While):
+            infinite = isinstance(stmt.test, cst.Name) and stmt.test.value == "True"
+            test = self.expr(stmt.test)
+            orelse = self.block(stmt.orelse.body) if stmt.orelse else EMPTY
+            return Seq((test, Loop(Seq((self.block(stmt.body), test)), orelse, infinite=infinite)))
+        if isinstance(stmt, cst.With):
+            parts: list[Node] = []
+            for item in stmt.items:
+                parts.append(self.expr(item.item))
+                if stmt.asynchronous is not None:
+                    parts.append(AsyncLoopOrContext("async with"))
+            body = self.block(stmt.body)
+            if stmt.asynchronous is not None:
+                self._timeout_context(stmt, body)
+            return Seq((*parts, body))
+        if isinstance(stmt, (cst.Try, cst.TryStar)):
+            handlers = tuple(Seq((self.expr(h.type) if h.type else EMPTY, self.block(h.body))) for h in stmt.handlers)
+            return Try(
+                self.block(stmt.body),
+                handlers,
+                self.block(stmt.orelse.body) if stmt.orelse else EMPTY,
+                self.block(stmt.finalbody.body) if stmt.finalbody else EMPTY,
+            )
+        if isinstance(stmt, cst.Match):
+            arms: list[Node] = []
+            irrefutable = False
+            for case in stmt.cases:
+                guard = self.expr(case.guard) if case.guard is not None else EMPTY
+                arms.append(Seq((guard, self.block(case.body))))
+                if case.guard is None and (
+                    isinstance(case.pattern, cst.MatchAs) and case.pattern.pattern is None
+                ):
+                    irrefutable = True
+            if not irrefutable:
+                arms.append(EMPTY)
+            return Seq((self.expr(stmt.subject), Branch(tuple(arms))))
+        return EMPTY
+
+    def small(self, item: cst.CSTNode) -> Node:
+        if isinstance(item, cst.Return):
+            return Seq((self.expr(item.value), Exit("return")))
+        if isinstance(item, cst.Raise):
+            return Seq((self.expr(item.exc), self.expr(item.cause), Exit("raise")))
+        if isinstance(item, (cst.Break, cst.Continue)):
+            return Jump("break" if isinstance(item, cst.Break) else "continue")
+        if isinstance(item, cst.Assign):
+            self._track_future(item)
+        return self.expr(item)
+
+    # -- expressions
+
+    def expr(self, node: cst.CSTNode | None) -> Node:
+        """The suspension points of an expression (or simple statement), in
+        source order; those under a conditional operand become optional."""
+        if node is None:
+            return EMPTY
+        found: list[Node] = []
+        for item in _own_nodes(node):
+            if isinstance(item, cst.Await):
+                point: Node = self._await(item)
+                if self._conditional(item, node):
+                    point = Branch((point, EMPTY))
+                found.append(point)
+            elif isinstance(item, cst.CompFor) and item.asynchronous is not None:
+                point = AsyncLoopOrContext("async for")
+                found.append(point if not self._conditional(item, node) else Branch((point, EMPTY)))
+            elif isinstance(item, (cst.Yield,)):
+                self.is_generator = True
+            elif isinstance(item, cst.Call):
+                self._call(item)
+        return Seq(tuple(found))
+
+    def _conditional(self, item: cst.CSTNode, stop: cst.CSTNode) -> bool:
+        """Whether ``item`` runs only on some evaluations of ``stop``: the right
+        operand of and/or, a branch of ``x if c else y``, or a comprehension
+        element past the first iterable."""
+        child = item
+        while child is not stop:
+            parent = self.c.get_metadata(ParentNodeProvider, child)
+            if isinstance(parent, cst.BooleanOperation) and child is parent.right:
+                return True
+            if isinstance(parent, cst.IfExp) and child is not parent.test:
+                return True
+            if isinstance(parent, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
+                return True
+            if isinstance(parent, cst.CompFor) and child is not parent.iter:
+                return True
+            if isinstance(parent, cst.CompFor) and child is parent.iter:
+                # Only the outermost iterable is evaluated unconditionally.
+                grand = self.c.get_metadata(ParentNodeProvider, parent)
+                if isinstance(grand, cst.CompFor):
+                    return True
+                return False
+            child = parent
+        return False
+
+    def _await(self, node: cst.Await) -> AwaitPoint:
+        callee = self.c.callee_ref(node.expression.func) if isinstance(node.expression, cst.Call) else None
+        self.awaits.append(AwaitFact(self.c.span(node), callee, _short(node.expression)))
+        if isinstance(node.expression, cst.Call):
+            self._wait_for(node.expression)
+        return AwaitPoint(len(self.awaits) - 1)
+
+    def _call(self, node: cst.Call) -> None:
+        text = dotted_text(node.func)
+        if text is not None:
+            dotted = self.c.resolve_dotted(text)
+        elif isinstance(node.func, cst.Attribute):
+            dotted = f"<expr>.{node.func.attr.value}"
+        else:
+            dotted = "<expr>"
+        future_result = False
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value == "result" and not node.args:
+            receiver = node.func.value
+            if isinstance(receiver, cst.Name) and receiver.value in self.future_names:
+                future_result = True
+            elif isinstance(receiver, cst.Call) and self._makes_future(receiver):
+                future_result = True
+        self.calls.append(CallFact(self.c.span(node), dotted, future_result))
+        if not isinstance(self.c.get_metadata(ParentNodeProvider, node), cst.Await):
+            self._wait_for(node)
+
+    def _makes_future(self, call: cst.Call) -> bool:
+        if isinstance(call.func, cst.Attribute) and call.func.attr.value == "submit":
+            return True
+        text = dotted_text(call.func)
+        return text is not None and self.c.resolve_dotted(text) in FUTURE_FACTORIES
+
+    def _track_future(self, assign: cst.Assign) -> None:
+        if isinstance(assign.value, cst.Call) and self._makes_future(assign.value):
+            for target in assign.targets:
+                if isinstance(target.target, cst.Name):
+                    self.future_names.add(target.target.value)
+
+    def _wait_for(self, call: cst.Call) -> None:
+        text = dotted_text(call.func)
+        if text is None or self.c.resolve_dotted(text) != "asyncio.wait_for" or not call.args:
+            return
+        wrapped = call.args[0].value
+        callee = self.c.callee_ref(wrapped.func) if isinstance(wrapped, cst.Call) else None
+        self.timeouts.append(TimeoutFact("wait_for", self.c.span(call), callee, EMPTY, _short(wrapped)))
+
+    def _timeout_context(self, stmt: cst.With, body: Node) -> None:
+        for item in stmt.items:
+            if isinstance(item.item, cst.Call):
+                text = dotted_text(item.item.func)
+                if text is not None and self.c.resolve_dotted(text) in TIMEOUT_CONTEXTS:
+                    self.timeouts.append(TimeoutFact("timeout", self.c.span(item.item), None, body, _short(item.item)))
+
+
+def collect_suspension(wrapper: MetadataWrapper, real_path: Path, display_path: str) -> SuspensionFacts:
+    """Collect the suspension facts of one parsed file."""
+    module, is_package = module_name_for(real_path)
+    collector = _Collector(module, is_package)
+    wrapper.visit(collector)
+    return SuspensionFacts(
+        module=module,
+        is_package=is_package,
+        path=display_path,
+        imports=tuple(collector.imports),
+        classes=tuple(collector.classes),
+        functions=tuple(collector.functions),
+        module_names=tuple(collector.module_names),
+        async_defs=tuple(collector.async_defs),
+        kept_coroutine_calls=tuple(collector.kept),
+    )
+
+
+__all__ = [
+    "AsyncDefInfo",
+    "AwaitFact",
+    "CallFact",
+    "CalleeRef",
+    "ClassInfo",
+    "SuspensionFacts",
+    "TimeoutFact",
+    "collect_suspension",
+    "module_name_for",
+]

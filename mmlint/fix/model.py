@@ -1,0 +1,60 @@
+"""Values the fix pipeline passes around: planned sites, what happened to each,
+and the outcome for one file. Plain frozen data, so results can be reported,
+compared in tests and never raise."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mmlint.diagnostics import Diagnostic, Span
+
+
+@dataclass(frozen=True, slots=True)
+class CallFix:
+    """One call to rewrite: ``span`` runs from the callee's first character to
+    the closing paren (1-based, code points, end exclusive); the callee named
+    ``sync`` becomes ``await ...async_(...)``."""
+
+    span: Span
+    sync: str
+    async_: str
+
+
+@dataclass(frozen=True, slots=True)
+class FixedSite:
+    """A site the fixer rewrote; ``parenthesized`` when it had to add ``(``/``)``."""
+
+    span: Span
+    code: str
+    parenthesized: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class UnfixedSite:
+    """A site left as it was, and why (shown in the summary)."""
+
+    span: Span
+    code: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class FileFixResult:
+    """The outcome for one file. ``error`` is set when the file was left
+    untouched because it could not be read, transformed, verified or written;
+    ``changed`` says whether ``new`` differs from ``old`` (and, unless
+    ``error`` is set or nothing was to be written, was written)."""
+
+    path: str  # display path
+    abs_path: Path
+    fixed: tuple[FixedSite, ...] = ()
+    unfixed: tuple[UnfixedSite, ...] = ()
+    error: str | None = None
+    old: bytes = b""
+    new: bytes = b""
+    diagnostics: tuple[Diagnostic, ...] = field(default=(), compare=False)
+
+    @property
+    def changed(self) -> bool:
+        return self.error is None and self.new != self.old

@@ -1,0 +1,220 @@
+"""The fix pipeline for one file: plan, transform, verify, write atomically.
+
+Fixers form a small registry keyed by rule code. Each fixer is a stage that
+takes the file's bytes and its diagnostics and returns new bytes plus what it
+fixed and what it left; every stage verifies its own output. Stages run in
+order, the spans of later stages mapped through the text edits of earlier
+ones, and the file is written once, only if every stage succeeded and the
+bytes changed. Any failure leaves the file untouched and becomes the file's
+``error``: processing a file never raises."""
+
+from __future__ import annotations
+
+import dataclasses
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import ClassVar
+
+import libcst as cst
+
+from mmlint.diagnostics import Diagnostic, Span
+from mmlint.facts.model import ASYNC_DEF, CallSite, FileFacts, TwinPair
+from mmlint.fix.model import CallFix, FileFixResult, FixedSite, UnfixedSite
+from mmlint.fix.text_edits import EditConflict, PositionMap, decode_keeping_format
+from mmlint.fix.transform import MM001, rewrite_calls
+from mmlint.fix.verify import VerificationFailed, verify_call_rewrite, verify_comment_edit
+from mmlint.fix.write import write_atomically
+from mmlint.rules.scopes import describe_scope
+
+SYNTAX_ERROR_CODE = "MM999"
+
+
+@dataclass(frozen=True)
+class FileToFix:
+    """One target file with everything its fixers need."""
+
+    path: str  # display path
+    abs_path: Path
+    diagnostics: tuple[Diagnostic, ...]  # every diagnostic reported on the file
+    facts: FileFacts | None
+    twins: tuple[TwinPair, ...]
+
+
+@dataclass(frozen=True)
+class StageResult:
+    new: bytes
+    fixed: tuple[FixedSite, ...] = ()
+    unfixed: tuple[UnfixedSite, ...] = ()
+    # How positions of the stage's input move in its output (None: they do not).
+    positions: PositionMap | None = None
+
+
+class Fixer(ABC):
+    """One stage of the pipeline; ``order`` decides when it runs."""
+
+    order: ClassVar[int]
+
+    @abstractmethod
+    def run(self, source: bytes, diagnostics: Sequence[Diagnostic], file: FileToFix) -> StageResult:
+        """Fix ``diagnostics`` (this fixer's, spans in ``source``'s coordinates);
+        raise ``VerificationFailed`` or ``EditConflict`` when it cannot be done safely."""
+
+
+class CommentEditFixer(Fixer):
+    """Applies the plain text edits of a diagnostic that only touches comments
+    (MM009: a dead suppression comment, or dead codes inside one)."""
+
+    order = 0
+
+    def run(self, source: bytes, diagnostics: Sequence[Diagnostic], file: FileToFix) -> StageResult:
+        edits = [edit for diagnostic in diagnostics for edit in diagnostic.edits]
+        if not edits:
+            return StageResult(source)
+        text, encode = decode_keeping_format(source)
+        positions = PositionMap(text, edits)
+        new = encode(positions.new_text)
+        verify_comment_edit(source, new)
+        fixed = tuple(FixedSite(d.span, d.code) for d in diagnostics if d.edits)
+        return StageResult(new, fixed, positions=positions)
+
+
+class CallRewriteFixer(Fixer):
+    """MM001: ``recv.sync(...)`` becomes ``await recv.async_(...)`` (libcst), and
+    the sites the collector marked not fixable are listed with their reason."""
+
+    order = 10
+
+    def run(self, source: bytes, diagnostics: Sequence[Diagnostic], file: FileToFix) -> StageResult:
+        sites = {site.span: site for site in (file.facts.call_sites if file.facts else ())}
+        fixes: list[CallFix] = []
+        unfixed: list[UnfixedSite] = []
+        for diagnostic in diagnostics:
+            site = sites.get(diagnostic.span)
+            if not diagnostic.fixable:
+                unfixed.append(UnfixedSite(diagnostic.span, MM001, unfixable_reason(site, file.facts, diagnostic)))
+                continue
+            pair = site.pair if site is not None else _pair_named(diagnostic, file.twins, source)
+            if pair is None:
+                unfixed.append(UnfixedSite(diagnostic.span, MM001, "cannot tell which twin pair this call belongs to"))
+                continue
+            fixes.append(CallFix(diagnostic.span, pair.sync, pair.async_))
+        if not fixes:
+            return StageResult(source, unfixed=tuple(unfixed))
+        rewrite = rewrite_calls(source, fixes)
+        if rewrite.fixed:
+            verify_call_rewrite(source, rewrite.new, fixes, rewrite.fixed)
+        return StageResult(rewrite.new, rewrite.fixed, tuple(unfixed) + rewrite.unfixed)
+
+
+def _pair_named(diagnostic: Diagnostic, twins: Sequence[TwinPair], source: bytes) -> TwinPair | None:
+    """The pair whose sync name the diagnostic's message names (used when the
+    facts do not hold the site, e.g. a diagnostic built by hand)."""
+    named = [pair for pair in twins if f"`{pair.sync}`" in diagnostic.message or pair.sync in diagnostic.message]
+    if len(named) == 1:
+        return named[0]
+    return twins[0] if len(twins) == 1 else None
+
+
+def unfixable_reason(site: CallSite | None, facts: FileFacts | None, diagnostic: Diagnostic) -> str:
+    """Why the collector left an MM001 site unfixable, in the summary's words."""
+    if site is None:
+        return "not fixable: " + diagnostic.message
+    if site.deciding_scope != ASYNC_DEF:
+        return f"not awaitable (MM002: {describe_scope(site)})"
+    if site.in_genexp:
+        return "inside a generator expression"
+    if site.awaited:
+        return "the sync twin is already under `await`"
+    module_names = facts.module_names if facts is not None else frozenset()
+    if not site.receiver and site.pair.async_ not in module_names:
+        return f"bare name; `{site.pair.async_}` is not defined or imported in this module"
+    return "not fixable: " + diagnostic.message
+
+
+def _fixer_for(code: str) -> Fixer:
+    return FIXERS.get(code, COMMENT_EDITS)
+
+
+COMMENT_EDITS = CommentEditFixer()
+# Rule code -> fixer. A fixable diagnostic of a code not listed here carries
+# comment-only text edits and goes to COMMENT_EDITS.
+FIXERS: dict[str, Fixer] = {MM001: CallRewriteFixer()}
+
+
+def _remap(span: Span, positions: PositionMap) -> Span | None:
+    start = positions.shift(span.line, span.column)
+    end = positions.shift(span.end_line, span.end_column)
+    if start is None or end is None:
+        return None
+    return Span(*start, *end)
+
+
+def _stage_work(file: FileToFix) -> list[tuple[Fixer, list[Diagnostic]]]:
+    """The diagnostics each fixer handles, fixers in order. MM001 sites that are
+    not fixable still go to the call fixer, which reports them with a reason."""
+    work: dict[int, tuple[Fixer, list[Diagnostic]]] = {}
+    for diagnostic in file.diagnostics:
+        if diagnostic.code != MM001 and not (diagnostic.fixable and diagnostic.edits):
+            continue
+        fixer = _fixer_for(diagnostic.code)
+        work.setdefault(id(fixer), (fixer, []))[1].append(diagnostic)
+    return sorted(work.values(), key=lambda item: item[0].order)
+
+
+def fix_file(file: FileToFix, *, write: bool) -> FileFixResult:
+    """Plan, transform, verify and (when ``write`` and the bytes changed)
+    atomically write one file. Never raises for bad input."""
+    syntax_errors = [d for d in file.diagnostics if d.code == SYNTAX_ERROR_CODE]
+    if syntax_errors:
+        return FileFixResult(file.path, file.abs_path, error=syntax_errors[0].message, diagnostics=file.diagnostics)
+    try:
+        old = file.abs_path.read_bytes()
+    except OSError as error:
+        return FileFixResult(file.path, file.abs_path, error=f"could not read: {error.strerror or error}")
+
+    current = old
+    fixed: list[FixedSite] = []
+    unfixed: list[UnfixedSite] = []
+    maps: list[PositionMap] = []
+    try:
+        for fixer, diagnostics in _stage_work(file):
+            original_span: dict[Span, Span] = {}
+            moved: list[Diagnostic] = []
+            for diagnostic in diagnostics:
+                span: Span | None = diagnostic.span
+                for positions in maps:
+                    span = _remap(span, positions) if span is not None else None
+                if span is None:
+                    unfixed.append(UnfixedSite(diagnostic.span, diagnostic.code, "an earlier fix removed this text"))
+                    continue
+                original_span[span] = diagnostic.span
+                moved.append(dataclasses.replace(diagnostic, span=span))
+            stage = fixer.run(current, moved, file)
+            fixed.extend(dataclasses.replace(s, span=original_span.get(s.span, s.span)) for s in stage.fixed)
+            unfixed.extend(dataclasses.replace(s, span=original_span.get(s.span, s.span)) for s in stage.unfixed)
+            if stage.positions is not None:
+                maps.append(stage.positions)
+            current = stage.new
+    except (VerificationFailed, EditConflict) as error:
+        return FileFixResult(file.path, file.abs_path, error=f"fix not applied: {error}", old=old, new=old)
+    except (cst.ParserSyntaxError, SyntaxError, UnicodeError) as error:
+        message = str(error).splitlines()[0] if str(error) else type(error).__name__
+        return FileFixResult(file.path, file.abs_path, error=f"could not parse: {message}", old=old, new=old)
+
+    result = FileFixResult(
+        file.path,
+        file.abs_path,
+        fixed=tuple(sorted(fixed, key=lambda s: s.span)),
+        unfixed=tuple(sorted(unfixed, key=lambda s: s.span)),
+        old=old,
+        new=current,
+        diagnostics=file.diagnostics,
+    )
+    if write and result.changed:
+        try:
+            write_atomically(file.abs_path, current)
+        except OSError as error:
+            return dataclasses.replace(result, error=f"could not write: {error.strerror or error}", new=old)
+    return result

@@ -1,0 +1,91 @@
+"""Fixing every target file of a check report, and the values describing the run."""
+
+from __future__ import annotations
+
+import difflib
+from collections import defaultdict
+from dataclasses import dataclass
+
+from mmlint.diagnostics import Diagnostic
+from mmlint.fix.model import FileFixResult, UnfixedSite
+from mmlint.fix.pipeline import FIXERS, SYNTAX_ERROR_CODE, FileToFix, fix_file
+from mmlint.fix.transform import MM001
+
+
+@dataclass(frozen=True)
+class FixRun:
+    """The outcome of one ``mmlint fix`` run: one result per file that had
+    something to fix, report or refuse, in path order."""
+
+    results: tuple[FileFixResult, ...]
+
+    @property
+    def changed(self) -> tuple[FileFixResult, ...]:
+        return tuple(result for result in self.results if result.changed)
+
+    @property
+    def errors(self) -> tuple[FileFixResult, ...]:
+        return tuple(result for result in self.results if result.error is not None)
+
+    @property
+    def sites_fixed(self) -> int:
+        return sum(len(result.fixed) for result in self.changed)
+
+    @property
+    def unfixed(self) -> tuple[tuple[str, UnfixedSite], ...]:
+        return tuple((result.path, site) for result in self.results if result.error is None for site in result.unfixed)
+
+    @property
+    def clean(self) -> bool:
+        """Every fixable site fixed, none left over, no file refused."""
+        return not self.errors and not self.unfixed
+
+
+def _is_fix_relevant(diagnostic: Diagnostic) -> bool:
+    return (
+        diagnostic.code in (MM001, SYNTAX_ERROR_CODE)
+        or diagnostic.code in FIXERS
+        or (diagnostic.fixable and bool(diagnostic.edits))
+    )
+
+
+def fix_report(report, *, write: bool) -> FixRun:
+    """Fix the fixable diagnostics of ``report`` (an ``mmlint.engine.Report``),
+    writing changed files only when ``write`` is true."""
+    by_path: dict[str, list[Diagnostic]] = defaultdict(list)
+    for diagnostic in report.diagnostics:
+        if diagnostic.path in report.file_paths and _is_fix_relevant(diagnostic):
+            by_path[diagnostic.path].append(diagnostic)
+    results = []
+    for path in sorted(by_path):
+        file = FileToFix(
+            path=path,
+            abs_path=report.file_paths[path],
+            diagnostics=tuple(by_path[path]),
+            facts=report.project.files.get(path),
+            twins=report.settings.twins,
+        )
+        results.append(fix_file(file, write=write))
+    return FixRun(tuple(results))
+
+
+def unified_diff(result: FileFixResult) -> str:
+    """The change to one file as a unified diff with ``a/<path>`` / ``b/<path>``
+    headers (the display path). Lines are decoded leniently: the diff is for
+    reading; the bytes written are exactly ``result.new``."""
+    from mmlint.fix.text_edits import decode_keeping_format
+
+    def lines(data: bytes) -> list[str]:
+        try:
+            text, _ = decode_keeping_format(data)
+        except (SyntaxError, UnicodeError):
+            text = data.decode("utf-8", errors="replace")
+        return text.splitlines(keepends=True)
+
+    old_lines, new_lines = lines(result.old), lines(result.new)
+    diff = difflib.unified_diff(old_lines, new_lines, f"a/{result.path}", f"b/{result.path}")
+    out = []
+    for line in diff:
+        # A last line without a newline gets the marker `diff` and `patch` use.
+        out.append(line if line.endswith(("\n", "\r")) else line + "\n\\ No newline at end of file\n")
+    return "".join(out)

@@ -1,0 +1,104 @@
+"""Applying a diagnostic's plain text edits (1-based lines, code-point columns,
+end exclusive) to a file's bytes, keeping its encoding, BOM and line endings."""
+
+from __future__ import annotations
+
+import bisect
+import codecs
+import io
+import re
+import tokenize
+from collections.abc import Callable, Sequence
+
+from mmlint.diagnostics import Edit
+
+# Python's physical line breaks; a form feed or U+2028 is not one.
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+class EditConflict(ValueError):
+    """Two edits overlap, or an edit points outside the text."""
+
+
+def _line_starts(text: str) -> list[int]:
+    return [0] + [match.end() for match in _LINE_BREAK.finditer(text)]
+
+
+def _offset(starts: list[int], text: str, line: int, column: int) -> int:
+    if not 1 <= line <= len(starts):
+        raise EditConflict(f"line {line} is outside the file")
+    offset = starts[line - 1] + column - 1
+    if offset > len(text):
+        raise EditConflict(f"column {column} of line {line} is outside the file")
+    return offset
+
+
+def apply_text_edits(text: str, edits: Sequence[Edit]) -> str:
+    """Apply non-overlapping ``edits`` to ``text``; raise ``EditConflict`` otherwise."""
+    starts = _line_starts(text)
+    located = sorted(
+        (
+            _offset(starts, text, e.span.line, e.span.column),
+            _offset(starts, text, e.span.end_line, e.span.end_column),
+            e.text,
+        )
+        for e in edits
+    )
+    pieces: list[str] = []
+    position = 0
+    for start, end, replacement in located:
+        if start < position or end < start:
+            raise EditConflict(f"overlapping edits at offset {start}")
+        pieces.append(text[position:start])
+        pieces.append(replacement)
+        position = end
+    pieces.append(text[position:])
+    return "".join(pieces)
+
+
+def decode_keeping_format(source: bytes) -> tuple[str, Callable[[str], bytes]]:
+    """The text of ``source`` as Python decodes it, and a function that encodes a
+    text back the same way (same codec, BOM kept). Raises ``SyntaxError`` for an
+    unknown cookie and ``UnicodeDecodeError`` for invalid bytes."""
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
+    has_bom = source.startswith(codecs.BOM_UTF8)
+    body = source[len(codecs.BOM_UTF8) :] if has_bom else source
+    codec = "utf-8" if encoding == "utf-8-sig" else encoding
+    prefix = codecs.BOM_UTF8 if has_bom else b""
+    return body.decode(codec), lambda text: prefix + text.encode(codec)
+
+
+def apply_edits_to_bytes(source: bytes, edits: Sequence[Edit]) -> bytes:
+    """Decode ``source`` as Python would, apply ``edits``, encode it back the same way."""
+    text, encode = decode_keeping_format(source)
+    return encode(apply_text_edits(text, edits))
+
+class PositionMap:
+    """Maps positions of ``text`` to where they land once ``edits`` are applied."""
+
+    def __init__(self, text: str, edits: Sequence[Edit]) -> None:
+        self._starts = _line_starts(text)
+        self._text = text
+        self._ranges = [
+            (
+                _offset(self._starts, text, e.span.line, e.span.column),
+                _offset(self._starts, text, e.span.end_line, e.span.end_column),
+                len(e.text),
+            )
+            for e in edits
+        ]
+        self.new_text = apply_text_edits(text, edits)
+        self._new_starts = _line_starts(self.new_text)
+
+    def shift(self, line: int, column: int) -> tuple[int, int] | None:
+        """The new (line, column) of a position; None when an edit swallowed it."""
+        offset = _offset(self._starts, self._text, line, column)
+        delta = 0
+        for start, end, inserted in self._ranges:
+            if end <= offset:  # wholly before the position (or an insertion at it)
+                delta += inserted - (end - start)
+            elif start < offset:
+                return None
+        new_offset = offset + delta
+        new_line = bisect.bisect_right(self._new_starts, new_offset) - 1
+        return new_line + 1, new_offset - self._new_starts[new_line] + 1

@@ -1,0 +1,200 @@
+"""Independent checks of a fixer's output before anything is written.
+
+The call rewrite is checked twice, in two vocabularies:
+
+- tokens: the new token stream must equal the old one with exactly the planned
+  changes applied (``await`` and any added ``(``/``)`` inserted around each
+  fixed call, its sync name replaced by the async name) and nothing else;
+- trees: undoing those sites in the new ``ast`` (``Await(Call(..async..))`` back
+  to ``Call(..sync..)``, at exactly the inserted ``await`` tokens) must give a
+  tree equal to the old one.
+
+A comment-only fix (MM009) must leave every token except comments, and the
+tree, unchanged."""
+
+from __future__ import annotations
+
+import ast
+import io
+import tokenize
+import warnings
+from collections.abc import Iterable, Sequence
+
+import libcst as cst
+
+from mmlint.fix.model import CallFix, FixedSite
+
+
+class VerificationFailed(Exception):
+    """The fixer's output is not the promised edit; the file must not be written."""
+
+
+_Token = tokenize.TokenInfo
+
+
+def _tokens(source: bytes, label: str) -> list[_Token]:
+    try:
+        return [tok for tok in tokenize.tokenize(io.BytesIO(source).readline) if tok.type != tokenize.ENCODING]
+    except (tokenize.TokenError, SyntaxError) as error:
+        raise VerificationFailed(f"the {label} text does not tokenize: {error}") from None
+
+
+def _parse(source: bytes, label: str) -> ast.Module:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return ast.parse(source)
+    except (SyntaxError, ValueError) as error:
+        raise VerificationFailed(f"the {label} text does not parse: {error}") from None
+
+
+def _compiles(source: bytes) -> str | None:
+    """None when ``source`` compiles, else the error (catches ``await`` outside
+    an async function, which ``ast.parse`` accepts)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compile(source, "<mmlint-fix>", "exec", dont_inherit=True)
+    except (SyntaxError, ValueError) as error:
+        return str(error)
+    return None
+
+
+def _check_parses(old: bytes, new: bytes) -> tuple[ast.Module, ast.Module]:
+    old_tree = _parse(old, "original")
+    new_tree = _parse(new, "fixed")
+    try:
+        cst.parse_module(new)
+    except cst.ParserSyntaxError as error:
+        raise VerificationFailed(f"libcst cannot parse the fixed text: {error}") from None
+    if _compiles(old) is None and (problem := _compiles(new)) is not None:
+        raise VerificationFailed(f"the fixed text does not compile: {problem}")
+    return old_tree, new_tree
+
+
+def _kind(tok: _Token) -> tuple[int, str]:
+    return (tok.type, tok.string)
+
+
+def _rename_index(tokens: Sequence[_Token], close_index: int) -> int:
+    """Index of the callee's name token for the call whose closing paren is
+    ``tokens[close_index]``: the NAME just before the matching ``(``."""
+    depth = 0
+    for index in range(close_index, -1, -1):
+        tok = tokens[index]
+        if tok.type == tokenize.OP and tok.string in ")]}":
+            depth += 1
+        elif tok.type == tokenize.OP and tok.string in "([{":
+            depth -= 1
+            if depth == 0:
+                name = index - 1
+                while name >= 0 and tokens[name].type in (tokenize.NL, tokenize.COMMENT):
+                    name -= 1
+                return name
+    return -1
+
+
+def verify_call_rewrite(old: bytes, new: bytes, fixes: Sequence[CallFix], fixed: Sequence[FixedSite]) -> None:
+    """Raise ``VerificationFailed`` unless ``new`` is ``old`` with exactly the
+    ``fixed`` sites rewritten as planned in ``fixes``."""
+    old_tree, new_tree = _check_parses(old, new)
+    by_span = {fix.span: fix for fix in fixes}
+    old_tokens = _tokens(old, "original")
+    new_tokens = _tokens(new, "fixed")
+    # Zero-width tokens (DEDENT, ENDMARKER) share positions with real ones; skip them.
+    starts = {tok.start: index for index, tok in enumerate(old_tokens) if tok.start != tok.end}
+    ends = {tok.end: index for index, tok in enumerate(old_tokens) if tok.type == tokenize.OP and tok.string == ")"}
+
+    # The expected new token stream: insertions before/after old token indexes.
+    before: dict[int, list[tuple[int, str]]] = {}
+    after: dict[int, list[tuple[int, str]]] = {}
+    renames: dict[int, tuple[str, str]] = {}
+    # Outer calls first where several start at one token (`self.f(a).f(b)`).
+    for site in sorted(fixed, key=lambda s: (s.span.line, s.span.column, -s.span.end_line, -s.span.end_column)):
+        fix = by_span.get(site.span)
+        start = starts.get((site.span.line, site.span.column - 1))
+        close = ends.get((site.span.end_line, site.span.end_column - 1))
+        if fix is None or start is None or close is None:
+            raise VerificationFailed(f"line {site.span.line}: the fixed site does not match the original tokens")
+        name = _rename_index(old_tokens, close)
+        if name < start or old_tokens[name].string != fix.sync:
+            raise VerificationFailed(f"line {site.span.line}: no `{fix.sync}` name in the fixed call")
+        opening = [(tokenize.OP, "(")] if site.parenthesized else []
+        before.setdefault(start, []).extend(opening + [(tokenize.NAME, "await")])
+        if site.parenthesized:
+            after.setdefault(close, []).insert(0, (tokenize.OP, ")"))
+        renames[name] = (fix.sync, fix.async_)
+
+    expected: list[tuple[int, str]] = []
+    await_slots: list[int] = []  # indexes in `expected` of the inserted `await`s
+    for index, tok in enumerate(old_tokens):
+        for inserted in before.get(index, ()):
+            if inserted[1] == "await":
+                await_slots.append(len(expected))
+            expected.append(inserted)
+        expected.append((tokenize.NAME, renames[index][1]) if index in renames else _kind(tok))
+        expected.extend(after.get(index, ()))
+    actual = [_kind(tok) for tok in new_tokens]
+    if actual != expected:
+        raise VerificationFailed(_first_difference(expected, new_tokens))
+
+    # Tree check: undo the sites at the inserted `await` tokens, compare trees.
+    await_positions = {_ast_position(new_tokens[slot]) for slot in await_slots}
+    undo = _UndoAwait(await_positions, {fix.async_: fix.sync for fix in fixes})
+    restored = undo.visit(new_tree)
+    if undo.undone != len(fixed):
+        raise VerificationFailed(f"found {undo.undone} rewritten calls in the fixed tree, planned {len(fixed)}")
+    if ast.dump(restored) != ast.dump(old_tree):
+        raise VerificationFailed("the fixed tree differs from the original beyond the planned rewrites")
+
+
+def _ast_position(tok: _Token) -> tuple[int, int]:
+    """(lineno, col_offset) as ``ast`` reports it: the column in UTF-8 bytes."""
+    line, column = tok.start
+    return (line, len(tok.line[:column].encode("utf-8")))
+
+
+def _first_difference(expected: Sequence[tuple[int, str]], actual: Sequence[_Token]) -> str:
+    for index, tok in enumerate(actual):
+        if index >= len(expected) or expected[index] != _kind(tok):
+            want = expected[index][1] if index < len(expected) else "end of file"
+            return f"line {tok.start[0]}: unexpected token {tok.string!r} (expected {want!r})"
+    return "the fixed text ends early"
+
+
+class _UndoAwait(ast.NodeTransformer):
+    """Turn ``await x.async_(...)`` at the given positions back into ``x.sync(...)``."""
+
+    def __init__(self, positions: set[tuple[int, int]], sync_for_async: dict[str, str]) -> None:
+        self.positions = positions
+        self.sync_for_async = sync_for_async
+        self.undone = 0
+
+    def visit_Await(self, node: ast.Await) -> ast.AST:
+        self.generic_visit(node)
+        call = node.value
+        if (node.lineno, node.col_offset) not in self.positions or not isinstance(call, ast.Call):
+            return node
+        func = call.func
+        if isinstance(func, ast.Attribute) and func.attr in self.sync_for_async:
+            func.attr = self.sync_for_async[func.attr]
+        elif isinstance(func, ast.Name) and func.id in self.sync_for_async:
+            func.id = self.sync_for_async[func.id]
+        else:
+            return node
+        self.undone += 1
+        return call
+
+
+def _without_comments(tokens: Iterable[_Token]) -> list[tuple[int, str]]:
+    return [_kind(tok) for tok in tokens if tok.type not in (tokenize.COMMENT, tokenize.NL)]
+
+
+def verify_comment_edit(old: bytes, new: bytes) -> None:
+    """Raise ``VerificationFailed`` unless ``new`` differs from ``old`` only in
+    comments (and blank lines left by a removed comment)."""
+    old_tree, new_tree = _check_parses(old, new)
+    if _without_comments(_tokens(old, "original")) != _without_comments(_tokens(new, "fixed")):
+        raise VerificationFailed("a comment fix changed code, not only comments")
+    if ast.dump(old_tree) != ast.dump(new_tree):
+        raise VerificationFailed("a comment fix changed the syntax tree")

@@ -1,0 +1,54 @@
+"""GitHub Actions workflow commands: one ``::error`` line per diagnostic, which
+the runner turns into an annotation on the pull request's diff."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from mmlint.diagnostics import Diagnostic
+from mmlint.reporters.levels import level_of
+
+if TYPE_CHECKING:
+    from mmlint.engine import Report
+
+# GitHub's own escaping (actions/toolkit, command.ts): the message may hold any
+# text except the three characters that would end or corrupt the command;
+# property values also must not hold the separators of the property list.
+_MESSAGE_ESCAPES = (("%", "%25"), ("\r", "%0D"), ("\n", "%0A"))
+_PROPERTY_ESCAPES = _MESSAGE_ESCAPES + ((":", "%3A"), (",", "%2C"))
+
+
+def escape_message(text: str) -> str:
+    """Escape the data part of a workflow command (after ``::``)."""
+    for raw, escaped in _MESSAGE_ESCAPES:  # "%" first, so later escapes stay intact
+        text = text.replace(raw, escaped)
+    return text
+
+
+def escape_property(text: str) -> str:
+    """Escape a property value of a workflow command (``file=...``, ``title=...``)."""
+    for raw, escaped in _PROPERTY_ESCAPES:
+        text = text.replace(raw, escaped)
+    return text
+
+
+def format_command(diagnostic: Diagnostic) -> str:
+    """The workflow command that annotates one diagnostic."""
+    span = diagnostic.span
+    properties = (
+        ("file", diagnostic.path),
+        ("line", str(span.line)),
+        ("col", str(span.column)),
+        ("endLine", str(span.end_line)),
+        ("endColumn", str(span.end_column)),
+        ("title", f"{diagnostic.code} {diagnostic.name}"),
+    )
+    joined = ",".join(f"{key}={escape_property(value)}" for key, value in properties)
+    return f"::{level_of(diagnostic.code)} {joined}::{escape_message(diagnostic.message)}"
+
+
+def render(report: "Report", *, color: bool = False) -> str:
+    """All diagnostics of ``report`` as workflow commands, one per line.
+
+    ``color`` is ignored: the runner parses these lines, it does not show them."""
+    return "".join(format_command(diagnostic) + "\n" for diagnostic in report.diagnostics)

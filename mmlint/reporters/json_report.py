@@ -1,0 +1,37 @@
+"""`--format json`: the report SPEC.md defines, one JSON object."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+from mmlint.diagnostics import Diagnostic
+
+if TYPE_CHECKING:
+    from mmlint.engine import Report
+
+REPORT_VERSION = 1
+
+
+def diagnostic_dict(d: Diagnostic) -> dict:
+    return {
+        "path": d.path,
+        "line": d.span.line,
+        "column": d.span.column,
+        "end_line": d.span.end_line,
+        "end_column": d.span.end_column,
+        "code": d.code,
+        "name": d.name,
+        "message": d.message,
+        "fixable": d.fixable,
+    }
+
+
+def render(report: "Report", *, color: bool = False) -> str:
+    payload = {
+        "version": REPORT_VERSION,
+        "files_scanned": report.files_scanned,
+        "call_sites": report.call_sites,
+        "diagnostics": [diagnostic_dict(d) for d in report.diagnostics],
+    }
+    return json.dumps(payload, indent=2, ensure_ascii=False) + "\n"

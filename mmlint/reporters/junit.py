@@ -1,0 +1,59 @@
+"""JUnit XML for CI dashboards (GitLab, Jenkins, Azure, CircleCI): one test
+suite "mmlint", one failing test case per diagnostic and one passing test case
+per scanned file that has none, so the dashboard shows what was checked."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from typing import TYPE_CHECKING
+
+from mmlint.diagnostics import Diagnostic
+
+if TYPE_CHECKING:
+    from mmlint.engine import Report
+
+SUITE_NAME = "mmlint"
+CLEAN_FILE_CASE = "no diagnostics"
+
+# Characters XML 1.0 cannot carry even escaped (control characters except tab,
+# newline and carriage return); a message quoting source could contain them.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def _xml_text(text: str) -> str:
+    return _NOT_XML.sub("\ufffd", text)
+
+
+def render(report: "Report", *, color: bool = False) -> str:
+    """The JUnit XML document for ``report``. ``color`` is ignored."""
+    diagnostics = report.diagnostics
+    flagged = {diagnostic.path for diagnostic in diagnostics}
+    clean_files = sorted(path for path in report.file_paths if path not in flagged)
+    tests = str(len(diagnostics) + len(clean_files))
+    failures = str(len(diagnostics))
+
+    root = ET.Element("testsuites", name=SUITE_NAME, tests=tests, failures=failures, errors="0")
+    suite = ET.SubElement(
+        root, "testsuite", name=SUITE_NAME, tests=tests, failures=failures, errors="0", skipped="0"
+    )
+    for diagnostic in diagnostics:
+        _failing_case(suite, diagnostic)
+    for path in clean_files:
+        ET.SubElement(suite, "testcase", classname=_xml_text(path), name=CLEAN_FILE_CASE)
+    ET.indent(root)
+    return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
+
+
+def _failing_case(suite: ET.Element, diagnostic: Diagnostic) -> None:
+    span = diagnostic.span
+    case = ET.SubElement(
+        suite,
+        "testcase",
+        classname=_xml_text(diagnostic.path),
+        name=f"{diagnostic.code} line {span.line}",
+    )
+    failure = ET.SubElement(case, "failure", message=_xml_text(diagnostic.message), type=diagnostic.code)
+    failure.text = _xml_text(
+        f"{diagnostic.path}:{span.line}:{span.column}: {diagnostic.code} [{diagnostic.name}] {diagnostic.message}"
+    )

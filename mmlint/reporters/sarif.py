@@ -1,0 +1,149 @@
+"""SARIF 2.1.0, the format GitHub code scanning and other dashboards ingest:
+one run whose driver lists every rule with its documentation, and one result
+per diagnostic with its location and, where fixable, the fix as text edits."""
+
+from __future__ import annotations
+
+import inspect
+import json
+import re
+from pathlib import Path, PurePosixPath, PureWindowsPath
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
+
+from mmlint import __version__
+from mmlint.diagnostics import Diagnostic, Span
+from mmlint.reporters.levels import level_of
+from mmlint.rules import Rule, all_rules
+
+if TYPE_CHECKING:
+    from mmlint.engine import Report
+
+SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+SARIF_VERSION = "2.1.0"
+SOURCE_ROOT = "%SRCROOT%"
+
+_SECTION_HEADING = re.compile(r"^## +(.+?)\s*$", re.MULTILINE)
+
+
+def render(report: "Report", *, color: bool = False) -> str:
+    """The SARIF log of ``report`` as indented JSON. ``color`` is ignored."""
+    return json.dumps(sarif_log(report), indent=2, ensure_ascii=False) + "\n"
+
+
+def sarif_log(report: "Report") -> dict[str, Any]:
+    """The SARIF log as plain data (what :func:`render` serialises)."""
+    rules = all_rules()
+    rule_index = {rule.code: index for index, rule in enumerate(rules)}
+    run: dict[str, Any] = {
+        "tool": {
+            "driver": {
+                "name": "mmlint",
+                "version": __version__,
+                "semanticVersion": __version__,
+                "rules": [_rule_descriptor(rule) for rule in rules],
+            }
+        },
+        # Our columns count code points; SARIF's default would be UTF-16 code units.
+        "columnKind": "unicodeCodePoints",
+        "results": [_result(diagnostic, rule_index) for diagnostic in report.diagnostics],
+    }
+    source_root = _source_root(report)
+    if source_root is not None:
+        run["originalUriBaseIds"] = {SOURCE_ROOT: {"uri": source_root.as_uri().rstrip("/") + "/"}}
+    return {"$schema": SARIF_SCHEMA, "version": SARIF_VERSION, "runs": [run]}
+
+
+def _rule_descriptor(rule: Rule) -> dict[str, Any]:
+    from mmlint.docs import render_rule_markdown, render_rule_text
+
+    return {
+        "id": rule.code,
+        "name": rule.name,
+        "shortDescription": {"text": rule.summary},
+        "fullDescription": {"text": _what_it_does(rule) or rule.summary},
+        "help": {"text": render_rule_text(rule), "markdown": render_rule_markdown(rule)},
+        "defaultConfiguration": {"level": level_of(rule.code)},
+        "properties": {"fixable": rule.fixable},
+    }
+
+
+def _what_it_does(rule: Rule) -> str:
+    """The "What it does" section of the rule's documentation, as one paragraph."""
+    doc = inspect.cleandoc(type(rule).__doc__ or "")
+    headings = list(_SECTION_HEADING.finditer(doc))
+    for position, heading in enumerate(headings):
+        if heading.group(1).lower() == "what it does":
+            end = headings[position + 1].start() if position + 1 < len(headings) else len(doc)
+            return " ".join(doc[heading.end() : end].split())
+    return ""
+
+
+def _result(diagnostic: Diagnostic, rule_index: dict[str, int]) -> dict[str, Any]:
+    artifact = _artifact_location(diagnostic.path)
+    result: dict[str, Any] = {"ruleId": diagnostic.code}
+    if diagnostic.code in rule_index:
+        result["ruleIndex"] = rule_index[diagnostic.code]
+    result.update(
+        {
+            "level": level_of(diagnostic.code),
+            "message": {"text": diagnostic.message},
+            "locations": [{"physicalLocation": {"artifactLocation": artifact, "region": _region(diagnostic.span)}}],
+        }
+    )
+    if diagnostic.fixable and diagnostic.edits:
+        result["fixes"] = [
+            {
+                "description": {"text": f"Fix {diagnostic.code} {diagnostic.name}"},
+                "artifactChanges": [
+                    {
+                        "artifactLocation": artifact,
+                        "replacements": [
+                            {"deletedRegion": _region(edit.span), "insertedContent": {"text": edit.text}}
+                            for edit in diagnostic.edits
+                        ],
+                    }
+                ],
+            }
+        ]
+    return result
+
+
+def _region(span: Span) -> dict[str, int]:
+    # Same convention on both sides: 1-based, end column exclusive, code points
+    # (declared by run.columnKind).
+    return {
+        "startLine": span.line,
+        "startColumn": span.column,
+        "endLine": span.end_line,
+        "endColumn": span.end_column,
+    }
+
+
+def _is_absolute(path: str) -> bool:
+    return PurePosixPath(path).is_absolute() or PureWindowsPath(path).is_absolute()
+
+
+def _artifact_location(path: str) -> dict[str, str]:
+    """A relative display path becomes a URI relative to %SRCROOT%; a path outside
+    the current directory (shown absolute) becomes a file URI of its own."""
+    if _is_absolute(path):
+        return {"uri": Path(path).as_uri()}
+    # quote() also encodes ":" so a first segment like "a:b.py" cannot read as a scheme.
+    return {"uri": quote(path.replace("\\", "/"), safe="/"), "uriBaseId": SOURCE_ROOT}
+
+
+def _source_root(report: "Report") -> Path | None:
+    """The directory relative display paths start from (the current directory of
+    the run), recovered from the report's display path -> absolute path pairs so
+    rendering does not depend on where it happens. Falls back to the process's
+    current directory when a diagnostic is relative but no scanned file is (a
+    diagnostic against the configuration file alone)."""
+    for display, absolute in report.file_paths.items():
+        if _is_absolute(display):
+            continue
+        depth = len(PurePosixPath(display).parts)
+        return Path(absolute).parents[depth - 1]
+    if any(not _is_absolute(diagnostic.path) for diagnostic in report.diagnostics):
+        return Path.cwd()
+    return None

@@ -1,0 +1,79 @@
+"""`--format text`: `path:line:col: CODE message`, the source line with the span
+marked, and a summary. Colour through rich on a terminal; plain otherwise."""
+
+from __future__ import annotations
+
+import io
+from collections import Counter
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rich.console import Console
+from rich.markup import escape
+
+from mmlint.diagnostics import Diagnostic
+from mmlint.reporters.snippets import line_of
+
+if TYPE_CHECKING:
+    from mmlint.engine import Report
+
+
+def render(report: "Report", *, color: bool = False, quiet: bool = False, statistics: bool = False) -> str:
+    buffer = io.StringIO()
+    console = Console(
+        file=buffer, force_terminal=color, no_color=not color, highlight=False, soft_wrap=True, width=200,
+        color_system="standard" if color else None,
+    )
+    if statistics:
+        _statistics(console, report)
+    else:
+        for diagnostic in report.diagnostics:
+            _diagnostic(console, diagnostic, _real_path(report, diagnostic.path))
+    if not quiet:
+        console.print(summary(report))
+    return buffer.getvalue()
+
+
+def summary(report: "Report") -> str:
+    scanned = f"{report.files_scanned} file{'s' if report.files_scanned != 1 else ''}, {report.call_sites} call site{'s' if report.call_sites != 1 else ''}"
+    count = len(report.diagnostics)
+    if not count:
+        return f"All checks passed ({scanned})."
+    fixable = sum(d.fixable for d in report.diagnostics)
+    fix_note = f" ({fixable} fixable with `mmlint fix`)" if fixable else ""
+    return f"Found {count} diagnostic{'s' if count != 1 else ''}{fix_note} in {scanned}."
+
+
+def _real_path(report: "Report", shown: str) -> Path | None:
+    real = report.file_paths.get(shown)
+    if real is not None:
+        return real
+    candidate = Path(shown)
+    return candidate if candidate.is_file() else None
+
+
+def _diagnostic(console: Console, d: Diagnostic, real: Path | None) -> None:
+    fix_mark = " [bold cyan]\\[*][/]" if d.fixable else ""
+    console.print(
+        f"[bold]{escape(d.path)}[/]:{d.span.line}:{d.span.column}: [bold red]{d.code}[/] {escape(d.message)}{fix_mark}"
+    )
+    source = line_of(real, d.span.line)
+    if source is None:
+        return
+    gutter = len(str(d.span.line))
+    source = source.expandtabs(1)  # one column per character, so the marks line up
+    start = d.span.column - 1
+    end = d.span.end_column - 1 if d.span.end_line == d.span.line else len(source.rstrip())
+    width = max(1, end - start)
+    console.print(f"{' ' * gutter} [blue]|[/]")
+    console.print(f"[blue]{d.span.line} |[/] {escape(source)}")
+    console.print(f"{' ' * gutter} [blue]|[/] {' ' * start}[bold red]{'^' * width}[/]")
+    console.print()
+
+
+def _statistics(console: Console, report: "Report") -> None:
+    counts = Counter((d.code, d.name) for d in report.diagnostics)
+    fixable = Counter(d.code for d in report.diagnostics if d.fixable)
+    for (code, name), count in sorted(counts.items()):
+        mark = " [*]" if fixable[code] else ""
+        console.print(f"{count:>6}  {code}  {name}{escape(mark)}")

@@ -1,0 +1,171 @@
+"""MM001 sync-twin-call."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from mmlint.diagnostics import Diagnostic, Edit, Span
+from mmlint.facts.model import CallSite, FileFacts
+from mmlint.rules.base import Example, Rule, RuleContext
+from mmlint.rules.scopes import describe_scope
+
+
+class SyncTwinCall(Rule):
+    """## What it does
+    Flags a direct call of the sync twin (`process_and_combine_mm_data` by
+    default, or any `sync` name of a configured `[[tool.mmlint.twins]]` pair)
+    where the executor-backed async twin exists.
+
+    ## Why is this bad?
+    The async twin runs the sync body on the processor worker pool. Calling the
+    sync body directly runs it on the event loop thread instead: the server
+    builds its workers at start-up and then serves every request at one-worker
+    speed, while every other coroutine waits. Nothing fails, nothing logs; the
+    only symptom is throughput. In one release 33 of 37 call sites did this.
+
+    ## Fix
+    `mmlint fix` rewrites a call inside an `async def` to
+    `await <receiver>.<async twin>(...)`, keeping arguments, comments and
+    formatting, and adds parentheses only where the grammar needs them
+    (`(await self.f_async(...))[0]`). It leaves alone, and lists, calls in a
+    scope that cannot await (see MM002), calls inside a generator expression
+    (an `await` there would turn it into an async generator and break its
+    consumer) and bare-name calls whose async twin is not defined or imported
+    in the module. The fix is safe: the async twin takes the same arguments and
+    returns the same value.
+
+    ## When to suppress
+    When the call must stay synchronous on purpose, for example a benchmark
+    that measures the sync body alone. Write the reason next to
+    `# mmlint: ignore[MM001]`. The twin's own delegation (the call of the sync
+    body inside the async twin) is never flagged.
+    """
+
+    code = "MM001"
+    name = "sync-twin-call"
+    summary = "Sync twin called directly: the call bypasses the processor worker pool"
+    fixable = True
+
+    bad_examples = (
+        Example(
+            """
+            class ClipProcessor(BaseMultimodalProcessor):
+                async def process_mm_data_async(self, image_data, input_text, request_obj, **kwargs):
+                    base_output = self.load_mm_data(input_text, image_data=image_data)
+                    mm_items, input_ids, _ = self.process_and_combine_mm_data(
+                        base_output,
+                        self.mm_tokens,
+                    )
+                    return {"mm_items": mm_items, "input_ids": input_ids.tolist()}
+            """,
+            expect=("MM001",),
+            fixed="""
+            class ClipProcessor(BaseMultimodalProcessor):
+                async def process_mm_data_async(self, image_data, input_text, request_obj, **kwargs):
+                    base_output = self.load_mm_data(input_text, image_data=image_data)
+                    mm_items, input_ids, _ = await self.process_and_combine_mm_data_async(
+                        base_output,
+                        self.mm_tokens,
+                    )
+                    return {"mm_items": mm_items, "input_ids": input_ids.tolist()}
+            """,
+        ),
+        Example(
+            """
+            class OcrProcessor(BaseMultimodalProcessor):
+                async def process_mm_data_async(self, image_data, input_text, request_obj, **kwargs):
+                    base_output = self.load_mm_data(input_text, image_data=image_data)
+                    return self.process_and_combine_mm_data(base_output, self.mm_tokens)[0]
+            """,
+            expect=("MM001",),
+            fixed="""
+            class OcrProcessor(BaseMultimodalProcessor):
+                async def process_mm_data_async(self, image_data, input_text, request_obj, **kwargs):
+                    base_output = self.load_mm_data(input_text, image_data=image_data)
+                    return (await self.process_and_combine_mm_data_async(base_output, self.mm_tokens))[0]
+            """,
+        ),
+        Example(
+            """
+            class BatchProcessor(BaseMultimodalProcessor):
+                def combine_all(self, outputs):
+                    return [self.process_and_combine_mm_data(o, self.mm_tokens) for o in outputs]
+            """,
+            expect=("MM001", "MM002"),
+        ),
+    )
+    good_examples = (
+        Example(
+            """
+            class ClipProcessor(BaseMultimodalProcessor):
+                async def process_mm_data_async(self, image_data, input_text, request_obj, **kwargs):
+                    base_output = self.load_mm_data(input_text, image_data=image_data)
+                    mm_items, input_ids, _ = await self.process_and_combine_mm_data_async(
+                        base_output,
+                        self.mm_tokens,
+                    )
+                    return {"mm_items": mm_items, "input_ids": input_ids.tolist()}
+            """
+        ),
+        Example(
+            """
+            import asyncio
+
+            class BaseMultimodalProcessor:
+                def process_and_combine_mm_data(self, base_output, mm_tokens, **kwargs):
+                    ...
+
+                async def process_and_combine_mm_data_async(self, base_output, mm_tokens, **kwargs):
+                    # The delegation itself is the one place the sync body is called.
+                    if self.executor is None:
+                        return self.process_and_combine_mm_data(base_output, mm_tokens, **kwargs)
+                    loop = asyncio.get_running_loop()
+                    return await loop.run_in_executor(self.executor, self.process_and_combine_mm_data, base_output, mm_tokens)
+            """
+        ),
+    )
+
+    def check_file(self, facts: FileFacts, ctx: RuleContext) -> Iterable[Diagnostic]:
+        for site in facts.call_sites:
+            if site.is_async_twin or site.delegation:
+                continue
+            reason = unfixable_reason(site, facts)
+            call = f"{site.receiver}.{site.callee}" if site.receiver else site.callee
+            target = f"{site.receiver}.{site.pair.async_}" if site.receiver else site.pair.async_
+            message = f"`{call}(...)` runs the sync twin directly and bypasses the processor worker pool; "
+            if reason is None:
+                message += f"use `await {target}(...)`"
+            else:
+                message += f"move the work into an async def and use `await {target}(...)` (not auto-fixable: {reason})"
+            yield self.diagnostic(
+                facts.path,
+                site.span,
+                message,
+                fixable=reason is None,
+                edits=fix_edits(site) if reason is None else (),
+                owner=site.owner,
+            )
+
+
+def unfixable_reason(site: CallSite, facts: FileFacts) -> str | None:
+    """Why `mmlint fix` leaves this sync-twin call alone, or None when it can rewrite it."""
+    if not site.awaitable:
+        return f"{describe_scope(site)} cannot await (MM002)"
+    if site.in_genexp:
+        return "inside a generator expression, where `await` would make it an async generator"
+    if site.awaited:
+        return "the sync twin is already under `await`"
+    if not site.receiver and site.pair.async_ not in facts.module_names:
+        return f"`{site.pair.async_}` is not defined or imported in this module"
+    return None
+
+
+def fix_edits(site: CallSite) -> tuple[Edit, ...]:
+    """The rewrite as text edits: `x.f(...)` -> `await x.f_async(...)`, parenthesised
+    where a trailer follows. The libcst fixer performs it; these describe it (SARIF)."""
+    start = Span(site.span.line, site.span.column, site.span.line, site.span.column)
+    end = Span(site.span.end_line, site.span.end_column, site.span.end_line, site.span.end_column)
+    edits = [Edit(start, "(await " if site.needs_parens else "await "), Edit(site.name_span, site.pair.async_)]
+    if site.needs_parens:
+        edits.append(Edit(end, ")"))
+    return tuple(edits)

@@ -1,0 +1,113 @@
+"""MM003 fake-async."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from mmlint.diagnostics import Diagnostic
+from mmlint.facts.model import AsyncDefFact, FileFacts
+from mmlint.rules.base import Example, Rule, RuleContext
+
+
+class FakeAsync(Rule):
+    """## What it does
+    Flags an `async def` whose own body has no suspension point: no `await`,
+    no `async for`, no `async with` (comprehensions count; nested `def`,
+    `lambda` and `class` bodies do not). Abstract methods, `@overload`s,
+    `Protocol` members, stub bodies (docstring, `pass`, `...`,
+    `raise NotImplementedError`) and async generators are not flagged.
+
+    ## Why is this bad?
+    A coroutine that never suspends runs its whole body on the event loop in
+    one go. Everything else waits: `asyncio.wait_for` cannot time it out,
+    a semaphore around it cannot interleave requests, health checks stall.
+    Decoding video frames inside such a function froze a server's loop for
+    seconds. Unlike ruff's RUF029 and flake8-async's ASYNC124, methods are
+    checked too: an entry point that must be `async` because the base class
+    says so, yet never suspends, is exactly the stall this rule exists for.
+
+    ## Fix
+    Not automatic. Offload the blocking work: `await asyncio.to_thread(f, ...)`,
+    `await loop.run_in_executor(executor, f, ...)`, or await the async twin. For
+    a module-level helper with no reason to be a coroutine, a plain `def` is
+    also honest; for a method that overrides an async entry point, keep
+    `async` and offload.
+
+    ## When to suppress
+    When the body is provably cheap (a few attribute reads) and the function is
+    async only to satisfy an interface. Say so in the comment:
+    `# mmlint: ignore[MM003]  cheap: returns a cached value`.
+    """
+
+    code = "MM003"
+    name = "fake-async"
+    summary = "`async def` that never suspends: its whole body runs on the event loop"
+
+    bad_examples = (
+        Example(
+            """
+            async def decode_video_frames(path, num_frames):
+                reader = VideoReader(path)
+                indices = sample_indices(len(reader), num_frames)
+                return reader.get_batch(indices)
+            """,
+            expect=("MM003",),
+        ),
+        Example(
+            """
+            class ResizeProcessor(BaseMultimodalProcessor):
+                async def process_mm_data_async(self, image_data, input_text, request_obj, **kwargs):
+                    images = [resize(image, self.size) for image in image_data]
+                    return {"images": images}
+            """,
+            expect=("MM003",),
+        ),
+    )
+    good_examples = (
+        Example(
+            """
+            import asyncio
+
+            async def decode_video_frames(path, num_frames):
+                return await asyncio.to_thread(_decode_sync, path, num_frames)
+            """
+        ),
+        Example(
+            """
+            from abc import ABC, abstractmethod
+
+            class BaseMultimodalProcessor(ABC):
+                @abstractmethod
+                async def process_mm_data_async(self, image_data, input_text, request_obj, **kwargs):
+                    pass
+
+                async def iter_chunks(self, items):
+                    for item in items:
+                        yield item
+            """
+        ),
+    )
+
+    def check_file(self, facts: FileFacts, ctx: RuleContext) -> Iterable[Diagnostic]:
+        for fn in facts.async_defs:
+            if fn.suspends_locally or not is_checked(fn):
+                continue
+            yield self.diagnostic(facts.path, fn.span, message(fn), owner=fn.owner)
+
+
+def is_checked(fn: AsyncDefFact) -> bool:
+    """Generators, stubs, abstract methods, overloads and Protocol members are exempt."""
+    return not (fn.is_generator or fn.is_stub or fn.is_abstract or fn.is_overload or fn.in_protocol)
+
+
+def message(fn: AsyncDefFact) -> str:
+    head = (
+        f"`async def {fn.qualname}` has no `await`, `async for` or `async with`: "
+        "its whole body runs on the event loop, so timeouts and semaphores around it cannot act; "
+    )
+    is_method = len(fn.owner) >= 2 and fn.owner[-2].kind == "class"
+    if is_method:
+        return head + "keep it `async` and offload the blocking work (`await asyncio.to_thread(...)`, " \
+            "`await loop.run_in_executor(...)`) or await the async twin"
+    return head + "offload the blocking work (`await asyncio.to_thread(...)`, `await loop.run_in_executor(...)`), " \
+        "or make it a plain `def` if no caller needs a coroutine"

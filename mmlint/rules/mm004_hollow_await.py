@@ -1,0 +1,115 @@
+"""MM004 hollow-await."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from mmlint.analysis import ChainLink, HollowAwait
+from mmlint.diagnostics import Diagnostic
+from mmlint.facts.model import FileFacts
+from mmlint.rules.base import Example, Rule, RuleContext
+
+
+class HollowAwaitRule(Rule):
+    """## What it does
+    Flags an `await` whose callee resolves, inside the scanned code, to an
+    `async def` that never suspends: it has no `await`, `async for` or
+    `async with` on any path, or only awaits other coroutines that never
+    suspend. The callee is followed across modules (imports, relative imports,
+    aliases) and class hierarchies (`self.`, `cls.`, `super().` along the MRO,
+    overrides in subclasses included); the message names the whole chain.
+    A callee that cannot be resolved, or lives outside the scanned code, is
+    assumed to suspend, so nothing is reported on a guess. A callee that
+    suspends on some paths only is not reported.
+
+    ## Why is this bad?
+    The `await` looks like a point where the event loop may run other work,
+    but it is not one: the awaited coroutine runs to completion in one go.
+    A processor that awaits a video-decoding helper written as `async def`
+    without any real suspension blocks the whole server for as long as the
+    decoding takes, and every timeout or semaphore around it is powerless.
+    MM003 flags the helper itself; this rule flags every place that relies on
+    it, which is where the fix is usually decided.
+
+    ## Fix
+    Not automatic. Make the callee really yield (`await asyncio.to_thread(...)`,
+    `await loop.run_in_executor(...)` around the blocking part), or offload the
+    call here: `await asyncio.to_thread(sync_helper, ...)` with a plain `def`
+    helper.
+
+    ## When to suppress
+    When the callee is known to be cheap and runs on the loop on purpose, such
+    as a cached lookup behind an async interface. Say why in the comment.
+    """
+
+    code = "MM004"
+    name = "hollow-await"
+    summary = "`await` of a coroutine that never suspends, directly or through a chain"
+
+    bad_examples = (
+        Example(
+            """
+            from .video import load_video_frames
+
+            class VideoProcessor(BaseMultimodalProcessor):
+                async def process_mm_data_async(self, image_data, input_text, request_obj, **kwargs):
+                    frames = await load_video_frames(request_obj.video)
+                    return {"frames": frames}
+            """,
+            expect=("MM004",),
+            files={
+                "video.py": """
+                    async def load_video_frames(path):
+                        reader = VideoReader(path)
+                        return reader.get_batch(range(len(reader)))
+                """,
+            },
+        ),
+    )
+    good_examples = (
+        Example(
+            """
+            import asyncio
+
+            from .video import load_video_frames
+
+            class VideoProcessor(BaseMultimodalProcessor):
+                async def process_mm_data_async(self, image_data, input_text, request_obj, **kwargs):
+                    frames = await load_video_frames(request_obj.video)
+                    return {"frames": frames}
+            """,
+            files={
+                "video.py": """
+                    import asyncio
+
+                    async def load_video_frames(path):
+                        return await asyncio.to_thread(decode_all_frames, path)
+                """,
+            },
+        ),
+    )
+
+    def check_file(self, facts: FileFacts, ctx: RuleContext) -> Iterable[Diagnostic]:
+        if facts.suspension is None or facts.path not in ctx.project.targets:
+            return
+        analysis = ctx.project.suspension
+        for hollow in analysis.hollow_awaits(frozenset({facts.path})):
+            owner = analysis.defs[hollow.enclosing].owner
+            yield self.diagnostic(facts.path, hollow.span, message(hollow), owner=owner)
+
+
+def describe_chain(chain: tuple[ChainLink, ...], ends_in_cycle: bool, ends_without_suspension_point: bool) -> str:
+    """"`a` at x.py:3 → `b` at y.py:7 has no suspension point" and the like."""
+    text = " → ".join(f"`{link.name}` at {link.path}:{link.line}" for link in chain)
+    if ends_in_cycle:
+        return f"{text}: a cycle with no suspension point"
+    if ends_without_suspension_point:
+        return f"{text} has no suspension point"
+    return f"{text} never reaches a suspension point"
+
+
+def message(hollow: HollowAwait) -> str:
+    return (
+        f"`await {hollow.text}` never yields to the event loop: "
+        f"{describe_chain(hollow.chain, hollow.ends_in_cycle, hollow.ends_without_suspension_point)}"
+    )

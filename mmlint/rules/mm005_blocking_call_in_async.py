@@ -1,0 +1,122 @@
+"""MM005 blocking-call-in-async."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from fnmatch import fnmatchcase
+
+from mmlint.diagnostics import Diagnostic
+from mmlint.facts.model import FileFacts
+from mmlint.facts.suspension import CallFact
+from mmlint.rules.base import Example, Rule, RuleContext
+
+
+class BlockingCallInAsync(Rule):
+    """## What it does
+    Flags a call known to block made directly in the body of an `async def`
+    (not in a nested `def`, `lambda` or class): `time.sleep`, the `requests`
+    verbs, `urllib.request.urlopen`, `subprocess.run` / `call` / `check_call` /
+    `check_output`, `os.system`, and `.result()` on a future bound from
+    `executor.submit(...)` or made by `concurrent.futures`. Callees are matched
+    by their dotted name after the file's imports are applied
+    (`from time import sleep` then `sleep(1)` is `time.sleep`). The list grows
+    with `[tool.mmlint.blocking-calls] extend = [...]`: dotted names and `*`
+    wildcards such as `"*.get_frames_as_tensor"` or `"decord.VideoReader"`.
+
+    ## Why is this bad?
+    A blocking call inside a coroutine stops the event loop until it returns:
+    no other request makes progress, timeouts cannot fire. A synchronous image
+    download or a frame decode inside a processor's `async def` stalls every
+    request the server is handling.
+
+    ## Fix
+    Not automatic. Use the async equivalent (`await asyncio.sleep(...)`, an
+    async HTTP client) or offload the call:
+    `await asyncio.to_thread(requests.get, url)`,
+    `await loop.run_in_executor(executor, decode, path)`, and for a submitted
+    future `await asyncio.wrap_future(future)`.
+
+    ## When to suppress
+    When the call cannot block in practice (a file known to be in the page
+    cache, a future known to be done). Say why in the comment.
+    """
+
+    code = "MM005"
+    name = "blocking-call-in-async"
+    summary = "a call known to block, made directly inside an `async def`"
+
+    bad_examples = (
+        Example(
+            """
+            import requests
+
+            async def fetch_image(url):
+                response = requests.get(url, timeout=10)
+                return response.content
+            """,
+            expect=("MM005",),
+        ),
+        Example(
+            """
+            async def decode_all(executor, paths):
+                future = executor.submit(decode_many, paths)
+                return future.result()
+            """,
+            expect=("MM005",),
+        ),
+        Example(
+            """
+            from decord import VideoReader
+
+            async def load_frames(path):
+                reader = VideoReader(path)
+                return reader.get_frames_as_tensor()
+            """,
+            expect=("MM005", "MM005"),
+            config={"blocking-calls": {"extend": ["decord.VideoReader", "*.get_frames_as_tensor"]}},
+        ),
+    )
+    good_examples = (
+        Example(
+            """
+            import asyncio
+
+            import requests
+
+            async def fetch_image(url):
+                response = await asyncio.to_thread(requests.get, url, timeout=10)
+                return response.content
+
+            async def decode_all(executor, paths):
+                future = executor.submit(decode_many, paths)
+                return await asyncio.wrap_future(future)
+            """
+        ),
+    )
+
+    def check_file(self, facts: FileFacts, ctx: RuleContext) -> Iterable[Diagnostic]:
+        if facts.suspension is None or facts.path not in ctx.project.targets:
+            return
+        patterns = tuple(ctx.settings.blocking_calls)
+        for info in facts.suspension.async_defs:
+            for call in info.calls:
+                reason = blocking_reason(call, patterns)
+                if reason is not None:
+                    yield self.diagnostic(
+                        facts.path,
+                        call.span,
+                        f"{reason} blocks the event loop inside `async def {info.qualname}`; "
+                        "offload it (`await asyncio.to_thread(...)`, `await loop.run_in_executor(...)`) "
+                        "or use an async equivalent",
+                        owner=info.owner,
+                    )
+
+
+def blocking_reason(call: CallFact, patterns: tuple[str, ...]) -> str | None:
+    """Why ``call`` blocks ("`time.sleep(...)`", "`.result()` on a future"), or None."""
+    if call.future_result:
+        return "`.result()` on a future"
+    for pattern in patterns:
+        if fnmatchcase(call.dotted, pattern):
+            return f"`{call.dotted}(...)` (matches `{pattern}`)" if pattern != call.dotted else f"`{call.dotted}(...)`"
+    return None

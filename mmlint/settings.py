@@ -1,0 +1,62 @@
+"""The one frozen settings object: configuration file values with CLI overrides
+applied. Built by mmlint.config; read by the engine, the rules and the fixer."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mmlint.facts.model import TwinPair
+
+DEFAULT_TWINS = (TwinPair("process_and_combine_mm_data", "process_and_combine_mm_data_async"),)
+
+DEFAULT_BLOCKING_CALLS = (
+    "time.sleep",
+    "requests.get",
+    "requests.post",
+    "requests.put",
+    "requests.patch",
+    "requests.delete",
+    "requests.head",
+    "requests.options",
+    "requests.request",
+    "urllib.request.urlopen",
+    "subprocess.run",
+    "subprocess.call",
+    "subprocess.check_call",
+    "subprocess.check_output",
+    "os.system",
+)
+
+
+@dataclass(frozen=True)
+class Settings:
+    # Where the configuration came from (None: built-in defaults) and the
+    # directory its relative paths and globs are anchored to.
+    config_file: Path | None = None
+    root: Path = field(default_factory=Path.cwd)
+    paths: tuple[Path, ...] = ()  # absolute
+    exclude: tuple[str, ...] = ()  # globs relative to root, gitignore-style
+    select: tuple[str, ...] = ("MM",)
+    ignore: tuple[str, ...] = ()
+    min_call_sites: int | None = None
+    exempt_paths: tuple[str, ...] = ()
+    exempt_classes: frozenset[str] = frozenset()
+    exempt_functions: frozenset[str] = frozenset()
+    twins: tuple[TwinPair, ...] = DEFAULT_TWINS
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    blocking_calls: tuple[str, ...] = DEFAULT_BLOCKING_CALLS
+
+    def is_selected(self, code: str) -> bool:
+        """select/ignore by code or prefix, the more specific prefix winning (as in
+        ruff: select MM001 with ignore MM keeps MM001); MM999 always stays on."""
+        if code == "MM999":
+            return True
+        selected = _longest_prefix(code, self.select)
+        ignored = _longest_prefix(code, self.ignore)
+        return selected > ignored
+
+
+def _longest_prefix(code: str, prefixes: tuple[str, ...]) -> int:
+    """Length of the longest prefix in ``prefixes`` that ``code`` starts with; -1 if none."""
+    return max((len(p) for p in prefixes if code.startswith(p)), default=-1)

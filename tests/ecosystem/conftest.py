@@ -1,0 +1,37 @@
+"""Fixtures giving the ecosystem tests real sglang releases (see sglang.py)."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from .sglang import MULTIMODAL_PREFIX, sglang_multimodal
+
+
+@pytest.fixture(scope="session")
+def sglang_0_5_14() -> Path:
+    """``sglang/srt/multimodal`` of sglang 0.5.14: processors still call the sync twin."""
+    return sglang_multimodal("0.5.14")
+
+
+@pytest.fixture(scope="session")
+def sglang_0_5_23() -> Path:
+    """``sglang/srt/multimodal`` of sglang 0.5.23: processors await the async twin."""
+    return sglang_multimodal("0.5.23")
+
+
+@pytest.fixture
+def sglang_copy(tmp_path: Path) -> Callable[[str], Path]:
+    """A factory: ``sglang_copy(version)`` copies that release's multimodal tree
+    to ``tmp_path/sglang-<version>/sglang/srt/multimodal`` (tests that rewrite
+    files must not touch the shared cache) and returns the copied directory."""
+
+    def copy(version: str) -> Path:
+        destination = tmp_path / f"sglang-{version}" / MULTIMODAL_PREFIX
+        shutil.copytree(sglang_multimodal(version), destination, ignore=shutil.ignore_patterns("__pycache__"))
+        return destination
+
+    return copy

@@ -1,0 +1,155 @@
+"""Real sglang releases for the ecosystem checks, fetched once and cached.
+
+``sglang_multimodal(version)`` returns the ``sglang/srt/multimodal`` directory of
+that release's wheel. The wheel is downloaded with pip (no dependencies) into
+a cache directory and reused between runs; only the multimodal package is
+extracted, once, into ``<cache>/sglang-<version>/``. When the package registry
+cannot be reached the calling test is skipped; any other failure is an error.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import zipfile
+from pathlib import Path, PurePosixPath
+
+import pytest
+
+MULTIMODAL_PREFIX = "sglang/srt/multimodal/"
+# The released wheels are CPython 3.11 manylinux builds.
+WHEEL_PYTHON = "3.11"
+WHEEL_PLATFORM = "manylinux_2_34_x86_64"
+DOWNLOAD_TIMEOUT_SECONDS = 600
+
+# Words in pip's output that mean the registry was not reached (as opposed to
+# the release not existing, or pip being broken).
+_NETWORK_FAILURE_MARKERS = (
+    "NewConnectionError",
+    "ConnectTimeoutError",
+    "ReadTimeoutError",
+    "Max retries exceeded",
+    "Temporary failure in name resolution",
+    "Name or service not known",
+    "Network is unreachable",
+    "Connection refused",
+    "Connection reset",
+    "ProxyError",
+    "SSLError",
+    "Could not fetch URL",
+    "timed out",
+)
+
+
+class EcosystemSetupError(RuntimeError):
+    """The release could not be prepared for a reason other than the network."""
+
+
+def cache_dir() -> Path:
+    """``$MMLINT_ECOSYSTEM_CACHE``, else ``~/.cache/mmlint-ecosystem``."""
+    configured = os.environ.get("MMLINT_ECOSYSTEM_CACHE")
+    return Path(configured).expanduser() if configured else Path.home() / ".cache" / "mmlint-ecosystem"
+
+
+def sglang_multimodal(version: str) -> Path:
+    """The extracted ``sglang/srt/multimodal`` directory of ``sglang==version``."""
+    cache = cache_dir()
+    release_root = cache / f"sglang-{version}"
+    multimodal = release_root / MULTIMODAL_PREFIX
+    if multimodal.is_dir():
+        return multimodal
+    wheel = _cached_wheel(cache / "wheels", version) or _download_wheel(cache / "wheels", version)
+    _extract_multimodal(wheel, release_root)
+    if not multimodal.is_dir():
+        raise EcosystemSetupError(f"{wheel.name} has no {MULTIMODAL_PREFIX} directory")
+    return multimodal
+
+
+def _cached_wheel(wheels: Path, version: str) -> Path | None:
+    found = sorted(wheels.glob(f"sglang-{version}-*.whl")) if wheels.is_dir() else []
+    return found[0] if found else None
+
+
+def _needs_cross_platform_flags() -> bool:
+    """pip picks wheels for the running interpreter; ask for the release's target
+    explicitly when this is not a CPython 3.11 on glibc >= 2.34 x86_64 Linux."""
+    if platform.python_implementation() != "CPython" or f"{sys.version_info[0]}.{sys.version_info[1]}" != WHEEL_PYTHON:
+        return True
+    if sysconfig.get_platform() != "linux-x86_64":
+        return True
+    libc, libc_version = platform.libc_ver()
+    try:
+        major, minor = (int(part) for part in libc_version.split(".")[:2])
+    except ValueError:
+        return True
+    return libc != "glibc" or (major, minor) < (2, 34)
+
+
+def _download_wheel(wheels: Path, version: str) -> Path:
+    """Download the wheel into a temporary directory beside the cache, then move
+    it in, so an interrupted download never leaves a partial wheel behind."""
+    wheels.mkdir(parents=True, exist_ok=True)
+    command = [
+        sys.executable, "-m", "pip", "download",
+        "--no-deps", "--only-binary=:all:", "--disable-pip-version-check", "--no-input",
+    ]  # fmt: skip
+    if _needs_cross_platform_flags():
+        command += ["--python-version", WHEEL_PYTHON, "--platform", WHEEL_PLATFORM]
+    with tempfile.TemporaryDirectory(dir=wheels, prefix=".download-") as staging:
+        command += ["--dest", staging, f"sglang=={version}"]
+        try:
+            result = subprocess.run(
+                command, capture_output=True, text=True, timeout=DOWNLOAD_TIMEOUT_SECONDS, stdin=subprocess.DEVNULL
+            )
+        except subprocess.TimeoutExpired:
+            pytest.skip(f"sglang=={version}: pip download timed out after {DOWNLOAD_TIMEOUT_SECONDS}s (registry unreachable?)")
+        output = f"{result.stdout}\n{result.stderr}"
+        if result.returncode != 0:
+            last_line = _last_line(result.stderr) or _last_line(result.stdout) or f"exit code {result.returncode}"
+            if any(marker in output for marker in _NETWORK_FAILURE_MARKERS):
+                pytest.skip(f"sglang=={version}: package registry unreachable: {last_line}")
+            raise EcosystemSetupError(f"pip download sglang=={version} failed: {last_line}")
+        downloaded = sorted(Path(staging).glob(f"sglang-{version}-*.whl"))
+        if not downloaded:
+            raise EcosystemSetupError(f"pip download sglang=={version} produced no wheel: {_last_line(output)}")
+        wheel = wheels / downloaded[0].name
+        os.replace(downloaded[0], wheel)
+    return wheel
+
+
+def _last_line(text: str) -> str:
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return lines[-1] if lines else ""
+
+
+def _extract_multimodal(wheel: Path, release_root: Path) -> None:
+    """Extract ``sglang/srt/multimodal/`` into a temporary directory, then rename
+    it to ``release_root``; a concurrent run that got there first wins."""
+    release_root.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(dir=release_root.parent, prefix=f".{release_root.name}-"))
+    try:
+        with zipfile.ZipFile(wheel) as archive:
+            for member in archive.infolist():
+                name = member.filename
+                if not name.startswith(MULTIMODAL_PREFIX) or member.is_dir():
+                    continue
+                parts = PurePosixPath(name).parts
+                if ".." in parts or PurePosixPath(name).is_absolute():
+                    raise EcosystemSetupError(f"{wheel.name}: unsafe member path {name!r}")
+                target = staging.joinpath(*parts)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                with archive.open(member) as source, open(target, "wb") as sink:
+                    shutil.copyfileobj(source, sink)
+        try:
+            os.rename(staging, release_root)
+        except OSError:
+            if not release_root.is_dir():
+                raise
+    finally:
+        if staging.exists():
+            shutil.rmtree(staging)

@@ -1,0 +1,131 @@
+"""`mmlint check` over real sglang releases, against an independent stdlib-`ast` scan.
+
+0.5.14 is the release whose processors call the sync twin directly (32 calls in
+30 files by our count); in 0.5.23 every processor awaits the async twin and the
+only sync call left is the base class's own delegation.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from expectations import is_delegation, scan_twin_calls
+from mmlint.api import check
+
+pytestmark = pytest.mark.ecosystem
+
+TWINS = [("process_and_combine_mm_data", "process_and_combine_mm_data_async")]
+BASE_PROCESSOR = "base_processor.py"
+
+
+def _release_root(multimodal: Path) -> Path:
+    """``<root>/sglang/srt/multimodal`` → ``<root>``; checks run from there."""
+    return multimodal.parents[2]
+
+
+def _write_config(directory: Path, multimodal: Path, *, exempt_base: bool) -> Path:
+    """A mmlint.toml outside the release tree whose `paths` points at it."""
+    lines = [f"paths = [{json.dumps(multimodal.as_posix())}]"]
+    if exempt_base:
+        lines += ["", "[exempt]", f"paths = [{json.dumps('**/' + BASE_PROCESSOR)}]"]
+    config = directory / "mmlint.toml"
+    config.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return config
+
+
+def _python_files(multimodal: Path) -> list[Path]:
+    return sorted(
+        file
+        for file in multimodal.rglob("*")
+        if file.suffix in (".py", ".pyi")
+        and file.is_file()
+        and not any(part.startswith(".") or part == "__pycache__" for part in file.relative_to(multimodal).parts)
+    )
+
+
+def _independent_scan(multimodal: Path, *, exempt_base: bool) -> tuple[set[tuple[str, int]], set[tuple[str, int]], int]:
+    """(MM001 sites, MM002 sites, all twin calls) as (display path, line), by stdlib `ast`."""
+    root = _release_root(multimodal)
+    sync_calls: set[tuple[str, int]] = set()
+    unawaitable: set[tuple[str, int]] = set()
+    total = 0
+    for file in _python_files(multimodal):
+        sites = scan_twin_calls(file.read_bytes(), TWINS)
+        assert sites is not None, f"{file} does not parse with ast"
+        total += len(sites)
+        if exempt_base and file.name == BASE_PROCESSOR:
+            continue
+        shown = file.relative_to(root).as_posix()
+        for site in sites:
+            if not site.is_async_twin and not is_delegation(site, TWINS):
+                sync_calls.add((shown, site.line))
+            if site.scope != "async def":
+                unawaitable.add((shown, site.line))
+    return sync_calls, unawaitable, total
+
+
+def _sites(report, code: str) -> set[tuple[str, int]]:
+    return {(d.path, d.span.line) for d in report.diagnostics if d.code == code}
+
+
+def test_0_5_14_reports_every_direct_sync_call(sglang_0_5_14: Path, tmp_path: Path):
+    config = _write_config(tmp_path, sglang_0_5_14, exempt_base=True)
+    report = check(config=config, cwd=_release_root(sglang_0_5_14))
+    sync_calls, unawaitable, total = _independent_scan(sglang_0_5_14, exempt_base=True)
+
+    # Sanity anchor: the independent scan itself still sees the release we know.
+    assert len(sync_calls) == 32
+    assert len({path for path, _ in sync_calls}) == 30
+
+    assert _sites(report, "MM001") == sync_calls
+    assert len([d for d in report.diagnostics if d.code == "MM001"]) == 32
+    assert _sites(report, "MM002") == unawaitable == set()
+    assert _sites(report, "MM999") == set()
+    assert report.call_sites == total
+    assert report.files_scanned == len(_python_files(sglang_0_5_14))
+
+
+def test_0_5_23_is_clean(sglang_0_5_23: Path, tmp_path: Path):
+    config = _write_config(tmp_path, sglang_0_5_23, exempt_base=True)
+    report = check(config=config, cwd=_release_root(sglang_0_5_23))
+    sync_calls, unawaitable, total = _independent_scan(sglang_0_5_23, exempt_base=True)
+
+    assert sync_calls == unawaitable == set()
+    assert _sites(report, "MM001") == set()
+    assert _sites(report, "MM002") == set()
+    assert _sites(report, "MM999") == set()
+    assert report.call_sites == total
+
+
+def test_0_5_23_base_delegation_is_not_flagged_without_exemption(sglang_0_5_23: Path, tmp_path: Path):
+    config = _write_config(tmp_path, sglang_0_5_23, exempt_base=False)
+    report = check(config=config, cwd=_release_root(sglang_0_5_23))
+
+    base = next(file for file in _python_files(sglang_0_5_23) if file.name == BASE_PROCESSOR)
+    delegations = [site for site in scan_twin_calls(base.read_bytes(), TWINS) if is_delegation(site, TWINS)]
+    assert delegations, "0.5.23's base processor delegates to the sync body inside the async twin"
+
+    assert _sites(report, "MM001") == set()
+    assert _sites(report, "MM002") == set()
+    assert _sites(report, "MM999") == set()
+
+
+def test_copy_of_a_release_checks_like_the_cache(
+    sglang_0_5_14: Path, sglang_copy: Callable[[str], Path], tmp_path: Path
+):
+    copied = sglang_copy("0.5.14")
+    cached_config = _write_config(tmp_path, sglang_0_5_14, exempt_base=True)
+    cached = check(config=cached_config, cwd=_release_root(sglang_0_5_14))
+    (tmp_path / "copy-config").mkdir()
+    copied_config = _write_config(tmp_path / "copy-config", copied, exempt_base=True)
+    from_copy = check(config=copied_config, cwd=_release_root(copied))
+
+    assert copied != sglang_0_5_14
+    assert from_copy.files_scanned == cached.files_scanned
+    assert [(d.path, d.span.line, d.code) for d in from_copy.diagnostics] == [
+        (d.path, d.span.line, d.code) for d in cached.diagnostics
+    ]

@@ -1,0 +1,173 @@
+"""The pre-commit hooks, run by the real pre-commit against this project.
+
+pre-commit clones the hook repository at a commit and pip-installs it into a
+fresh virtualenv, so the test gives it a git repository holding exactly this
+working tree's package files (committed in a snapshot): the test then covers
+the code under test, whether or not it is committed yet, and works the same
+from a clean clone. The installation needs the package registry; the test
+skips only when that is unreachable."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PROJECT = Path(__file__).resolve().parent.parent
+# What `pip install .` of the project needs, plus the hook manifest.
+PROJECT_FILES = ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml")
+PROJECT_PACKAGE = "mmlint"
+
+PROCESSOR = """\
+from mmproc.base import BaseProcessor
+
+
+class ClipProcessor(BaseProcessor):
+    async def process_mm_data_async(self, image_data, input_text, request_obj, **kwargs):
+        base_output = self.load_mm_data(input_text, image_data=image_data)
+        items, input_ids, _ = self.process_and_combine_mm_data(
+            base_output,
+            self.mm_tokens,
+        )
+        return {"mm_items": items, "input_ids": input_ids.tolist()}
+"""
+FIXED_PROCESSOR = PROCESSOR.replace(
+    "= self.process_and_combine_mm_data(", "= await self.process_and_combine_mm_data_async("
+)
+# Same shape, in a directory the configuration excludes: pre-commit names it
+# explicitly (--all-files), and mmlint must still leave it alone.
+LEGACY_PROCESSOR = PROCESSOR.replace("ClipProcessor", "OldClipProcessor")
+CONFIG = """\
+[tool.mmlint]
+paths = ["mmproc"]
+exclude = ["**/legacy/**"]
+"""
+
+GIT_IDENTITY = {
+    "GIT_AUTHOR_NAME": "mmlint tests",
+    "GIT_AUTHOR_EMAIL": "tests@mmlint.invalid",
+    "GIT_COMMITTER_NAME": "mmlint tests",
+    "GIT_COMMITTER_EMAIL": "tests@mmlint.invalid",
+    # Fixed dates: the same tree gives the same commit.
+    "GIT_AUTHOR_DATE": "2026-01-01T00:00:00+0000",
+    "GIT_COMMITTER_DATE": "2026-01-01T00:00:00+0000",
+}
+
+# pip's words for "could not reach the index", as pre-commit relays them.
+REGISTRY_FAILURE = re.compile(
+    r"Failed to establish a new connection|Temporary failure in name resolution|Network is unreachable"
+    r"|No matching distribution found|Could not find a version that satisfies|ProxyError|ConnectTimeout"
+    r"|Max retries exceeded"
+)
+
+
+def _git(cwd: Path, *args: str) -> None:
+    env = {**os.environ, **GIT_IDENTITY}
+    subprocess.run(["git", "-c", "commit.gpgsign=false", *args], cwd=cwd, env=env, check=True, capture_output=True)
+
+
+def _make_repo(path: Path) -> Path:
+    path.mkdir(parents=True)
+    _git(path, "init", "-q")
+    return path
+
+
+def _commit_all(path: Path) -> None:
+    _git(path, "add", "-A")
+    _git(path, "commit", "-q", "-m", "snapshot")
+
+
+def _snapshot_project(dest: Path) -> Path:
+    """A git repository holding this project's package files as they are now."""
+    _make_repo(dest)
+    for name in PROJECT_FILES:
+        shutil.copy2(PROJECT / name, dest / name)
+    shutil.copytree(
+        PROJECT / PROJECT_PACKAGE, dest / PROJECT_PACKAGE, ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
+    )
+    _commit_all(dest)
+    return dest
+
+
+def _registry_reachable(tmp_path: Path) -> bool:
+    probe = subprocess.run(
+        [sys.executable, "-m", "pip", "download", "--no-deps", "--quiet", "-d", str(tmp_path / "probe"), "click"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    return probe.returncode == 0
+
+
+@pytest.fixture(scope="module")
+def pre_commit_home(request: pytest.FixtureRequest) -> Path:
+    """pre-commit's cache (virtualenv seeds, logs) kept in the pytest cache between runs."""
+    return Path(request.config.cache.mkdir("pre-commit-home"))
+
+
+@pytest.fixture()
+def workspace(tmp_path: Path):
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    pytest.importorskip("pre_commit", reason="pre-commit is not installed (pip install pre-commit)")
+    hooks_repo = _snapshot_project(tmp_path / "mmlint-snapshot")
+    user_repo = _make_repo(tmp_path / "user-repo")
+    (user_repo / "pyproject.toml").write_text(CONFIG, encoding="utf-8")
+    (user_repo / "mmproc" / "processors" / "legacy").mkdir(parents=True)
+    (user_repo / "mmproc" / "__init__.py").write_text("", encoding="utf-8")
+    (user_repo / "mmproc" / "processors" / "__init__.py").write_text("", encoding="utf-8")
+    (user_repo / "mmproc" / "processors" / "clip.py").write_text(PROCESSOR, encoding="utf-8")
+    (user_repo / "mmproc" / "processors" / "legacy" / "old_clip.py").write_text(LEGACY_PROCESSOR, encoding="utf-8")
+    _commit_all(user_repo)
+    return hooks_repo, user_repo
+
+
+def _try_repo(hooks_repo: Path, user_repo: Path, hook: str, home: Path, tmp_path: Path) -> subprocess.CompletedProcess:
+    env = {key: value for key, value in os.environ.items() if not key.startswith(("PRE_COMMIT", "GIT_"))}
+    env.update(PRE_COMMIT_HOME=str(home), PRE_COMMIT_COLOR="never", **GIT_IDENTITY)
+    result = subprocess.run(
+        [sys.executable, "-m", "pre_commit", "try-repo", str(hooks_repo), hook, "--all-files", "--verbose", "--color", "never"],
+        cwd=user_repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    output = result.stdout + result.stderr
+    log = home / "pre-commit.log"
+    if result.returncode not in (0, 1) or "An unexpected error has occurred" in output:
+        details = output + (log.read_text(encoding="utf-8", errors="replace") if log.exists() else "")
+        if REGISTRY_FAILURE.search(details) and not _registry_reachable(tmp_path):
+            pytest.skip("the package registry is unreachable, so pre-commit cannot install the hook environment")
+        pytest.fail(f"pre-commit itself failed (exit {result.returncode}):\n{details}")
+    return result
+
+
+def test_hooks_check_fix_and_pass(workspace, pre_commit_home: Path, tmp_path: Path) -> None:
+    hooks_repo, user_repo = workspace
+    clip = user_repo / "mmproc" / "processors" / "clip.py"
+    legacy = user_repo / "mmproc" / "processors" / "legacy" / "old_clip.py"
+    call_line = PROCESSOR.splitlines().index("        items, input_ids, _ = self.process_and_combine_mm_data(") + 1
+
+    first = _try_repo(hooks_repo, user_repo, "mmlint", pre_commit_home, tmp_path)
+    output = first.stdout + first.stderr
+    assert first.returncode == 1, output
+    assert re.search(rf"mmproc/processors/clip\.py:{call_line}:\d+:.*MM001", output), output
+    assert "old_clip.py" not in output  # excluded, though pre-commit named it
+
+    fixing = _try_repo(hooks_repo, user_repo, "mmlint-fix", pre_commit_home, tmp_path)
+    output = fixing.stdout + fixing.stderr
+    assert fixing.returncode == 1, output
+    assert "files were modified by this hook" in output, output
+    assert clip.read_text(encoding="utf-8") == FIXED_PROCESSOR
+    assert legacy.read_text(encoding="utf-8") == LEGACY_PROCESSOR
+
+    second = _try_repo(hooks_repo, user_repo, "mmlint", pre_commit_home, tmp_path)
+    output = second.stdout + second.stderr
+    assert second.returncode == 0, output
+    assert re.search(r"^mmlint\.+Passed$", output, re.MULTILINE), output
