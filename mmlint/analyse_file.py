@@ -14,20 +14,23 @@ from libcst.metadata import MetadataWrapper
 from mmlint.diagnostics import Span
 from mmlint.facts.collect import collect_facts
 from mmlint.facts.model import FileFacts, TwinPair
-from mmlint.prefilter import could_hold_finding
 from mmlint.source import DecodeError, decode_source
 from mmlint.suppressions import FileSuppressions, parse_suppressions
 
 
 @dataclass(frozen=True, slots=True)
 class Parsed:
+    """Parsed into facts. A `# mmlint: skip-file` file is parsed too: its call sites
+    count (call_sites is taken before suppressions) and it is context for
+    cross-file rules, but nothing is reported in it."""
+
     facts: FileFacts
     suppressions: FileSuppressions
 
 
 @dataclass(frozen=True, slots=True)
 class Unparsed:
-    """Skipped before parsing: nothing in it can be a finding, or it says skip-file."""
+    """Skipped unparsed: nothing in it can be a finding, or it says skip-file and does not parse."""
 
     reason: str  # "prefilter" or "skip-file"
 
@@ -41,25 +44,18 @@ class ParseFailure:
 FileOutcome = Parsed | Unparsed | ParseFailure
 
 
-def analyse_file(
-    data: bytes,
-    real_path: Path,
-    display_path: str,
-    twins: tuple[TwinPair, ...],
-    triggers: tuple[bytes, ...],
-) -> FileOutcome:
-    if not could_hold_finding(data, triggers):
-        return Unparsed("prefilter")
+def analyse_file(data: bytes, real_path: Path, display_path: str, twins: tuple[TwinPair, ...]) -> FileOutcome:
+    """Parse a file that passed the prefilter (mmlint.prefilter) and collect its facts."""
     try:
         text = decode_source(data)
     except DecodeError as error:
         return ParseFailure(Span(error.line, 1, error.line, 1), str(error))
     suppressions = parse_suppressions(text)
-    if suppressions.skip_file:
-        return Unparsed("skip-file")
     try:
         module = cst.parse_module(data)
     except cst.ParserSyntaxError as error:
+        if suppressions.skip_file:  # not checked, so not even for syntax
+            return Unparsed("skip-file")
         return _python_verdict(text, display_path) or ParseFailure(
             _error_span(error.editor_line, error.editor_column), _first_line(error.message)
         )

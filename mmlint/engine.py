@@ -9,17 +9,18 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mmlint.analyse_file import FileOutcome, Parsed, ParseFailure, analyse_file
+from mmlint.analyse_file import FileOutcome, Parsed, ParseFailure, Unparsed, analyse_file
 from mmlint.diagnostics import Diagnostic, Owner, Span
 from mmlint.discovery import context_files, discover, glob_relpath
 from mmlint.globs import matches_any
-from mmlint.prefilter import trigger_words
+from mmlint.prefilter import could_hold_finding, trigger_words
 from mmlint.progress import scan_progress
 from mmlint.project import Project
 from mmlint.rules import RuleContext, all_rules
 from mmlint.settings import Settings
 from mmlint.rules.mm009_unused_suppression import unused_suppression_diagnostics
 from mmlint.suppressions import FileSuppressions
+from mmlint.workers import run_all
 
 SYNTAX_ERROR_CODE = "MM999"
 
@@ -55,10 +56,20 @@ def run_check(paths: Sequence[Path] | None, settings: Settings, cwd: Path, *, pr
 
     triggers = trigger_words(settings.twins)
     outcomes: dict[str, FileOutcome] = {}
-    with scan_progress(len(everything), enabled=progress) as bar:
-        for shown, real in everything.items():
-            outcomes[shown] = _read_and_analyse(real, shown, settings, triggers)
-            bar.advance()
+    tasks: list[tuple] = []
+    for shown, real in everything.items():
+        try:
+            data = real.read_bytes()
+        except OSError as error:
+            outcomes[shown] = ParseFailure(Span(1, 1, 1, 1), f"could not read file: {error.strerror or error}")
+            continue
+        if could_hold_finding(data, triggers):
+            tasks.append((data, real, shown, settings.twins))
+        else:
+            outcomes[shown] = Unparsed("prefilter")  # never parsed
+    with scan_progress(len(tasks), enabled=progress) as bar:
+        for task, outcome in zip(tasks, run_all(analyse_file, tasks, bar.advance)):
+            outcomes[task[2]] = outcome
 
     parsed = {shown: o for shown, o in outcomes.items() if isinstance(o, Parsed)}
     project = Project(
@@ -78,7 +89,7 @@ def run_check(paths: Sequence[Path] | None, settings: Settings, cwd: Path, *, pr
             reported.append(_syntax_error(shown, outcome))
         elif isinstance(outcome, Parsed):
             relpath = glob_relpath(targets[shown], settings.root)
-            if settings.exempt_paths and matches_any(relpath, settings.exempt_paths):
+            if outcome.suppressions.skip_file or (settings.exempt_paths and matches_any(relpath, settings.exempt_paths)):
                 continue  # read as context only
             found = [d for rule in rules for d in rule.check_file(outcome.facts, ctx)]
             kept = _filter_file(found, relpath, settings)
@@ -96,14 +107,6 @@ def run_check(paths: Sequence[Path] | None, settings: Settings, cwd: Path, *, pr
         explicitly_excluded=discovery.explicitly_excluded,
         outcomes={shown: outcomes[shown] for shown in targets},
     )
-
-
-def _read_and_analyse(real: Path, shown: str, settings: Settings, triggers: tuple[bytes, ...]) -> FileOutcome:
-    try:
-        data = real.read_bytes()
-    except OSError as error:
-        return ParseFailure(Span(1, 1, 1, 1), f"could not read file: {error.strerror or error}")
-    return analyse_file(data, real, shown, settings.twins, triggers)
 
 
 def _syntax_error(shown: str, failure: ParseFailure) -> Diagnostic:

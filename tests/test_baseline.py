@@ -5,6 +5,7 @@ a one-line error."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -198,3 +199,67 @@ def test_missing_baseline_is_a_one_line_error(tmp_path: Path) -> None:
     with pytest.raises(BaselineError) as raised:
         load_baseline(tmp_path / "nope.json")
     assert str(raised.value) == f"baseline {tmp_path / 'nope.json'}: cannot read: No such file or directory"
+
+
+# --- end to end through the CLI, on the real engine ---------------------------------
+
+CLI_PROCESSOR = """\
+class ClipProcessor:
+    async def process_mm_data_async(self, image_data, input_text):
+        await self.ready()
+        items, ids, _ = self.process_and_combine_mm_data(image_data, self.mm_tokens)
+        return items
+"""
+
+
+def _invoke(args: list[str]):
+    from click.testing import CliRunner
+
+    from mmlint.cli import cli
+
+    return CliRunner().invoke(cli, args)
+
+
+def test_cli_baseline_then_check_reports_only_new(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "procs").mkdir()
+    (tmp_path / "procs" / "clip.py").write_text(CLI_PROCESSOR, encoding="utf-8")
+    (tmp_path / "procs" / "llava.py").write_text(CLI_PROCESSOR, encoding="utf-8")
+
+    recorded = _invoke(["baseline", "procs", "-o", "baseline.json"])
+    assert recorded.exit_code == 0, recorded.output
+    assert "recorded 2 diagnostics in baseline.json" in recorded.stderr
+    assert len(json.loads((tmp_path / "baseline.json").read_text(encoding="utf-8"))["entries"]) == 2
+
+    # Lines move down in clip.py; llava.py is fixed; a new copy of the call appears in siglip.py.
+    (tmp_path / "procs" / "clip.py").write_text("import os\n\n\n" + CLI_PROCESSOR, encoding="utf-8")
+    (tmp_path / "procs" / "llava.py").write_text(
+        CLI_PROCESSOR.replace("self.process_and_combine_mm_data(", "await self.process_and_combine_mm_data_async("),
+        encoding="utf-8",
+    )
+    (tmp_path / "procs" / "siglip.py").write_text(CLI_PROCESSOR, encoding="utf-8")
+
+    checked = _invoke(["check", "procs", "--baseline", "baseline.json", "--format", "json"])
+    assert checked.exit_code == 1, checked.output
+    report = json.loads(checked.stdout)
+    assert [(d["path"], d["line"], d["code"]) for d in report["diagnostics"]] == [("procs/siglip.py", 4, "MM001")]
+    # clip.py's entry absorbed the moved call; llava.py's entry no longer matches.
+    assert re.search(r"\b1 diagnostic\S* baselined; 1 baseline entry no longer match", checked.stderr), checked.stderr
+
+
+def test_cli_check_with_a_malformed_baseline_exits_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "clip.py").write_text(CLI_PROCESSOR, encoding="utf-8")
+    (tmp_path / "baseline.json").write_text("{", encoding="utf-8")
+    result = _invoke(["check", "clip.py", "--baseline", "baseline.json"])
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("mmlint: error: baseline baseline.json: not valid JSON")
+
+
+def test_cli_baseline_requires_an_output_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = _invoke(["baseline"])
+    assert result.exit_code == 2
+    assert "Missing option '--output'" in result.stderr

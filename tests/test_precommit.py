@@ -105,9 +105,15 @@ def _registry_reachable(tmp_path: Path) -> bool:
 
 
 @pytest.fixture(scope="module")
-def pre_commit_home(request: pytest.FixtureRequest) -> Path:
-    """pre-commit's cache (virtualenv seeds, logs) kept in the pytest cache between runs."""
-    return Path(request.config.cache.mkdir("pre-commit-home"))
+def pre_commit_home(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """pre-commit's home, kept apart from the user's own (~/.cache/pre-commit) in the
+    pytest cache, or a temporary directory when the cache plugin is disabled.
+    try-repo installs the hook environment in a store of its own each run, so
+    this holds pre-commit's log, which the failure message quotes."""
+    cache = getattr(request.config, "cache", None)
+    if cache is None:
+        return tmp_path_factory.mktemp("pre-commit-home")
+    return Path(cache.mkdir("pre-commit-home"))
 
 
 @pytest.fixture()

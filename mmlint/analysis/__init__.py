@@ -48,6 +48,8 @@ class IneffectiveTimeout:
     path: str
     timeout: TimeoutFact
     chain: tuple[ChainLink, ...]  # wait_for: the wrapped coroutine's chain; timeout: empty
+    ends_in_cycle: bool
+    ends_without_suspension_point: bool
     enclosing: DefKey
 
 
@@ -157,13 +159,13 @@ class SuspensionAnalysis:
                 if timeout.kind == "wait_for":
                     resolution = self.resolver.resolve_callee(facts, info.class_name, timeout.callee)
                     if resolution.fully_resolved and all(self.verdicts[t] == NEVER for t in resolution.targets):
-                        chain, _, _ = self.chain_from(resolution.targets[0])
-                        found.append(IneffectiveTimeout(key[0], timeout, chain, key))
+                        chain, cycle, bare = self.chain_from(resolution.targets[0])
+                        found.append(IneffectiveTimeout(key[0], timeout, chain, cycle, bare, key))
                 else:
                     effect = self._await_effect(key, self.verdicts)
                     if not run_body(timeout.body, effect) & SUSPENDED:
-                        found.append(IneffectiveTimeout(key[0], timeout, (), key))
-        return found
+                        found.append(IneffectiveTimeout(key[0], timeout, (), False, False, key))
+        return sorted(found, key=lambda finding: (finding.path, finding.timeout.span))
 
     def awaits_of(self, key: DefKey) -> tuple[AwaitFact, ...]:
         return self.defs[key].awaits

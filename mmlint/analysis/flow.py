@@ -33,10 +33,6 @@ ALWAYS = "always"
 SOME = "some"
 NEVER = "never"
 
-# What an await does to the state: applied to the set of states reaching it.
-Effect = Callable[[int], int]
-
-
 def apply_verdict(verdict: str, states: int) -> int:
     """The states after passing a point that suspends ``verdict``."""
     if not states:

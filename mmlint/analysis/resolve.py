@@ -13,7 +13,7 @@ from mmlint.facts.suspension import CLS, DOTTED, NAME, SELF, SUPER, CalleeRef, S
 
 # A def is identified by the display path of its file and its index there.
 DefKey = tuple[str, int]
-ClassKey = tuple[str, str]  # (module, class qualname)
+ClassKey = tuple[str, str]  # (display path of the module, class qualname)
 
 
 @dataclass(frozen=True)
@@ -44,55 +44,57 @@ _DEF = "def"
 
 
 class Resolver:
+    """Modules are identified by the display path of their file."""
+
     def __init__(self, files: dict[str, SuspensionFacts]) -> None:
         self.files = files
-        modules: dict[str, SuspensionFacts | None] = {}
-        for facts in files.values():
+        by_name: dict[str, str | None] = {}
+        for path, facts in sorted(files.items()):
             # Two scanned files claiming one module name: resolve neither.
-            modules[facts.module] = None if facts.module in modules else facts
-        self.modules = modules
-        self.classes: dict[ClassKey, tuple[SuspensionFacts, object]] = {}
-        for facts in files.values():
-            if modules.get(facts.module) is not facts:
-                continue
-            for info in facts.classes:
-                self.classes[(facts.module, info.name)] = (facts, info)
-        self._mro_cache: dict[ClassKey, tuple[ClassKey | External, ...]] = {}
-        # Scanned modules by their last component, for namespace-package roots.
+            by_name[facts.module] = None if facts.module in by_name else path
+        self._by_name = by_name
+        self._by_module_path: dict[tuple[str, ...], str] = {facts.module_path: path for path, facts in files.items()}
+        # Modules by the last part of their path, for namespace-package suffix matches.
         self._by_last_part: dict[str, list[str]] = {}
-        for name, facts in modules.items():
-            if facts is not None:
-                self._by_last_part.setdefault(name.rpartition(".")[2], []).append(name)
-        self._canonical_cache: dict[str, str | None] = {}
+        for path, facts in files.items():
+            if facts.module_path:
+                self._by_last_part.setdefault(facts.module_path[-1], []).append(path)
+        self.classes: dict[ClassKey, tuple[SuspensionFacts, object]] = {}
+        for path, facts in files.items():
+            for info in facts.classes:
+                self.classes[(path, info.name)] = (facts, info)
+        self._mro_cache: dict[ClassKey, tuple[ClassKey | External, ...]] = {}
+        self._module_cache: dict[str, str | None] = {}
 
-    def canonical_module(self, dotted: str) -> str | None:
-        """The scanned module an absolute module name denotes. Besides an exact
-        match, a unique scanned module whose name is a dotted suffix of it: a
-        scanned package whose parents are namespace packages (no ``__init__.py``)
-        or lie outside the scan gets a shorter name than its imports use
-        (``sglang.srt.multimodal.x`` is scanned as ``multimodal.x``). A bare
-        single-part module name is only matched this way when it is a package."""
-        if dotted in self._canonical_cache:
-            return self._canonical_cache[dotted]
-        found: str | None = None
-        if self.modules.get(dotted) is not None:
-            found = dotted
-        elif dotted not in self.modules:
+    # ------------------------------------------------------------ modules
+
+    def module_named(self, dotted: str) -> str | None:
+        """The scanned module an absolute module name denotes: the one whose
+        dotted name (from its ``__init__.py`` parents) is exactly that, else the
+        unique one whose file path ends with all its parts (two or more), as for
+        a package whose parents are namespace packages or lie outside the scan:
+        ``sglang.srt.multimodal.processors.qwen_vl`` is
+        ``.../sglang/srt/multimodal/processors/qwen_vl.py``."""
+        if dotted in self._module_cache:
+            return self._module_cache[dotted]
+        found = self._by_name.get(dotted)
+        if found is None and dotted not in self._by_name and "." in dotted:
+            parts = tuple(dotted.split("."))
             candidates = [
-                name
-                for name in self._by_last_part.get(dotted.rpartition(".")[2], ())
-                if dotted.endswith("." + name) and ("." in name or self.modules[name].is_package)
+                path
+                for path in self._by_last_part.get(parts[-1], ())
+                if self.files[path].module_path[-len(parts):] == parts
             ]
             found = candidates[0] if len(candidates) == 1 else None
-        self._canonical_cache[dotted] = found
+        self._module_cache[dotted] = found
         return found
 
     # ------------------------------------------------------------ symbols
 
     def resolve_name(self, module: str, name: str, seen: frozenset = frozenset()):
-        """What ``name`` is at module level in ``module``: ("module", name),
-        ("class", ClassKey), ("def", DefKey), or None."""
-        facts = self.modules.get(module)
+        """What ``name`` is at module level in the module ``module`` (a display
+        path): ("module", path), ("class", ClassKey), ("def", DefKey), or None."""
+        facts = self.files.get(module)
         if facts is None or (module, name) in seen:
             return None
         seen = seen | {(module, name)}
@@ -100,31 +102,32 @@ class Resolver:
             return (_CLASS, (module, name))
         if name in facts.functions:
             index = _module_level_async_def(facts, name)
-            return None if index is None else (_DEF, (facts.path, index))
+            return None if index is None else (_DEF, (module, index))
         if name in facts.module_names:
             return None
-        for local, target in reversed(facts.imports):
-            if local == name:
-                return self._resolve_absolute(target, seen)
-        submodule = f"{module}.{name}"
-        if submodule in self.modules and facts.is_package:
-            return (_MODULE, submodule)
+        for fact in reversed(facts.imports):
+            if fact.local == name:
+                return self._resolve_import(fact.target, fact.anchor, seen)
+        if facts.is_package:
+            submodule = self._by_module_path.get(facts.module_path + (name,))
+            if submodule is not None:
+                return (_MODULE, submodule)
         return None
 
-    def _resolve_absolute(self, target: str, seen: frozenset):
-        """An absolute dotted name: the longest prefix that is a scanned module,
+    def _resolve_import(self, target: str, anchor: tuple[str, ...], seen: frozenset):
+        """An imported dotted name: the longest prefix that is a scanned module,
         then attributes from there (re-exports followed)."""
         parts = target.split(".")
-        for cut in range(len(parts), 0, -1):
-            module = self.canonical_module(".".join(parts[:cut]))
+        for cut in range(len(parts), -1, -1):
+            if anchor:
+                module = self._by_module_path.get(anchor + tuple(parts[:cut]))
+            else:
+                module = self.module_named(".".join(parts[:cut])) if cut else None
             if module is None:
                 continue
             symbol = (_MODULE, module)
             for index, attr in enumerate(parts[cut:]):
-                if index == 0:
-                    symbol = self._attribute(symbol, attr, seen)
-                else:
-                    symbol = self._attribute(symbol, attr)
+                symbol = self._attribute(symbol, attr, seen if index == 0 else frozenset())
             return symbol
         return None
 
@@ -133,8 +136,10 @@ class Resolver:
             return None
         kind, value = symbol
         if kind == _MODULE:
-            if self.modules.get(f"{value}.{attr}") is not None:
-                return (_MODULE, f"{value}.{attr}")
+            facts = self.files[value]
+            submodule = self._by_module_path.get(facts.module_path + (attr,)) if facts.is_package else None
+            if submodule is not None:
+                return (_MODULE, submodule)
             return self.resolve_name(value, attr, seen)
         if kind == _CLASS:
             found = self.lookup_method(value, attr)
@@ -152,6 +157,7 @@ class Resolver:
     # ------------------------------------------------------------ classes
 
     def class_of(self, module: str, dotted: str) -> ClassKey | External:
+        """The scanned class a base-class reference in ``module`` denotes."""
         symbol = self.resolve_dotted(module, dotted) if dotted else None
         if symbol is not None and symbol[0] == _CLASS:
             return symbol[1]
@@ -164,7 +170,7 @@ class Resolver:
             return self._mro_cache[key]
         self._mro_cache[key] = (key,)  # guards against a cyclic hierarchy
         facts, info = self.classes[key]
-        bases = [self.class_of(facts.module, base) for base in info.bases]
+        bases = [self.class_of(key[0], base) for base in info.bases]
         bases = [b for b in bases if not (isinstance(b, External) and b.text in ("object", "builtins.object"))]
         linear_bases = [self.mro(b) if not isinstance(b, External) else (b,) for b in bases]
         merged = _c3_merge([list(seq) for seq in linear_bases] + [list(bases)])
@@ -204,16 +210,16 @@ class Resolver:
     def resolve_callee(self, facts: SuspensionFacts, class_name: str | None, ref: CalleeRef | None) -> Resolution:
         """The async defs an awaited call may run, seen from a function in
         ``facts`` (a method of ``class_name`` when not None)."""
-        if ref is None or self.modules.get(facts.module) is not facts:
+        if ref is None:
             return UNRESOLVED
         if ref.kind in (NAME, DOTTED):
-            symbol = self.resolve_dotted(facts.module, ref.text)
+            symbol = self.resolve_dotted(facts.path, ref.text)
             if symbol is not None and symbol[0] == _DEF:
                 return self._usable((symbol[1],))
             return UNRESOLVED
-        if class_name is None or (facts.module, class_name) not in self.classes:
+        if class_name is None or (facts.path, class_name) not in self.classes:
             return UNRESOLVED
-        key = (facts.module, class_name)
+        key = (facts.path, class_name)
         if ref.kind == SUPER:
             target = self.lookup_method(key, ref.text, after=True)
             return UNRESOLVED if target is None else self._usable((target,))
@@ -226,8 +232,11 @@ class Resolver:
         return UNRESOLVED
 
     def _is_stub(self, key: DefKey) -> bool:
+        """Whether calling this def tells us nothing we can trust: a stub or an
+        abstract method stands for an implementation we cannot see, an async
+        generator is not awaited, and a decorator may wrap the coroutine."""
         info = self.files[key[0]].async_defs[key[1]]
-        return info.is_stub or info.is_abstract or info.is_generator
+        return info.is_stub or info.is_abstract or info.is_generator or bool(info.opaque_decorators)
 
     def _usable(self, targets: tuple[DefKey, ...]) -> Resolution:
         """A stub or abstract coroutine stands for an implementation we cannot see."""

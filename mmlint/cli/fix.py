@@ -4,45 +4,25 @@ engine, hands its report to mmlint.fix, prints a summary, picks the exit code.""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import click
 
+from mmlint.cli.common import (
+    EXIT_CLEAN,
+    EXIT_FINDINGS,
+    build_settings,
+    scan_options,
+    show_progress,
+    tool_errors,
+    use_color,
+)
+from mmlint.engine import run_check
 from mmlint.fix import FixRun, fix_report, unified_diff
-
-EXIT_OK, EXIT_FOUND, EXIT_ERROR = 0, 1, 2
 
 
 def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
-
-
-def _run_engine(paths: tuple[Path, ...], config: Path | None, select: str | None, ignore: str | None):
-    """Settings and the check report, exactly as `check` builds them; a usage or
-    configuration problem becomes a one-line click error with exit code 2."""
-    from mmlint.config import ConfigError, load_settings, parse_codes
-    from mmlint.discovery import DiscoveryError
-    from mmlint.engine import run_check
-
-    cwd = Path.cwd()
-    try:
-        settings = load_settings(
-            cwd,
-            config,
-            select=parse_codes(select, "--select") if select is not None else None,
-            ignore=parse_codes(ignore, "--ignore") if ignore is not None else None,
-        )
-        return run_check(list(paths) or None, settings, cwd)
-    except (ConfigError, DiscoveryError) as error:
-        raise _UsageProblem(str(error)) from None
-
-
-class _UsageProblem(click.ClickException):
-    exit_code = EXIT_ERROR
-
-    def show(self, file=None) -> None:
-        click.echo(f"mmlint: error: {self.format_message()}", err=True)
 
 
 def exit_code_for(run: FixRun, *, dry_run: bool) -> int:
@@ -50,10 +30,10 @@ def exit_code_for(run: FixRun, *, dry_run: bool) -> int:
     is left; 1 when a dry run would change a file, or sites, unparsable files or
     refused files remain."""
     if not run.clean:
-        return EXIT_FOUND
+        return EXIT_FINDINGS
     if dry_run and run.changed:
-        return EXIT_FOUND
-    return EXIT_OK
+        return EXIT_FINDINGS
+    return EXIT_CLEAN
 
 
 def render_summary(run: FixRun, *, mode: str, quiet: bool) -> list[tuple[str, str | None]]:
@@ -74,7 +54,7 @@ def render_summary(run: FixRun, *, mode: str, quiet: bool) -> list[tuple[str, st
         lines.append(("Nothing to fix.", None))
     unfixed = run.unfixed
     if unfixed:
-        lines.append((f"Left {_plural(len(unfixed), 'site')} as they are:", "yellow"))
+        lines.append((f"Not fixed, left as written ({_plural(len(unfixed), 'site')}):", "yellow"))
         for path, site in unfixed:
             lines.append((f"  {path}:{site.span.line}:{site.span.column}: {site.code} {site.reason}", None))
     if run.errors:
@@ -83,40 +63,36 @@ def render_summary(run: FixRun, *, mode: str, quiet: bool) -> list[tuple[str, st
 
 
 @click.command("fix")
-@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@click.option("--config", "config", type=click.Path(path_type=Path), help="Configuration file to use.")
-@click.option("--select", help="Comma separated codes or prefixes to enable (replaces the configured select).")
-@click.option("--ignore", help="Comma separated codes or prefixes to disable.")
+@scan_options
 @click.option("--diff", "show_diff", is_flag=True, help="Print a unified diff of the fixes; write nothing.")
 @click.option("--check", "check_only", is_flag=True, help="Write nothing; list the files that would change.")
-@click.option("--quiet", "-q", is_flag=True, help="Print only errors (and the diff with --diff).")
-@click.option("--no-color", is_flag=True, help="Plain output without colours.")
-@click.option("--exit-zero", is_flag=True, help="Exit 0 even when sites are left or files would change.")
+@tool_errors
 def command(
     paths: tuple[Path, ...],
-    config: Path | None,
+    config_file: Path | None,
     select: str | None,
     ignore: str | None,
-    show_diff: bool,
-    check_only: bool,
     quiet: bool,
     no_color: bool,
     exit_zero: bool,
+    show_diff: bool,
+    check_only: bool,
 ) -> None:
-    """Rewrite sync-twin calls in async defs to `await <receiver>.<async twin>(...)`."""
-    report = _run_engine(paths, config, select, ignore)
+    """Rewrite sync-twin calls in async defs to `await <receiver>.<async twin>(...)`.
+
+    Sites that cannot be fixed are listed with the reason and left as they are.
+    """
+    settings = build_settings(config_file, select, ignore)
+    report = run_check(list(paths) or None, settings, Path.cwd(), progress=show_progress(quiet))
     dry_run = show_diff or check_only
     run = fix_report(report, write=not dry_run)
-    color = False if no_color else None
 
     if show_diff:
         for result in run.changed:
             click.echo(unified_diff(result), nl=False, color=False)
     mode = "diff" if show_diff else "check" if check_only else "write"
+    color = use_color(no_color, None)
     for text, colour in render_summary(run, mode=mode, quiet=quiet):
-        styled = click.style(text, fg=colour) if colour else text
         # With --diff, stdout is the patch alone; the summary goes to stderr.
-        click.echo(styled, err=show_diff, color=color)
-    code = EXIT_OK if exit_zero else exit_code_for(run, dry_run=dry_run)
-    sys.stdout.flush()
-    raise SystemExit(code)
+        click.echo(click.style(text, fg=colour) if colour and color else text, err=show_diff, color=color)
+    raise SystemExit(EXIT_CLEAN if exit_zero else exit_code_for(run, dry_run=dry_run))

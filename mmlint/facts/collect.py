@@ -1,8 +1,11 @@
 """One libcst visit per file, turned into plain FileFacts.
 
-Scopes come from libcst's ScopeProvider (which knows that decorators, default
-values and a comprehension's first iterable belong to the enclosing scope);
-positions from PositionProvider; parents from ParentNodeProvider.
+Positions come from libcst's PositionProvider. Scopes are tracked in the same
+visit with libcst's per-attribute hooks (`visit_FunctionDef_body`, ...), which
+mirror Python's scoping exactly: decorators, default values, base classes and
+a comprehension's first iterable belong to the enclosing scope. That costs
+nothing extra, where ScopeProvider and ParentNodeProvider each cost more than
+the parse itself on large processor modules (benchmarks/scan.py).
 """
 
 from __future__ import annotations
@@ -11,17 +14,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 import libcst.matchers as m
-from libcst.metadata import (
-    ClassScope,
-    ComprehensionScope,
-    FunctionScope,
-    GlobalScope,
-    MetadataWrapper,
-    ParentNodeProvider,
-    PositionProvider,
-    Scope,
-    ScopeProvider,
-)
+from libcst.metadata import MetadataWrapper, PositionProvider
 
 from mmlint.diagnostics import Owner, Span
 from mmlint.facts import model
@@ -34,15 +27,9 @@ TASK_WRAPPERS = frozenset(
 
 
 def collect_facts(wrapper: MetadataWrapper, display_path: str, twins: tuple[TwinPair, ...]) -> FileFacts:
-    visitor = _FactVisitor(wrapper.module, display_path, twins)
+    visitor = FactVisitor(wrapper.module, display_path, twins)
     wrapper.visit(visitor)
-    global_scope = next(s for s in wrapper.resolve(ScopeProvider).values() if isinstance(s, GlobalScope))
-    return FileFacts(
-        path=display_path,
-        call_sites=tuple(visitor.call_sites),
-        async_defs=tuple(visitor.async_defs),
-        module_names=frozenset(a.name for a in global_scope.assignments),
-    )
+    return visitor.facts()
 
 
 def _span(code_range) -> Span:
@@ -51,17 +38,21 @@ def _span(code_range) -> Span:
 
 
 @dataclass
-class _Frame:
-    """A function or class being visited, for own-body facts (await, yield)."""
-
-    node: cst.CSTNode
-    suspends: bool = False
+class _Scope:
+    kind: str  # model.MODULE, CLASS, DEF, ASYNC_DEF, LAMBDA, COMPREHENSION, GENEXP
+    node: cst.CSTNode | None = None
+    suspends: bool = False  # await / async for / async with in its own body
     yields: bool = False
-    children: list = field(default_factory=list)
 
 
-class _FactVisitor(cst.CSTVisitor):
-    METADATA_DEPENDENCIES = (PositionProvider, ScopeProvider, ParentNodeProvider)
+@dataclass
+class _Comprehension:
+    kind: str  # model.COMPREHENSION or model.GENEXP
+    depth: int = field(default=0)  # CompFor nesting below it, to tell the first iterable apart
+
+
+class FactVisitor(cst.CSTVisitor):
+    METADATA_DEPENDENCIES = (PositionProvider,)
 
     def __init__(self, module: cst.Module, display_path: str, twins: tuple[TwinPair, ...]) -> None:
         super().__init__()
@@ -73,33 +64,122 @@ class _FactVisitor(cst.CSTVisitor):
             self.pairs.setdefault(pair.async_, (pair, True))
         self.call_sites: list[CallSite] = []
         self.async_defs: list[AsyncDefFact] = []
-        self.frames: list[_Frame] = []
+        self.module_names: set[str] = set()
+        self.scopes: list[_Scope] = [_Scope(model.MODULE, module)]
+        self.comprehensions: list[_Comprehension] = []
+        self.ancestors: list[cst.CSTNode] = []  # the nodes being visited, outermost first
 
-    # -- own-body facts of functions -------------------------------------------------
+    def facts(self) -> FileFacts:
+        return FileFacts(
+            path=self.path,
+            call_sites=tuple(self.call_sites),
+            async_defs=tuple(self.async_defs),
+            module_names=frozenset(self.module_names),
+        )
+
+    # -- the ancestor stack -----------------------------------------------------------
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        self.ancestors.append(node)
+        return super().on_visit(node)
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        super().on_leave(original_node)
+        self.ancestors.pop()
+
+    # -- scopes -------------------------------------------------------------------------
+
+    def _push(self, kind: str, node: cst.CSTNode | None = None) -> None:
+        self.scopes.append(_Scope(kind, node))
+
+    def _pop(self) -> _Scope:
+        return self.scopes.pop()
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self.frames.append(_Frame(node))
+        self._bind_at_module_level(node.name.value)
 
-    def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
-        frame = self.frames.pop()
+    def visit_FunctionDef_body(self, node: cst.FunctionDef) -> None:
+        self._push(model.ASYNC_DEF if node.asynchronous is not None else model.DEF, node)
+
+    def leave_FunctionDef_body(self, node: cst.FunctionDef) -> None:
+        scope = self._pop()
         if node.asynchronous is not None:
-            self.async_defs.append(self._async_def_fact(node, frame))
+            self.async_defs.append(self._async_def_fact(node, scope))
 
-    def visit_Lambda(self, node: cst.Lambda) -> None:
-        self.frames.append(_Frame(node))
+    def visit_Lambda_body(self, node: cst.Lambda) -> None:
+        self._push(model.LAMBDA, node)
 
-    def leave_Lambda(self, node: cst.Lambda) -> None:
-        self.frames.pop()
+    def leave_Lambda_body(self, node: cst.Lambda) -> None:
+        self._pop()
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
-        self.frames.append(_Frame(node))
+        self._bind_at_module_level(node.name.value)
 
-    def leave_ClassDef(self, node: cst.ClassDef) -> None:
-        self.frames.pop()
+    def visit_ClassDef_body(self, node: cst.ClassDef) -> None:
+        self._push(model.CLASS, node)
+
+    def leave_ClassDef_body(self, node: cst.ClassDef) -> None:
+        self._pop()
+
+    # Comprehensions: the element, targets, conditions and inner loops run in the
+    # comprehension's scope; the first loop's iterable in the enclosing one.
+    def _enter_comprehension(self, kind: str) -> None:
+        self.comprehensions.append(_Comprehension(kind))
+
+    def _leave_comprehension(self) -> None:
+        self.comprehensions.pop()
+
+    def visit_ListComp(self, node: cst.ListComp) -> None:
+        self._enter_comprehension(model.COMPREHENSION)
+
+    def leave_ListComp(self, node: cst.ListComp) -> None:
+        self._leave_comprehension()
+
+    def visit_SetComp(self, node: cst.SetComp) -> None:
+        self._enter_comprehension(model.COMPREHENSION)
+
+    def leave_SetComp(self, node: cst.SetComp) -> None:
+        self._leave_comprehension()
+
+    def visit_DictComp(self, node: cst.DictComp) -> None:
+        self._enter_comprehension(model.COMPREHENSION)
+
+    def leave_DictComp(self, node: cst.DictComp) -> None:
+        self._leave_comprehension()
+
+    def visit_GeneratorExp(self, node: cst.GeneratorExp) -> None:
+        self._enter_comprehension(model.GENEXP)
+
+    def leave_GeneratorExp(self, node: cst.GeneratorExp) -> None:
+        self._leave_comprehension()
+
+    def _push_comprehension_scope(self, node: cst.CSTNode) -> None:
+        self._push(self.comprehensions[-1].kind, node)
+
+    visit_ListComp_elt = visit_SetComp_elt = visit_GeneratorExp_elt = _push_comprehension_scope
+    visit_DictComp_key = visit_DictComp_value = _push_comprehension_scope
+    visit_CompFor_target = visit_CompFor_ifs = visit_CompFor_inner_for_in = _push_comprehension_scope
+
+    def _pop_comprehension_scope(self, node: cst.CSTNode) -> None:
+        self._pop()
+
+    leave_ListComp_elt = leave_SetComp_elt = leave_GeneratorExp_elt = _pop_comprehension_scope
+    leave_DictComp_key = leave_DictComp_value = _pop_comprehension_scope
+    leave_CompFor_target = leave_CompFor_ifs = leave_CompFor_inner_for_in = _pop_comprehension_scope
+
+    # -- own-body facts of functions ----------------------------------------------------
+
+    def _function_scope(self) -> _Scope | None:
+        """The innermost def/lambda/class/module scope (comprehensions belong to it)."""
+        for scope in reversed(self.scopes):
+            if scope.kind not in (model.COMPREHENSION, model.GENEXP):
+                return scope
+        return None
 
     def _mark_suspension(self) -> None:
-        if self.frames:
-            self.frames[-1].suspends = True
+        scope = self._function_scope()
+        if scope is not None:
+            scope.suspends = True
 
     def visit_Await(self, node: cst.Await) -> None:
         self._mark_suspension()
@@ -117,11 +197,12 @@ class _FactVisitor(cst.CSTVisitor):
             self._mark_suspension()
 
     def visit_Yield(self, node: cst.Yield) -> None:
-        if self.frames:
-            self.frames[-1].yields = True
+        scope = self._function_scope()
+        if scope is not None:
+            scope.yields = True
 
-    def _async_def_fact(self, node: cst.FunctionDef, frame: _Frame) -> AsyncDefFact:
-        owner = self._owner(node, include_self=True)
+    def _async_def_fact(self, node: cst.FunctionDef, scope: _Scope) -> AsyncDefFact:
+        owner = self._owner() + (Owner(model.ASYNC_DEF, node.name.value),)
         start = self.get_metadata(PositionProvider, node).start
         name_end = self.get_metadata(PositionProvider, node.name).end
         return AsyncDefFact(
@@ -129,22 +210,51 @@ class _FactVisitor(cst.CSTVisitor):
             qualname=_qualname(owner),
             span=Span(start.line, start.column + 1, name_end.line, name_end.column + 1),
             owner=owner,
-            suspends_locally=frame.suspends,
-            is_generator=frame.yields,
+            suspends_locally=scope.suspends,
+            is_generator=scope.yields,
             is_stub=_is_stub_body(node.body),
             is_abstract=_has_decorator(node, "abstractmethod"),
             is_overload=_has_decorator(node, "overload"),
-            in_protocol=self._in_protocol_class(node),
+            in_protocol=self._in_protocol_class(),
         )
 
-    def _in_protocol_class(self, node: cst.FunctionDef) -> bool:
-        parent = self._scope(node)
-        if not isinstance(parent, ClassScope):
+    def _in_protocol_class(self) -> bool:
+        """Whether the function being left sits directly in a Protocol class body."""
+        enclosing = self.scopes[-1]
+        if enclosing.kind != model.CLASS or not isinstance(enclosing.node, cst.ClassDef):
             return False
-        class_def = parent.node
-        return any(_dotted_tail(_strip_subscript(base.value)) == "Protocol" for base in class_def.bases)
+        return any(_dotted_tail(_strip_subscript(base.value)) == "Protocol" for base in enclosing.node.bases)
 
-    # -- twin call sites ---------------------------------------------------------------
+    def _owner(self) -> tuple[Owner, ...]:
+        """Enclosing classes and defs, outermost first."""
+        return tuple(
+            Owner(scope.kind, scope.node.name.value)
+            for scope in self.scopes
+            if scope.kind in (model.CLASS, model.DEF, model.ASYNC_DEF)
+            and isinstance(scope.node, (cst.ClassDef, cst.FunctionDef))
+        )
+
+    # -- names bound at module level (for the bare-function fix) --------------------------
+
+    def _bind_at_module_level(self, name: str) -> None:
+        if len(self.scopes) == 1:
+            self.module_names.add(name)
+
+    def visit_ImportAlias(self, node: cst.ImportAlias) -> None:
+        if node.asname is not None and isinstance(node.asname.name, cst.Name):
+            self._bind_at_module_level(node.asname.name.value)
+        else:
+            self._bind_at_module_level(_dotted_head(node.name))
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        for name in _bound_names(node.target):
+            self._bind_at_module_level(name)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        for name in _bound_names(node.target):
+            self._bind_at_module_level(name)
+
+    # -- twin call sites ------------------------------------------------------------------
 
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
@@ -158,11 +268,11 @@ class _FactVisitor(cst.CSTVisitor):
         if entry is None:
             return
         pair, is_async_twin = entry
-        chain, deciding = self._scope_chain(node)
-        owner = self._owner(node, include_self=False)
+        chain = self._scope_chain()
+        owner = self._owner()
         call_range = self.get_metadata(PositionProvider, node)
         func_range = self.get_metadata(PositionProvider, func)
-        parent = self.get_metadata(ParentNodeProvider, node)
+        parent = self.ancestors[-2] if len(self.ancestors) >= 2 else None
         self.call_sites.append(
             CallSite(
                 span=Span(func_range.start.line, func_range.start.column + 1, call_range.end.line, call_range.end.column + 1),
@@ -171,74 +281,51 @@ class _FactVisitor(cst.CSTVisitor):
                 pair=pair,
                 is_async_twin=is_async_twin,
                 receiver=receiver,
-                deciding_scope=deciding,
+                deciding_scope=chain[-1],
                 scope_chain=chain,
                 in_genexp=model.GENEXP in chain,
                 awaited=isinstance(parent, cst.Await),
                 in_task_wrapper=self._in_task_wrapper(node),
+                in_fstring=self._in_fstring(),
                 needs_parens=_needs_parens(node, parent),
                 delegation=any(o.kind == model.ASYNC_DEF and o.name == pair.async_ for o in owner),
                 owner=owner,
             )
         )
 
-    def _scope(self, node: cst.CSTNode) -> Scope | None:
-        return self.get_metadata(ScopeProvider, node, None)
-
-    def _scope_chain(self, node: cst.CSTNode) -> tuple[tuple[str, ...], str]:
-        """Scope kinds from the node outward, comprehensions looked through, up to the
-        first scope that decides whether `await` is allowed."""
+    def _scope_chain(self) -> tuple[str, ...]:
+        """Scope kinds from the call outward, comprehensions looked through, up to the
+        first scope that decides whether `await` is allowed there."""
         chain: list[str] = []
-        scope = self._scope(node)
-        while scope is not None:
-            kind = _scope_kind(scope)
-            chain.append(kind)
-            if kind not in (model.COMPREHENSION, model.GENEXP):
-                return tuple(chain), kind
-            scope = scope.parent
-        return tuple(chain) or (model.MODULE,), model.MODULE
+        for scope in reversed(self.scopes):
+            if chain and chain[-1] == scope.kind and scope.kind in (model.COMPREHENSION, model.GENEXP):
+                continue  # the inner loops of one comprehension are one scope
+            chain.append(scope.kind)
+            if scope.kind not in (model.COMPREHENSION, model.GENEXP):
+                break
+        return tuple(chain)
 
-    def _owner(self, node: cst.CSTNode, *, include_self: bool) -> tuple[Owner, ...]:
-        """Enclosing classes and defs, outermost first."""
-        owners: list[Owner] = []
-        if include_self and isinstance(node, cst.FunctionDef):
-            owners.append(_owner_of(node))
-        scope = self._scope(node)
-        while scope is not None and not isinstance(scope, GlobalScope):
-            if isinstance(scope.node, (cst.FunctionDef, cst.ClassDef)):
-                owners.append(_owner_of(scope.node))
-            scope = scope.parent
-        return tuple(reversed(owners))
+    def _expression_ancestors(self):
+        """Ancestors of the node being visited, innermost first, up to its statement."""
+        for ancestor in reversed(self.ancestors[:-1]):
+            if isinstance(ancestor, (cst.BaseStatement, cst.BaseSmallStatement)):
+                return
+            yield ancestor
 
-    def _in_task_wrapper(self, node: cst.CSTNode) -> bool:
-        """Whether the call is an argument (at any depth within one expression) of a
-        coroutine consumer such as asyncio.gather or loop.create_task."""
-        child, parent = node, self.get_metadata(ParentNodeProvider, node)
-        while parent is not None and not isinstance(parent, (cst.BaseStatement, cst.BaseSmallStatement, cst.Lambda)):
-            if isinstance(parent, cst.Call) and child is not parent.func and _dotted_tail(parent.func) in TASK_WRAPPERS:
+    def _in_task_wrapper(self, node: cst.Call) -> bool:
+        """An argument (at any depth within one expression) of a coroutine consumer
+        such as asyncio.gather or loop.create_task; a lambda ends the search."""
+        child: cst.CSTNode = node
+        for ancestor in self._expression_ancestors():
+            if isinstance(ancestor, cst.Lambda):
+                return False
+            if isinstance(ancestor, cst.Call) and child is not ancestor.func and _dotted_tail(ancestor.func) in TASK_WRAPPERS:
                 return True
-            child, parent = parent, self.get_metadata(ParentNodeProvider, parent, None)
+            child = ancestor
         return False
 
-
-def _scope_kind(scope: Scope) -> str:
-    if isinstance(scope, GlobalScope):
-        return model.MODULE
-    if isinstance(scope, ClassScope):
-        return model.CLASS
-    if isinstance(scope, ComprehensionScope):
-        return model.GENEXP if isinstance(scope.node, cst.GeneratorExp) else model.COMPREHENSION
-    if isinstance(scope, FunctionScope):
-        if isinstance(scope.node, cst.Lambda):
-            return model.LAMBDA
-        return model.ASYNC_DEF if scope.node.asynchronous is not None else model.DEF
-    return model.MODULE
-
-
-def _owner_of(node: cst.FunctionDef | cst.ClassDef) -> Owner:
-    if isinstance(node, cst.ClassDef):
-        return Owner(model.CLASS, node.name.value)
-    return Owner(model.ASYNC_DEF if node.asynchronous is not None else model.DEF, node.name.value)
+    def _in_fstring(self) -> bool:
+        return any(isinstance(a, cst.FormattedString) for a in self._expression_ancestors())
 
 
 def _qualname(owner: tuple[Owner, ...]) -> str:
@@ -268,6 +355,22 @@ def _dotted_tail(expr: cst.BaseExpression) -> str:
     if isinstance(expr, cst.Attribute):
         return expr.attr.value
     return ""
+
+
+def _dotted_head(expr: cst.BaseExpression) -> str:
+    while isinstance(expr, cst.Attribute):
+        expr = expr.value
+    return expr.value if isinstance(expr, cst.Name) else ""
+
+
+def _bound_names(target: cst.BaseExpression) -> list[str]:
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [name for element in target.elements for name in _bound_names(element.value)]
+    if isinstance(target, cst.StarredElement):
+        return _bound_names(target.value)
+    return []
 
 
 def _strip_subscript(expr: cst.BaseExpression) -> cst.BaseExpression:

@@ -43,6 +43,7 @@ class CallSite:
     in_genexp: bool  # a generator expression lies between the call and the deciding scope
     awaited: bool  # the call is the direct operand of `await`
     in_task_wrapper: bool  # an argument of create_task/gather/ensure_future/wait_for/...
+    in_fstring: bool  # inside an f-string replacement field (one token before Python 3.12)
     needs_parens: bool  # `await` must be parenthesised here ((await x)[0], (await x).a, (await x)())
     delegation: bool  # inside the body of this pair's async twin (the base-class delegation)
     owner: tuple[Owner, ...]

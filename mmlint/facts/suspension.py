@@ -10,12 +10,11 @@ left to mmlint.analysis.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Union
 
 import libcst as cst
-import libcst.matchers as m
 from libcst.metadata import (
     GlobalScope,
     MetadataWrapper,
@@ -161,6 +160,10 @@ class AsyncDefInfo:
     is_stub: bool  # body only docstring / pass / ... / raise NotImplementedError
     is_abstract: bool
     is_generator: bool
+    # Dotted text of decorators other than the known-transparent ones
+    # (staticmethod, classmethod, abstractmethod, override...): a decorator may
+    # replace the coroutine with something that behaves differently.
+    opaque_decorators: tuple[str, ...]
     body: Node
     awaits: tuple[AwaitFact, ...]
     calls: tuple[CallFact, ...]
@@ -176,11 +179,26 @@ class ClassInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class ImportFact:
+    """One name an import binds. ``target`` is dotted; for a relative import it
+    is relative to ``anchor``, the absolute path parts of the package directory
+    the dots lead to (``()`` for an absolute import)."""
+
+    local: str
+    target: str
+    anchor: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class SuspensionFacts:
     module: str  # dotted module name ("pkg.sub.mod"; "pkg.sub" for a package __init__)
     is_package: bool
     path: str  # display path
-    imports: tuple[tuple[str, str], ...]  # (local name, absolute dotted target)
+    # Absolute path parts of the module, suffix dropped (the directory for a
+    # package __init__): how imports find it when its parents are namespace
+    # packages or lie outside the scan.
+    module_path: tuple[str, ...]
+    imports: tuple[ImportFact, ...]
     classes: tuple[ClassInfo, ...]
     functions: tuple[str, ...]  # module-level def / async def names
     module_names: tuple[str, ...]  # other module-level bindings (assignments), which shadow imports
@@ -226,17 +244,15 @@ def dotted_text(node: cst.BaseExpression) -> str | None:
     return None
 
 
-def absolute_import(module: str, is_package: bool, level: int, target: str | None) -> str | None:
-    """Resolve ``from <dots><target> import ...`` against the importing module."""
-    if level == 0:
-        return target
-    package = module.split(".") if is_package else module.split(".")[:-1]
-    if level - 1 > len(package):
-        return None
-    base = package[: len(package) - (level - 1)]
-    if target:
-        base = base + target.split(".")
-    return ".".join(base) if base else None
+def relative_anchor(real_path: Path, level: int) -> tuple[str, ...] | None:
+    """The absolute path parts of the package ``from <level dots> import``
+    starts from: the file's directory, then one up per extra dot."""
+    directory = real_path.resolve().parent
+    for _ in range(level - 1):
+        if directory.parent == directory:
+            return None
+        directory = directory.parent
+    return directory.parts
 
 
 def _is_stub_body(body: cst.BaseSuite) -> bool:
@@ -266,6 +282,22 @@ def _is_stub_body(body: cst.BaseSuite) -> bool:
     return True
 
 
+# Decorators that leave calling the coroutine function as it is.
+TRANSPARENT_DECORATORS = frozenset(
+    {"staticmethod", "classmethod", "abstractmethod", "override", "overload", "final", "wraps"}
+)
+
+
+def _opaque_decorators(node: cst.FunctionDef) -> tuple[str, ...]:
+    found = []
+    for decorator in node.decorators:
+        expression = decorator.decorator.func if isinstance(decorator.decorator, cst.Call) else decorator.decorator
+        text = dotted_text(expression) or "<expr>"
+        if text.split(".")[-1] not in TRANSPARENT_DECORATORS:
+            found.append(text)
+    return tuple(found)
+
+
 def _is_abstract(node: cst.FunctionDef) -> bool:
     for decorator in node.decorators:
         text = dotted_text(decorator.decorator)
@@ -274,42 +306,36 @@ def _is_abstract(node: cst.FunctionDef) -> bool:
     return False
 
 
-class _OwnBodyVisitor(cst.CSTVisitor):
-    """Runs a callback on every node of one function's own body, not entering
-    nested defs, lambdas or classes."""
+@dataclass
+class _Frame:
+    """What one scope's own body holds, recorded during the single visit.
+    Lambdas and classes get a frame too, so their contents are not
+    attributed to the enclosing function."""
 
-    def __init__(self, on_node) -> None:
-        self.on_node = on_node
-
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
-            return False
-        self.on_node(node)
-        return True
-
-
-def _own_nodes(root: cst.CSTNode) -> list[cst.CSTNode]:
-    found: list[cst.CSTNode] = []
-    root.visit(_OwnBodyVisitor(found.append))
-    return found
-
-
-# ---------------------------------------------------------------- the collector
+    node: cst.CSTNode
+    awaits: list[cst.Await] = field(default_factory=list)
+    async_comps: list[cst.CompFor] = field(default_factory=list)
+    calls: list[cst.Call] = field(default_factory=list)
+    assigns: list[cst.Assign] = field(default_factory=list)
+    returns: list[cst.Return] = field(default_factory=list)
+    is_generator: bool = False
 
 
 class _Collector(cst.CSTVisitor):
     METADATA_DEPENDENCIES = (PositionProvider, ParentNodeProvider, ScopeProvider)
 
-    def __init__(self, module: str, is_package: bool) -> None:
+    def __init__(self, module: str, is_package: bool, real_path: Path) -> None:
         self.module = module
         self.is_package = is_package
-        self.imports: list[tuple[str, str]] = []
+        self.real_path = real_path
+        self.imports: list[ImportFact] = []
         self.classes: list[ClassInfo] = []
         self.functions: list[str] = []
         self.module_names: list[str] = []
         self.async_defs: list[AsyncDefInfo] = []
         self.kept: list[Span] = []
         self.stack: list[tuple[str, str]] = []  # ("class" | "def" | "async def", name)
+        self.frames: list[_Frame] = []
 
     # -- positions
 
@@ -320,29 +346,33 @@ class _Collector(cst.CSTVisitor):
     # -- imports and module-level definitions
 
     def visit_Import(self, node: cst.Import) -> None:
+        if self.stack:  # a function's or class's own binding, not the module's
+            return
         for alias in node.names:
-            full = dotted_text(alias.name.value if isinstance(alias.name, cst.Attribute) else alias.name) or ""
+            full = dotted_text(alias.name) or ""
             if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
-                self.imports.append((alias.asname.name.value, full))
+                self.imports.append(ImportFact(alias.asname.name.value, full))
             else:
                 head = full.split(".")[0]
-                self.imports.append((head, head))
+                self.imports.append(ImportFact(head, head))
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        if self.stack:
+            return
         target = dotted_text(node.module) if node.module is not None else None
-        base = absolute_import(self.module, self.is_package, len(node.relative), target)
-        if base is None or isinstance(node.names, cst.ImportStar):
+        level = len(node.relative)
+        anchor: tuple[str, ...] = ()
+        if level:
+            found = relative_anchor(self.real_path, level)
+            if found is None:
+                return
+            anchor = found
+        if isinstance(node.names, cst.ImportStar):
             return
         for alias in node.names:
             name = alias.name.value if isinstance(alias.name, cst.Name) else dotted_text(alias.name) or ""
             local = alias.asname.name.value if alias.asname and isinstance(alias.asname.name, cst.Name) else name
-            self.imports.append((local, f"{base}.{name}"))
-
-    def visit_Assign(self, node: cst.Assign) -> None:
-        if not self.stack:
-            for target in node.targets:
-                if isinstance(target.target, cst.Name):
-                    self.module_names.append(target.target.value)
+            self.imports.append(ImportFact(local, f"{target}.{name}" if target else name, anchor))
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         if not any(kind != "class" for kind, _ in self.stack):
@@ -355,20 +385,63 @@ class _Collector(cst.CSTVisitor):
             qual = ".".join([name for _, name in self.stack] + [node.name.value])
             self.classes.append(ClassInfo(qual, bases, methods, self.span(node.name).line))
         self.stack.append(("class", node.name.value))
+        self.frames.append(_Frame(node))
 
     def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
         self.stack.pop()
+        self.frames.pop()
+
+    def visit_Lambda(self, node: cst.Lambda) -> None:
+        self.frames.append(_Frame(node))
+
+    def leave_Lambda(self, original_node: cst.Lambda) -> None:
+        self.frames.pop()
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         if not self.stack:
             self.functions.append(node.name.value)
-        if node.asynchronous is not None:
-            self.async_defs.append(self._async_def(node))
-        self._track_kept_coroutines(node)
         self.stack.append(("async def" if node.asynchronous is not None else "def", node.name.value))
+        self.frames.append(_Frame(node))
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        frame = self.frames.pop()
         self.stack.pop()
+        if original_node.asynchronous is not None:
+            self.async_defs.append(self._async_def(original_node, frame))
+        self._track_kept_coroutines(original_node, frame)
+
+    # -- what each scope's own body holds
+
+    def _frame(self) -> _Frame | None:
+        return self.frames[-1] if self.frames else None
+
+    def visit_Await(self, node: cst.Await) -> None:
+        if (frame := self._frame()) is not None:
+            frame.awaits.append(node)
+
+    def visit_CompFor(self, node: cst.CompFor) -> None:
+        if node.asynchronous is not None and (frame := self._frame()) is not None:
+            frame.async_comps.append(node)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if (frame := self._frame()) is not None:
+            frame.calls.append(node)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        if not self.stack:
+            for target in node.targets:
+                if isinstance(target.target, cst.Name):
+                    self.module_names.append(target.target.value)
+        elif (frame := self._frame()) is not None:
+            frame.assigns.append(node)
+
+    def visit_Return(self, node: cst.Return) -> None:
+        if (frame := self._frame()) is not None:
+            frame.returns.append(node)
+
+    def visit_Yield(self, node: cst.Yield) -> None:
+        if (frame := self._frame()) is not None:
+            frame.is_generator = True
 
     # -- one async def
 
@@ -380,12 +453,13 @@ class _Collector(cst.CSTVisitor):
                 parts.append("<locals>")
         return ".".join(parts + [name])
 
-    def _async_def(self, node: cst.FunctionDef) -> AsyncDefInfo:
+    def _async_def(self, node: cst.FunctionDef, frame: _Frame) -> AsyncDefInfo:
         class_name = None
         if self.stack and self.stack[-1][0] == "class" and not any(kind != "class" for kind, _ in self.stack):
             class_name = ".".join(name for _, name in self.stack)
-        builder = _BodyBuilder(self, node)
+        builder = _BodyBuilder(self, node, frame)
         body = builder.block(node.body)
+        builder.finish()
         def_range = self.get_metadata(PositionProvider, node)
         name_range = self.span(node.name)
         span = Span(def_range.start.line, def_range.start.column + 1, name_range.end_line, name_range.end_column)
@@ -398,40 +472,37 @@ class _Collector(cst.CSTVisitor):
             span=span,
             is_stub=_is_stub_body(node.body),
             is_abstract=_is_abstract(node),
-            is_generator=builder.is_generator,
+            is_generator=frame.is_generator,
+            opaque_decorators=_opaque_decorators(node),
             body=body,
             awaits=tuple(builder.awaits),
             calls=tuple(builder.calls),
             timeouts=tuple(builder.timeouts),
         )
 
-    def _track_kept_coroutines(self, node: cst.FunctionDef) -> None:
+    def _track_kept_coroutines(self, node: cst.FunctionDef, frame: _Frame) -> None:
         """Record calls whose coroutine is bound to a name that is awaited (or
-        wrapped in a task) later in the same function, or returned from a sync def."""
-        nodes = _own_nodes(node.body)
-        used_later: set[str] = set()
-        for item in nodes:
-            if isinstance(item, cst.Await) and isinstance(item.expression, cst.Name):
-                used_later.add(item.expression.value)
-            if isinstance(item, cst.Call) and (dotted_text(item.func) or "").split(".")[-1] in TASK_WRAPPERS:
-                for arg in item.args:
-                    if isinstance(arg.value, cst.Name):
-                        used_later.add(arg.value.value)
-        for item in nodes:
-            if isinstance(item, cst.Assign) and isinstance(item.value, cst.Call):
-                names = {t.target.value for t in item.targets if isinstance(t.target, cst.Name)}
-                if names & used_later:
-                    self.kept.append(self.span(item.value))
-            if node.asynchronous is None and isinstance(item, cst.Return) and isinstance(item.value, cst.Call):
-                self.kept.append(self.span(item.value))
+        wrapped in a task) in the same function, or returned from a sync def."""
+        used: set[str] = {a.expression.value for a in frame.awaits if isinstance(a.expression, cst.Name)}
+        for call in frame.calls:
+            if (dotted_text(call.func) or "").split(".")[-1] in TASK_WRAPPERS:
+                used.update(arg.value.value for arg in call.args if isinstance(arg.value, cst.Name))
+        for assign in frame.assigns:
+            if isinstance(assign.value, cst.Call):
+                names = {t.target.value for t in assign.targets if isinstance(t.target, cst.Name)}
+                if names & used:
+                    self.kept.append(self.span(assign.value))
+        if node.asynchronous is None:
+            self.kept.extend(self.span(r.value) for r in frame.returns if isinstance(r.value, cst.Call))
 
     # -- references
 
     def resolve_dotted(self, text: str) -> str:
         """Map the first part of ``a.b.c`` through this file's imports."""
         head, _, rest = text.partition(".")
-        for local, target in reversed(self.imports):
-            if local == head:
+        for fact in reversed(self.imports):
+            if fact.local == head:
+                target = fact.target if not fact.anchor else f".{fact.target}"
                 return f"{target}.{rest}" if rest else target
         return text
 
@@ -480,23 +551,41 @@ def _short(node: cst.CSTNode) -> str:
         func = dotted_text(node.func)
         if func is None and isinstance(node.func, cst.Attribute):
             func = f"{_short(node.func.value)}.{node.func.attr.value}"
-        return f"{func or '<expr>'}(...)"
+        return f"{func or '<expr>'}({'...' if node.args else ''})"
     text = dotted_text(node) if isinstance(node, cst.BaseExpression) else None
     return text or "<expr>"
 
 
 class _BodyBuilder:
-    """Builds the IR of one async def's own body, and gathers its awaits,
-    direct calls and timeouts along the way."""
+    """Builds the IR of one async def's own body from the suspension points the
+    visit recorded for it: only subtrees that hold one are descended into."""
 
-    def __init__(self, collector: _Collector, func: cst.FunctionDef) -> None:
+    def __init__(self, collector: _Collector, func: cst.FunctionDef, frame: _Frame) -> None:
         self.c = collector
         self.func = func
+        self.frame = frame
         self.awaits: list[AwaitFact] = []
         self.calls: list[CallFact] = []
         self.timeouts: list[TimeoutFact] = []
-        self.is_generator = False
-        self.future_names: set[str] = set()
+        # Every node on the path from a suspension point up to the function.
+        self.marked: set[int] = set()
+        for point in (*frame.awaits, *frame.async_comps):
+            node: cst.CSTNode = point
+            while node is not func and id(node) not in self.marked:
+                self.marked.add(id(node))
+                node = self.c.get_metadata(ParentNodeProvider, node)
+        self.future_names = {
+            t.target.value
+            for a in frame.assigns
+            if isinstance(a.value, cst.Call) and self._makes_future(a.value)
+            for t in a.targets
+            if isinstance(t.target, cst.Name)
+        }
+
+    def finish(self) -> None:
+        """Direct calls (MM005) and wait_for timeouts (MM007), in source order."""
+        for call in self.frame.calls:
+            self._call(call)
 
     # -- statements
 
@@ -512,30 +601,29 @@ class _BodyBuilder:
         if isinstance(stmt, cst.SimpleStatementLine):
             return Seq(tuple(self.small(item) for item in stmt.body))
         if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
-            # Decorators and defaults run here; the bodies do not.
-            parts = [self.expr(d.decorator) for d in stmt.decorators]
-            return Seq(tuple(parts))
+            return EMPTY  # their bodies are not this function's; decorators hold no awaits worth modelling
         if isinstance(stmt, cst.If):
-            arms = [self.block(stmt.body)]
             orelse = stmt.orelse
             if isinstance(orelse, cst.If):
-                arms.append(self.statement(orelse))
+                other = self.statement(orelse)
             elif isinstance(orelse, cst.Else):
-                arms.append(self.block(orelse.body))
+                other = self.block(orelse.body)
             else:
-                arms.append(EMPTY)
-            return Seq((self.expr(stmt.test), Branch(tuple(arms))))
+                other = EMPTY
+            return Seq((self.expr(stmt.test), Branch((self.block(stmt.body), other))))
         if isinstance(stmt, cst.For):
             head = [self.expr(stmt.iter)]
             if stmt.asynchronous is not None:
                 head.append(AsyncLoopOrContext("async for"))
+            body = self.block(stmt.body)
             orelse = self.block(stmt.orelse.body) if stmt.orelse else EMPTY
-            return Seq((*head, Loop(self.block(stmt.body), orelse, infinite=False)))
+            return Seq((*head, Loop(body, orelse, infinite=False)))
         if isinstance(stmt, cst.While):
             infinite = isinstance(stmt.test, cst.Name) and stmt.test.value == "True"
             test = self.expr(stmt.test)
+            body = self.block(stmt.body)
             orelse = self.block(stmt.orelse.body) if stmt.orelse else EMPTY
-            return Seq((test, Loop(Seq((self.block(stmt.body), test)), orelse, infinite=infinite)))
+            return Seq((test, Loop(Seq((body, test)), orelse, infinite=infinite)))
         if isinstance(stmt, cst.With):
             parts: list[Node] = []
             for item in stmt.items:
@@ -547,26 +635,22 @@ class _BodyBuilder:
                 self._timeout_context(stmt, body)
             return Seq((*parts, body))
         if isinstance(stmt, (cst.Try, cst.TryStar)):
-            handlers = tuple(Seq((self.expr(h.type) if h.type else EMPTY, self.block(h.body))) for h in stmt.handlers)
-            return Try(
-                self.block(stmt.body),
-                handlers,
-                self.block(stmt.orelse.body) if stmt.orelse else EMPTY,
-                self.block(stmt.finalbody.body) if stmt.finalbody else EMPTY,
-            )
+            body = self.block(stmt.body)
+            handlers = tuple(Seq((self.expr(h.type), self.block(h.body))) for h in stmt.handlers)
+            orelse = self.block(stmt.orelse.body) if stmt.orelse else EMPTY
+            finalbody = self.block(stmt.finalbody.body) if stmt.finalbody else EMPTY
+            return Try(body, handlers, orelse, finalbody)
         if isinstance(stmt, cst.Match):
+            subject = self.expr(stmt.subject)
             arms: list[Node] = []
             irrefutable = False
             for case in stmt.cases:
-                guard = self.expr(case.guard) if case.guard is not None else EMPTY
-                arms.append(Seq((guard, self.block(case.body))))
-                if case.guard is None and (
-                    isinstance(case.pattern, cst.MatchAs) and case.pattern.pattern is None
-                ):
+                arms.append(Seq((self.expr(case.guard), self.block(case.body))))
+                if case.guard is None and isinstance(case.pattern, cst.MatchAs) and case.pattern.pattern is None:
                     irrefutable = True
             if not irrefutable:
                 arms.append(EMPTY)
-            return Seq((self.expr(stmt.subject), Branch(tuple(arms))))
+            return Seq((subject, Branch(tuple(arms))))
         return EMPTY
 
     def small(self, item: cst.CSTNode) -> Node:
@@ -576,8 +660,6 @@ class _BodyBuilder:
             return Seq((self.expr(item.exc), self.expr(item.cause), Exit("raise")))
         if isinstance(item, (cst.Break, cst.Continue)):
             return Jump("break" if isinstance(item, cst.Break) else "continue")
-        if isinstance(item, cst.Assign):
-            self._track_future(item)
         return self.expr(item)
 
     # -- expressions
@@ -585,23 +667,23 @@ class _BodyBuilder:
     def expr(self, node: cst.CSTNode | None) -> Node:
         """The suspension points of an expression (or simple statement), in
         source order; those under a conditional operand become optional."""
-        if node is None:
+        if node is None or id(node) not in self.marked:
             return EMPTY
         found: list[Node] = []
-        for item in _own_nodes(node):
-            if isinstance(item, cst.Await):
-                point: Node = self._await(item)
-                if self._conditional(item, node):
-                    point = Branch((point, EMPTY))
-                found.append(point)
-            elif isinstance(item, cst.CompFor) and item.asynchronous is not None:
-                point = AsyncLoopOrContext("async for")
-                found.append(point if not self._conditional(item, node) else Branch((point, EMPTY)))
-            elif isinstance(item, (cst.Yield,)):
-                self.is_generator = True
-            elif isinstance(item, cst.Call):
-                self._call(item)
+        self._collect(node, node, found)
         return Seq(tuple(found))
+
+    def _collect(self, node: cst.CSTNode, root: cst.CSTNode, found: list[Node]) -> None:
+        point: Node | None = None
+        if isinstance(node, cst.Await):
+            point = self._await(node)
+        elif isinstance(node, cst.CompFor) and node.asynchronous is not None:
+            point = AsyncLoopOrContext("async for")
+        for child in node.children:
+            if id(child) in self.marked:
+                self._collect(child, root, found)
+        if point is not None:  # the awaited expression is evaluated first
+            found.append(Branch((point, EMPTY)) if self._conditional(node, root) else point)
 
     def _conditional(self, item: cst.CSTNode, stop: cst.CSTNode) -> bool:
         """Whether ``item`` runs only on some evaluations of ``stop``: the right
@@ -610,28 +692,24 @@ class _BodyBuilder:
         child = item
         while child is not stop:
             parent = self.c.get_metadata(ParentNodeProvider, child)
-            if isinstance(parent, cst.BooleanOperation) and child is parent.right:
-                return True
-            if isinstance(parent, cst.IfExp) and child is not parent.test:
-                return True
             if isinstance(parent, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
-                return True
-            if isinstance(parent, cst.CompFor) and child is not parent.iter:
-                return True
-            if isinstance(parent, cst.CompFor) and child is parent.iter:
-                # Only the outermost iterable is evaluated unconditionally.
-                grand = self.c.get_metadata(ParentNodeProvider, parent)
-                if isinstance(grand, cst.CompFor):
+                # The element runs once per item, zero or more times; the first
+                # `for` clause's iterable (and its first `async for` step) runs once.
+                if child is not parent.for_in:
                     return True
-                return False
+            elif isinstance(parent, cst.CompFor):
+                if child is not parent.iter:
+                    return True  # the target, the conditions, an inner `for`
+            elif isinstance(parent, cst.BooleanOperation) and child is parent.right:
+                return True
+            elif isinstance(parent, cst.IfExp) and child is not parent.test:
+                return True
             child = parent
         return False
 
     def _await(self, node: cst.Await) -> AwaitPoint:
         callee = self.c.callee_ref(node.expression.func) if isinstance(node.expression, cst.Call) else None
         self.awaits.append(AwaitFact(self.c.span(node), callee, _short(node.expression)))
-        if isinstance(node.expression, cst.Call):
-            self._wait_for(node.expression)
         return AwaitPoint(len(self.awaits) - 1)
 
     def _call(self, node: cst.Call) -> None:
@@ -650,28 +728,16 @@ class _BodyBuilder:
             elif isinstance(receiver, cst.Call) and self._makes_future(receiver):
                 future_result = True
         self.calls.append(CallFact(self.c.span(node), dotted, future_result))
-        if not isinstance(self.c.get_metadata(ParentNodeProvider, node), cst.Await):
-            self._wait_for(node)
+        if dotted == "asyncio.wait_for" and node.args:
+            wrapped = node.args[0].value
+            callee = self.c.callee_ref(wrapped.func) if isinstance(wrapped, cst.Call) else None
+            self.timeouts.append(TimeoutFact("wait_for", self.c.span(node), callee, EMPTY, _short(wrapped)))
 
     def _makes_future(self, call: cst.Call) -> bool:
         if isinstance(call.func, cst.Attribute) and call.func.attr.value == "submit":
             return True
         text = dotted_text(call.func)
         return text is not None and self.c.resolve_dotted(text) in FUTURE_FACTORIES
-
-    def _track_future(self, assign: cst.Assign) -> None:
-        if isinstance(assign.value, cst.Call) and self._makes_future(assign.value):
-            for target in assign.targets:
-                if isinstance(target.target, cst.Name):
-                    self.future_names.add(target.target.value)
-
-    def _wait_for(self, call: cst.Call) -> None:
-        text = dotted_text(call.func)
-        if text is None or self.c.resolve_dotted(text) != "asyncio.wait_for" or not call.args:
-            return
-        wrapped = call.args[0].value
-        callee = self.c.callee_ref(wrapped.func) if isinstance(wrapped, cst.Call) else None
-        self.timeouts.append(TimeoutFact("wait_for", self.c.span(call), callee, EMPTY, _short(wrapped)))
 
     def _timeout_context(self, stmt: cst.With, body: Node) -> None:
         for item in stmt.items:
@@ -681,15 +747,23 @@ class _BodyBuilder:
                     self.timeouts.append(TimeoutFact("timeout", self.c.span(item.item), None, body, _short(item.item)))
 
 
+def _module_path(real_path: Path) -> tuple[str, ...]:
+    resolved = real_path.resolve()
+    if resolved.stem == "__init__":
+        return resolved.parent.parts
+    return resolved.parent.parts + (resolved.stem,)
+
+
 def collect_suspension(wrapper: MetadataWrapper, real_path: Path, display_path: str) -> SuspensionFacts:
     """Collect the suspension facts of one parsed file."""
     module, is_package = module_name_for(real_path)
-    collector = _Collector(module, is_package)
+    collector = _Collector(module, is_package, real_path)
     wrapper.visit(collector)
     return SuspensionFacts(
         module=module,
         is_package=is_package,
         path=display_path,
+        module_path=_module_path(real_path),
         imports=tuple(collector.imports),
         classes=tuple(collector.classes),
         functions=tuple(collector.functions),
@@ -705,6 +779,7 @@ __all__ = [
     "CallFact",
     "CalleeRef",
     "ClassInfo",
+    "ImportFact",
     "SuspensionFacts",
     "TimeoutFact",
     "collect_suspension",

@@ -11,6 +11,7 @@ bytes changed. Any failure leaves the file untouched and becomes the file's
 from __future__ import annotations
 
 import dataclasses
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -95,7 +96,7 @@ class CallRewriteFixer(Fixer):
             if not diagnostic.fixable:
                 unfixed.append(UnfixedSite(diagnostic.span, MM001, unfixable_reason(site, file.facts, diagnostic)))
                 continue
-            pair = site.pair if site is not None else _pair_named(diagnostic, file.twins, source)
+            pair = site.pair if site is not None else _pair_named(diagnostic, file.twins)
             if pair is None:
                 unfixed.append(UnfixedSite(diagnostic.span, MM001, "cannot tell which twin pair this call belongs to"))
                 continue
@@ -108,10 +109,10 @@ class CallRewriteFixer(Fixer):
         return StageResult(rewrite.new, rewrite.fixed, tuple(unfixed) + rewrite.unfixed)
 
 
-def _pair_named(diagnostic: Diagnostic, twins: Sequence[TwinPair], source: bytes) -> TwinPair | None:
+def _pair_named(diagnostic: Diagnostic, twins: Sequence[TwinPair]) -> TwinPair | None:
     """The pair whose sync name the diagnostic's message names (used when the
     facts do not hold the site, e.g. a diagnostic built by hand)."""
-    named = [pair for pair in twins if f"`{pair.sync}`" in diagnostic.message or pair.sync in diagnostic.message]
+    named = [pair for pair in twins if re.search(rf"\b{re.escape(pair.sync)}\b", diagnostic.message)]
     if len(named) == 1:
         return named[0]
     return twins[0] if len(twins) == 1 else None
@@ -168,7 +169,9 @@ def fix_file(file: FileToFix, *, write: bool) -> FileFixResult:
     atomically write one file. Never raises for bad input."""
     syntax_errors = [d for d in file.diagnostics if d.code == SYNTAX_ERROR_CODE]
     if syntax_errors:
-        return FileFixResult(file.path, file.abs_path, error=syntax_errors[0].message, diagnostics=file.diagnostics)
+        failure = syntax_errors[0]
+        message = f"line {failure.span.line}: {failure.message} (MM999)"
+        return FileFixResult(file.path, file.abs_path, error=message, diagnostics=file.diagnostics)
     try:
         old = file.abs_path.read_bytes()
     except OSError as error:
@@ -202,6 +205,10 @@ def fix_file(file: FileToFix, *, write: bool) -> FileFixResult:
     except (cst.ParserSyntaxError, SyntaxError, UnicodeError) as error:
         message = str(error).splitlines()[0] if str(error) else type(error).__name__
         return FileFixResult(file.path, file.abs_path, error=f"could not parse: {message}", old=old, new=old)
+    except Exception as error:  # a fixer bug must cost one file, not the run
+        return FileFixResult(
+            file.path, file.abs_path, error=f"internal error, file left untouched: {error!r}", old=old, new=old
+        )
 
     result = FileFixResult(
         file.path,

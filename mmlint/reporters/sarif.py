@@ -13,6 +13,7 @@ from urllib.parse import quote
 
 from mmlint import __version__
 from mmlint.diagnostics import Diagnostic, Span
+from mmlint.docs import render_rule_markdown, render_rule_text
 from mmlint.reporters.levels import level_of
 from mmlint.rules import Rule, all_rules
 
@@ -55,8 +56,6 @@ def sarif_log(report: "Report") -> dict[str, Any]:
 
 
 def _rule_descriptor(rule: Rule) -> dict[str, Any]:
-    from mmlint.docs import render_rule_markdown, render_rule_text
-
     return {
         "id": rule.code,
         "name": rule.name,

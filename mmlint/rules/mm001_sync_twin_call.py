@@ -51,7 +51,7 @@ class SyncTwinCall(Rule):
             """
             class ClipProcessor(BaseMultimodalProcessor):
                 async def process_mm_data_async(self, image_data, input_text, request_obj, **kwargs):
-                    base_output = self.load_mm_data(input_text, image_data=image_data)
+                    base_output = await self.load_mm_data_async(input_text, image_data=image_data)
                     mm_items, input_ids, _ = self.process_and_combine_mm_data(
                         base_output,
                         self.mm_tokens,
@@ -62,7 +62,7 @@ class SyncTwinCall(Rule):
             fixed="""
             class ClipProcessor(BaseMultimodalProcessor):
                 async def process_mm_data_async(self, image_data, input_text, request_obj, **kwargs):
-                    base_output = self.load_mm_data(input_text, image_data=image_data)
+                    base_output = await self.load_mm_data_async(input_text, image_data=image_data)
                     mm_items, input_ids, _ = await self.process_and_combine_mm_data_async(
                         base_output,
                         self.mm_tokens,
@@ -74,14 +74,14 @@ class SyncTwinCall(Rule):
             """
             class OcrProcessor(BaseMultimodalProcessor):
                 async def process_mm_data_async(self, image_data, input_text, request_obj, **kwargs):
-                    base_output = self.load_mm_data(input_text, image_data=image_data)
+                    base_output = await self.load_mm_data_async(input_text, image_data=image_data)
                     return self.process_and_combine_mm_data(base_output, self.mm_tokens)[0]
             """,
             expect=("MM001",),
             fixed="""
             class OcrProcessor(BaseMultimodalProcessor):
                 async def process_mm_data_async(self, image_data, input_text, request_obj, **kwargs):
-                    base_output = self.load_mm_data(input_text, image_data=image_data)
+                    base_output = await self.load_mm_data_async(input_text, image_data=image_data)
                     return (await self.process_and_combine_mm_data_async(base_output, self.mm_tokens))[0]
             """,
         ),
@@ -99,7 +99,7 @@ class SyncTwinCall(Rule):
             """
             class ClipProcessor(BaseMultimodalProcessor):
                 async def process_mm_data_async(self, image_data, input_text, request_obj, **kwargs):
-                    base_output = self.load_mm_data(input_text, image_data=image_data)
+                    base_output = await self.load_mm_data_async(input_text, image_data=image_data)
                     mm_items, input_ids, _ = await self.process_and_combine_mm_data_async(
                         base_output,
                         self.mm_tokens,
@@ -155,6 +155,9 @@ def unfixable_reason(site: CallSite, facts: FileFacts) -> str | None:
         return "inside a generator expression, where `await` would make it an async generator"
     if site.awaited:
         return "the sync twin is already under `await`"
+    if site.in_fstring:
+        # Before Python 3.12 an f-string is one token, so the fixer could not verify the edit.
+        return "inside an f-string"
     if not site.receiver and site.pair.async_ not in facts.module_names:
         return f"`{site.pair.async_}` is not defined or imported in this module"
     return None

@@ -45,7 +45,7 @@ class UnawaitableCallSite(Rule):
                     return self.process_and_combine_mm_data(base_output, self.mm_tokens)
 
                 async def process_mm_data_async(self, image_data, input_text, request_obj, **kwargs):
-                    return self._combine(self.load_mm_data(input_text, image_data=image_data))
+                    return self._combine(await self.load_mm_data_async(input_text, image_data=image_data))
             """,
             expect=("MM001", "MM002"),
         ),
@@ -65,7 +65,7 @@ class UnawaitableCallSite(Rule):
                     return await self.process_and_combine_mm_data_async(base_output, self.mm_tokens)
 
                 async def process_mm_data_async(self, image_data, input_text, request_obj, **kwargs):
-                    return await self._combine(self.load_mm_data(input_text, image_data=image_data))
+                    return await self._combine(await self.load_mm_data_async(input_text, image_data=image_data))
             """
         ),
     )

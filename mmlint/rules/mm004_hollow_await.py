@@ -39,7 +39,9 @@ class HollowAwaitRule(Rule):
 
     ## When to suppress
     When the callee is known to be cheap and runs on the loop on purpose, such
-    as a cached lookup behind an async interface. Say why in the comment.
+    as a cached lookup behind an async interface; or when `self.method()` is
+    overridden, with a real suspension point, by a subclass outside the scanned
+    code (the analysis sees only the scanned classes). Say why in the comment.
     """
 
     code = "MM004"

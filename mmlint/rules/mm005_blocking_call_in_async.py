@@ -50,16 +50,18 @@ class BlockingCallInAsync(Rule):
             """
             import requests
 
-            async def fetch_image(url):
-                response = requests.get(url, timeout=10)
-                return response.content
+            async def fetch_images(urls, session):
+                first = requests.get(urls[0], timeout=10)
+                rest = await session.fetch_all(urls[1:])
+                return [first.content, *rest]
             """,
             expect=("MM005",),
         ),
         Example(
             """
-            async def decode_all(executor, paths):
+            async def decode_all(executor, paths, progress):
                 future = executor.submit(decode_many, paths)
+                await progress.started(len(paths))
                 return future.result()
             """,
             expect=("MM005",),
@@ -68,9 +70,10 @@ class BlockingCallInAsync(Rule):
             """
             from decord import VideoReader
 
-            async def load_frames(path):
-                reader = VideoReader(path)
-                return reader.get_frames_as_tensor()
+            async def load_frames(path, decode_slots):
+                async with decode_slots:
+                    reader = VideoReader(path)
+                    return reader.get_frames_as_tensor()
             """,
             expect=("MM005", "MM005"),
             config={"blocking-calls": {"extend": ["decord.VideoReader", "*.get_frames_as_tensor"]}},
@@ -83,12 +86,14 @@ class BlockingCallInAsync(Rule):
 
             import requests
 
-            async def fetch_image(url):
-                response = await asyncio.to_thread(requests.get, url, timeout=10)
-                return response.content
+            async def fetch_images(urls, session):
+                first = await asyncio.to_thread(requests.get, urls[0], timeout=10)
+                rest = await session.fetch_all(urls[1:])
+                return [first.content, *rest]
 
-            async def decode_all(executor, paths):
+            async def decode_all(executor, paths, progress):
                 future = executor.submit(decode_many, paths)
+                await progress.started(len(paths))
                 return await asyncio.wrap_future(future)
             """
         ),

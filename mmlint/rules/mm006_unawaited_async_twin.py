@@ -41,9 +41,9 @@ class UnawaitedAsyncTwin(Rule):
             """
             class ClipProcessor(BaseMultimodalProcessor):
                 async def process_mm_data_async(self, image_data, input_text, request_obj, **kwargs):
-                    base_output = self.load_mm_data(input_text, image_data)
-                    items, input_ids, _ = self.process_and_combine_mm_data_async(base_output, self.mm_tokens)
-                    return {"mm_items": items, "input_ids": input_ids}
+                    base_output = await self.load_mm_data_async(input_text, image_data)
+                    self.process_and_combine_mm_data_async(base_output, self.mm_tokens)
+                    return {"mm_items": base_output.items}
             """,
             expect=("MM006",),
         ),

@@ -56,8 +56,9 @@ class UnusedSuppression(Rule):
             """
             class BenchProcessor(BaseMultimodalProcessor):
                 async def process_mm_data_async(self, image_data, input_text, request_obj, **kwargs):
+                    base_output = await self.load_mm_data_async(input_text, image_data=image_data)
                     # Measures the sync body alone, on purpose.
-                    return self.process_and_combine_mm_data(image_data, self.mm_tokens)  # mmlint: ignore[MM001]
+                    return self.process_and_combine_mm_data(base_output, self.mm_tokens)  # mmlint: ignore[MM001]
             """
         ),
     )

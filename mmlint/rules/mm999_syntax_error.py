@@ -43,7 +43,7 @@ class SyntaxErrorRule(Rule):
     good_examples = (
         Example(
             """
-            # Never parsed: nothing in it names a twin or the word that marks async code.
+            # Never parsed: the prefilter finds no twin name and no coroutine keyword in it.
             def broken(:
                 pass
             """

@@ -68,13 +68,19 @@ def _independent_scan(multimodal: Path, *, exempt_base: bool) -> tuple[set[tuple
     return sync_calls, unawaitable, total
 
 
+@pytest.fixture(scope="module")
+def report_0_5_14(sglang_0_5_14: Path, tmp_path_factory: pytest.TempPathFactory):
+    """0.5.14 checked once with the base processor exempt (shared by two tests)."""
+    config = _write_config(tmp_path_factory.mktemp("config-0.5.14"), sglang_0_5_14, exempt_base=True)
+    return check(config=config, cwd=_release_root(sglang_0_5_14))
+
+
 def _sites(report, code: str) -> set[tuple[str, int]]:
     return {(d.path, d.span.line) for d in report.diagnostics if d.code == code}
 
 
-def test_0_5_14_reports_every_direct_sync_call(sglang_0_5_14: Path, tmp_path: Path):
-    config = _write_config(tmp_path, sglang_0_5_14, exempt_base=True)
-    report = check(config=config, cwd=_release_root(sglang_0_5_14))
+def test_0_5_14_reports_every_direct_sync_call(sglang_0_5_14: Path, report_0_5_14):
+    report = report_0_5_14
     sync_calls, unawaitable, total = _independent_scan(sglang_0_5_14, exempt_base=True)
 
     # Sanity anchor: the independent scan itself still sees the release we know.
@@ -115,11 +121,10 @@ def test_0_5_23_base_delegation_is_not_flagged_without_exemption(sglang_0_5_23: 
 
 
 def test_copy_of_a_release_checks_like_the_cache(
-    sglang_0_5_14: Path, sglang_copy: Callable[[str], Path], tmp_path: Path
+    sglang_0_5_14: Path, report_0_5_14, sglang_copy: Callable[[str], Path], tmp_path: Path
 ):
     copied = sglang_copy("0.5.14")
-    cached_config = _write_config(tmp_path, sglang_0_5_14, exempt_base=True)
-    cached = check(config=cached_config, cwd=_release_root(sglang_0_5_14))
+    cached = report_0_5_14
     (tmp_path / "copy-config").mkdir()
     copied_config = _write_config(tmp_path / "copy-config", copied, exempt_base=True)
     from_copy = check(config=copied_config, cwd=_release_root(copied))

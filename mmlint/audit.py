@@ -1,0 +1,192 @@
+"""`mmlint audit`: an inventory of twin call sites and suspension behaviour per
+file, computed as plain values from a check Report and rendered as a rich
+table, JSON or a Markdown table for a pull request."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections import Counter
+from dataclasses import asdict, dataclass
+
+from mmlint.analysis import ALWAYS, NEVER, SOME
+from mmlint.engine import Report
+
+AUDIT_FORMATS = ("text", "json", "markdown")
+
+
+@dataclass(frozen=True)
+class AuditRow:
+    path: str
+    sync_calls: int  # calls of a sync twin (the base-class delegation included)
+    async_calls: int  # calls of an async twin
+    unawaitable_calls: int  # twin calls in a scope that cannot await
+    bypassing_calls: int  # sync twin calls that bypass the worker pool (delegation excluded)
+    async_defs: int
+    always: int  # async defs that suspend on every path
+    some: int  # ... on some paths
+    never: int  # ... never (stubs and abstract methods are not counted here)
+    stubs: int  # abstract methods, stub bodies and async generators
+    hollow_awaits: int  # awaits of coroutines that never suspend (MM004)
+
+    @property
+    def severity(self) -> int:
+        """How much is wrong here: what the worst-first order sorts by."""
+        return self.bypassing_calls + self.unawaitable_calls + self.never + self.hollow_awaits
+
+
+@dataclass(frozen=True)
+class AuditTotals:
+    files: int
+    sync_calls: int
+    async_calls: int
+    unawaitable_calls: int
+    bypassing_calls: int
+    async_defs: int
+    always: int
+    some: int
+    never: int
+    stubs: int
+    hollow_awaits: int
+
+    def summary(self) -> str:
+        return (
+            f"{self.bypassing_calls} call site{'s' if self.bypassing_calls != 1 else ''} bypass the worker pool; "
+            f"{self.never} of {self.async_defs} async defs never suspend; "
+            f"{self.hollow_awaits} hollow await{'s' if self.hollow_awaits != 1 else ''}"
+        )
+
+
+@dataclass(frozen=True)
+class Audit:
+    rows: tuple[AuditRow, ...]  # worst first
+    totals: AuditTotals
+
+
+def build_audit(report: Report) -> Audit:
+    """One row per target file with a twin call or an async def, worst first."""
+    project = report.project
+    analysis = project.suspension
+    hollow = Counter(h.path for h in analysis.hollow_awaits(frozenset(project.targets)))
+    rows = []
+    for path in sorted(project.targets):
+        facts = project.files.get(path)
+        if facts is None:
+            continue
+        sites = facts.call_sites
+        verdicts: Counter[str] = Counter()
+        stubs = 0
+        async_defs = len(facts.suspension.async_defs) if facts.suspension is not None else len(facts.async_defs)
+        for key in analysis.defs_by_path.get(path, ()):
+            info = analysis.defs[key]
+            if info.is_stub or info.is_abstract or info.is_generator:
+                stubs += 1
+            else:
+                verdicts[analysis.verdict(key)] += 1
+        if not sites and not async_defs:
+            continue
+        rows.append(
+            AuditRow(
+                path=path,
+                sync_calls=sum(1 for s in sites if not s.is_async_twin),
+                async_calls=sum(1 for s in sites if s.is_async_twin),
+                unawaitable_calls=sum(1 for s in sites if not s.awaitable),
+                bypassing_calls=sum(1 for s in sites if not s.is_async_twin and not s.delegation),
+                async_defs=async_defs,
+                always=verdicts[ALWAYS],
+                some=verdicts[SOME],
+                never=verdicts[NEVER],
+                stubs=stubs,
+                hollow_awaits=hollow[path],
+            )
+        )
+    rows.sort(key=lambda row: (-row.severity, row.path))
+    totals = AuditTotals(
+        files=len(rows),
+        **{
+            name: sum(getattr(row, name) for row in rows)
+            for name in (
+                "sync_calls", "async_calls", "unawaitable_calls", "bypassing_calls", "async_defs",
+                "always", "some", "never", "stubs", "hollow_awaits",
+            )
+        },
+    )
+    return Audit(tuple(rows), totals)
+
+
+# ---------------------------------------------------------------- rendering
+
+_HEADERS = ("file", "sync", "async", "unawaitable", "async defs", "always", "some", "never", "hollow awaits")
+
+
+def _cells(row: AuditRow | AuditTotals, label: str) -> tuple[str, ...]:
+    return (
+        label,
+        str(row.sync_calls),
+        str(row.async_calls),
+        str(row.unawaitable_calls),
+        str(row.async_defs),
+        str(row.always),
+        str(row.some),
+        str(row.never),
+        str(row.hollow_awaits),
+    )
+
+
+def render_json(audit: Audit) -> str:
+    data = {
+        "version": 1,
+        "files": [asdict(row) for row in audit.rows],
+        "totals": asdict(audit.totals),
+        "summary": audit.totals.summary(),
+    }
+    return json.dumps(data, indent=2) + "\n"
+
+
+def render_markdown(audit: Audit) -> str:
+    """A GitHub-flavoured Markdown table, ready to paste into a pull request."""
+    lines = [
+        "| " + " | ".join(_HEADERS) + " |",
+        "|" + "|".join([" --- "] + [" ---: "] * (len(_HEADERS) - 1)) + "|",
+    ]
+    for row in audit.rows:
+        cells = _cells(row, f"`{row.path}`")
+        lines.append("| " + " | ".join(cells) + " |")
+    lines.append("| " + " | ".join(f"**{cell}**" for cell in _cells(audit.totals, "total")) + " |")
+    lines.append("")
+    lines.append(audit.totals.summary())
+    return "\n".join(lines) + "\n"
+
+
+def render_text(audit: Audit, *, color: bool) -> str:
+    """A rich table; the problem columns are highlighted when non-zero."""
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title="mmlint audit", show_footer=False)
+    table.add_column("file", overflow="fold")
+    for header in _HEADERS[1:]:
+        table.add_column(header, justify="right")
+    for row in audit.rows:
+        cells = list(_cells(row, row.path))
+        if row.bypassing_calls:
+            cells[1] = f"[bold red]{cells[1]}[/]"
+        for index, value in ((3, row.unawaitable_calls), (7, row.never), (8, row.hollow_awaits)):
+            if value:
+                cells[index] = f"[bold red]{cells[index]}[/]"
+        table.add_row(*cells)
+    table.add_section()
+    table.add_row(*_cells(audit.totals, "total"), style="bold")
+    buffer = io.StringIO()
+    console = Console(file=buffer, force_terminal=color, no_color=not color, width=140, highlight=False)
+    console.print(table)
+    console.print(audit.totals.summary())
+    return buffer.getvalue()
+
+
+def render(audit: Audit, output_format: str, *, color: bool = False) -> str:
+    if output_format == "json":
+        return render_json(audit)
+    if output_format == "markdown":
+        return render_markdown(audit)
+    return render_text(audit, color=color)

@@ -1,0 +1,112 @@
+"""The suspension analysis on sglang 0.5.23's ``sglang/srt/multimodal``.
+
+The expected sets below were established by reading the release's code (not
+by running mmlint): the async defs with no await / async for / async with on
+any path, and the awaits of them. They are our own data about that release.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from mmlint.analysis import ALWAYS, NEVER, SOME
+from mmlint.api import check
+from mmlint.audit import build_audit
+
+# (file, qualname) of every non-abstract async def that never suspends: video
+# preprocessing helpers that decode frames synchronously, an image-resize
+# helper, and two entry points whose whole body is synchronous work.
+NEVER_SUSPENDING = {
+    ("processors/ernie45_vl.py", "resize_image_async"),
+    ("processors/ernie45_vl.py", "preprocess_video"),
+    ("processors/qwen_vl.py", "preprocess_video"),
+    ("processors/minimax_m3_vl.py", "get_video_tensor"),
+    ("processors/inkling.py", "InklingMultimodalProcessor.process_mm_data_async"),
+    ("processors/whisper.py", "WhisperProcessor.process_mm_data_async"),
+}
+
+# (file, line) of every await of one of them: the processors that await the
+# video helpers (interns1pro imports qwen_vl's helper across modules).
+HOLLOW_AWAITS = {
+    ("processors/ernie45_vl.py", 411),
+    ("processors/interns1pro.py", 65),
+    ("processors/minimax_m3_vl.py", 696),
+    ("processors/qwen_vl.py", 1027),
+}
+
+# Async defs that offload to a worker with run_in_executor / to_thread: they
+# must be reported as suspending (on every path or on some paths).
+OFFLOADING = {
+    ("processors/deepseek_v41.py", "DeepseekV41ImageProcessor.process_mm_data_async"),
+    ("processors/dots_note_omni.py", "DotsNoteOmniProcessor.process_mm_data_async"),
+    ("processors/executor.py", "MultimodalProcessorExecutor.run"),
+    ("processors/glm4v.py", "Glm4vImageProcessor.process_mm_data_async"),
+    ("processors/llava.py", "LlavaImageProcessor._fetch_remote_image_bytes"),
+    ("processors/llava.py", "LlavaImageProcessor._process_single_image"),
+    ("processors/mimo_v2.py", "MiMoV2Processor.process_mm_data_async"),
+    ("processors/mimo_v2_asr.py", "MiMoV2ASRProcessor.process_mm_data_async"),
+    ("processors/moss_vl.py", "MossVLImageProcessor._normalize_video_inputs_async"),
+    ("processors/muse_spark_omni.py", "MuseSpark1xOmniMultimodalProcessor._run_preprocess_and_build_artifact_batch"),
+    ("processors/muse_spark_omni.py", "MuseSpark1xOmniMultimodalProcessor._preprocess_media_async"),
+}
+
+
+@pytest.fixture(scope="module")
+def report(sglang_0_5_23: Path, tmp_path_factory: pytest.TempPathFactory):
+    config = tmp_path_factory.mktemp("config") / "mmlint.toml"
+    config.write_text("", encoding="utf-8")
+    started = time.perf_counter()
+    result = check([sglang_0_5_23], cwd=sglang_0_5_23, config=config)
+    print(f"\ncheck of sglang 0.5.23 multimodal: {time.perf_counter() - started:.2f}s, {result.files_scanned} files")
+    return result
+
+
+def _qualified(report) -> dict[tuple[str, str], str]:
+    analysis = report.project.suspension
+    return {(key[0], analysis.defs[key].qualname): verdict for key, verdict in analysis.verdicts.items()}
+
+
+def test_exactly_the_helpers_and_entry_points_that_never_suspend(report) -> None:
+    analysis = report.project.suspension
+    never = {
+        (key[0], analysis.defs[key].qualname)
+        for key, verdict in analysis.verdicts.items()
+        if verdict == NEVER and not (analysis.defs[key].is_stub or analysis.defs[key].is_abstract)
+    }
+    assert never == NEVER_SUSPENDING
+
+
+def test_exactly_the_awaits_of_them_are_hollow(report) -> None:
+    hollow = {(d.path, d.span.line) for d in report.diagnostics if d.code == "MM004"}
+    assert hollow == HOLLOW_AWAITS
+    cross_module = next(d for d in report.diagnostics if d.code == "MM004" and d.path == "processors/interns1pro.py")
+    assert "`preprocess_video` at processors/qwen_vl.py:248 has no suspension point" in cross_module.message
+
+
+def test_processors_that_offload_are_reported_as_suspending(report) -> None:
+    verdicts = _qualified(report)
+    assert OFFLOADING <= verdicts.keys()
+    assert {name: verdicts[name] for name in OFFLOADING if verdicts[name] not in (ALWAYS, SOME)} == {}
+
+
+def test_awaiting_the_executor_backed_twin_is_not_hollow(report) -> None:
+    """The base twin runs the sync body when no pool exists, else awaits the
+    executor: it suspends on some paths, so processors awaiting it are fine."""
+    verdicts = _qualified(report)
+    assert verdicts[("processors/base_processor.py", "BaseMultimodalProcessor.process_and_combine_mm_data_async")] == SOME
+
+
+def test_no_timeout_or_blocking_call_findings_in_this_release(report) -> None:
+    assert [d for d in report.diagnostics if d.code in ("MM005", "MM006", "MM007")] == []
+
+
+def test_the_audit_agrees_with_the_analysis(report) -> None:
+    audit = build_audit(report)
+    assert audit.totals.never == len(NEVER_SUSPENDING)
+    assert audit.totals.hollow_awaits == len(HOLLOW_AWAITS)
+    rows = {row.path: row for row in audit.rows}
+    assert rows["processors/qwen_vl.py"].hollow_awaits == 1
+    assert rows["processors/ernie45_vl.py"].never == 2

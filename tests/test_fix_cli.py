@@ -1,0 +1,92 @@
+"""`mmlint fix` through click's CliRunner: --diff, --check, writing, exit codes."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from mmlint.cli import cli
+from fix_helpers import FIXTURES
+
+
+@pytest.fixture()
+def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    for case in ("tuple_unpacking", "genexp_left_alone", "result_subscript"):
+        shutil.copyfile(FIXTURES / f"{case}.py", tmp_path / f"{case}.py")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def _invoke(*args: str):
+    return CliRunner().invoke(cli, ["fix", *args], catch_exceptions=False)
+
+
+def test_diff_prints_patch_writes_nothing_exits_1(workdir: Path) -> None:
+    before = (workdir / "tuple_unpacking.py").read_bytes()
+    result = _invoke("--diff", "tuple_unpacking.py")
+    assert result.exit_code == 1
+    expected = (FIXTURES / "tuple_unpacking.py.diff").read_text(encoding="utf-8")
+    assert expected in result.stdout
+    assert result.stdout.startswith("--- a/tuple_unpacking.py\n+++ b/tuple_unpacking.py\n")
+    assert (workdir / "tuple_unpacking.py").read_bytes() == before
+
+
+def test_check_lists_files_writes_nothing_exits_1(workdir: Path) -> None:
+    before = {p.name: p.read_bytes() for p in workdir.iterdir()}
+    result = _invoke("--check", "tuple_unpacking.py", "result_subscript.py")
+    assert result.exit_code == 1
+    assert "Would fix: result_subscript.py (1 site)" in result.output
+    assert "Would fix: tuple_unpacking.py (1 site)" in result.output
+    assert {p.name: p.read_bytes() for p in workdir.iterdir()} == before
+
+
+def test_fix_all_fixed_exits_0(workdir: Path) -> None:
+    result = _invoke("--no-color", "tuple_unpacking.py", "result_subscript.py")
+    assert result.exit_code == 0, result.output
+    assert "Fixed 2 sites in 2 files." in result.output
+    for case in ("tuple_unpacking", "result_subscript"):
+        assert (workdir / f"{case}.py").read_bytes() == (FIXTURES / f"{case}.fixed.py").read_bytes()
+    again = _invoke("--check", "tuple_unpacking.py", "result_subscript.py")
+    assert again.exit_code == 0 and "Nothing to fix." in again.output
+
+
+def test_unfixable_sites_remain_exits_1(workdir: Path) -> None:
+    result = _invoke("genexp_left_alone.py")
+    assert result.exit_code == 1
+    assert "genexp_left_alone.py:7:19:" in result.output
+    assert "MM001 inside a generator expression" in result.output
+    assert _invoke("--exit-zero", "genexp_left_alone.py").exit_code == 0
+
+
+def test_quiet_prints_nothing_on_success(workdir: Path) -> None:
+    result = _invoke("--quiet", "result_subscript.py")
+    assert result.exit_code == 0 and result.output == ""
+
+
+def test_select_without_mm001_fixes_nothing(workdir: Path) -> None:
+    before = (workdir / "tuple_unpacking.py").read_bytes()
+    result = _invoke("--select", "MM003", "tuple_unpacking.py")
+    assert result.exit_code == 0
+    assert (workdir / "tuple_unpacking.py").read_bytes() == before
+
+
+def test_syntax_error_file_exits_1_untouched(workdir: Path) -> None:
+    broken = b"async def f(self):\n    return self.process_and_combine_mm_data(\n"
+    (workdir / "broken.py").write_bytes(broken)
+    result = _invoke("broken.py", "result_subscript.py")
+    assert result.exit_code == 1
+    assert "broken.py: error:" in result.output
+    assert (workdir / "broken.py").read_bytes() == broken
+    assert (workdir / "result_subscript.py").read_bytes() == (FIXTURES / "result_subscript.fixed.py").read_bytes()
+
+
+@pytest.mark.parametrize("args", [("missing.py",), ("--select", "XX1", "."), ("--config", "nope.toml", ".")])
+def test_usage_errors_exit_2_write_nothing(workdir: Path, args: tuple[str, ...]) -> None:
+    before = {p.name: p.read_bytes() for p in workdir.iterdir()}
+    result = _invoke(*args)
+    assert result.exit_code == 2
+    assert "Traceback" not in result.output
+    assert {p.name: p.read_bytes() for p in workdir.iterdir()} == before

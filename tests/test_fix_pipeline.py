@@ -1,0 +1,266 @@
+"""The fix pipeline's safety: atomic writes keep permission bits and leave the
+original intact on failure, verification refuses a wrong edit, bad input is a
+per-file error, and the comment (MM009) stage only touches comments."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import libcst as cst
+import pytest
+
+import mmlint.fix.pipeline as pipeline
+import mmlint.fix.write as write_module
+from mmlint.diagnostics import Diagnostic, Edit, Span
+from mmlint.fix import FileToFix, fix_file
+from mmlint.fix.model import CallFix
+from mmlint.fix.transform import needs_parentheses, rewrite_calls
+from mmlint.fix.verify import VerificationFailed, verify_call_rewrite, verify_comment_edit
+from mmlint.fix.write import write_atomically
+from mmlint.settings import DEFAULT_TWINS
+from fix_helpers import check_file, fix_path
+
+SOURCE = b"""class P(Base):
+    async def run(self, out):
+        items, ids, _ = self.process_and_combine_mm_data(
+            out,  # the base output
+            self.mm_tokens,
+        )
+        return items
+"""
+FIXED = SOURCE.replace(b"= self.process_and_combine_mm_data(", b"= await self.process_and_combine_mm_data_async(")
+
+
+def _tree_files(directory: Path) -> set[str]:
+    return {p.name for p in directory.iterdir()}
+
+
+@pytest.mark.parametrize("mode", [0o640, 0o755, 0o600])
+def test_permission_bits_are_kept(tmp_path: Path, mode: int) -> None:
+    target = tmp_path / "proc.py"
+    target.write_bytes(SOURCE)
+    target.chmod(mode)
+    run = fix_path(target)
+    assert run.sites_fixed == 1
+    assert target.read_bytes() == FIXED
+    assert stat.S_IMODE(target.stat().st_mode) == mode
+    assert _tree_files(tmp_path) == {"proc.py"}
+
+
+def test_failed_rename_leaves_original_and_no_temp_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tmp_path / "proc.py"
+    target.write_bytes(SOURCE)
+
+    def refuse(src, dst):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(write_module.os, "replace", refuse)
+    run = fix_path(target)
+    assert target.read_bytes() == SOURCE
+    assert _tree_files(tmp_path) == {"proc.py"}
+    assert len(run.errors) == 1 and "could not write" in run.errors[0].error
+    assert not run.changed and not run.clean
+
+
+def test_failed_write_leaves_original_and_no_temp_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tmp_path / "proc.py"
+    target.write_bytes(SOURCE)
+
+    def broken_fsync(fd):
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(write_module.os, "fsync", broken_fsync)
+    with pytest.raises(OSError):
+        write_atomically(target, FIXED)
+    assert target.read_bytes() == SOURCE
+    assert _tree_files(tmp_path) == {"proc.py"}
+
+
+def test_read_only_directory_is_a_file_error(tmp_path: Path) -> None:
+    if os.geteuid() == 0:
+        pytest.skip("root can write into a read-only directory")
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    target = folder / "proc.py"
+    target.write_bytes(SOURCE)
+    folder.chmod(0o555)
+    try:
+        run = fix_path(target)
+    finally:
+        folder.chmod(0o755)
+    assert target.read_bytes() == SOURCE
+    assert run.errors and "could not write" in run.errors[0].error
+
+
+def test_verification_failure_writes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tmp_path / "proc.py"
+    target.write_bytes(SOURCE)
+    real_rewrite = pipeline.rewrite_calls
+
+    def sloppy_rewrite(source, fixes):
+        # The promised rewrite plus one unplanned change elsewhere in the file.
+        result = real_rewrite(source, fixes)
+        return type(result)(result.new.replace(b"return items", b"return ids"), result.fixed, result.unfixed)
+
+    monkeypatch.setattr(pipeline, "rewrite_calls", sloppy_rewrite)
+    run = fix_path(target)
+    assert target.read_bytes() == SOURCE
+    assert len(run.errors) == 1 and run.errors[0].error.startswith("fix not applied")
+    assert not run.changed
+
+
+def test_unreadable_file_is_a_file_error(tmp_path: Path) -> None:
+    missing = tmp_path / "gone.py"
+    file = FileToFix("gone.py", missing, (), None, DEFAULT_TWINS)
+    result = fix_file(file, write=True)
+    assert result.error is not None and result.error.startswith("could not read")
+
+
+def test_syntax_error_file_is_left_untouched(tmp_path: Path) -> None:
+    target = tmp_path / "broken.py"
+    broken = b"async def f(self):\n    self.process_and_combine_mm_data(\n"
+    target.write_bytes(broken)
+    run = fix_path(target)
+    assert target.read_bytes() == broken
+    assert run.errors and "parse" in run.errors[0].error
+
+
+def test_verify_rejects_a_changed_argument() -> None:
+    fix = CallFix(Span(3, 25, 6, 10), "process_and_combine_mm_data", "process_and_combine_mm_data_async")
+    rewrite = rewrite_calls(SOURCE, [fix])
+    verify_call_rewrite(SOURCE, rewrite.new, [fix], rewrite.fixed)
+    with pytest.raises(VerificationFailed):
+        verify_call_rewrite(SOURCE, rewrite.new.replace(b"out,", b"ids,"), [fix], rewrite.fixed)
+    with pytest.raises(VerificationFailed):
+        verify_call_rewrite(SOURCE, rewrite.new.replace(b"await ", b""), [fix], rewrite.fixed)
+
+
+def test_unmatched_span_is_reported_not_guessed() -> None:
+    fix = CallFix(Span(3, 26, 6, 10), "process_and_combine_mm_data", "process_and_combine_mm_data_async")
+    rewrite = rewrite_calls(SOURCE, [fix])
+    assert rewrite.new == SOURCE and not rewrite.fixed
+    assert [site.span for site in rewrite.unfixed] == [fix.span]
+
+
+def test_fstring_site_is_left_with_a_reason() -> None:
+    source = b'async def f(p):\n    return f"{p.process_and_combine_mm_data(1)}"\n'
+    fix = CallFix(Span(2, 15, 2, 47), "process_and_combine_mm_data", "process_and_combine_mm_data_async")
+    rewrite = rewrite_calls(source, [fix])
+    assert rewrite.new == source
+    assert [site.reason for site in rewrite.unfixed] == ["inside an f-string"]
+
+
+@pytest.mark.parametrize(
+    ("expression", "parens"),
+    [
+        ("x.f()[0]", True),
+        ("x.f().a", True),
+        ("x.f()()", True),
+        ("g(x.f())", False),
+        ("x.f() ** 2", False),
+        ("2 ** x.f()", False),
+        ("-x.f()", False),
+        ("a[x.f()]", False),
+        ("x.f() if c else d", False),
+        ("(x.f())[0]", True),
+    ],
+)
+def test_needs_parentheses(expression: str, parens: bool) -> None:
+    found: list[bool] = []
+
+    class Finder(cst.CSTVisitor):
+        METADATA_DEPENDENCIES = (cst.metadata.ParentNodeProvider,)
+
+        def visit_Call(self, node: cst.Call) -> None:
+            if isinstance(node.func, cst.Attribute) and node.func.attr.value == "f":
+                found.append(needs_parentheses(node, self.get_metadata(cst.metadata.ParentNodeProvider, node)))
+
+    cst.MetadataWrapper(cst.parse_module(expression + "\n")).visit(Finder())
+    assert found == [parens]
+
+
+def _mm009(line: int, column: int, end_column: int) -> Diagnostic:
+    return Diagnostic(
+        path="proc.py",
+        span=Span(line, column, line, end_column),
+        code="MM009",
+        name="unused-suppression",
+        message="unused suppression",
+        fixable=True,
+        edits=(Edit(Span(line, column, line, end_column), ""),),
+    )
+
+
+def test_comment_fix_removes_dead_suppression(tmp_path: Path) -> None:
+    target = tmp_path / "proc.py"
+    source = b"x = 1  # mmlint: ignore[MM003]\r\ny = 2\r\n"
+    target.write_bytes(source)
+    file = FileToFix("proc.py", target, (_mm009(1, 6, 31),), None, DEFAULT_TWINS)
+    result = fix_file(file, write=True)
+    assert result.error is None and [s.code for s in result.fixed] == ["MM009"]
+    assert target.read_bytes() == b"x = 1\r\ny = 2\r\n"
+
+
+def test_comment_fix_and_call_fix_in_one_file(tmp_path: Path) -> None:
+    target = tmp_path / "proc.py"
+    source = SOURCE.replace(b"    async def run", b"    # mmlint: ignore\n    async def run")
+    target.write_bytes(source)
+    report = check_file(target)
+    calls = tuple(d for d in report.diagnostics if d.code == "MM001")
+    # A whole comment line removed shifts the call one line up.
+    dead = Diagnostic("proc.py", Span(2, 5, 3, 1), "MM009", "unused-suppression", "unused", True,
+                      (Edit(Span(2, 1, 3, 1), ""),))
+    file = FileToFix("proc.py", target, calls + (dead,), report.project.files["proc.py"], DEFAULT_TWINS)
+    result = fix_file(file, write=True)
+    assert result.error is None, result.error
+    assert target.read_bytes() == FIXED
+    assert sorted(s.code for s in result.fixed) == ["MM001", "MM009"]
+    assert [s.span for s in result.fixed if s.code == "MM001"] == [calls[0].span]
+
+
+def test_comment_verifier_rejects_code_changes() -> None:
+    verify_comment_edit(b"x = 1  # a\n", b"x = 1\n")
+    with pytest.raises(VerificationFailed):
+        verify_comment_edit(b"x = 1  # a\n", b"x = 2  # a\n")
+
+
+def test_comment_fix_touching_code_is_refused(tmp_path: Path) -> None:
+    target = tmp_path / "proc.py"
+    target.write_bytes(b"x = 1  # mmlint: ignore\n")
+    file = FileToFix("proc.py", target, (_mm009(1, 1, 6),), None, DEFAULT_TWINS)
+    result = fix_file(file, write=True)
+    assert result.error is not None and result.error.startswith("fix not applied")
+    assert target.read_bytes() == b"x = 1  # mmlint: ignore\n"
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "latin-1"])
+def test_non_ascii_before_the_call_on_the_same_line(tmp_path: Path, encoding: str) -> None:
+    # Columns are code points for the engine, UTF-8 bytes for `ast`: the
+    # verifier must convert, whatever the file's own encoding.
+    text = (
+        f"# -*- coding: {encoding} -*-\n"
+        "async def f(self):\n"
+        "    x = ('d\u00e9j\u00e0', self.process_and_combine_mm_data(1)[0], '\u00e9')\n"
+    )
+    target = tmp_path / "proc.py"
+    target.write_bytes(text.encode(encoding))
+    run = fix_path(target)
+    assert not run.errors, [r.error for r in run.errors]
+    expected = text.replace("self.process_and_combine_mm_data(1)[0]", "(await self.process_and_combine_mm_data_async(1))[0]")
+    assert target.read_bytes() == expected.encode(encoding)
+
+
+def test_temp_file_creation_refused_is_a_file_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # What a read-only directory does to a non-root user.
+    target = tmp_path / "proc.py"
+    target.write_bytes(SOURCE)
+
+    def refuse(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(write_module.tempfile, "mkstemp", refuse)
+    run = fix_path(target)
+    assert target.read_bytes() == SOURCE
+    assert run.errors and run.errors[0].error == "could not write: Permission denied"

@@ -1,0 +1,59 @@
+"""The suspension fixture package (fixtures/suspension), checked end to end:
+the diagnostics of MM003-MM007 must be exactly the `# expect:` markers, for a
+full scan and for a scan naming a single file (the rest read as context)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from expectations import assert_diagnostics_match, expected_findings, restrict
+from mmlint.api import check
+
+PACKAGE = Path(__file__).resolve().parent.parent / "fixtures" / "suspension"
+CODES = ("MM003", "MM004", "MM005", "MM006", "MM007")
+
+
+def test_full_scan_reports_exactly_the_markers() -> None:
+    report = check(cwd=PACKAGE)
+    assert_diagnostics_match(expected_findings(PACKAGE, PACKAGE), report.diagnostics, CODES)
+
+
+@pytest.mark.parametrize(
+    "target",
+    ["mmproc/processors/qwen.py", "mmproc/processors/llava.py", "mmproc/processors/streaming.py", "mmproc/media.py"],
+)
+def test_a_single_target_still_resolves_through_the_context(target: str) -> None:
+    """As pre-commit runs it: one file named, the configured paths read as context."""
+    report = check([target], cwd=PACKAGE)
+    expected = expected_findings(PACKAGE, PACKAGE)
+    only_target = restrict(expected, CODES)
+    only_target = type(only_target)({f: n for f, n in only_target.items() if f.path == target})
+    assert only_target, "the fixture should hold markers in this file"
+    assert_diagnostics_match(only_target, report.diagnostics, CODES)
+
+
+def test_messages_name_the_whole_chain() -> None:
+    report = check(["mmproc/processors/qwen.py"], cwd=PACKAGE, select=["MM004"])
+    (hollow,) = report.diagnostics
+    assert hollow.message == (
+        "`await load_video(...)` never yields to the event loop: "
+        "`load_video` at mmproc/media.py:9 → `sample_frames` at mmproc/video/sampling.py:6 "
+        "→ `decode_frames` at mmproc/video/frames.py:8 has no suspension point"
+    )
+    # The span runs from the `await` keyword to the end of the awaited call.
+    assert (hollow.span.line, hollow.span.column, hollow.span.end_line, hollow.span.end_column) == (9, 18, 9, 53)
+
+
+def test_a_cycle_is_named_as_one() -> None:
+    report = check(["mmproc/processors/cycle.py"], cwd=PACKAGE, select=["MM004"])
+    assert [d.span.line for d in report.diagnostics] == [8, 13]
+    assert all("a cycle with no suspension point" in d.message for d in report.diagnostics)
+
+
+def test_without_the_blocking_calls_extension_only_the_defaults_remain(tmp_path: Path) -> None:
+    config = tmp_path / "mmlint.toml"
+    config.write_text('paths = ["%s"]\n' % (PACKAGE / "mmproc").as_posix(), encoding="utf-8")
+    report = check(cwd=PACKAGE, config=config, select=["MM005"])
+    assert sorted(d.message.split(" ")[0] for d in report.diagnostics) == ["`.result()`", "`time.sleep(...)`"]

@@ -1,0 +1,58 @@
+"""No-crash property: any valid Python yields suspension facts and an analysis."""
+
+from __future__ import annotations
+
+import pickle
+from pathlib import Path
+
+import hypothesmith
+import libcst as cst
+from hypothesis import HealthCheck, given, settings
+from libcst.metadata import MetadataWrapper
+
+from mmlint.analysis import analyse_files
+from mmlint.facts.suspension import collect_suspension
+
+ASYNC_SHAPES = """
+import asyncio
+async def f(xs, lock):
+    async with lock:
+        for x in xs:
+            try:
+                if x and await g(x):
+                    continue
+                match x:
+                    case 1:
+                        break
+                    case _:
+                        return [await h(y) async for y in x if y]
+            except Exception:
+                raise
+            finally:
+                await asyncio.sleep(0)
+        else:
+            while True:
+                await self.x()
+"""
+
+
+def _analyse(source: str) -> None:
+    try:
+        module = cst.parse_module(source)
+    except cst.ParserSyntaxError:
+        return  # the grammar strategy can produce code libcst rejects; not ours
+    facts = collect_suspension(MetadataWrapper(module), Path("fuzz.py"), "fuzz.py")
+    pickle.dumps(facts)
+    analysis = analyse_files({"fuzz.py": facts})
+    analysis.hollow_awaits()
+    analysis.ineffective_timeouts()
+
+
+def test_a_dense_async_function_is_analysed() -> None:
+    _analyse(ASYNC_SHAPES)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(hypothesmith.from_grammar(auto_target=False))
+def test_any_module_is_analysed_without_crashing(source: str) -> None:
+    _analyse(source)
