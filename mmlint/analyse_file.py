@@ -5,7 +5,7 @@ process and its result can be cached by content hash."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import libcst as cst
@@ -14,6 +14,7 @@ from libcst.metadata import MetadataWrapper
 from mmlint.diagnostics import Span
 from mmlint.facts.collect import collect_facts
 from mmlint.facts.model import FileFacts, TwinPair
+from mmlint.facts.suspension import collect_suspension
 from mmlint.source import DecodeError, decode_source
 from mmlint.suppressions import FileSuppressions, parse_suppressions
 
@@ -63,24 +64,8 @@ def analyse_file(data: bytes, real_path: Path, display_path: str, twins: tuple[T
         return ParseFailure(Span(1, 1, 1, 1), f"could not parse: {type(error).__name__}: {_first_line(str(error))}")
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
     facts = collect_facts(wrapper, display_path, twins)
-    suspension = _collect_suspension(wrapper, real_path, display_path)
-    if suspension is not None:
-        facts = FileFacts(
-            path=facts.path,
-            call_sites=facts.call_sites,
-            async_defs=facts.async_defs,
-            module_names=facts.module_names,
-            suspension=suspension,
-        )
+    facts = replace(facts, suspension=collect_suspension(wrapper, real_path, display_path))
     return Parsed(facts, suppressions)
-
-
-def _collect_suspension(wrapper: MetadataWrapper, real_path: Path, display_path: str):
-    try:  # INTEGRATION: becomes a plain import once mmlint.facts.suspension lands
-        from mmlint.facts.suspension import collect_suspension
-    except ModuleNotFoundError:
-        return None
-    return collect_suspension(wrapper, real_path, display_path)
 
 
 def _python_verdict(text: str, display_path: str) -> ParseFailure | None:

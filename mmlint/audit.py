@@ -116,7 +116,9 @@ def build_audit(report: Report) -> Audit:
 
 # ---------------------------------------------------------------- rendering
 
-_HEADERS = ("file", "sync", "async", "unawaitable", "async defs", "always", "some", "never", "hollow awaits")
+# "not judged": abstract methods, stub bodies and async generators, so that
+# always + some + never + not judged = async defs.
+_HEADERS = ("file", "sync", "async", "unawaitable", "async defs", "always", "some", "never", "not judged", "hollow awaits")
 
 
 def _cells(row: AuditRow | AuditTotals, label: str) -> tuple[str, ...]:
@@ -129,6 +131,7 @@ def _cells(row: AuditRow | AuditTotals, label: str) -> tuple[str, ...]:
         str(row.always),
         str(row.some),
         str(row.never),
+        str(row.stubs),
         str(row.hollow_awaits),
     )
 
@@ -171,7 +174,7 @@ def render_text(audit: Audit, *, color: bool) -> str:
         cells = list(_cells(row, row.path))
         if row.bypassing_calls:
             cells[1] = f"[bold red]{cells[1]}[/]"
-        for index, value in ((3, row.unawaitable_calls), (7, row.never), (8, row.hollow_awaits)):
+        for index, value in ((3, row.unawaitable_calls), (7, row.never), (9, row.hollow_awaits)):
             if value:
                 cells[index] = f"[bold red]{cells[index]}[/]"
         table.add_row(*cells)

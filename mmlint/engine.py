@@ -9,6 +9,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mmlint.cache import FactsCache, cache_enabled
 from mmlint.analyse_file import FileOutcome, Parsed, ParseFailure, Unparsed, analyse_file
 from mmlint.diagnostics import Diagnostic, Owner, Span
 from mmlint.discovery import context_files, discover, glob_relpath
@@ -46,7 +47,9 @@ def display_path(path: Path, cwd: Path) -> str:
         return path.as_posix()
 
 
-def run_check(paths: Sequence[Path] | None, settings: Settings, cwd: Path, *, progress: bool = False) -> Report:
+def run_check(
+    paths: Sequence[Path] | None, settings: Settings, cwd: Path, *, progress: bool = False, use_cache: bool = True
+) -> Report:
     cwd = Path(os.path.abspath(cwd))
     discovery = discover(paths, settings, cwd)
     targets = {display_path(p, cwd): p for p in discovery.files}
@@ -55,21 +58,31 @@ def run_check(paths: Sequence[Path] | None, settings: Settings, cwd: Path, *, pr
     everything = {**context, **targets}
 
     triggers = trigger_words(settings.twins)
+    cache = FactsCache.open() if cache_enabled(use_cache) else None
     outcomes: dict[str, FileOutcome] = {}
     tasks: list[tuple] = []
+    keys: dict[str, str] = {}
     for shown, real in everything.items():
         try:
             data = real.read_bytes()
         except OSError as error:
             outcomes[shown] = ParseFailure(Span(1, 1, 1, 1), f"could not read file: {error.strerror or error}")
             continue
-        if could_hold_finding(data, triggers):
-            tasks.append((data, real, shown, settings.twins))
-        else:
+        if not could_hold_finding(data, triggers):
             outcomes[shown] = Unparsed("prefilter")  # never parsed
+            continue
+        if cache is not None:
+            keys[shown] = cache.key(data, real, shown, settings.twins)
+            cached = cache.load(keys[shown])
+            if cached is not None:
+                outcomes[shown] = cached
+                continue
+        tasks.append((data, real, shown, settings.twins))
     with scan_progress(len(tasks), enabled=progress) as bar:
         for task, outcome in zip(tasks, run_all(analyse_file, tasks, bar.advance)):
             outcomes[task[2]] = outcome
+            if cache is not None:
+                cache.store(keys[task[2]], outcome)
 
     parsed = {shown: o for shown, o in outcomes.items() if isinstance(o, Parsed)}
     project = Project(

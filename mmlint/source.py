@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import tokenize
 from dataclasses import dataclass
 
@@ -33,9 +34,18 @@ def decode_source(data: bytes) -> str:
         raise DecodeError(f"unknown encoding {encoding!r}") from None
 
 
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
 def source_lines(data: bytes) -> list[str]:
-    """The decoded lines (without line endings); empty when the bytes do not decode."""
+    """The decoded lines (without line endings), split where Python counts lines:
+    at \\n, \\r\\n and \\r only (str.splitlines also splits at form feeds, U+2028,
+    ..., which would shift line numbers). Empty when the bytes do not decode."""
     try:
-        return decode_source(data).splitlines()
+        text = decode_source(data)
     except DecodeError:
         return []
+    lines = _LINE_BREAK.split(text)
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines

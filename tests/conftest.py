@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import os
 import sys
+import tempfile
 from pathlib import Path
 
 TESTS_DIR = Path(__file__).resolve().parent
@@ -12,3 +14,8 @@ FIXTURES_DIR = REPO_ROOT / "fixtures"
 
 if str(TESTS_DIR) not in sys.path:
     sys.path.insert(0, str(TESTS_DIR))
+
+# The facts cache lives in the user's cache directory; the tests use one of
+# their own (shared by the whole session and its subprocesses), so they neither
+# read a developer's cache nor leave entries in it.
+os.environ["MMLINT_CACHE_DIR"] = tempfile.mkdtemp(prefix="mmlint-test-cache-")

@@ -106,7 +106,7 @@ def test_cli_markdown_is_a_table(audit) -> None:
     assert result.output == render_markdown(audit)
     lines = result.output.splitlines()
     assert lines[0].startswith("| file | sync | async |")
-    assert lines[2] == "| `mmproc/media.py` | 0 | 0 | 0 | 3 | 0 | 1 | 2 | 2 |"
+    assert lines[2] == "| `mmproc/media.py` | 0 | 0 | 0 | 3 | 0 | 1 | 2 | 0 | 2 |"
     assert lines[-1].endswith("11 hollow awaits")
 
 
@@ -118,3 +118,8 @@ def test_cli_output_file_and_bad_path(tmp_path: Path) -> None:
     result = _run(["audit", "no/such/dir"], PACKAGE)
     assert result.exit_code == 2
     assert "no/such/dir" in result.output
+
+
+def test_suspension_columns_add_up_to_the_async_defs(audit) -> None:
+    for row in (*audit.rows, audit.totals):
+        assert row.always + row.some + row.never + row.stubs == row.async_defs

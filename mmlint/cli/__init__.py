@@ -4,6 +4,7 @@ its own module; this one builds the group and maps outcomes to exit codes."""
 from __future__ import annotations
 
 import importlib
+import os
 
 import click
 
@@ -20,15 +21,20 @@ def cli() -> None:
 
 
 for _name in COMMAND_MODULES:
-    try:
-        _module = importlib.import_module(f"{__name__}.{_name}")
-    except ModuleNotFoundError as error:
-        if error.name != f"{__name__}.{_name}":
-            raise
-        continue
+    _module = importlib.import_module(f"{__name__}.{_name}")
     for _command in getattr(_module, "commands", None) or (_module.command,):
         cli.add_command(_command)
 
 
 def main() -> None:
-    cli(prog_name="mmlint")
+    try:
+        cli(prog_name="mmlint")
+    except Exception as error:  # a bug of ours: one line, exit 2, the traceback on request
+        if os.environ.get("MMLINT_DEBUG"):
+            raise
+        click.echo(
+            f"mmlint: internal error: {type(error).__name__}: {error} "
+            "(set MMLINT_DEBUG=1 for the traceback, and please report it)",
+            err=True,
+        )
+        raise SystemExit(2) from None

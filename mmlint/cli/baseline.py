@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from mmlint.baseline import NEVER_BASELINED, render_baseline
-from mmlint.cli.common import build_settings, emit, show_progress, tool_errors
+from mmlint.cli.common import emit, no_cache_option, run_scan, tool_errors
 
 
 @click.command("baseline")
@@ -22,6 +22,7 @@ from mmlint.cli.common import build_settings, emit, show_progress, tool_errors
 @click.option("--select", help="Comma separated codes or prefixes to record (replaces the configured select).")
 @click.option("--ignore", help="Comma separated codes or prefixes not to record (added to the configured ignore).")
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing on success.")
+@no_cache_option
 @tool_errors
 def command(
     paths: tuple[Path, ...],
@@ -30,17 +31,15 @@ def command(
     select: str | None,
     ignore: str | None,
     quiet: bool,
+    no_cache: bool,
 ) -> None:
     """Record the current diagnostics of PATH (default: the configured paths) in FILE.
 
     Entries hold the path, the code and the flagged source line, so later edits
     that move code up or down keep matching. Syntax errors (MM999) are never
     recorded."""
-    from mmlint.engine import run_check
-
     cwd = Path.cwd()
-    settings = build_settings(config_file, select, ignore)
-    report = run_check(list(paths) or None, settings, cwd, progress=show_progress(quiet))
+    report = run_scan(paths, config_file, select, ignore, quiet=quiet, no_cache=no_cache)
     emit(render_baseline(report, output, cwd=cwd), output)
     if not quiet:
         recorded = sum(1 for d in report.diagnostics if d.code not in NEVER_BASELINED)

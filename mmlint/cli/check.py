@@ -8,17 +8,15 @@ import click
 
 from mmlint.baseline import BaselineError, apply_baseline
 from mmlint.cli.common import (
-    build_settings,
     emit,
     exit_code,
     output_options,
     scan_options,
-    show_progress,
+    run_scan,
     tool_errors,
     use_color,
     ToolError,
 )
-from mmlint.engine import run_check
 from mmlint.reporters import FORMATS, get_reporter
 
 
@@ -29,11 +27,10 @@ from mmlint.reporters import FORMATS, get_reporter
 @click.option("--baseline", "baseline_file", type=click.Path(path_type=Path, dir_okay=False),
               help="Report only diagnostics not recorded in this baseline file (see `mmlint baseline`).")
 @tool_errors
-def command(paths, config_file, select, ignore, quiet, no_color, exit_zero, statistics, baseline_file,
+def command(paths, config_file, select, ignore, quiet, no_color, exit_zero, no_cache, statistics, baseline_file,
             output_format, output):
     """Report diagnostics for PATH (files or directories; default: the configured paths, else the cwd)."""
-    settings = build_settings(config_file, select, ignore)
-    report = run_check(list(paths) or None, settings, Path.cwd(), progress=show_progress(quiet))
+    report = run_scan(paths, config_file, select, ignore, quiet=quiet, no_cache=no_cache)
     notes = []
     if paths and not report.files_scanned and report.explicitly_excluded:
         notes.append(f"mmlint: every input is excluded by the configuration ({len(report.explicitly_excluded)} file(s))")
@@ -43,8 +40,7 @@ def command(paths, config_file, select, ignore, quiet, no_color, exit_zero, stat
         except BaselineError as error:
             raise ToolError(str(error)) from None
         report = outcome.report
-        notes.append(f"mmlint: {outcome.baselined} diagnostic(s) baselined; {outcome.stale_entries} baseline entr"
-                     f"{'y' if outcome.stale_entries == 1 else 'ies'} no longer match")
+        notes.append(f"mmlint: {outcome.summary()}")
     render = get_reporter(output_format)
     color = use_color(no_color, output)
     if output_format == "text":

@@ -30,6 +30,20 @@ class ToolError(click.ClickException):
         click.echo(f"mmlint: error: {self.format_message()}", err=True)
 
 
+no_cache_option = click.option(
+    "--no-cache", is_flag=True, help="Parse every file afresh (also MMLINT_NO_CACHE=1); see mmlint.cache."
+)
+
+
+def run_scan(paths, config_file: Path | None, select: str | None, ignore: str | None, *, quiet: bool, no_cache: bool):
+    """Build the settings from the options and run the check pipeline: what every
+    scanning command (check, fix, audit, baseline) starts with."""
+    from mmlint.engine import run_check
+
+    settings = build_settings(config_file, select, ignore)
+    return run_check(list(paths) or None, settings, Path.cwd(), progress=show_progress(quiet), use_cache=not no_cache)
+
+
 def scan_options(command: Callable) -> Callable:
     """PATH arguments and the options that decide what is scanned and how."""
     decorators = [
@@ -41,6 +55,7 @@ def scan_options(command: Callable) -> Callable:
         click.option("--quiet", "-q", is_flag=True, help="Print diagnostics only: no summary."),
         click.option("--no-color", is_flag=True, help="Plain output, even on a terminal."),
         click.option("--exit-zero", is_flag=True, help="Exit 0 even when diagnostics are found."),
+        no_cache_option,
     ]
     for decorator in reversed(decorators):
         command = decorator(command)
@@ -93,7 +108,9 @@ def use_color(no_color: bool, output: Path | None) -> bool:
 
 
 def show_progress(quiet: bool) -> bool:
-    return not quiet and sys.stderr.isatty() and not os.environ.get("CI")
+    """Permission for a progress bar; mmlint.progress decides whether one fits
+    (a terminal, not CI, a scan large enough to need one)."""
+    return not quiet
 
 
 def emit(text: str, output: Path | None) -> None:

@@ -11,13 +11,11 @@ import click
 from mmlint.cli.common import (
     EXIT_CLEAN,
     EXIT_FINDINGS,
-    build_settings,
     scan_options,
-    show_progress,
+    run_scan,
     tool_errors,
     use_color,
 )
-from mmlint.engine import run_check
 from mmlint.fix import FixRun, fix_report, unified_diff
 
 
@@ -75,6 +73,7 @@ def command(
     quiet: bool,
     no_color: bool,
     exit_zero: bool,
+    no_cache: bool,
     show_diff: bool,
     check_only: bool,
 ) -> None:
@@ -82,8 +81,7 @@ def command(
 
     Sites that cannot be fixed are listed with the reason and left as they are.
     """
-    settings = build_settings(config_file, select, ignore)
-    report = run_check(list(paths) or None, settings, Path.cwd(), progress=show_progress(quiet))
+    report = run_scan(paths, config_file, select, ignore, quiet=quiet, no_cache=no_cache)
     dry_run = show_diff or check_only
     run = fix_report(report, write=not dry_run)
 

@@ -18,12 +18,8 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 
 from mmlint.diagnostics import Owner, Span
 from mmlint.facts import model
-from mmlint.facts.model import AsyncDefFact, CallSite, FileFacts, TwinPair
+from mmlint.facts.model import TASK_WRAPPERS, AsyncDefFact, CallSite, FileFacts, TwinPair
 
-# Coroutine consumers: a twin coroutine passed to one of these is not dropped (MM006).
-TASK_WRAPPERS = frozenset(
-    {"create_task", "gather", "ensure_future", "wait_for", "shield", "wait", "run_coroutine_threadsafe", "run_until_complete"}
-)
 
 
 def collect_facts(wrapper: MetadataWrapper, display_path: str, twins: tuple[TwinPair, ...]) -> FileFacts:

@@ -17,6 +17,15 @@ LAMBDA = "lambda"
 COMPREHENSION = "comprehension"
 GENEXP = "generator expression"
 
+# Coroutine consumers, by the last name of the callee: a coroutine passed as an
+# argument to one of these is scheduled or run, not dropped (MM006).
+TASK_WRAPPERS = frozenset(
+    {
+        "create_task", "ensure_future", "gather", "wait_for", "wait", "shield", "as_completed",
+        "run", "run_until_complete", "run_coroutine_threadsafe",
+    }
+)
+
 
 @dataclass(frozen=True, slots=True)
 class TwinPair:
