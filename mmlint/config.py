@@ -232,7 +232,7 @@ class _TableReader:
             root=self.root,
             paths=self._paths(table),
             exclude=self._strings(table.get("exclude", []), "exclude"),
-            select=self._codes(table.get("select", ["MM"]), "select"),
+            select=self._codes(table["select"], "select") if "select" in table else Settings.select,
             ignore=self._codes(table.get("ignore", []), "ignore"),
             min_call_sites=self._min_call_sites(table),
             exempt_paths=self._strings(exempt.get("paths", []), "exempt.paths"),

@@ -16,7 +16,7 @@ from mmlint.discovery import context_files, discover, glob_relpath
 from mmlint.globs import matches_any
 from mmlint.prefilter import could_hold_finding, trigger_words
 from mmlint.progress import scan_progress
-from mmlint.project import Project
+from mmlint.project import ConfigUsage, Project
 from mmlint.rules import RuleContext, all_rules
 from mmlint.settings import Settings
 from mmlint.rules.mm009_unused_suppression import unused_suppression_diagnostics
@@ -35,6 +35,8 @@ class Report:
     file_paths: dict[str, Path] = field(repr=False)  # display path -> absolute path, every target
     settings: Settings = field(repr=False)
     explicitly_excluded: tuple[Path, ...] = ()
+    # Diagnostics an inline `# mmlint: ignore` comment suppressed (fix lists them as left alone).
+    suppressed: tuple[Diagnostic, ...] = ()
     # Per target file, the outcome of reading it (parsed, skipped, failed).
     outcomes: dict[str, FileOutcome] = field(default_factory=dict, repr=False)
 
@@ -95,18 +97,22 @@ def run_check(
     ctx = RuleContext(settings=settings, project=project)
     rules = [rule for rule in all_rules() if settings.is_selected(rule.code)]
 
+    config_filter = ConfigFilter(settings)
     reported: list[Diagnostic] = []
+    suppressed: list[Diagnostic] = []
     for shown in targets:
         outcome = outcomes[shown]
         if isinstance(outcome, ParseFailure):
             reported.append(_syntax_error(shown, outcome))
         elif isinstance(outcome, Parsed):
             relpath = glob_relpath(targets[shown], settings.root)
-            if outcome.suppressions.skip_file or (settings.exempt_paths and matches_any(relpath, settings.exempt_paths)):
+            if config_filter.is_exempt_path(relpath) or outcome.suppressions.skip_file:
                 continue  # read as context only
             found = [d for rule in rules for d in rule.check_file(outcome.facts, ctx)]
-            kept = _filter_file(found, relpath, settings)
-            reported.extend(_filter_file(_apply_suppressions(kept, outcome.suppressions, shown, settings), relpath, settings))
+            kept = config_filter.apply(found, relpath)
+            unsuppressed = _apply_suppressions(kept, outcome.suppressions, shown, settings, suppressed)
+            reported.extend(config_filter.apply(unsuppressed, relpath))  # per-file-ignores of MM009 itself
+    project.config_usage = config_filter.usage()
     for rule in rules:
         reported.extend(rule.check_project(ctx))
 
@@ -118,6 +124,7 @@ def run_check(
         file_paths=targets,
         settings=settings,
         explicitly_excluded=discovery.explicitly_excluded,
+        suppressed=tuple(sorted(suppressed, key=lambda d: d.sort_key)),
         outcomes={shown: outcomes[shown] for shown in targets},
     )
 
@@ -132,14 +139,42 @@ def _syntax_error(shown: str, failure: ParseFailure) -> Diagnostic:
     )
 
 
-def _filter_file(found: Iterable[Diagnostic], relpath: str, settings: Settings) -> list[Diagnostic]:
-    """Exempt classes and functions, per-file-ignores."""
-    ignored = {code for pattern, codes in settings.per_file_ignores if matches_any(relpath, [pattern]) for code in codes}
-    return [
-        d
-        for d in found
-        if not any(d.code.startswith(prefix) for prefix in ignored) and not _is_exempt_owner(d.owner, settings)
-    ]
+class ConfigFilter:
+    """exempt.paths, exempt.classes / exempt.functions and per-file-ignores, applied
+    per file; it also records which entries matched a file or dropped a
+    diagnostic, so stale entries can be reported (MM009)."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.matched_exempt_paths: set[str] = set()
+        self.matched_ignore_patterns: set[str] = set()
+        self.used_ignore_patterns: set[str] = set()
+
+    def is_exempt_path(self, relpath: str) -> bool:
+        matched = {p for p in self.settings.exempt_paths if matches_any(relpath, [p])}
+        self.matched_exempt_paths |= matched
+        return bool(matched)
+
+    def apply(self, found: Iterable[Diagnostic], relpath: str) -> list[Diagnostic]:
+        ignores = [(p, codes) for p, codes in self.settings.per_file_ignores if matches_any(relpath, [p])]
+        self.matched_ignore_patterns.update(p for p, _ in ignores)
+        kept: list[Diagnostic] = []
+        for diagnostic in found:
+            if _is_exempt_owner(diagnostic.owner, self.settings):
+                continue
+            ignored_by = [p for p, codes in ignores if any(diagnostic.code.startswith(c) for c in codes)]
+            if ignored_by:
+                self.used_ignore_patterns.update(ignored_by)
+                continue
+            kept.append(diagnostic)
+        return kept
+
+    def usage(self) -> ConfigUsage:
+        return ConfigUsage(
+            frozenset(self.matched_exempt_paths),
+            frozenset(self.matched_ignore_patterns),
+            frozenset(self.used_ignore_patterns),
+        )
 
 
 def _is_exempt_owner(owner: tuple[Owner, ...], settings: Settings) -> bool:
@@ -158,15 +193,17 @@ def _is_exempt_owner(owner: tuple[Owner, ...], settings: Settings) -> bool:
 
 
 def _apply_suppressions(
-    kept: list[Diagnostic], suppressions: FileSuppressions, shown: str, settings: Settings
+    kept: list[Diagnostic], suppressions: FileSuppressions, shown: str, settings: Settings, dropped: list[Diagnostic]
 ) -> list[Diagnostic]:
-    """Drop suppressed diagnostics, then report the suppressions that suppressed nothing."""
+    """Drop suppressed diagnostics (into ``dropped``), then report the suppressions
+    that suppressed nothing."""
     used: dict[int, set[str]] = {}
     result: list[Diagnostic] = []
     for diagnostic in kept:
         suppression = suppressions.on_line(diagnostic.span.line)
         if suppression is not None and suppression.covers(diagnostic.code):
             used.setdefault(suppression.line, set()).add(diagnostic.code)
+            dropped.append(diagnostic)
         else:
             result.append(diagnostic)
     if settings.is_selected("MM009"):

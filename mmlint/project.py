@@ -3,10 +3,19 @@ context), which files are reported on, and cross-file analyses computed once."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 
 from mmlint.facts.model import FileFacts
+
+
+@dataclass(frozen=True)
+class ConfigUsage:
+    """Which configuration entries met a file or acted in this scan (for MM009)."""
+
+    matched_exempt_paths: frozenset[str]
+    matched_ignore_patterns: frozenset[str]  # per-file-ignores patterns matching a scanned file
+    used_ignore_patterns: frozenset[str]  # ... that dropped at least one diagnostic
 
 
 @dataclass
@@ -17,7 +26,8 @@ class Project:
     full_scan: bool = False
     call_site_count: int = 0
     config_display_path: str | None = None
-    extra: dict = field(default_factory=dict)
+    # Filled in by the engine once every file is checked, before project rules run.
+    config_usage: ConfigUsage | None = None
 
     @cached_property
     def suspension(self):

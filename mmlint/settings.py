@@ -37,7 +37,7 @@ class Settings:
     root: Path = field(default_factory=Path.cwd)
     paths: tuple[Path, ...] = ()  # absolute
     exclude: tuple[str, ...] = ()  # globs relative to root, gitignore-style
-    select: tuple[str, ...] = ("MM",)
+    select: tuple[str, ...] = ("MM",)  # the default when the configuration names none
     ignore: tuple[str, ...] = ()
     min_call_sites: int | None = None
     exempt_paths: tuple[str, ...] = ()

@@ -209,3 +209,24 @@ def test_installed_console_script_in_a_real_subprocess(project):
     assert broken.returncode == 2
     assert broken.stdout == "" and broken.stderr.startswith("mmlint: error: ") and "Traceback" not in broken.stderr
     assert len(broken.stderr.strip().splitlines()) == 1
+
+
+def test_internal_error_is_one_line_and_exit_2(project, monkeypatch, capsys):
+    from mmlint import cli as cli_module
+
+    def explode(*args, **kwargs):
+        raise RuntimeError("collector fell over")
+
+    monkeypatch.setattr("mmlint.engine.run_check", explode)
+    monkeypatch.setattr(sys, "argv", ["mmlint", "check"])
+    monkeypatch.delenv("MMLINT_DEBUG", raising=False)
+    with pytest.raises(SystemExit) as stopped:
+        cli_module.main()
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert err.strip().splitlines() == [
+        "mmlint: internal error: RuntimeError: collector fell over (set MMLINT_DEBUG=1 for the traceback, and please report it)"
+    ]
+    monkeypatch.setenv("MMLINT_DEBUG", "1")
+    with pytest.raises(RuntimeError):
+        cli_module.main()

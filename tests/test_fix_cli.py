@@ -90,3 +90,17 @@ def test_usage_errors_exit_2_write_nothing(workdir: Path, args: tuple[str, ...])
     assert result.exit_code == 2
     assert "Traceback" not in result.output
     assert {p.name: p.read_bytes() for p in workdir.iterdir()} == before
+
+
+def test_suppressed_sites_are_left_alone_and_counted(workdir: Path) -> None:
+    source = (workdir / "tuple_unpacking.py").read_text(encoding="utf-8")
+    lines = source.splitlines(keepends=True)
+    index = next(i for i, line in enumerate(lines) if "process_and_combine_mm_data(" in line)
+    lines[index] = lines[index].rstrip("\n") + "  # mmlint: ignore[MM001]\n"
+    (workdir / "tuple_unpacking.py").write_text("".join(lines), encoding="utf-8")
+    before = (workdir / "tuple_unpacking.py").read_bytes()
+    result = _invoke("--no-color", "tuple_unpacking.py")
+    assert result.exit_code == 0, result.output
+    assert "Nothing to fix." in result.output
+    assert "Left alone because of a `# mmlint: ignore` comment: 1 site." in result.output
+    assert (workdir / "tuple_unpacking.py").read_bytes() == before

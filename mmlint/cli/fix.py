@@ -34,7 +34,7 @@ def exit_code_for(run: FixRun, *, dry_run: bool) -> int:
     return EXIT_CLEAN
 
 
-def render_summary(run: FixRun, *, mode: str, quiet: bool) -> list[tuple[str, str | None]]:
+def render_summary(run: FixRun, *, mode: str, quiet: bool, suppressed: int = 0) -> list[tuple[str, str | None]]:
     """The summary as (line, colour) pairs; ``mode`` is "write", "diff" or "check"."""
     lines: list[tuple[str, str | None]] = []
     if mode == "check" and not quiet:
@@ -55,6 +55,8 @@ def render_summary(run: FixRun, *, mode: str, quiet: bool) -> list[tuple[str, st
         lines.append((f"Not fixed, left as written ({_plural(len(unfixed), 'site')}):", "yellow"))
         for path, site in unfixed:
             lines.append((f"  {path}:{site.span.line}:{site.span.column}: {site.code} {site.reason}", None))
+    if suppressed:
+        lines.append((f"Left alone because of a `# mmlint: ignore` comment: {_plural(suppressed, 'site')}.", None))
     if run.errors:
         lines.append((f"{_plural(len(run.errors), 'file')} left untouched because of errors.", "red"))
     return lines
@@ -90,7 +92,8 @@ def command(
             click.echo(unified_diff(result), nl=False, color=False)
     mode = "diff" if show_diff else "check" if check_only else "write"
     color = use_color(no_color, None)
-    for text, colour in render_summary(run, mode=mode, quiet=quiet):
+    suppressed = sum(1 for d in report.suppressed if d.code == "MM001")
+    for text, colour in render_summary(run, mode=mode, quiet=quiet, suppressed=suppressed):
         # With --diff, stdout is the patch alone; the summary goes to stderr.
         click.echo(click.style(text, fg=colour) if colour and color else text, err=show_diff, color=color)
     raise SystemExit(EXIT_CLEAN if exit_zero else exit_code_for(run, dry_run=dry_run))

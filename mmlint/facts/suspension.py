@@ -6,24 +6,24 @@ name, its imports, classes and functions, and for every ``async def`` a small
 control-flow IR of its own body whose leaves are suspension points. Everything
 that needs another file (what an awaited callee is, whether it suspends) is
 left to mmlint.analysis.
+
+Only PositionProvider is used. Scopes and ancestors are tracked by the visit
+itself (as in mmlint.facts.collect): libcst's ScopeProvider and
+ParentNodeProvider each cost more than the parse on large modules.
 """
 
 from __future__ import annotations
 
+import builtins
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Union
 
 import libcst as cst
-from libcst.metadata import (
-    GlobalScope,
-    MetadataWrapper,
-    ParentNodeProvider,
-    PositionProvider,
-    ScopeProvider,
-)
+from libcst.metadata import MetadataWrapper, PositionProvider
 
 from mmlint.diagnostics import Owner, Span
+from mmlint.facts.model import TASK_WRAPPERS
 
 # ---------------------------------------------------------------- references
 
@@ -210,9 +210,6 @@ class SuspensionFacts:
 
 # ---------------------------------------------------------------- helpers
 
-TASK_WRAPPERS = frozenset(
-    {"create_task", "ensure_future", "gather", "wait_for", "wait", "shield", "as_completed", "run", "run_coroutine_threadsafe"}
-)
 TIMEOUT_CONTEXTS = frozenset({"asyncio.timeout", "asyncio.timeout_at", "async_timeout.timeout"})
 FUTURE_FACTORIES = frozenset({"concurrent.futures.Future", "asyncio.run_coroutine_threadsafe"})
 
@@ -306,6 +303,93 @@ def _is_abstract(node: cst.FunctionDef) -> bool:
     return False
 
 
+# ---------------------------------------------------------------- name scopes
+# Whether a callee's head name is bound inside a function decides between a
+# reference to a module-level definition and UNKNOWN. The model below follows
+# libcst's ScopeProvider, which this module used before, rule for rule, so the
+# answers stay the same: class bodies are invisible to the scopes nested in
+# them, comprehensions and PEP 695 annotation scopes are scopes of their own,
+# `global` / `nonlocal` redirect a name's bindings, and a name found nowhere
+# but in builtins counts as bound (it is no module-level definition either).
+# A binding anywhere in a scope counts, even one textually after the use.
+
+GLOBAL_SCOPE = "global"
+FUNCTION_SCOPE = "function"  # def and lambda
+CLASS_SCOPE = "class"
+COMPREHENSION_SCOPE = "comprehension"
+ANNOTATION_SCOPE = "annotation"  # PEP 695 type parameters and `type X = ...`
+
+
+@dataclass(eq=False)
+class _Scope:
+    kind: str
+    parent: "_Scope | None"  # None for the module
+    bound: set[str] = field(default_factory=set)
+    # `global x` / `nonlocal x` in this scope: the scope x's bindings go to.
+    declared: dict[str, "_Scope"] = field(default_factory=dict)
+
+    def visible_from(self, user: "_Scope") -> bool:
+        """A class body's names are seen only by its own type-parameter scopes."""
+        if self.kind != CLASS_SCOPE:
+            return True
+        return user.kind == ANNOTATION_SCOPE and user.parent is self
+
+
+def _first_visible(start: _Scope, user: _Scope) -> _Scope:
+    scope = start
+    while not scope.visible_from(user):
+        assert scope.parent is not None  # the module scope is always visible
+        scope = scope.parent
+    return scope
+
+
+def _bind(scope: _Scope, name: str) -> None:
+    """Record a binding of ``name`` made in ``scope``."""
+    target = scope
+    while name in target.declared:
+        target = _first_visible(target.declared[name], target)
+    target.bound.add(name)
+
+
+_BUILTINS = object()  # marker: the name resolves to a builtin
+
+
+def _binding_scope(user: _Scope, name: str) -> "_Scope | object | None":
+    """The scope whose bindings a use of ``name`` in ``user`` sees (or
+    _BUILTINS, or None when the name is bound nowhere)."""
+    scope = user
+    while True:
+        if scope.kind == GLOBAL_SCOPE:
+            if name in scope.bound:
+                return scope
+            return _BUILTINS if hasattr(builtins, name) else None
+        if name in scope.declared:
+            scope = _first_visible(scope.declared[name], user)
+            continue
+        if name in scope.bound:
+            return scope
+        assert scope.parent is not None
+        scope = _first_visible(scope.parent, user)
+
+
+def _stored_names(target: cst.CSTNode) -> list[str]:
+    """Names an assignment target binds: through tuples, lists and starred
+    elements, not into attributes or subscripts."""
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, (cst.Attribute, cst.Subscript)):
+        return []
+    return [name for child in target.children for name in _stored_names(child)]
+
+
+def _import_head(alias: cst.ImportAlias) -> str | None:
+    """The name an import alias binds: ``as`` name, else the first dotted part."""
+    if alias.asname is not None:
+        return alias.asname.name.value if isinstance(alias.asname.name, cst.Name) else None
+    text = dotted_text(alias.name)
+    return text.split(".")[0] if text else None
+
+
 @dataclass
 class _Frame:
     """What one scope's own body holds, recorded during the single visit.
@@ -321,10 +405,22 @@ class _Frame:
     is_generator: bool = False
 
 
+@dataclass(frozen=True)
+class _PendingAsyncDef:
+    """An async def whose IR is built once the whole module has been visited,
+    when every scope's bindings are known."""
+
+    node: cst.FunctionDef
+    frame: _Frame
+    stack: tuple[tuple[str, str], ...]  # the enclosing definitions at the def
+    imports_seen: int  # module-level imports visited before the def ended
+
+
 class _Collector(cst.CSTVisitor):
-    METADATA_DEPENDENCIES = (PositionProvider, ParentNodeProvider, ScopeProvider)
+    METADATA_DEPENDENCIES = (PositionProvider,)
 
     def __init__(self, module: str, is_package: bool, real_path: Path) -> None:
+        super().__init__()
         self.module = module
         self.is_package = is_package
         self.real_path = real_path
@@ -333,9 +429,19 @@ class _Collector(cst.CSTVisitor):
         self.functions: list[str] = []
         self.module_names: list[str] = []
         self.async_defs: list[AsyncDefInfo] = []
+        self.pending: list[_PendingAsyncDef] = []
         self.kept: list[Span] = []
         self.stack: list[tuple[str, str]] = []  # ("class" | "def" | "async def", name)
         self.frames: list[_Frame] = []
+        # The nodes being visited, outermost first; snapshots of it locate each
+        # suspension point in its function.
+        self.ancestors: list[cst.CSTNode] = []
+        self.paths: dict[int, tuple[cst.CSTNode, ...]] = {}  # id(await or async CompFor) -> ancestors, itself last
+        self.module_scope = _Scope(GLOBAL_SCOPE, None)
+        self.scopes: list[_Scope] = [self.module_scope]
+        self.comprehensions: list[_Scope] = []
+        self.owned_scopes: dict[int, tuple[_Scope | None, _Scope]] = {}  # id(def node) -> (type-param scope, body scope)
+        self.call_scopes: dict[int, _Scope] = {}  # id(call.func) -> the scope the call is in
 
     # -- positions
 
@@ -343,9 +449,145 @@ class _Collector(cst.CSTVisitor):
         code_range = self.get_metadata(PositionProvider, node)
         return Span(code_range.start.line, code_range.start.column + 1, code_range.end.line, code_range.end.column + 1)
 
+    # -- the ancestor stack
+
+    # CSTVisitor's own dispatch, inlined: these run for every node, and a
+    # super() call each way would make the visit noticeably slower.
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        self.ancestors.append(node)
+        visit = getattr(self, f"visit_{type(node).__name__}", None)
+        return visit is None or visit(node) is not False
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        leave = getattr(self, f"leave_{type(original_node).__name__}", None)
+        if leave is not None:
+            leave(original_node)
+        self.ancestors.pop()
+
+    # -- name scopes (see _Scope). Python evaluates decorators, defaults,
+    # annotations, base classes and a comprehension's first iterable in the
+    # enclosing scope; the per-attribute hooks enter a scope only around the
+    # parts that run inside it.
+
+    @property
+    def scope(self) -> _Scope:
+        return self.scopes[-1]
+
+    def _enter(self, scope: _Scope) -> None:
+        self.scopes.append(scope)
+
+    def _exit(self, node: cst.CSTNode | None = None) -> None:
+        self.scopes.pop()
+
+    def _bind(self, name: str) -> None:
+        _bind(self.scope, name)
+
+    def _bind_target(self, target: cst.CSTNode) -> None:
+        for name in _stored_names(target):
+            _bind(self.scope, name)
+
+    def _own_scopes(self, node: cst.CSTNode, body_kind: str, type_parameters: cst.TypeParameters | None) -> _Scope | None:
+        """Create the scopes a def / lambda / class / type alias opens."""
+        annotation = _Scope(ANNOTATION_SCOPE, self.scope) if type_parameters is not None else None
+        self.owned_scopes[id(node)] = (annotation, _Scope(body_kind, annotation or self.scope))
+        return annotation
+
+    def _enter_body_scope(self, node: cst.CSTNode) -> None:
+        self._enter(self.owned_scopes[id(node)][1])
+
+    def _enter_annotation_scope(self, node: cst.CSTNode) -> None:
+        self._enter(self.owned_scopes[id(node)][0] or self.scope)
+
+    visit_FunctionDef_params = visit_FunctionDef_body = _enter_body_scope
+    leave_FunctionDef_params = leave_FunctionDef_body = _exit
+    visit_Lambda_params = visit_Lambda_body = _enter_body_scope
+    leave_Lambda_params = leave_Lambda_body = _exit
+    visit_ClassDef_type_parameters = visit_ClassDef_bases = visit_ClassDef_keywords = _enter_annotation_scope
+    leave_ClassDef_type_parameters = leave_ClassDef_bases = leave_ClassDef_keywords = _exit
+    visit_ClassDef_body = _enter_body_scope
+    leave_ClassDef_body = _exit
+    visit_TypeAlias_type_parameters = visit_TypeAlias_value = _enter_annotation_scope
+    leave_TypeAlias_type_parameters = leave_TypeAlias_value = _exit
+
+    def visit_Param(self, node: cst.Param) -> None:
+        self._bind(node.name.value)
+
+    def _enter_enclosing_scope(self, node: cst.Param) -> None:
+        parent = self.scope.parent
+        self._enter(parent if parent is not None else self.scope)
+
+    visit_Param_annotation = visit_Param_default = _enter_enclosing_scope
+    leave_Param_annotation = leave_Param_default = _exit
+
+    def visit_TypeAlias(self, node: cst.TypeAlias) -> None:
+        self._bind(node.name.value)
+        self._own_scopes(node, ANNOTATION_SCOPE, node.type_parameters)
+
+    def leave_TypeAlias(self, original_node: cst.TypeAlias) -> None:
+        del self.owned_scopes[id(original_node)]
+
+    def _bind_type_parameter(self, node: cst.TypeVar | cst.TypeVarTuple | cst.ParamSpec) -> None:
+        self._bind(node.name.value)
+
+    visit_TypeVar = visit_TypeVarTuple = visit_ParamSpec = _bind_type_parameter
+
+    # Comprehensions: the element, targets, conditions and inner loops run in
+    # the comprehension's scope; the first loop's iterable in the enclosing one.
+    def _open_comprehension(self, node: cst.CSTNode) -> None:
+        self.comprehensions.append(_Scope(COMPREHENSION_SCOPE, self.scope))
+
+    def _close_comprehension(self, original_node: cst.CSTNode) -> None:
+        self.comprehensions.pop()
+
+    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _open_comprehension
+    leave_ListComp = leave_SetComp = leave_DictComp = leave_GeneratorExp = _close_comprehension
+
+    def _enter_comprehension_scope(self, node: cst.CSTNode) -> None:
+        self._enter(self.comprehensions[-1])
+
+    visit_ListComp_elt = visit_SetComp_elt = visit_GeneratorExp_elt = _enter_comprehension_scope
+    visit_DictComp_key = visit_DictComp_value = _enter_comprehension_scope
+    visit_CompFor_ifs = visit_CompFor_inner_for_in = _enter_comprehension_scope
+    leave_ListComp_elt = leave_SetComp_elt = leave_GeneratorExp_elt = _exit
+    leave_DictComp_key = leave_DictComp_value = _exit
+    leave_CompFor_target = leave_CompFor_ifs = leave_CompFor_inner_for_in = _exit
+
+    def visit_CompFor_target(self, node: cst.CompFor) -> None:
+        self._enter_comprehension_scope(node)
+        self._bind_target(node.target)
+
+    def visit_Global(self, node: cst.Global) -> None:
+        if self.scope.kind != GLOBAL_SCOPE:  # at module level it changes nothing
+            for item in node.names:
+                self.scope.declared[item.name.value] = self.module_scope
+
+    def visit_Nonlocal(self, node: cst.Nonlocal) -> None:
+        parent = self.scope.parent
+        if parent is not None:  # at module level it is a syntax error CPython reports
+            for item in node.names:
+                self.scope.declared[item.name.value] = parent
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self._bind_target(node.target)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._bind_target(node.target)
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self._bind_target(node.target)
+
+    def visit_For(self, node: cst.For) -> None:
+        self._bind_target(node.target)
+
+    def visit_AsName(self, node: cst.AsName) -> None:
+        self._bind_target(node.name)  # `with ... as x`, `except ... as x`, `import ... as x`
+
     # -- imports and module-level definitions
 
     def visit_Import(self, node: cst.Import) -> None:
+        for alias in node.names:
+            if (bound := _import_head(alias)) is not None:
+                self._bind(bound)
         if self.stack:  # a function's or class's own binding, not the module's
             return
         for alias in node.names:
@@ -357,6 +599,10 @@ class _Collector(cst.CSTVisitor):
                 self.imports.append(ImportFact(head, head))
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        if not isinstance(node.names, cst.ImportStar):
+            for alias in node.names:
+                if (bound := _import_head(alias)) is not None:
+                    self._bind(bound)
         if self.stack:
             return
         target = dotted_text(node.module) if node.module is not None else None
@@ -375,6 +621,8 @@ class _Collector(cst.CSTVisitor):
             self.imports.append(ImportFact(local, f"{target}.{name}" if target else name, anchor))
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self._bind(node.name.value)
+        self._own_scopes(node, CLASS_SCOPE, node.type_parameters)
         if not any(kind != "class" for kind, _ in self.stack):
             methods = tuple(
                 stmt.name.value
@@ -390,14 +638,20 @@ class _Collector(cst.CSTVisitor):
     def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
         self.stack.pop()
         self.frames.pop()
+        del self.owned_scopes[id(original_node)]
 
     def visit_Lambda(self, node: cst.Lambda) -> None:
+        self._own_scopes(node, FUNCTION_SCOPE, None)
         self.frames.append(_Frame(node))
 
     def leave_Lambda(self, original_node: cst.Lambda) -> None:
         self.frames.pop()
+        del self.owned_scopes[id(original_node)]
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self._bind(node.name.value)
+        # Decorators, defaults and annotations see the type parameters, if any.
+        self._enter(self._own_scopes(node, FUNCTION_SCOPE, node.type_parameters) or self.scope)
         if not self.stack:
             self.functions.append(node.name.value)
         self.stack.append(("async def" if node.asynchronous is not None else "def", node.name.value))
@@ -406,9 +660,15 @@ class _Collector(cst.CSTVisitor):
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
         frame = self.frames.pop()
         self.stack.pop()
+        self._exit()
+        del self.owned_scopes[id(original_node)]
         if original_node.asynchronous is not None:
-            self.async_defs.append(self._async_def(original_node, frame))
+            self.pending.append(_PendingAsyncDef(original_node, frame, tuple(self.stack), len(self.imports)))
         self._track_kept_coroutines(original_node, frame)
+
+    def leave_Module(self, original_node: cst.Module) -> None:
+        # Bindings may follow their use, so the IR waits for the whole module.
+        self.async_defs = [self._async_def(pending) for pending in self.pending]
 
     # -- what each scope's own body holds
 
@@ -418,16 +678,21 @@ class _Collector(cst.CSTVisitor):
     def visit_Await(self, node: cst.Await) -> None:
         if (frame := self._frame()) is not None:
             frame.awaits.append(node)
+            self.paths[id(node)] = tuple(self.ancestors)
 
     def visit_CompFor(self, node: cst.CompFor) -> None:
         if node.asynchronous is not None and (frame := self._frame()) is not None:
             frame.async_comps.append(node)
+            self.paths[id(node)] = tuple(self.ancestors)
 
     def visit_Call(self, node: cst.Call) -> None:
+        self.call_scopes[id(node.func)] = self.scope
         if (frame := self._frame()) is not None:
             frame.calls.append(node)
 
     def visit_Assign(self, node: cst.Assign) -> None:
+        for target in node.targets:
+            self._bind_target(target.target)
         if not self.stack:
             for target in node.targets:
                 if isinstance(target.target, cst.Name):
@@ -445,19 +710,21 @@ class _Collector(cst.CSTVisitor):
 
     # -- one async def
 
-    def _qualname(self, name: str) -> str:
+    @staticmethod
+    def _qualname(stack: tuple[tuple[str, str], ...], name: str) -> str:
         parts: list[str] = []
-        for kind, owner in self.stack:
+        for kind, owner in stack:
             parts.append(owner)
             if kind != "class":
                 parts.append("<locals>")
         return ".".join(parts + [name])
 
-    def _async_def(self, node: cst.FunctionDef, frame: _Frame) -> AsyncDefInfo:
+    def _async_def(self, pending: _PendingAsyncDef) -> AsyncDefInfo:
+        node, frame, stack = pending.node, pending.frame, pending.stack
         class_name = None
-        if self.stack and self.stack[-1][0] == "class" and not any(kind != "class" for kind, _ in self.stack):
-            class_name = ".".join(name for _, name in self.stack)
-        builder = _BodyBuilder(self, node, frame)
+        if stack and stack[-1][0] == "class" and not any(kind != "class" for kind, _ in stack):
+            class_name = ".".join(name for _, name in stack)
+        builder = _BodyBuilder(self, node, frame, pending.imports_seen)
         body = builder.block(node.body)
         builder.finish()
         def_range = self.get_metadata(PositionProvider, node)
@@ -465,9 +732,9 @@ class _Collector(cst.CSTVisitor):
         span = Span(def_range.start.line, def_range.start.column + 1, name_range.end_line, name_range.end_column)
         return AsyncDefInfo(
             name=node.name.value,
-            qualname=self._qualname(node.name.value),
+            qualname=self._qualname(stack, node.name.value),
             class_name=class_name,
-            owner=tuple(Owner(kind, name) for kind, name in self.stack) + (Owner("async def", node.name.value),),
+            owner=tuple(Owner(kind, name) for kind, name in stack) + (Owner("async def", node.name.value),),
             line=def_range.start.line,
             span=span,
             is_stub=_is_stub_body(node.body),
@@ -497,18 +764,23 @@ class _Collector(cst.CSTVisitor):
 
     # -- references
 
-    def resolve_dotted(self, text: str) -> str:
-        """Map the first part of ``a.b.c`` through this file's imports."""
+    def resolve_dotted(self, text: str, imports_seen: int | None = None) -> str:
+        """Map the first part of ``a.b.c`` through this file's imports (the
+        first ``imports_seen`` of them: those visited before the function ended)."""
         head, _, rest = text.partition(".")
-        for fact in reversed(self.imports):
+        imports = self.imports if imports_seen is None else self.imports[:imports_seen]
+        for fact in reversed(imports):
             if fact.local == head:
                 target = fact.target if not fact.anchor else f".{fact.target}"
                 return f"{target}.{rest}" if rest else target
         return text
 
     def callee_ref(self, func: cst.BaseExpression) -> CalleeRef:
+        """What a call's callee refers to; ``func`` must be the callee of a
+        call visited by this collector."""
+        scope = self.call_scopes.get(id(func))
         if isinstance(func, cst.Name):
-            if self._bound_in_function(func):
+            if self._bound_in_function(func.value, scope):
                 return CalleeRef(UNKNOWN, func.value)
             return CalleeRef(NAME, func.value)
         if isinstance(func, cst.Attribute):
@@ -528,21 +800,19 @@ class _Collector(cst.CSTVisitor):
                 head = func
                 while isinstance(head, cst.Attribute):
                     head = head.value
-                if isinstance(head, cst.Name) and self._bound_in_function(head):
+                if isinstance(head, cst.Name) and self._bound_in_function(head.value, scope):
                     return CalleeRef(UNKNOWN, text)
                 return CalleeRef(DOTTED, text)
         return CalleeRef(UNKNOWN, "<expr>")
 
-    def _bound_in_function(self, name: cst.Name) -> bool:
-        """A name assigned in a function scope (a local, a parameter) cannot be
-        resolved to a module-level definition."""
-        try:
-            scope = self.get_metadata(ScopeProvider, name)
-        except KeyError:
+    @staticmethod
+    def _bound_in_function(name: str, scope: _Scope | None) -> bool:
+        """A name bound in a function scope (a local, a parameter), or only a
+        builtin, cannot be resolved to a module-level definition."""
+        if scope is None or scope.kind == GLOBAL_SCOPE:
             return False
-        if scope is None or isinstance(scope, GlobalScope):
-            return False
-        return any(not isinstance(a.scope, GlobalScope) for a in scope[name.value])
+        found = _binding_scope(scope, name)
+        return found is _BUILTINS or (isinstance(found, _Scope) and found.kind != GLOBAL_SCOPE)
 
 
 def _short(node: cst.CSTNode) -> str:
@@ -560,20 +830,21 @@ class _BodyBuilder:
     """Builds the IR of one async def's own body from the suspension points the
     visit recorded for it: only subtrees that hold one are descended into."""
 
-    def __init__(self, collector: _Collector, func: cst.FunctionDef, frame: _Frame) -> None:
+    def __init__(self, collector: _Collector, func: cst.FunctionDef, frame: _Frame, imports_seen: int) -> None:
         self.c = collector
         self.func = func
         self.frame = frame
+        self.imports_seen = imports_seen
         self.awaits: list[AwaitFact] = []
         self.calls: list[CallFact] = []
         self.timeouts: list[TimeoutFact] = []
         # Every node on the path from a suspension point up to the function.
         self.marked: set[int] = set()
         for point in (*frame.awaits, *frame.async_comps):
-            node: cst.CSTNode = point
-            while node is not func and id(node) not in self.marked:
+            for node in reversed(self.c.paths[id(point)]):
+                if node is func or id(node) in self.marked:
+                    break
                 self.marked.add(id(node))
-                node = self.c.get_metadata(ParentNodeProvider, node)
         self.future_names = {
             t.target.value
             for a in frame.assigns
@@ -689,9 +960,12 @@ class _BodyBuilder:
         """Whether ``item`` runs only on some evaluations of ``stop``: the right
         operand of and/or, a branch of ``x if c else y``, or a comprehension
         element past the first iterable."""
+        path = self.c.paths[id(item)]  # item's ancestors, item last
+        depth = len(path) - 1
         child = item
         while child is not stop:
-            parent = self.c.get_metadata(ParentNodeProvider, child)
+            depth -= 1
+            parent = path[depth]
             if isinstance(parent, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
                 # The element runs once per item, zero or more times; the first
                 # `for` clause's iterable (and its first `async for` step) runs once.
@@ -715,7 +989,7 @@ class _BodyBuilder:
     def _call(self, node: cst.Call) -> None:
         text = dotted_text(node.func)
         if text is not None:
-            dotted = self.c.resolve_dotted(text)
+            dotted = self.c.resolve_dotted(text, self.imports_seen)
         elif isinstance(node.func, cst.Attribute):
             dotted = f"<expr>.{node.func.attr.value}"
         else:
@@ -737,13 +1011,13 @@ class _BodyBuilder:
         if isinstance(call.func, cst.Attribute) and call.func.attr.value == "submit":
             return True
         text = dotted_text(call.func)
-        return text is not None and self.c.resolve_dotted(text) in FUTURE_FACTORIES
+        return text is not None and self.c.resolve_dotted(text, self.imports_seen) in FUTURE_FACTORIES
 
     def _timeout_context(self, stmt: cst.With, body: Node) -> None:
         for item in stmt.items:
             if isinstance(item.item, cst.Call):
                 text = dotted_text(item.item.func)
-                if text is not None and self.c.resolve_dotted(text) in TIMEOUT_CONTEXTS:
+                if text is not None and self.c.resolve_dotted(text, self.imports_seen) in TIMEOUT_CONTEXTS:
                     self.timeouts.append(TimeoutFact("timeout", self.c.span(item.item), None, body, _short(item.item)))
 
 

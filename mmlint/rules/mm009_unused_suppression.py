@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from mmlint.diagnostics import Diagnostic, Edit
+from mmlint.config import config_key_line
+from mmlint.diagnostics import Diagnostic, Edit, Span
+from mmlint.project import Project
 from mmlint.rules import all_codes
-from mmlint.rules.base import Example, Rule
+from mmlint.rules.base import Example, Rule, RuleContext
 from mmlint.settings import Settings
 from mmlint.suppressions import FileSuppressions, Suppression
 
@@ -18,6 +20,12 @@ class UnusedSuppression(Rule):
     bare `# mmlint: ignore` on a line with no diagnostic. Codes that the run
     does not select are not judged.
 
+    On a full scan (no PATH given) it also flags stale configuration, against
+    the configuration file: an `exempt.paths` glob that matches no scanned
+    file, an `exempt.classes` or `exempt.functions` entry that names nothing in
+    the parsed code, and a `per-file-ignores` glob that matches no file or
+    whose codes were not reported in any file it matches.
+
     ## Why is this bad?
     Stale suppressions pile up after code is fixed or moved, and a stale
     `ignore` silently hides the next real finding on that line.
@@ -25,6 +33,8 @@ class UnusedSuppression(Rule):
     ## Fix
     `mmlint fix` removes the dead comment, or only the dead codes when some of
     the listed codes are still used. Other text in the same comment stays.
+    Stale configuration entries are not edited automatically: delete them
+    from the configuration file.
 
     ## When to suppress
     Rarely; for a suppression kept on purpose for code that is generated or
@@ -50,6 +60,15 @@ class UnusedSuppression(Rule):
                     return await self.process_and_combine_mm_data_async(image_data, self.mm_tokens)
             """,
         ),
+        Example(
+            """
+            class ClipProcessor(BaseMultimodalProcessor):
+                async def process_mm_data_async(self, image_data, input_text, request_obj, **kwargs):
+                    return await self.process_and_combine_mm_data_async(image_data, self.mm_tokens)
+            """,
+            expect=("MM009",),
+            config={"exempt": {"paths": ["**/old_base_processor.py"]}},
+        ),
     )
     good_examples = (
         Example(
@@ -64,6 +83,59 @@ class UnusedSuppression(Rule):
     )
 
 
+    def check_project(self, ctx: RuleContext) -> Iterable[Diagnostic]:
+        project, settings = ctx.project, ctx.settings
+        usage = project.config_usage
+        if not project.full_scan or settings.config_file is None or usage is None:
+            return
+        where = project.config_display_path or str(settings.config_file)
+        for pattern in settings.exempt_paths:
+            if pattern not in usage.matched_exempt_paths:
+                yield self._stale(settings, where, "exempt.paths", f"exempt.paths entry {pattern!r} matches no scanned file")
+        classes, functions = _defined_names(project)
+        for name in sorted(settings.exempt_classes):
+            if name not in classes:
+                yield self._stale(settings, where, "exempt.classes",
+                                  f"exempt.classes entry {name!r} names no class in the parsed files, so it exempts nothing")
+        for name in sorted(settings.exempt_functions):
+            if name not in functions:
+                yield self._stale(settings, where, "exempt.functions",
+                                  f"exempt.functions entry {name!r} names no function in the parsed files, so it exempts nothing")
+        for pattern, codes in settings.per_file_ignores:
+            key = f'per-file-ignores."{pattern}"'
+            if pattern not in usage.matched_ignore_patterns:
+                yield self._stale(settings, where, key, f"per-file-ignores entry {pattern!r} matches no scanned file")
+            elif pattern not in usage.used_ignore_patterns and _any_selected(settings, codes):
+                yield self._stale(settings, where, key,
+                                  f"per-file-ignores entry {pattern!r} ignores nothing: {', '.join(codes)} "
+                                  "not reported in the files it matches")
+
+    def _stale(self, settings: Settings, where: str, key: str, message: str) -> Diagnostic:
+        line = config_key_line(settings, key)
+        return self.diagnostic(where, Span(line, 1, line, 1), f"stale configuration: {message}")
+
+
+def _any_selected(settings: Settings, prefixes: tuple[str, ...]) -> bool:
+    """Whether this run selected a rule the prefixes cover (else nothing can be judged)."""
+    return any(settings.is_selected(code) for code in all_codes() if code.startswith(prefixes))
+
+
+def _defined_names(project: Project) -> tuple[set[str], set[str]]:
+    """Class names, and `function` / `Class.method` names, in every parsed file."""
+    classes: set[str] = set()
+    functions: set[str] = set()
+    for facts in project.files.values():
+        suspension = facts.suspension
+        if suspension is None:
+            continue
+        functions.update(suspension.functions)
+        for info in suspension.classes:
+            simple = info.name.rsplit(".", 1)[-1]
+            classes.add(simple)
+            functions.update(f"{simple}.{method}" for method in info.methods)
+    return classes, functions
+
+
 _RULE = UnusedSuppression()
 
 
@@ -76,7 +148,8 @@ def unused_suppression_diagnostics(
     for suppression in suppressions.by_line:
         used_here = used.get(suppression.line, set())
         if suppression.codes is None:
-            if not used_here:
+            # A bare ignore covers every code: judge it only when every rule ran.
+            if not used_here and all(settings.is_selected(code) for code in known):
                 yield _diagnostic(path, suppression, "`# mmlint: ignore` suppressed nothing on this line", ())
             continue
         dead = [
