@@ -84,11 +84,11 @@ def main() -> None:
     files = sorted(target.rglob("*.py"))
     data = [f.read_bytes() for f in files]
     lines = sum(d.count(b"\n") for d in data)
-    from mmlint.prefilter import could_hold_finding, trigger_words
+    from mmlint.prefilter import Prefilter
     from mmlint.settings import DEFAULT_TWINS
 
-    triggers = trigger_words(DEFAULT_TWINS)
-    candidates = sum(could_hold_finding(d, triggers) for d in data)
+    prefilter = Prefilter(DEFAULT_TWINS)
+    candidates = sum(prefilter.could_hold_finding(d) for d in data)
     print(f"target: {target}")
     print(f"files: {len(files)}, lines: {lines:,}, passing the prefilter (parsed by mmlint): {candidates}")
 

@@ -14,7 +14,7 @@ from mmlint.analyse_file import FileOutcome, Parsed, ParseFailure, Unparsed, ana
 from mmlint.diagnostics import Diagnostic, Owner, Span
 from mmlint.discovery import context_files, discover, glob_relpath
 from mmlint.globs import matches_any
-from mmlint.prefilter import could_hold_finding, trigger_words
+from mmlint.prefilter import Prefilter
 from mmlint.progress import scan_progress
 from mmlint.project import ConfigUsage, Project
 from mmlint.rules import RuleContext, all_rules
@@ -59,7 +59,7 @@ def run_check(
     context = {display_path(p, cwd): p for p in (context_files(settings, cwd) if paths else ())}
     everything = {**context, **targets}
 
-    triggers = trigger_words(settings.twins)
+    prefilter = Prefilter(settings.twins)
     cache = FactsCache.open() if cache_enabled(use_cache) else None
     outcomes: dict[str, FileOutcome] = {}
     tasks: list[tuple] = []
@@ -70,7 +70,7 @@ def run_check(
         except OSError as error:
             outcomes[shown] = ParseFailure(Span(1, 1, 1, 1), f"could not read file: {error.strerror or error}")
             continue
-        if not could_hold_finding(data, triggers):
+        if not prefilter.could_hold_finding(data):
             outcomes[shown] = Unparsed("prefilter")  # never parsed
             continue
         if cache is not None:

@@ -230,3 +230,11 @@ def test_internal_error_is_one_line_and_exit_2(project, monkeypatch, capsys):
     monkeypatch.setenv("MMLINT_DEBUG", "1")
     with pytest.raises(RuntimeError):
         cli_module.main()
+
+
+@pytest.mark.parametrize("command", [["check"], ["fix"], ["audit"], ["baseline", "-o", "b.json"]])
+def test_every_command_says_when_every_input_is_excluded(project, command):
+    (project / "pyproject.toml").write_text('[tool.mmlint]\npaths = ["pkg"]\nexclude = ["**/clip.py"]\n')
+    result = CliRunner().invoke(cli, [*command, "pkg/clip.py"])
+    assert result.exit_code == 0, result.output
+    assert "mmlint: every input is excluded by the configuration (1 file)" in result.output

@@ -32,8 +32,6 @@ def command(paths, config_file, select, ignore, quiet, no_color, exit_zero, no_c
     """Report diagnostics for PATH (files or directories; default: the configured paths, else the cwd)."""
     report = run_scan(paths, config_file, select, ignore, quiet=quiet, no_cache=no_cache)
     notes = []
-    if paths and not report.files_scanned and report.explicitly_excluded:
-        notes.append(f"mmlint: every input is excluded by the configuration ({len(report.explicitly_excluded)} file(s))")
     if baseline_file is not None:
         try:
             outcome = apply_baseline(report, baseline_file)

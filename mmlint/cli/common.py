@@ -41,7 +41,11 @@ def run_scan(paths, config_file: Path | None, select: str | None, ignore: str | 
     from mmlint.engine import run_check
 
     settings = build_settings(config_file, select, ignore)
-    return run_check(list(paths) or None, settings, Path.cwd(), progress=show_progress(quiet), use_cache=not no_cache)
+    report = run_check(list(paths) or None, settings, Path.cwd(), progress=show_progress(quiet), use_cache=not no_cache)
+    if paths and not report.files_scanned and report.explicitly_excluded and not quiet:
+        count = len(report.explicitly_excluded)
+        click.echo(f"mmlint: every input is excluded by the configuration ({count} file{'s' if count != 1 else ''})", err=True)
+    return report
 
 
 def scan_options(command: Callable) -> Callable:

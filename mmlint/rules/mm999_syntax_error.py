@@ -7,8 +7,8 @@ from mmlint.rules.base import Example, Rule
 
 class SyntaxErrorRule(Rule):
     """## What it does
-    Reports a file that could hold a finding (its text names a twin, holds
-    `async` or an mmlint comment) but does not parse, or is not valid in its
+    Reports a file that could hold a finding (its text names a twin, defines
+    an `async def` or holds an mmlint comment) but does not parse, or is not valid in its
     declared encoding (UTF-8 when it has no cookie). The parser's line and
     message are given. Other files are still checked; the exit code is 1.
     Files that cannot hold a finding are never parsed, so their syntax errors

@@ -16,6 +16,8 @@ from mmlint.analysis import ALWAYS, NEVER, SOME
 from mmlint.api import check
 from mmlint.audit import build_audit
 
+pytestmark = pytest.mark.ecosystem
+
 # (file, qualname) of every non-abstract async def that never suspends: video
 # preprocessing helpers that decode frames synchronously, an image-resize
 # helper, and two entry points whose whole body is synchronous work.

@@ -1,0 +1,49 @@
+"""The prefilter lets through every file that can hold a finding and no other."""
+
+from __future__ import annotations
+
+import pytest
+
+from mmlint.api import check
+from mmlint.facts.model import TwinPair
+from mmlint.prefilter import Prefilter
+from mmlint.settings import DEFAULT_TWINS
+
+PREFILTER = Prefilter(DEFAULT_TWINS + (TwinPair("encode_audio", "encode_audio_async"),))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        b"x = self.process_and_combine_mm_data(a)",
+        b"x = await self.process_and_combine_mm_data_async(a)",
+        b"encode_audio(wave)",
+        b"async def f():\n    pass\n",
+        b"async\tdef f():\n    pass\n",
+        b"class A:\n    async  def f(self): ...\n",
+        b"async \\\ndef f():\n    pass\n",
+        b"x = 1  # mmlint: ignore[MM001]\n",
+    ],
+)
+def test_files_that_can_hold_a_finding_pass(text):
+    assert PREFILTER.could_hold_finding(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        b"import asyncio\nasyncio.run(main())\n",
+        b"def asyncdef(): pass\n",
+        b"x = 'nothing to see'\n",
+        b"",
+    ],
+)
+def test_files_that_cannot_are_skipped(text):
+    assert not PREFILTER.could_hold_finding(text)
+
+
+def test_a_skipped_file_is_never_parsed(tmp_path):
+    (tmp_path / "tools.py").write_text("import asyncio\ndef broken(:\n")
+    report = check(cwd=tmp_path)
+    assert report.files_scanned == 1 and report.diagnostics == ()
+    assert report.outcomes["tools.py"].reason == "prefilter"
