@@ -21,13 +21,13 @@ from typing import ClassVar
 import libcst as cst
 
 from mmlint.diagnostics import Diagnostic, Span
-from mmlint.facts.model import ASYNC_DEF, CallSite, FileFacts, TwinPair
+from mmlint.facts.model import CallSite, FileFacts, TwinPair
 from mmlint.fix.model import CallFix, FileFixResult, FixedSite, UnfixedSite
 from mmlint.fix.text_edits import EditConflict, PositionMap, decode_keeping_format
 from mmlint.fix.transform import MM001, rewrite_calls
 from mmlint.fix.verify import VerificationFailed, verify_call_rewrite, verify_comment_edit
 from mmlint.fix.write import write_atomically
-from mmlint.rules.scopes import describe_scope
+from mmlint.rules.mm001_sync_twin_call import unfixable_reason as mm001_unfixable_reason
 
 SYNTAX_ERROR_CODE = "MM999"
 
@@ -119,19 +119,11 @@ def _pair_named(diagnostic: Diagnostic, twins: Sequence[TwinPair]) -> TwinPair |
 
 
 def unfixable_reason(site: CallSite | None, facts: FileFacts | None, diagnostic: Diagnostic) -> str:
-    """Why the collector left an MM001 site unfixable, in the summary's words."""
-    if site is None:
+    """Why an MM001 site is left as written: the rule's own reason, so `check`
+    and `fix` never disagree."""
+    if site is None or facts is None:
         return "not fixable: " + diagnostic.message
-    if site.deciding_scope != ASYNC_DEF:
-        return f"not awaitable (MM002: {describe_scope(site)})"
-    if site.in_genexp:
-        return "inside a generator expression"
-    if site.awaited:
-        return "the sync twin is already under `await`"
-    module_names = facts.module_names if facts is not None else frozenset()
-    if not site.receiver and site.pair.async_ not in module_names:
-        return f"bare name; `{site.pair.async_}` is not defined or imported in this module"
-    return "not fixable: " + diagnostic.message
+    return mm001_unfixable_reason(site, facts) or "not fixable: " + diagnostic.message
 
 
 def _fixer_for(code: str) -> Fixer:

@@ -63,7 +63,11 @@ def _diagnostic(console: Console, d: Diagnostic, real: Path | None) -> None:
     gutter = len(str(d.span.line))
     source = source.expandtabs(1)  # one column per character, so the marks line up
     start = d.span.column - 1
-    end = d.span.end_column - 1 if d.span.end_line == d.span.line else len(source.rstrip())
+    if d.span.end_line == d.span.line:
+        end = d.span.end_column - 1
+    else:  # the span goes on below: mark the callee through its "(", not a trailing comment
+        paren = source.find("(", start)
+        end = paren + 1 if paren >= 0 else len(source.rstrip())
     width = max(1, end - start)
     console.print(f"{' ' * gutter} [blue]|[/]")
     console.print(f"[blue]{d.span.line} |[/] {escape(source)}")
