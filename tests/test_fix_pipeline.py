@@ -49,6 +49,19 @@ def test_permission_bits_are_kept(tmp_path: Path, mode: int) -> None:
     assert _tree_files(tmp_path) == {"proc.py"}
 
 
+def test_a_symlinked_file_is_fixed_through_the_link(tmp_path: Path) -> None:
+    real = tmp_path / "real"
+    real.mkdir()
+    (real / "proc.py").write_bytes(SOURCE)
+    link = tmp_path / "proc.py"
+    link.symlink_to(real / "proc.py")
+    run = fix_path(link)
+    assert run.sites_fixed == 1
+    assert link.is_symlink()
+    assert (real / "proc.py").read_bytes() == FIXED
+    assert _tree_files(real) == {"proc.py"}
+
+
 def test_failed_rename_leaves_original_and_no_temp_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     target = tmp_path / "proc.py"
     target.write_bytes(SOURCE)

@@ -13,7 +13,9 @@ from pathlib import Path
 
 def write_atomically(path: Path, data: bytes) -> None:
     """Replace ``path``'s content with ``data`` (or create it); raise ``OSError`` on
-    failure, in which case ``path`` is unchanged and no temporary file remains."""
+    failure, in which case ``path`` is unchanged and no temporary file remains.
+    A symbolic link is followed: its target is rewritten and the link stays."""
+    path = Path(os.path.realpath(path))
     mode = stat.S_IMODE(os.stat(path).st_mode) if path.exists() else _default_mode()
     descriptor, temp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".mmlint-tmp")
     try:
