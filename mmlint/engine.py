@@ -110,7 +110,7 @@ def run_check(
                 continue  # read as context only
             found = [d for rule in rules for d in rule.check_file(outcome.facts, ctx)]
             kept = config_filter.apply(found, relpath)
-            unsuppressed = _apply_suppressions(kept, outcome.suppressions, shown, settings, suppressed)
+            unsuppressed = _apply_suppressions(found, kept, outcome.suppressions, shown, settings, suppressed)
             reported.extend(config_filter.apply(unsuppressed, relpath))  # per-file-ignores of MM009 itself
     project.config_usage = config_filter.usage()
     for rule in rules:
@@ -160,13 +160,12 @@ class ConfigFilter:
         self.matched_ignore_patterns.update(p for p, _ in ignores)
         kept: list[Diagnostic] = []
         for diagnostic in found:
-            if _is_exempt_owner(diagnostic.owner, self.settings):
-                continue
+            # Judge each entry on its own, so an exemption never makes a
+            # per-file-ignore of the same finding look unused.
             ignored_by = [p for p, codes in ignores if any(diagnostic.code.startswith(c) for c in codes)]
-            if ignored_by:
-                self.used_ignore_patterns.update(ignored_by)
-                continue
-            kept.append(diagnostic)
+            self.used_ignore_patterns.update(ignored_by)
+            if not ignored_by and not _is_exempt_owner(diagnostic.owner, self.settings):
+                kept.append(diagnostic)
         return kept
 
     def usage(self) -> ConfigUsage:
@@ -193,20 +192,29 @@ def _is_exempt_owner(owner: tuple[Owner, ...], settings: Settings) -> bool:
 
 
 def _apply_suppressions(
-    kept: list[Diagnostic], suppressions: FileSuppressions, shown: str, settings: Settings, dropped: list[Diagnostic]
+    found: list[Diagnostic],
+    kept: list[Diagnostic],
+    suppressions: FileSuppressions,
+    shown: str,
+    settings: Settings,
+    dropped: list[Diagnostic],
 ) -> list[Diagnostic]:
-    """Drop suppressed diagnostics (into ``dropped``), then report the suppressions
-    that suppressed nothing."""
+    """Drop the diagnostics in ``kept`` that a comment suppresses (into ``dropped``),
+    then report the suppressions that suppressed nothing. A suppression is judged
+    against everything found on its line, including what an exemption or a
+    per-file-ignore also drops, so the two never make each other look unused."""
     used: dict[int, set[str]] = {}
+    for diagnostic in found:
+        suppression = suppressions.on_line(diagnostic.span.line)
+        if suppression is not None and suppression.covers(diagnostic.code):
+            used.setdefault(suppression.line, set()).add(diagnostic.code)
     result: list[Diagnostic] = []
     for diagnostic in kept:
         suppression = suppressions.on_line(diagnostic.span.line)
         if suppression is not None and suppression.covers(diagnostic.code):
-            used.setdefault(suppression.line, set()).add(diagnostic.code)
             dropped.append(diagnostic)
         else:
             result.append(diagnostic)
     if settings.is_selected("MM009"):
         result.extend(unused_suppression_diagnostics(shown, suppressions, used, settings))
     return result
-

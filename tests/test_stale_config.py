@@ -102,3 +102,14 @@ def test_bare_ignore_is_judged_only_when_every_rule_runs(tmp_path):
     assert [d.code for d in check(cwd=tmp_path).diagnostics] == []  # it suppresses the MM001
     (tmp_path / "m.py").write_text("async def f(self):\n    await g()  # mmlint: ignore\n")
     assert [d.code for d in check(cwd=tmp_path).diagnostics] == ["MM009"]
+
+
+def test_a_suppression_and_an_exemption_of_the_same_finding_are_both_in_use(project):
+    source = PROCESSOR.replace(
+        "return self.process_and_combine_mm_data(image_data, self.mm_tokens)",
+        "return self.process_and_combine_mm_data(image_data, self.mm_tokens)  # mmlint: ignore[MM001]",
+    )
+    (project / "pkg" / "clip.py").write_text(source)
+    write_config(project, '\n[tool.mmlint.exempt]\nclasses = ["ClipProcessor"]\n\n[tool.mmlint.per-file-ignores]\n"**/clip.py" = ["MM001"]\n')
+    report = check(cwd=project)
+    assert [d for d in report.diagnostics if d.code == "MM009"] == []
