@@ -5,6 +5,8 @@ process and its result can be cached by content hash."""
 
 from __future__ import annotations
 
+import sys
+import threading
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -46,11 +48,41 @@ FileOutcome = Parsed | Unparsed | ParseFailure
 
 
 def analyse_file(data: bytes, real_path: Path, display_path: str, twins: tuple[TwinPair, ...]) -> FileOutcome:
-    """Parse a file that passed the prefilter (mmlint.prefilter) and collect its facts."""
+    """Parse a file that passed the prefilter (mmlint.prefilter) and collect its facts.
+    Never raises: whatever goes wrong with one file becomes that file's outcome.
+
+    Runs on a thread of its own with a deep stack: libcst recurses a few frames
+    per level of nesting (400 chained `+` exceed Python's default limit of 1,000),
+    and its native parser overflows an ordinary 8 MiB stack — a segfault, not an
+    exception — long before a raised recursion limit would stop it."""
+    result: list[FileOutcome] = []
+    with _DEEP_STACK_LOCK:
+        previous_limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(previous_limit, DEEP_RECURSION_LIMIT))
+        previous_stack = threading.stack_size(DEEP_STACK_BYTES)
+        try:
+            worker = threading.Thread(
+                target=lambda: result.append(_analyse(data, real_path, display_path, twins)), name="mmlint-analyse"
+            )
+            worker.start()
+            threading.stack_size(previous_stack)
+            worker.join()
+        finally:
+            threading.stack_size(previous_stack)
+            sys.setrecursionlimit(previous_limit)
+    if not result:  # the thread died without an outcome: only an interpreter-level failure gets here
+        return ParseFailure(Span(1, 1, 1, 1), "mmlint could not analyse this file (its analysis thread failed)")
+    return result[0]
+
+
+def _analyse(data: bytes, real_path: Path, display_path: str, twins: tuple[TwinPair, ...]) -> FileOutcome:
     try:
         text = decode_source(data)
     except DecodeError as error:
         return ParseFailure(Span(error.line, 1, error.line, 1), str(error))
+    if "\x00" in text:  # libcst would parse it; Python refuses to
+        line = text.count("\n", 0, text.index("\x00")) + 1
+        return ParseFailure(Span(line, 1, line, 1), "source code cannot contain null bytes")
     suppressions = parse_suppressions(text)
     try:
         module = cst.parse_module(data)
@@ -58,14 +90,31 @@ def analyse_file(data: bytes, real_path: Path, display_path: str, twins: tuple[T
         if suppressions.skip_file:  # not checked, so not even for syntax
             return Unparsed("skip-file")
         return _python_verdict(text, display_path) or ParseFailure(
-            _error_span(error.editor_line, error.editor_column), _first_line(error.message)
+            Span(1, 1, 1, 1), f"mmlint's parser (libcst) cannot read this file, though Python can: {_first_line(error.message)}"
         )
     except (RecursionError, UnicodeError, ValueError) as error:  # absurdly deep nesting, odd bytes
         return ParseFailure(Span(1, 1, 1, 1), f"could not parse: {type(error).__name__}: {_first_line(str(error))}")
-    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-    facts = collect_facts(wrapper, display_path, twins)
-    facts = replace(facts, suspension=collect_suspension(wrapper, real_path, display_path))
+    try:
+        wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+        facts = collect_facts(wrapper, display_path, twins)
+        facts = replace(facts, suspension=collect_suspension(wrapper, real_path, display_path))
+    except RecursionError:
+        return ParseFailure(Span(1, 1, 1, 1), "nested too deeply for mmlint to analyse (RecursionError)")
+    except Exception as error:  # a bug of ours must not cost the other files their results
+        return ParseFailure(
+            Span(1, 1, 1, 1),
+            f"mmlint could not analyse this file: internal error {type(error).__name__}: "
+            f"{_first_line(str(error))} (please report it)",
+        )
     return Parsed(facts, suppressions)
+
+
+# Virtual memory: only the pages a deep file really touches are ever used.
+DEEP_STACK_BYTES = 512 * 1024 * 1024
+# Deep enough for any code a person writes (and 8,000 chained `+`), well
+# inside DEEP_STACK_BYTES; past it, the file is MM999 "nested too deeply".
+DEEP_RECURSION_LIMIT = 20_000
+_DEEP_STACK_LOCK = threading.Lock()
 
 
 def _python_verdict(text: str, display_path: str) -> ParseFailure | None:
@@ -83,10 +132,6 @@ def _python_verdict(text: str, display_path: str) -> ParseFailure | None:
     except (ValueError, RecursionError, MemoryError):
         return None
     return None
-
-
-def _error_span(line: int, column: int) -> Span:
-    return Span(line, column + 1, line, column + 1)
 
 
 def _first_line(message: str) -> str:

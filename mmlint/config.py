@@ -238,7 +238,7 @@ class _TableReader:
             exempt_paths=self._strings(exempt.get("paths", []), "exempt.paths"),
             exempt_classes=frozenset(self._names(exempt.get("classes", []), "exempt.classes", dotted=False)),
             exempt_functions=frozenset(self._names(exempt.get("functions", []), "exempt.functions", dotted=True)),
-            twins=_unique(DEFAULT_TWINS + self._twins(table.get("twins", []))),
+            twins=self._unambiguous(_unique(DEFAULT_TWINS + self._twins(table.get("twins", [])))),
             per_file_ignores=self._per_file_ignores(table.get("per-file-ignores", {})),
             blocking_calls=_unique(DEFAULT_BLOCKING_CALLS + self._strings(blocking.get("extend", []), "blocking-calls.extend")),
         )
@@ -345,6 +345,19 @@ class _TableReader:
                 raise self.error(f"'{key}': 'sync' and 'async' must differ, both are {entry['sync']!r}")
             pairs.append(TwinPair(entry["sync"], entry["async"]))
         return tuple(pairs)
+
+    def _unambiguous(self, pairs: tuple[TwinPair, ...]) -> tuple[TwinPair, ...]:
+        """A name may belong to one pair only: a call must say which twin it is."""
+        owner: dict[str, TwinPair] = {}
+        for pair in pairs:
+            for name in (pair.sync, pair.async_):
+                other = owner.setdefault(name, pair)
+                if other != pair:
+                    raise self.error(
+                        f"'twins': {name!r} belongs to two pairs, "
+                        f"{other.sync}/{other.async_} and {pair.sync}/{pair.async_}"
+                    )
+        return pairs
 
     def _per_file_ignores(self, value: Any) -> tuple[tuple[str, tuple[str, ...]], ...]:
         if not isinstance(value, dict):

@@ -90,7 +90,9 @@ def run_check(
     project = Project(
         files={shown: o.facts for shown, o in parsed.items()},
         targets=frozenset(targets),
-        full_scan=discovery.full_scan,
+        # The configured scope: the `paths`, or without them the configuration's
+        # directory; a run from a subdirectory sees only part of it.
+        full_scan=discovery.full_scan and (bool(settings.paths) or cwd == settings.root),
         call_site_count=sum(len(parsed[s].facts.call_sites) for s in targets if s in parsed),
         config_display_path=None if settings.config_file is None else display_path(settings.config_file, cwd),
     )
@@ -102,11 +104,12 @@ def run_check(
     suppressed: list[Diagnostic] = []
     for shown in targets:
         outcome = outcomes[shown]
+        relpath = glob_relpath(targets[shown], settings.root)
+        exempt = config_filter.is_exempt_path(relpath)  # recorded for every file: MM009 judges the globs
         if isinstance(outcome, ParseFailure):
-            reported.append(_syntax_error(shown, outcome))
+            reported.append(_syntax_error(shown, outcome))  # whatever the exemptions say
         elif isinstance(outcome, Parsed):
-            relpath = glob_relpath(targets[shown], settings.root)
-            if config_filter.is_exempt_path(relpath) or outcome.suppressions.skip_file:
+            if exempt or outcome.suppressions.skip_file:
                 continue  # read as context only
             found = [d for rule in rules for d in rule.check_file(outcome.facts, ctx)]
             kept = config_filter.apply(found, relpath)

@@ -238,3 +238,15 @@ def test_every_command_says_when_every_input_is_excluded(project, command):
     result = CliRunner().invoke(cli, [*command, "pkg/clip.py"])
     assert result.exit_code == 0, result.output
     assert "mmlint: every input is excluded by the configuration (1 file)" in result.output
+
+
+def test_output_into_a_device_writes_into_it_and_never_replaces_it(project):
+    import stat as stat_module
+
+    result = run("check", "--format", "json", "--output", os.devnull)
+    assert result.exit_code == 1
+    assert stat_module.S_ISCHR(os.stat(os.devnull).st_mode)
+    if os.path.exists("/dev/full"):
+        result = CliRunner().invoke(cli, ["check", "--output", "/dev/full"])
+        assert result.exit_code == 2 and "cannot write /dev/full" in result.output
+        assert stat_module.S_ISCHR(os.stat("/dev/full").st_mode)

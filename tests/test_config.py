@@ -501,3 +501,14 @@ def test_config_key_line_in_standalone_file_with_inline_and_dotted_keys(tmp_path
 
 def test_config_key_line_without_configuration_is_one(tmp_path: Path) -> None:
     assert config_key_line(load_settings(tmp_path), "min-call-sites") == 1
+
+
+def test_a_twin_name_in_two_pairs_is_an_error(tmp_path):
+    (tmp_path / "mmlint.toml").write_text(
+        '[[twins]]\nsync = "encode"\nasync = "encode_async"\n[[twins]]\nsync = "encode"\nasync = "encode_v2"\n'
+    )
+    with pytest.raises(ConfigError) as error:
+        load_settings(tmp_path)
+    assert str(error.value) == (
+        "mmlint.toml: 'twins': 'encode' belongs to two pairs, encode/encode_async and encode/encode_v2"
+    )

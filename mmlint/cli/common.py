@@ -108,7 +108,7 @@ def tool_errors(function: Callable) -> Callable:
 def use_color(no_color: bool, output: Path | None) -> bool:
     if no_color or output is not None or os.environ.get("NO_COLOR"):
         return False
-    return sys.stdout.isatty()
+    return sys.stdout is not None and sys.stdout.isatty()
 
 
 def show_progress(quiet: bool) -> bool:

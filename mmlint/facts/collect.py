@@ -33,15 +33,15 @@ def _span(code_range) -> Span:
     return Span(code_range.start.line, code_range.start.column + 1, code_range.end.line, code_range.end.column + 1)
 
 
-@dataclass
+@dataclass(eq=False)
 class _Scope:
     kind: str  # model.MODULE, CLASS, DEF, ASYNC_DEF, LAMBDA, COMPREHENSION, GENEXP
-    node: cst.CSTNode | None = None
+    node: object = None  # the def/lambda/class node, or a comprehension's _Comprehension
     suspends: bool = False  # await / async for / async with in its own body
     yields: bool = False
 
 
-@dataclass
+@dataclass(eq=False)
 class _Comprehension:
     kind: str  # model.COMPREHENSION or model.GENEXP
     depth: int = field(default=0)  # CompFor nesting below it, to tell the first iterable apart
@@ -150,7 +150,10 @@ class FactVisitor(cst.CSTVisitor):
         self._leave_comprehension()
 
     def _push_comprehension_scope(self, node: cst.CSTNode) -> None:
-        self._push(self.comprehensions[-1].kind, node)
+        # The scope's node is the comprehension's record, shared by its inner
+        # loops, so that one comprehension counts once in a scope chain.
+        comprehension = self.comprehensions[-1]
+        self.scopes.append(_Scope(comprehension.kind, comprehension))
 
     visit_ListComp_elt = visit_SetComp_elt = visit_GeneratorExp_elt = _push_comprehension_scope
     visit_DictComp_key = visit_DictComp_value = _push_comprehension_scope
@@ -283,6 +286,8 @@ class FactVisitor(cst.CSTVisitor):
                 awaited=isinstance(parent, cst.Await),
                 in_task_wrapper=self._in_task_wrapper(node),
                 in_fstring=self._in_fstring(),
+                in_annotation=any(isinstance(a, cst.Annotation) for a in self._expression_ancestors()),
+                callee_parenthesized=bool(func.lpar),
                 needs_parens=_needs_parens(node, parent),
                 delegation=any(o.kind == model.ASYNC_DEF and o.name == pair.async_ for o in owner),
                 owner=owner,
@@ -293,9 +298,11 @@ class FactVisitor(cst.CSTVisitor):
         """Scope kinds from the call outward, comprehensions looked through, up to the
         first scope that decides whether `await` is allowed there."""
         chain: list[str] = []
+        previous = None
         for scope in reversed(self.scopes):
-            if chain and chain[-1] == scope.kind and scope.kind in (model.COMPREHENSION, model.GENEXP):
+            if scope.kind in (model.COMPREHENSION, model.GENEXP) and scope.node is previous:
                 continue  # the inner loops of one comprehension are one scope
+            previous = scope.node
             chain.append(scope.kind)
             if scope.kind not in (model.COMPREHENSION, model.GENEXP):
                 break

@@ -53,6 +53,8 @@ class CallSite:
     awaited: bool  # the call is the direct operand of `await`
     in_task_wrapper: bool  # an argument of create_task/gather/ensure_future/wait_for/...
     in_fstring: bool  # inside an f-string replacement field (one token before Python 3.12)
+    in_annotation: bool  # inside an annotation, where `await` is not allowed
+    callee_parenthesized: bool  # `(self.twin)(...)`: the callee is wrapped in parentheses
     needs_parens: bool  # `await` must be parenthesised here ((await x)[0], (await x).a, (await x)())
     delegation: bool  # inside the body of this pair's async twin (the base-class delegation)
     owner: tuple[Owner, ...]
@@ -60,6 +62,11 @@ class CallSite:
     @property
     def awaitable(self) -> bool:
         return self.deciding_scope == ASYNC_DEF
+
+    @property
+    def comprehension_depth(self) -> int:
+        """How many comprehensions (of any kind) enclose the call below its deciding scope."""
+        return sum(kind in (COMPREHENSION, GENEXP) for kind in self.scope_chain)
 
 
 @dataclass(frozen=True, slots=True)

@@ -158,6 +158,13 @@ def unfixable_reason(site: CallSite, facts: FileFacts) -> str | None:
     if site.in_fstring:
         # Before Python 3.12 an f-string is one token, so the fixer could not verify the edit.
         return "inside an f-string"
+    if site.in_annotation:
+        return "inside an annotation, where `await` is not allowed"
+    if site.comprehension_depth >= 2:
+        # Python 3.10 rejects an async comprehension nested in another comprehension.
+        return "inside a comprehension nested in another, where `await` needs Python 3.11"
+    if site.callee_parenthesized:
+        return "the callee is in parentheses"
     if not site.receiver and site.pair.async_ not in facts.module_names:
         return f"`{site.pair.async_}` is not defined or imported in this module"
     return None

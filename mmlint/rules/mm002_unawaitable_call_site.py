@@ -72,7 +72,7 @@ class UnawaitableCallSite(Rule):
 
     def check_file(self, facts: FileFacts, ctx: RuleContext) -> Iterable[Diagnostic]:
         for site in facts.call_sites:
-            if site.awaitable:
+            if site.awaitable or site.delegation:  # e.g. the twin's lambda handed to the pool
                 continue
             call = f"{site.receiver}.{site.callee}" if site.receiver else site.callee
             if site.is_async_twin:
