@@ -10,6 +10,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass
 
 from mmlint.analysis import ALWAYS, NEVER, SOME
+from mmlint.analyse_file import ParseFailure
 from mmlint.engine import Report
 
 AUDIT_FORMATS = ("text", "json", "markdown")
@@ -61,6 +62,18 @@ class AuditTotals:
 class Audit:
     rows: tuple[AuditRow, ...]  # worst first
     totals: AuditTotals
+    # Target files that could hold a finding but did not parse (MM999): not in
+    # the rows, and said so, so that the inventory never looks complete when it is not.
+    unparsed: tuple[str, ...] = ()
+
+    def unparsed_note(self) -> str | None:
+        if not self.unparsed:
+            return None
+        count = len(self.unparsed)
+        return (
+            f"{count} file{'s' if count != 1 else ''} could not be parsed and "
+            f"{'are' if count != 1 else 'is'} not in the table (see `mmlint check`): {', '.join(self.unparsed)}"
+        )
 
 
 def build_audit(report: Report) -> Audit:
@@ -111,7 +124,8 @@ def build_audit(report: Report) -> Audit:
             )
         },
     )
-    return Audit(tuple(rows), totals)
+    unparsed = tuple(sorted(path for path in report.file_paths if isinstance(report.outcomes.get(path), ParseFailure)))
+    return Audit(tuple(rows), totals, unparsed)
 
 
 # ---------------------------------------------------------------- rendering
@@ -142,6 +156,7 @@ def render_json(audit: Audit) -> str:
         "files": [asdict(row) for row in audit.rows],
         "totals": asdict(audit.totals),
         "summary": audit.totals.summary(),
+        "unparsed": list(audit.unparsed),
     }
     return json.dumps(data, indent=2) + "\n"
 
@@ -158,6 +173,8 @@ def render_markdown(audit: Audit) -> str:
     lines.append("| " + " | ".join(f"**{cell}**" for cell in _cells(audit.totals, "total")) + " |")
     lines.append("")
     lines.append(audit.totals.summary())
+    if audit.unparsed_note():
+        lines += ["", audit.unparsed_note()]
     return "\n".join(lines) + "\n"
 
 
@@ -184,6 +201,8 @@ def render_text(audit: Audit, *, color: bool) -> str:
     console = Console(file=buffer, force_terminal=color, no_color=not color, width=140, highlight=False)
     console.print(table)
     console.print(audit.totals.summary())
+    if audit.unparsed_note():
+        console.print(audit.unparsed_note(), style="bold red")
     return buffer.getvalue()
 
 

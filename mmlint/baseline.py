@@ -87,9 +87,11 @@ def _key_path(absolute: Path, anchor: Path) -> str:
     baseline kept in a subdirectory stays portable) with ``/`` separators; absolute
     only when no relative path exists (another drive on Windows)."""
     try:
-        return Path(os.path.relpath(absolute, anchor)).as_posix()
+        shown = Path(os.path.relpath(absolute, anchor)).as_posix()
     except ValueError:
-        return absolute.as_posix()
+        shown = absolute.as_posix()
+    # Undecodable bytes of a file name as `\\xNN`, as in every report (JSON needs text).
+    return shown.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def _key(diagnostic: Diagnostic, source: _SourceText, anchor: Path) -> BaselineKey:

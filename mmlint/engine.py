@@ -42,11 +42,14 @@ class Report:
 
 
 def display_path(path: Path, cwd: Path) -> str:
-    """Relative to the cwd with `/` separators when under it, else absolute."""
+    """Relative to the cwd with `/` separators when under it, else absolute. Bytes
+    of a file name that are not valid UTF-8 are shown as `\\xNN` escapes, so every
+    report stays valid text."""
     try:
-        return path.relative_to(cwd).as_posix()
+        shown = path.relative_to(cwd).as_posix()
     except ValueError:
-        return path.as_posix()
+        shown = path.as_posix()
+    return shown.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def run_check(
@@ -54,7 +57,7 @@ def run_check(
 ) -> Report:
     cwd = Path(os.path.abspath(cwd))
     discovery = discover(paths, settings, cwd)
-    targets = {display_path(p, cwd): p for p in discovery.files}
+    targets = _one_per_file(discovery.files, cwd)
     # Cross-file rules read the configured paths as context when PATH names only some files.
     context = {display_path(p, cwd): p for p in (context_files(settings, cwd) if paths else ())}
     everything = {**context, **targets}
@@ -130,6 +133,19 @@ def run_check(
         suppressed=tuple(sorted(suppressed, key=lambda d: d.sort_key)),
         outcomes={shown: outcomes[shown] for shown in targets},
     )
+
+
+def _one_per_file(files: Sequence[Path], cwd: Path) -> dict[str, Path]:
+    """Display path -> path, once per real file: a symbolic link to a file that is
+    scanned anyway would report (and fix) the same code twice."""
+    seen: set[str] = set()
+    unique: dict[str, Path] = {}
+    for path in files:
+        real = os.path.realpath(path)
+        if real not in seen:
+            seen.add(real)
+            unique[display_path(path, cwd)] = path
+    return unique
 
 
 def _syntax_error(shown: str, failure: ParseFailure) -> Diagnostic:

@@ -123,3 +123,14 @@ def test_cli_output_file_and_bad_path(tmp_path: Path) -> None:
 def test_suspension_columns_add_up_to_the_async_defs(audit) -> None:
     for row in (*audit.rows, audit.totals):
         assert row.always + row.some + row.never + row.stubs == row.async_defs
+
+
+def test_files_that_do_not_parse_are_named_not_dropped(tmp_path: Path) -> None:
+    (tmp_path / "ok.py").write_text("async def f():\n    return 1\n")
+    (tmp_path / "broken.py").write_text("class P:\n    async def go(self):\n        return self.process_and_combine_mm_data(a b)\n")
+    for fmt in ("text", "markdown"):
+        result = _run(["audit", "--format", fmt, "--no-color"], tmp_path)
+        assert result.exit_code == 0
+        assert "1 file could not be parsed and is not in the table (see `mmlint check`): broken.py" in result.output
+    result = _run(["audit", "--format", "json"], tmp_path)
+    assert json.loads(result.output)["unparsed"] == ["broken.py"]

@@ -250,3 +250,39 @@ def test_output_into_a_device_writes_into_it_and_never_replaces_it(project):
         result = CliRunner().invoke(cli, ["check", "--output", "/dev/full"])
         assert result.exit_code == 2 and "cannot write /dev/full" in result.output
         assert stat_module.S_ISCHR(os.stat("/dev/full").st_mode)
+
+
+def test_repeated_select_and_ignore_accumulate(project):
+    (project / "pkg" / "fake.py").write_text("async def f():\n    return 1\n")
+    result = run("check", "--format", "json", "--select", "MM001", "--select", "MM003")
+    assert sorted(d["code"] for d in json.loads(result.output)["diagnostics"]) == ["MM001", "MM003"]
+    result = run("check", "--format", "json", "--ignore", "MM001", "--ignore", "MM003")
+    assert json.loads(result.output)["diagnostics"] == []
+
+
+def test_a_symlink_to_a_scanned_file_is_checked_once(project):
+    (project / "pkg" / "compat.py").symlink_to(project / "pkg" / "clip.py")
+    report = json.loads(run("check", "--format", "json").output)
+    assert [d["path"] for d in report["diagnostics"]] == ["pkg/clip.py"]
+    assert report["call_sites"] == 2
+
+
+def test_a_file_name_that_is_not_utf8_is_escaped_in_every_report(project):
+    os.remove(project / "pkg" / "gemma.py")
+    with open(os.path.join(os.fsencode(project / "pkg"), b"bad\xff.py"), "wb") as handle:
+        handle.write(b"async def f():\n    return 1\n")
+    report = json.loads(run("check", "--format", "json").output)
+    assert "pkg/bad\\xff.py" in [d["path"] for d in report["diagnostics"]]
+    for fmt in ("sarif", "junit", "github", "text"):
+        assert run("check", "--format", fmt).exit_code == 1
+    assert CliRunner().invoke(cli, ["baseline", "-o", "b.json"]).exit_code == 0
+    assert run("check", "--baseline", "b.json").exit_code == 0
+
+
+def test_paths_are_relative_to_a_symlinked_working_directory(project, tmp_path_factory, monkeypatch):
+    link = tmp_path_factory.mktemp("links") / "checkout"
+    link.symlink_to(project)
+    monkeypatch.chdir(link)
+    monkeypatch.setenv("PWD", str(link))
+    report = json.loads(run("check", "--format", "json", str(link / "pkg" / "clip.py")).output)
+    assert [d["path"] for d in report["diagnostics"]] == ["pkg/clip.py"]

@@ -104,3 +104,21 @@ def test_suppressed_sites_are_left_alone_and_counted(workdir: Path) -> None:
     assert "Nothing to fix." in result.output
     assert "Left alone because of a `# mmlint: ignore` comment: 1 site." in result.output
     assert (workdir / "tuple_unpacking.py").read_bytes() == before
+
+
+def test_fix_goes_on_until_nothing_changes(workdir: Path) -> None:
+    # Fixing the call makes the MM003 suppression unused (MM009): one `fix` removes both.
+    (workdir / "entry.py").write_text(
+        "class P:\n"
+        "    async def go(self, x):  # mmlint: ignore[MM003]\n"
+        "        return self.process_and_combine_mm_data(x)\n",
+        encoding="utf-8",
+    )
+    result = _invoke("--no-color", "entry.py")
+    assert result.exit_code == 0, result.output
+    assert "Fixed 2 sites in 1 file." in result.output
+    assert (workdir / "entry.py").read_text(encoding="utf-8") == (
+        "class P:\n    async def go(self, x):\n        return await self.process_and_combine_mm_data_async(x)\n"
+    )
+    again = _invoke("--no-color", "entry.py")
+    assert again.exit_code == 0 and "Nothing to fix." in again.output

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from mmlint.baseline import NEVER_BASELINED, render_baseline
-from mmlint.cli.common import emit, no_cache_option, run_scan, tool_errors
+from mmlint.cli.common import emit, logical_cwd, no_cache_option, run_scan, tool_errors
 
 
 @click.command("baseline")
@@ -19,8 +19,8 @@ from mmlint.cli.common import emit, no_cache_option, run_scan, tool_errors
 )
 @click.option("--config", "config_file", type=click.Path(path_type=Path, dir_okay=False),
               help="Configuration file (pyproject.toml [tool.mmlint], mmlint.toml); default: discovered upward.")
-@click.option("--select", help="Comma separated codes or prefixes to record (replaces the configured select).")
-@click.option("--ignore", help="Comma separated codes or prefixes not to record (added to the configured ignore).")
+@click.option("--select", multiple=True, help="Codes or prefixes to record, comma separated or repeated (replaces the configured select).")
+@click.option("--ignore", multiple=True, help="Codes or prefixes not to record, comma separated or repeated (added to the configured ignore).")
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing on success.")
 @no_cache_option
 @tool_errors
@@ -28,8 +28,8 @@ def command(
     paths: tuple[Path, ...],
     output: Path,
     config_file: Path | None,
-    select: str | None,
-    ignore: str | None,
+    select: tuple[str, ...],
+    ignore: tuple[str, ...],
     quiet: bool,
     no_cache: bool,
 ) -> None:
@@ -38,7 +38,7 @@ def command(
     Entries hold the path, the code and the flagged source line, so later edits
     that move code up or down keep matching. Syntax errors (MM999) are never
     recorded."""
-    cwd = Path.cwd()
+    cwd = logical_cwd()
     report = run_scan(paths, config_file, select, ignore, quiet=quiet, no_cache=no_cache)
     emit(render_baseline(report, output, cwd=cwd), output)
     if not quiet:

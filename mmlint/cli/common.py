@@ -35,13 +35,13 @@ no_cache_option = click.option(
 )
 
 
-def run_scan(paths, config_file: Path | None, select: str | None, ignore: str | None, *, quiet: bool, no_cache: bool):
+def run_scan(paths, config_file: Path | None, select, ignore, *, quiet: bool, no_cache: bool):
     """Build the settings from the options and run the check pipeline: what every
     scanning command (check, fix, audit, baseline) starts with."""
     from mmlint.engine import run_check
 
     settings = build_settings(config_file, select, ignore)
-    report = run_check(list(paths) or None, settings, Path.cwd(), progress=show_progress(quiet), use_cache=not no_cache)
+    report = run_check(list(paths) or None, settings, logical_cwd(), progress=show_progress(quiet), use_cache=not no_cache)
     if paths and not report.files_scanned and report.explicitly_excluded and not quiet:
         count = len(report.explicitly_excluded)
         click.echo(f"mmlint: every input is excluded by the configuration ({count} file{'s' if count != 1 else ''})", err=True)
@@ -54,8 +54,10 @@ def scan_options(command: Callable) -> Callable:
         click.argument("paths", nargs=-1, type=click.Path(path_type=Path)),
         click.option("--config", "config_file", type=click.Path(path_type=Path, dir_okay=False),
                      help="Configuration file (pyproject.toml [tool.mmlint], mmlint.toml); default: discovered upward."),
-        click.option("--select", help="Comma separated codes or prefixes to report (replaces the configured select)."),
-        click.option("--ignore", help="Comma separated codes or prefixes not to report (added to the configured ignore)."),
+        click.option("--select", multiple=True,
+                     help="Codes or prefixes to report, comma separated or repeated (replaces the configured select)."),
+        click.option("--ignore", multiple=True,
+                     help="Codes or prefixes not to report, comma separated or repeated (added to the configured ignore)."),
         click.option("--quiet", "-q", is_flag=True, help="Print diagnostics only: no summary."),
         click.option("--no-color", is_flag=True, help="Plain output, even on a terminal."),
         click.option("--exit-zero", is_flag=True, help="Exit 0 even when diagnostics are found."),
@@ -78,14 +80,29 @@ def output_options(formats: tuple[str, ...]) -> Callable[[Callable], Callable]:
     return decorate
 
 
-def build_settings(config_file: Path | None, select: str | None, ignore: str | None) -> Settings:
-    cwd = Path.cwd()
+def logical_cwd() -> Path:
+    """The working directory as the shell names it ($PWD), so that paths reached
+    through a symbolic link are shown relative to it, as the user typed them."""
+    pwd = os.environ.get("PWD")
+    try:
+        if pwd and os.path.isabs(pwd) and os.path.samefile(pwd, os.curdir):
+            return Path(pwd)
+    except OSError:
+        pass
+    return Path.cwd()
+
+
+def build_settings(config_file: Path | None, select, ignore) -> Settings:
+    """``select`` / ``ignore``: the option's values (repeated options accumulate)."""
+    cwd = logical_cwd()
+    select = (select,) if isinstance(select, str) else tuple(select or ())
+    ignore = (ignore,) if isinstance(ignore, str) else tuple(ignore or ())
     try:
         return load_settings(
             cwd,
             config_file,
-            select=parse_codes(select, "--select") if select is not None else None,
-            ignore=parse_codes(ignore, "--ignore") if ignore is not None else None,
+            select=parse_codes(",".join(select), "--select") if select else None,
+            ignore=parse_codes(",".join(ignore), "--ignore") if ignore else None,
         )
     except ConfigError as error:
         raise ToolError(str(error)) from None

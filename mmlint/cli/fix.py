@@ -17,6 +17,9 @@ from mmlint.cli.common import (
     use_color,
 )
 from mmlint.fix import FixRun, fix_report, unified_diff
+from mmlint.fix.run import merge_rounds
+
+MAX_FIX_ROUNDS = 5
 
 
 def _plural(count: int, word: str) -> str:
@@ -86,6 +89,15 @@ def command(
     report = run_scan(paths, config_file, select, ignore, quiet=quiet, no_cache=no_cache)
     dry_run = show_diff or check_only
     run = fix_report(report, write=not dry_run)
+    if not dry_run:
+        # A fix can leave something newly fixable (a suppression whose finding it
+        # removed is now unused): go again until nothing changes, so that a second
+        # `mmlint fix` is a no-op.
+        rounds = [run]
+        while rounds[-1].changed and len(rounds) < MAX_FIX_ROUNDS:
+            report = run_scan(paths, config_file, select, ignore, quiet=True, no_cache=no_cache)
+            rounds.append(fix_report(report, write=True))
+        run = merge_rounds(rounds)
 
     if show_diff:
         for result in run.changed:

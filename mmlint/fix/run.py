@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 from collections import defaultdict
 from dataclasses import dataclass
@@ -67,6 +68,34 @@ def fix_report(report, *, write: bool) -> FixRun:
         )
         results.append(fix_file(file, write=write))
     return FixRun(tuple(results))
+
+
+def merge_rounds(rounds: list[FixRun]) -> FixRun:
+    """One run out of successive rounds over the same files: sites fixed in every
+    round, the bytes from before the first to after the last, and what is left
+    (unfixed sites, errors) as the last round saw it."""
+    merged: dict[str, FileFixResult] = {}
+    for index, run in enumerate(rounds):
+        last = index == len(rounds) - 1
+        for result in run.results:
+            earlier = merged.get(result.path)
+            if earlier is None:
+                merged[result.path] = result
+                continue
+            merged[result.path] = dataclasses.replace(
+                result,
+                fixed=earlier.fixed + result.fixed,
+                old=earlier.old,
+                new=result.new if result.changed else earlier.new,
+            )
+        if not last:
+            continue
+        # A file the last round did not visit has nothing left: keep its fixes only.
+        seen = {result.path for result in run.results}
+        for path, result in list(merged.items()):
+            if path not in seen:
+                merged[path] = dataclasses.replace(result, unfixed=(), error=None)
+    return FixRun(tuple(merged[path] for path in sorted(merged)))
 
 
 def unified_diff(result: FileFixResult) -> str:
