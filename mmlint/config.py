@@ -385,8 +385,12 @@ def _apply_cli(
         new_select = _unique(new_select + _cli_codes(extend_select, "--extend-select"))
     if new_select != settings.select:
         changes["select"] = new_select
+    if select is not None or extend_select:
+        changes["select_from_cli"] = True
     if ignore:
-        changes["ignore"] = _unique(settings.ignore + _cli_codes(ignore, "--ignore"))
+        cli_ignore = _cli_codes(ignore, "--ignore")
+        changes["ignore"] = _unique(settings.ignore + cli_ignore)
+        changes["cli_ignore"] = cli_ignore
     return replace(settings, **changes) if changes else settings
 
 

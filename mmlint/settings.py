@@ -46,15 +46,24 @@ class Settings:
     twins: tuple[TwinPair, ...] = DEFAULT_TWINS
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
     blocking_calls: tuple[str, ...] = DEFAULT_BLOCKING_CALLS
+    # The command line is a layer above the configuration (as in ruff): its
+    # --ignore beats a more specific configured select; within the command line
+    # the more specific of --select / --ignore wins.
+    cli_ignore: tuple[str, ...] = ()
+    select_from_cli: bool = False
 
     def is_selected(self, code: str) -> bool:
-        """select/ignore by code or prefix, the more specific prefix winning (as in
-        ruff: select MM001 with ignore MM keeps MM001); MM999 always stays on."""
+        """select/ignore by code or prefix, as in ruff: within one layer the more
+        specific prefix wins (select MM001 with ignore MM keeps MM001); the command
+        line is a layer above the configuration. MM999 always stays on."""
         if code == "MM999":
             return True
         selected = _longest_prefix(code, self.select)
-        ignored = _longest_prefix(code, self.ignore)
-        return selected > ignored
+        if self.select_from_cli:  # the command line chose: only its own ignore counts
+            return selected > _longest_prefix(code, self.cli_ignore)
+        if selected <= _longest_prefix(code, self.ignore):
+            return False
+        return _longest_prefix(code, self.cli_ignore) < 0
 
 
 def _longest_prefix(code: str, prefixes: tuple[str, ...]) -> int:

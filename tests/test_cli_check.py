@@ -286,3 +286,19 @@ def test_paths_are_relative_to_a_symlinked_working_directory(project, tmp_path_f
     monkeypatch.setenv("PWD", str(link))
     report = json.loads(run("check", "--format", "json", str(link / "pkg" / "clip.py")).output)
     assert [d["path"] for d in report["diagnostics"]] == ["pkg/clip.py"]
+
+
+@pytest.mark.parametrize(
+    ("config", "options", "reported"),
+    [
+        ('select = ["MM001"]', ["--ignore", "MM"], False),  # the command line's ignore wins over the config
+        ('ignore = ["MM001"]', ["--select", "MM001"], True),  # ... and its select over the config's ignore
+        ("", ["--select", "MM001", "--ignore", "MM"], True),  # within the command line, the more specific
+        ("", ["--select", "MM", "--ignore", "MM001"], False),
+        ('select = ["MM001"]\nignore = ["MM"]', [], True),  # within the configuration, the more specific
+    ],
+)
+def test_command_line_is_a_layer_over_the_configuration(project, config, options, reported):
+    (project / "pyproject.toml").write_text(f'[tool.mmlint]\npaths = ["pkg"]\n{config}\n')
+    codes = [d["code"] for d in json.loads(run("check", "--format", "json", *options).output)["diagnostics"]]
+    assert ("MM001" in codes) == reported
