@@ -79,7 +79,7 @@ def _analyse(data: bytes, real_path: Path, display_path: str, twins: tuple[TwinP
     try:
         text = decode_source(data)
     except DecodeError as error:
-        return ParseFailure(Span(error.line, 1, error.line, 1), str(error))
+        return ParseFailure(Span(error.line, error.column, error.line, error.column + 1), str(error))
     if "\x00" in text:  # libcst would parse it; Python refuses to
         line = text.count("\n", 0, text.index("\x00")) + 1
         return ParseFailure(Span(line, 1, line, 1), "source code cannot contain null bytes")

@@ -14,6 +14,7 @@ class DecodeError(Exception):
 
     message: str
     line: int = 1
+    column: int = 1
 
     def __str__(self) -> str:
         return self.message
@@ -29,7 +30,9 @@ def decode_source(data: bytes) -> str:
         return data.decode(encoding)
     except UnicodeDecodeError as error:
         line = data.count(b"\n", 0, error.start) + 1
-        raise DecodeError(f"not valid {encoding}: {error.reason} at byte {error.start}", line) from None
+        line_start = data.rfind(b"\n", 0, error.start) + 1
+        column = len(data[line_start : error.start].decode(encoding, errors="replace")) + 1
+        raise DecodeError(f"not valid {encoding}: {error.reason} at byte {error.start}", line, column) from None
     except LookupError:
         raise DecodeError(f"unknown encoding {encoding!r}") from None
 

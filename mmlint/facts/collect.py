@@ -71,6 +71,7 @@ class FactVisitor(cst.CSTVisitor):
             call_sites=tuple(self.call_sites),
             async_defs=tuple(self.async_defs),
             module_names=frozenset(self.module_names),
+            newline=self.module.default_newline,
         )
 
     # -- the ancestor stack -----------------------------------------------------------

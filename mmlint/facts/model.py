@@ -93,5 +93,6 @@ class FileFacts:
     # Names bound at module level by def, class, import or assignment (for the
     # bare-function fix: the async twin must be reachable by name).
     module_names: frozenset[str] = frozenset()
+    newline: str = "\n"  # the file's line ending, as libcst detected it
     # Cross-file suspension data (mmlint.facts.suspension); None when not collected.
     suspension: Any = field(default=None)
