@@ -222,14 +222,15 @@ def _apply_suppressions(
     then report the suppressions that suppressed nothing. A suppression is judged
     against everything found on its line, including what an exemption or a
     per-file-ignore also drops, so the two never make each other look unused."""
+    on_line = {suppression.line: suppression for suppression in suppressions.by_line}
     used: dict[int, set[str]] = {}
     for diagnostic in found:
-        suppression = suppressions.on_line(diagnostic.span.line)
+        suppression = on_line.get(diagnostic.span.line)
         if suppression is not None and suppression.covers(diagnostic.code):
             used.setdefault(suppression.line, set()).add(diagnostic.code)
     result: list[Diagnostic] = []
     for diagnostic in kept:
-        suppression = suppressions.on_line(diagnostic.span.line)
+        suppression = on_line.get(diagnostic.span.line)
         if suppression is not None and suppression.covers(diagnostic.code):
             dropped.append(diagnostic)
         else:

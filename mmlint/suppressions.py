@@ -38,9 +38,6 @@ class FileSuppressions:
     skip_file: bool = False
     by_line: tuple[Suppression, ...] = ()
 
-    def on_line(self, line: int) -> Suppression | None:
-        return next((s for s in self.by_line if s.line == line), None)
-
 
 def parse_suppressions(text: str) -> FileSuppressions:
     """Find suppression comments; a tokenize error yields what was found before it."""

@@ -19,7 +19,6 @@ from mmlint.fix.model import CallFix
 from mmlint.fix.transform import needs_parentheses, rewrite_calls
 from mmlint.fix.verify import VerificationFailed, verify_call_rewrite, verify_comment_edit
 from mmlint.fix.write import write_atomically
-from mmlint.settings import DEFAULT_TWINS
 from fix_helpers import check_file, fix_path
 
 SOURCE = b"""class P(Base):
@@ -126,7 +125,7 @@ def test_verification_failure_writes_nothing(tmp_path: Path, monkeypatch: pytest
 
 def test_unreadable_file_is_a_file_error(tmp_path: Path) -> None:
     missing = tmp_path / "gone.py"
-    file = FileToFix("gone.py", missing, (), None, DEFAULT_TWINS)
+    file = FileToFix("gone.py", missing, (), None)
     result = fix_file(file, write=True)
     assert result.error is not None and result.error.startswith("could not read")
 
@@ -210,7 +209,7 @@ def test_comment_fix_removes_dead_suppression(tmp_path: Path) -> None:
     target = tmp_path / "proc.py"
     source = b"x = 1  # mmlint: ignore[MM003]\r\ny = 2\r\n"
     target.write_bytes(source)
-    file = FileToFix("proc.py", target, (_mm009(1, 6, 31),), None, DEFAULT_TWINS)
+    file = FileToFix("proc.py", target, (_mm009(1, 6, 31),), None)
     result = fix_file(file, write=True)
     assert result.error is None and [s.code for s in result.fixed] == ["MM009"]
     assert target.read_bytes() == b"x = 1\r\ny = 2\r\n"
@@ -225,7 +224,7 @@ def test_comment_fix_and_call_fix_in_one_file(tmp_path: Path) -> None:
     # A whole comment line removed shifts the call one line up.
     dead = Diagnostic("proc.py", Span(2, 5, 3, 1), "MM009", "unused-suppression", "unused", True,
                       (Edit(Span(2, 1, 3, 1), ""),))
-    file = FileToFix("proc.py", target, calls + (dead,), report.project.files["proc.py"], DEFAULT_TWINS)
+    file = FileToFix("proc.py", target, calls + (dead,), report.project.files["proc.py"])
     result = fix_file(file, write=True)
     assert result.error is None, result.error
     assert target.read_bytes() == FIXED
@@ -242,7 +241,7 @@ def test_comment_verifier_rejects_code_changes() -> None:
 def test_comment_fix_touching_code_is_refused(tmp_path: Path) -> None:
     target = tmp_path / "proc.py"
     target.write_bytes(b"x = 1  # mmlint: ignore\n")
-    file = FileToFix("proc.py", target, (_mm009(1, 1, 6),), None, DEFAULT_TWINS)
+    file = FileToFix("proc.py", target, (_mm009(1, 1, 6),), None)
     result = fix_file(file, write=True)
     assert result.error is not None and result.error.startswith("fix not applied")
     assert target.read_bytes() == b"x = 1  # mmlint: ignore\n"

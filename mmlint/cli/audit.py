@@ -3,7 +3,6 @@ bypass the worker pool, per file."""
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import click
 

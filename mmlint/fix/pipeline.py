@@ -11,7 +11,6 @@ bytes changed. Any failure leaves the file untouched and becomes the file's
 from __future__ import annotations
 
 import dataclasses
-import re
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -21,7 +20,7 @@ from typing import ClassVar
 import libcst as cst
 
 from mmlint.diagnostics import Diagnostic, Span
-from mmlint.facts.model import CallSite, FileFacts, TwinPair
+from mmlint.facts.model import CallSite, FileFacts
 from mmlint.fix.model import CallFix, FileFixResult, FixedSite, UnfixedSite
 from mmlint.fix.text_edits import EditConflict, PositionMap, decode_keeping_format
 from mmlint.fix.transform import MM001, rewrite_calls
@@ -40,7 +39,6 @@ class FileToFix:
     abs_path: Path
     diagnostics: tuple[Diagnostic, ...]  # every diagnostic reported on the file
     facts: FileFacts | None
-    twins: tuple[TwinPair, ...]
 
 
 @dataclass(frozen=True)
@@ -96,10 +94,10 @@ class CallRewriteFixer(Fixer):
             if not diagnostic.fixable:
                 unfixed.append(UnfixedSite(diagnostic.span, MM001, unfixable_reason(site, file.facts, diagnostic)))
                 continue
-            pair = site.pair if site is not None else _pair_named(diagnostic, file.twins)
-            if pair is None:
-                unfixed.append(UnfixedSite(diagnostic.span, MM001, "cannot tell which twin pair this call belongs to"))
+            if site is None:  # the pair comes from the collected call, never from a message
+                unfixed.append(UnfixedSite(diagnostic.span, MM001, "no twin call was collected at this position"))
                 continue
+            pair = site.pair
             fixes.append(CallFix(diagnostic.span, pair.sync, pair.async_))
         if not fixes:
             return StageResult(source, unfixed=tuple(unfixed))
@@ -107,15 +105,6 @@ class CallRewriteFixer(Fixer):
         if rewrite.fixed:
             verify_call_rewrite(source, rewrite.new, fixes, rewrite.fixed)
         return StageResult(rewrite.new, rewrite.fixed, tuple(unfixed) + rewrite.unfixed)
-
-
-def _pair_named(diagnostic: Diagnostic, twins: Sequence[TwinPair]) -> TwinPair | None:
-    """The pair whose sync name the diagnostic's message names (used when the
-    facts do not hold the site, e.g. a diagnostic built by hand)."""
-    named = [pair for pair in twins if re.search(rf"\b{re.escape(pair.sync)}\b", diagnostic.message)]
-    if len(named) == 1:
-        return named[0]
-    return twins[0] if len(twins) == 1 else None
 
 
 def unfixable_reason(site: CallSite | None, facts: FileFacts | None, diagnostic: Diagnostic) -> str:

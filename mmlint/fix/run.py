@@ -64,7 +64,6 @@ def fix_report(report, *, write: bool) -> FixRun:
             abs_path=report.file_paths[path],
             diagnostics=tuple(by_path[path]),
             facts=report.project.files.get(path),
-            twins=report.settings.twins,
         )
         results.append(fix_file(file, write=write))
     return FixRun(tuple(results))

@@ -5,10 +5,6 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from mmlint.engine import Report
 
 FORMATS = ("text", "json", "github", "sarif", "junit")
 
