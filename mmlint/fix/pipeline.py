@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
@@ -56,9 +56,13 @@ class Fixer(ABC):
     order: ClassVar[int]
 
     @abstractmethod
-    def run(self, source: bytes, diagnostics: Sequence[Diagnostic], file: FileToFix) -> StageResult:
-        """Fix ``diagnostics`` (this fixer's, spans in ``source``'s coordinates);
-        raise ``VerificationFailed`` or ``EditConflict`` when it cannot be done safely."""
+    def run(
+        self, source: bytes, diagnostics: Sequence[Diagnostic], file: FileToFix, original: Mapping[Span, Span]
+    ) -> StageResult:
+        """Fix ``diagnostics`` (this fixer's, spans in ``source``'s coordinates;
+        ``original`` maps each back to its span in the file as read, where the
+        facts are); raise ``VerificationFailed`` or ``EditConflict`` when it
+        cannot be done safely."""
 
 
 class CommentEditFixer(Fixer):
@@ -67,7 +71,9 @@ class CommentEditFixer(Fixer):
 
     order = 0
 
-    def run(self, source: bytes, diagnostics: Sequence[Diagnostic], file: FileToFix) -> StageResult:
+    def run(
+        self, source: bytes, diagnostics: Sequence[Diagnostic], file: FileToFix, original: Mapping[Span, Span]
+    ) -> StageResult:
         edits = [edit for diagnostic in diagnostics for edit in diagnostic.edits]
         if not edits:
             return StageResult(source)
@@ -85,12 +91,14 @@ class CallRewriteFixer(Fixer):
 
     order = 10
 
-    def run(self, source: bytes, diagnostics: Sequence[Diagnostic], file: FileToFix) -> StageResult:
+    def run(
+        self, source: bytes, diagnostics: Sequence[Diagnostic], file: FileToFix, original: Mapping[Span, Span]
+    ) -> StageResult:
         sites = {site.span: site for site in (file.facts.call_sites if file.facts else ())}
         fixes: list[CallFix] = []
         unfixed: list[UnfixedSite] = []
         for diagnostic in diagnostics:
-            site = sites.get(diagnostic.span)
+            site = sites.get(original.get(diagnostic.span, diagnostic.span))
             if not diagnostic.fixable:
                 unfixed.append(UnfixedSite(diagnostic.span, MM001, unfixable_reason(site, file.facts, diagnostic)))
                 continue
@@ -175,7 +183,7 @@ def fix_file(file: FileToFix, *, write: bool) -> FileFixResult:
                     continue
                 original_span[span] = diagnostic.span
                 moved.append(dataclasses.replace(diagnostic, span=span))
-            stage = fixer.run(current, moved, file)
+            stage = fixer.run(current, moved, file, original_span)
             fixed.extend(dataclasses.replace(s, span=original_span.get(s.span, s.span)) for s in stage.fixed)
             unfixed.extend(dataclasses.replace(s, span=original_span.get(s.span, s.span)) for s in stage.unfixed)
             if stage.positions is not None:
