@@ -7,16 +7,14 @@ from __future__ import annotations
 
 import sys
 import threading
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper
 
 from mmlint.diagnostics import Span
 from mmlint.facts.collect import collect_facts
 from mmlint.facts.model import FileFacts, TwinPair
-from mmlint.facts.suspension import collect_suspension
 from mmlint.source import DecodeError, decode_source
 from mmlint.suppressions import FileSuppressions, parse_suppressions
 
@@ -95,9 +93,7 @@ def _analyse(data: bytes, real_path: Path, display_path: str, twins: tuple[TwinP
     except (RecursionError, UnicodeError, ValueError) as error:  # absurdly deep nesting, odd bytes
         return ParseFailure(Span(1, 1, 1, 1), f"could not parse: {type(error).__name__}: {_first_line(str(error))}")
     try:
-        wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-        facts = collect_facts(wrapper, display_path, twins)
-        facts = replace(facts, suspension=collect_suspension(wrapper, real_path, display_path))
+        facts = collect_facts(module, real_path, display_path, twins)
     except RecursionError:
         return ParseFailure(Span(1, 1, 1, 1), "nested too deeply for mmlint to analyse (RecursionError)")
     except Exception as error:  # a bug of ours must not cost the other files their results

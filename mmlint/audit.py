@@ -9,7 +9,7 @@ import json
 from collections import Counter
 from dataclasses import asdict, dataclass
 
-from mmlint.analysis import ALWAYS, NEVER, SOME
+from mmlint.analysis import ALWAYS, NEVER, NOT_JUDGED, SOME
 from mmlint.analyse_file import ParseFailure
 from mmlint.engine import Report
 
@@ -89,13 +89,13 @@ def build_audit(report: Report) -> Audit:
         sites = facts.call_sites
         verdicts: Counter[str] = Counter()
         stubs = 0
-        async_defs = len(facts.suspension.async_defs) if facts.suspension is not None else len(facts.async_defs)
+        async_defs = len(facts.async_defs)
         for key in analysis.defs_by_path.get(path, ()):
-            info = analysis.defs[key]
-            if info.is_stub or info.is_abstract or info.is_generator:
+            verdict = analysis.classify(key)
+            if verdict == NOT_JUDGED:
                 stubs += 1
             else:
-                verdicts[analysis.verdict(key)] += 1
+                verdicts[verdict] += 1
         if not sites and not async_defs:
             continue
         rows.append(

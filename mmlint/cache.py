@@ -30,7 +30,7 @@ from mmlint.facts.model import TwinPair
 
 FORMAT = "facts-v1"
 # The modules whose code decides a file's outcome.
-_FACT_MODULES = ("analyse_file.py", "source.py", "suppressions.py", "facts/model.py", "facts/collect.py", "facts/suspension.py")
+_FACT_MODULES = ("analyse_file.py", "source.py", "suppressions.py", "facts/model.py", "facts/ir.py", "facts/collect.py", "facts/ir_builder.py", "facts/positions.py", "facts/scopes.py", "facts/syntax.py")
 
 
 def cache_root() -> Path:

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import libcst as cst
 import pytest
-from libcst.metadata import MetadataWrapper
 
 from mmlint.analysis import ALWAYS, NEVER, SOME, SuspensionAnalysis, analyse_files
-from mmlint.facts.suspension import collect_suspension
+from mmlint.facts.collect import collect_facts
+from mmlint.settings import DEFAULT_TWINS
 
 
 def analyse(tmp_path: Path, files: dict[str, str]) -> SuspensionAnalysis:
@@ -24,8 +24,7 @@ def analyse(tmp_path: Path, files: dict[str, str]) -> SuspensionAnalysis:
         path.write_text(textwrap.dedent(source), encoding="utf-8")
     for relative in files:
         path = tmp_path / relative
-        wrapper = MetadataWrapper(cst.parse_module(path.read_text(encoding="utf-8")))
-        facts[relative] = collect_suspension(wrapper, path, relative)
+        facts[relative] = collect_facts(cst.parse_module(path.read_text(encoding="utf-8")), path, relative, DEFAULT_TWINS)
     return analyse_files(facts)
 
 
@@ -289,7 +288,7 @@ def test_wait_for_and_timeout_blocks(tmp_path: Path) -> None:
 def test_facts_are_picklable_plain_data(tmp_path: Path) -> None:
     source = tmp_path / "m.py"
     source.write_text("import asyncio\nasync def f(x):\n    if x:\n        await asyncio.sleep(0)\n", encoding="utf-8")
-    facts = collect_suspension(MetadataWrapper(cst.parse_module(source.read_text())), source, "m.py")
+    facts = collect_facts(cst.parse_module(source.read_text()), source, "m.py", DEFAULT_TWINS)
     assert pickle.loads(pickle.dumps(facts)) == facts
     assert facts.module == "m" and not facts.is_package
 

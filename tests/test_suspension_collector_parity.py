@@ -10,25 +10,17 @@ from pathlib import Path
 
 import libcst as cst
 import pytest
-from libcst.metadata import MetadataWrapper
 
-from mmlint.facts.suspension import (
-    DOTTED,
-    NAME,
-    UNKNOWN,
-    AwaitPoint,
-    Branch,
-    Seq,
-    SuspensionFacts,
-    collect_suspension,
-)
+from mmlint.facts.collect import collect_facts
+from mmlint.facts.ir import AwaitPoint, Branch, Seq
+from mmlint.facts.model import DOTTED, NAME, UNKNOWN, FileFacts
+from mmlint.settings import DEFAULT_TWINS
 
 
-def collect(tmp_path: Path, source: str) -> SuspensionFacts:
+def collect(tmp_path: Path, source: str) -> FileFacts:
     path = tmp_path / "m.py"
     path.write_text(textwrap.dedent(source), encoding="utf-8")
-    wrapper = MetadataWrapper(cst.parse_module(path.read_text(encoding="utf-8")))
-    return collect_suspension(wrapper, path, "m.py")
+    return collect_facts(cst.parse_module(path.read_text(encoding="utf-8")), path, "m.py", DEFAULT_TWINS)
 
 
 def callee_kinds(tmp_path: Path, source: str, qualname: str) -> dict[str, str]:

@@ -8,10 +8,10 @@ from pathlib import Path
 import hypothesmith
 import libcst as cst
 from hypothesis import HealthCheck, given, settings
-from libcst.metadata import MetadataWrapper
 
 from mmlint.analysis import analyse_files
-from mmlint.facts.suspension import collect_suspension
+from mmlint.facts.collect import collect_facts
+from mmlint.settings import DEFAULT_TWINS
 
 ASYNC_SHAPES = """
 import asyncio
@@ -41,7 +41,7 @@ def _analyse(source: str) -> None:
         module = cst.parse_module(source)
     except cst.ParserSyntaxError:
         return  # the grammar strategy can produce code libcst rejects; not ours
-    facts = collect_suspension(MetadataWrapper(module), Path("fuzz.py"), "fuzz.py")
+    facts = collect_facts(module, Path("fuzz.py"), "fuzz.py", DEFAULT_TWINS)
     pickle.dumps(facts)
     analysis = analyse_files({"fuzz.py": facts})
     analysis.hollow_awaits()

@@ -1,7 +1,7 @@
 """Cross-file suspension analysis: which async defs suspend on every path, on
 some paths, or never; which awaits are hollow; which timeouts cannot fire.
 
-Built from the SuspensionFacts of every parsed file (targets and context).
+Built from the FileFacts of every parsed file (targets and context).
 Verdicts are a least fixed point: every async def starts as "never" and is
 re-evaluated until nothing changes, so a cycle with no real suspension point
 never suspends, and a cycle with one does.
@@ -12,15 +12,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from mmlint.analysis.flow import ALWAYS, NEVER, SOME, SUSPENDED, apply_verdict, has_suspension_point, run_body, verdict_of
+from mmlint.analysis.flow import ALWAYS, NEVER, SOME, SUSPENDED, apply_verdict, run_body, verdict_of
 from mmlint.analysis.resolve import DefKey, Resolution, Resolver
 from mmlint.diagnostics import Span
-from mmlint.facts.suspension import AsyncDefInfo, AwaitFact, SuspensionFacts, TimeoutFact
+from mmlint.facts.model import AsyncDef, AwaitFact, FileFacts, TimeoutFact
 
 if TYPE_CHECKING:
     from mmlint.project import Project
 
-__all__ = ["ALWAYS", "NEVER", "SOME", "ChainLink", "HollowAwait", "IneffectiveTimeout", "SuspensionAnalysis", "analyse_files", "analyse_project"]
+NOT_JUDGED = "not judged"
+
+__all__ = ["ALWAYS", "NEVER", "NOT_JUDGED", "SOME", "ChainLink", "HollowAwait", "IneffectiveTimeout", "SuspensionAnalysis", "analyse_files", "analyse_project"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,10 +58,10 @@ class IneffectiveTimeout:
 class SuspensionAnalysis:
     """Verdicts for every async def of a scan, and the findings built on them."""
 
-    def __init__(self, files: dict[str, SuspensionFacts]) -> None:
+    def __init__(self, files: dict[str, FileFacts]) -> None:
         self.files = files
         self.resolver = Resolver(files)
-        self.defs: dict[DefKey, AsyncDefInfo] = {
+        self.defs: dict[DefKey, AsyncDef] = {
             (path, index): info for path, facts in files.items() for index, info in enumerate(facts.async_defs)
         }
         self._resolutions: dict[tuple[DefKey, int], Resolution] = {}
@@ -107,6 +109,14 @@ class SuspensionAnalysis:
     def verdict(self, key: DefKey) -> str:
         return self.verdicts[key]
 
+    def classify(self, key: DefKey) -> str:
+        """The one classification MM003, MM004, MM007 and `audit` share:
+        NOT_JUDGED for interface-only defs (stubs, abstract methods, overloads,
+        Protocol members, async generators), else the verdict. A NEVER def with
+        no suspension point at all is MM003's (``AsyncDef.is_fake_async``);
+        one whose awaits are all hollow is MM004's."""
+        return NOT_JUDGED if self.defs[key].is_interface_only else self.verdicts[key]
+
     def resolution(self, key: DefKey, await_index: int) -> Resolution:
         return self._resolutions[(key, await_index)]
 
@@ -131,7 +141,7 @@ class SuspensionAnalysis:
                 None,
             )
             if following is None:
-                return tuple(links), False, not has_suspension_point(info.body)
+                return tuple(links), False, not info.has_suspension_point
             if following in seen:
                 again = self.defs[following]
                 links.append(ChainLink(again.qualname, following[0], again.line))
@@ -171,12 +181,11 @@ class SuspensionAnalysis:
         return self.defs[key].awaits
 
 
-def analyse_files(files: dict[str, SuspensionFacts]) -> SuspensionAnalysis:
+def analyse_files(files: dict[str, FileFacts]) -> SuspensionAnalysis:
     """The analysis over facts keyed by display path."""
     return SuspensionAnalysis(files)
 
 
 def analyse_project(project: "Project") -> SuspensionAnalysis:
     """The analysis over every parsed file of a project (targets and context)."""
-    files = {path: facts.suspension for path, facts in project.files.items() if facts.suspension is not None}
-    return SuspensionAnalysis(files)
+    return SuspensionAnalysis(project.files)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from mmlint.facts.suspension import (
+from mmlint.facts.ir import (
     AsyncLoopOrContext,
     AwaitPoint,
     Branch,
@@ -24,6 +24,7 @@ from mmlint.facts.suspension import (
     Node,
     Seq,
     Try,
+    has_suspension_point,
 )
 
 NOT_SUSPENDED = 1
@@ -134,18 +135,3 @@ def _run_try(node: Try, states: int, flow: _Flow, await_effect) -> int:
     flow.breaks |= _run(node.finalbody, inner.breaks, flow, await_effect)
     flow.continues |= _run(node.finalbody, inner.continues, flow, await_effect)
     return _run(node.finalbody, normal, flow, await_effect)
-
-
-def has_suspension_point(node: Node) -> bool:
-    """Whether the IR holds any await / async for / async with at all."""
-    if isinstance(node, (AwaitPoint, AsyncLoopOrContext)):
-        return True
-    if isinstance(node, Seq):
-        return any(has_suspension_point(item) for item in node.items)
-    if isinstance(node, Branch):
-        return any(has_suspension_point(arm) for arm in node.arms)
-    if isinstance(node, Loop):
-        return has_suspension_point(node.body) or has_suspension_point(node.orelse)
-    if isinstance(node, Try):
-        return any(has_suspension_point(n) for n in (node.body, *node.handlers, node.orelse, node.finalbody))
-    return False

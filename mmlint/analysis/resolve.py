@@ -1,4 +1,4 @@
-"""Cross-file name resolution over SuspensionFacts: module-level names through
+"""Cross-file name resolution over FileFacts: module-level names through
 definitions and imports (re-exports followed), classes and their MRO, and
 callee references (bare names, dotted names, self./cls./super().) to the
 async defs they can reach. Anything that cannot be resolved inside the
@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from mmlint.facts.suspension import CLS, DOTTED, NAME, SELF, SUPER, CalleeRef, SuspensionFacts
+from mmlint.facts.model import CLS, DOTTED, NAME, SELF, SUPER, CalleeRef, FileFacts
 
 # A def is identified by the display path of its file and its index there.
 DefKey = tuple[str, int]
@@ -46,7 +46,7 @@ _DEF = "def"
 class Resolver:
     """Modules are identified by the display path of their file."""
 
-    def __init__(self, files: dict[str, SuspensionFacts]) -> None:
+    def __init__(self, files: dict[str, FileFacts]) -> None:
         self.files = files
         by_name: dict[str, str | None] = {}
         for path, facts in sorted(files.items()):
@@ -59,7 +59,7 @@ class Resolver:
         for path, facts in files.items():
             if facts.module_path:
                 self._by_last_part.setdefault(facts.module_path[-1], []).append(path)
-        self.classes: dict[ClassKey, tuple[SuspensionFacts, object]] = {}
+        self.classes: dict[ClassKey, tuple[FileFacts, object]] = {}
         for path, facts in files.items():
             for info in facts.classes:
                 self.classes[(path, info.name)] = (facts, info)
@@ -103,7 +103,7 @@ class Resolver:
         if name in facts.functions:
             index = _module_level_async_def(facts, name)
             return None if index is None else (_DEF, (module, index))
-        if name in facts.module_names:
+        if name in facts.assigned_names:
             return None
         for fact in reversed(facts.imports):
             if fact.local == name:
@@ -207,7 +207,7 @@ class Resolver:
 
     # ------------------------------------------------------------ callees
 
-    def resolve_callee(self, facts: SuspensionFacts, class_name: str | None, ref: CalleeRef | None) -> Resolution:
+    def resolve_callee(self, facts: FileFacts, class_name: str | None, ref: CalleeRef | None) -> Resolution:
         """The async defs an awaited call may run, seen from a function in
         ``facts`` (a method of ``class_name`` when not None)."""
         if ref is None:
@@ -236,7 +236,7 @@ class Resolver:
         abstract method stands for an implementation we cannot see, an async
         generator is not awaited, and a decorator may wrap the coroutine."""
         info = self.files[key[0]].async_defs[key[1]]
-        return info.is_stub or info.is_abstract or info.is_generator or bool(info.opaque_decorators)
+        return info.is_interface_only or bool(info.opaque_decorators)
 
     def _usable(self, targets: tuple[DefKey, ...]) -> Resolution:
         """A stub or abstract coroutine stands for an implementation we cannot see."""
@@ -245,7 +245,7 @@ class Resolver:
         return Resolution(targets, False)
 
 
-def _module_level_async_def(facts: SuspensionFacts, name: str) -> int | None:
+def _module_level_async_def(facts: FileFacts, name: str) -> int | None:
     """Index of the module-level async def named ``name`` (the last one wins,
     as at run time); None when the last definition is a sync def."""
     found = None
@@ -257,7 +257,7 @@ def _module_level_async_def(facts: SuspensionFacts, name: str) -> int | None:
     return found if _last_definition_is_async(facts.functions, name, facts, class_name=None) else None
 
 
-def _method_async_def(facts: SuspensionFacts, class_name: str, name: str) -> DefKey | None:
+def _method_async_def(facts: FileFacts, class_name: str, name: str) -> DefKey | None:
     found = None
     for index, info in enumerate(facts.async_defs):
         if info.class_name == class_name and info.name == name:
@@ -267,7 +267,7 @@ def _method_async_def(facts: SuspensionFacts, class_name: str, name: str) -> Def
     return (facts.path, found)
 
 
-def _last_definition_is_async(functions: tuple[str, ...], name: str, facts: SuspensionFacts, class_name) -> bool:
+def _last_definition_is_async(functions: tuple[str, ...], name: str, facts: FileFacts, class_name) -> bool:
     """A module that defines ``name`` both as def and async def: only trust an
     async def that is the sole definition."""
     return functions.count(name) == sum(

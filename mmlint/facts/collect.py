@@ -1,411 +1,659 @@
-"""One libcst visit per file, turned into plain FileFacts.
+"""One walk per file, turned into one frozen FileFacts.
 
-Positions come from libcst's PositionProvider. Scopes are tracked in the same
-visit with libcst's per-attribute hooks (`visit_FunctionDef_body`, ...), which
-mirror Python's scoping exactly: decorators, default values, base classes and
-a comprehension's first iterable belong to the enclosing scope. That costs
-nothing extra, where ScopeProvider and ParentNodeProvider each cost more than
-the parse itself on large processor modules (benchmarks/scan.py).
+The walk is iterative and visits only the child fields that can hold code
+(whitespace, parentheses, commas and operator tokens are skipped, and leaves
+such as names and literals are never pushed): libcst's generic visitor costs
+most of a parse on its own, this walk a tenth of it. Each stack entry carries
+its context (name scope, await-deciding scope chain, the function body it
+belongs to, the enclosing definitions) and its chain of ancestors, so no
+leave events are needed: Python's scoping is mirrored by which context each
+child is pushed with (decorators, defaults, base classes and a
+comprehension's first iterable belong to the enclosing scope).
+
+Positions are computed once, after the walk, for the nodes that become facts
+(mmlint.facts.positions); the IR of each async def is built last, when every
+scope's bindings are known (a binding may follow its use).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import libcst as cst
-import libcst.matchers as m
-from libcst.metadata import MetadataWrapper, PositionProvider
 
 from mmlint.diagnostics import Owner, Span
 from mmlint.facts import model
-from mmlint.facts.model import TASK_WRAPPERS, AsyncDefFact, CallSite, FileFacts, TwinPair
+from mmlint.facts.ir import has_suspension_point
+from mmlint.facts.ir_builder import BodyBuilder, Link
+from mmlint.facts.model import (
+    CLS,
+    DOTTED,
+    NAME,
+    SELF,
+    SUPER,
+    TASK_WRAPPERS,
+    UNKNOWN,
+    AsyncDef,
+    CalleeRef,
+    CallSite,
+    ClassInfo,
+    FileFacts,
+    ImportFact,
+    TwinPair,
+)
+from mmlint.facts.positions import Range, node_ranges, to_span
+from mmlint.facts.scopes import (
+    ANNOTATION_SCOPE,
+    CLASS_SCOPE,
+    COMPREHENSION_SCOPE,
+    FUNCTION_SCOPE,
+    GLOBAL_SCOPE,
+    NameScope,
+    bind,
+    bound_in_function,
+)
+from mmlint.facts.syntax import (
+    dotted_tail,
+    dotted_text,
+    import_head,
+    is_abstract,
+    is_overload,
+    is_stub_body,
+    module_name_for,
+    module_path_parts,
+    needs_parens,
+    opaque_decorators,
+    qualname,
+    relative_anchor,
+    stored_names,
+)
 
 
-
-def collect_facts(wrapper: MetadataWrapper, display_path: str, twins: tuple[TwinPair, ...]) -> FileFacts:
-    visitor = FactVisitor(wrapper.module, display_path, twins)
-    wrapper.visit(visitor)
-    return visitor.facts()
-
-
-def _span(code_range) -> Span:
-    """libcst ranges are 1-based lines, 0-based columns, end exclusive."""
-    return Span(code_range.start.line, code_range.start.column + 1, code_range.end.line, code_range.end.column + 1)
+def collect_facts(module: cst.Module, real_path: Path, display_path: str, twins: tuple[TwinPair, ...]) -> FileFacts:
+    """The facts of one parsed file."""
+    walk = FileWalk(module, real_path, twins)
+    walk.run()
+    return walk.facts(display_path)
 
 
 @dataclass(eq=False)
-class _Scope:
-    kind: str  # model.MODULE, CLASS, DEF, ASYNC_DEF, LAMBDA, COMPREHENSION, GENEXP
-    node: object = None  # the def/lambda/class node, or a comprehension's _Comprehension
-    suspends: bool = False  # await / async for / async with in its own body
-    yields: bool = False
+class Frame:
+    """What one function, lambda or class body holds directly (nested bodies
+    have frames of their own)."""
+
+    node: cst.CSTNode
+    awaits: list[cst.Await] = field(default_factory=list)
+    async_comps: list[cst.CompFor] = field(default_factory=list)
+    calls: list[cst.Call] = field(default_factory=list)
+    assigns: list[cst.Assign] = field(default_factory=list)
+    returns: list[cst.Return] = field(default_factory=list)
+    is_generator: bool = False
 
 
-@dataclass(eq=False)
-class _Comprehension:
-    kind: str  # model.COMPREHENSION or model.GENEXP
-    depth: int = field(default=0)  # CompFor nesting below it, to tell the first iterable apart
+class _Context:
+    """Where a node sits: fixed for a whole scope, shared by its nodes."""
+
+    __slots__ = ("names", "chain", "frame", "owner", "class_node")
+
+    def __init__(self, names: NameScope, chain: tuple[str, ...], frame: Frame | None, owner: tuple[Owner, ...],
+                 class_node: cst.ClassDef | None = None) -> None:
+        self.names = names  # the name scope bindings go to
+        # Scope kinds from here outward up to the one that decides whether
+        # `await` is allowed (comprehensions are looked through).
+        self.chain = chain
+        self.frame = frame  # the function / lambda / class body this belongs to; None at module level
+        self.owner = owner  # enclosing classes and defs, outermost first
+        self.class_node = class_node  # the class whose body this is directly, if any
+
+    def with_names(self, names: NameScope) -> "_Context":
+        return _Context(names, self.chain, self.frame, self.owner, self.class_node)
 
 
-class FactVisitor(cst.CSTVisitor):
-    METADATA_DEPENDENCIES = (PositionProvider,)
+@dataclass(frozen=True)
+class _PendingAsyncDef:
+    node: cst.FunctionDef
+    frame: Frame
+    owner: tuple[Owner, ...]  # with the def itself last
+    class_node: cst.ClassDef | None  # the class it is directly defined in
+    imports_seen: int  # module-level imports visited before it
 
-    def __init__(self, module: cst.Module, display_path: str, twins: tuple[TwinPair, ...]) -> None:
-        super().__init__()
+
+@dataclass(frozen=True)
+class _PendingClass:
+    node: cst.ClassDef
+    name: str
+    bases: tuple[str, ...]
+    methods: tuple[str, ...]
+
+
+# Field names that never hold code.
+_SKIPPED_FIELDS = frozenset(
+    {
+        "lpar", "rpar", "leading_lines", "lines_after_decorators", "header", "footer", "trailing_whitespace",
+        "comma", "semicolon", "operator", "dot", "equal", "colon", "newline", "asynchronous", "star",
+        "first_colon", "second_colon", "separator", "trailing_comma", "relative", "leading_whitespace",
+        "last_line", "comment", "posonly_ind", "keyword", "conversion", "start", "end", "value_whitespace",
+    }
+)
+# Nodes with nothing below them that any fact needs.
+_LEAVES = frozenset(
+    {cst.Name, cst.SimpleString, cst.Integer, cst.Float, cst.Imaginary, cst.Ellipsis, cst.Pass, cst.Break,
+     cst.Continue, cst.FormattedStringText, cst.ImportStar, cst.ParamStar, cst.ParamSlash}
+)
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _code_fields(node_type: type) -> tuple[str, ...]:
+    names = tuple(
+        f.name
+        for f in dataclasses.fields(node_type)
+        if f.name not in _SKIPPED_FIELDS and not f.name.startswith("whitespace")
+    )
+    _FIELDS[node_type] = names
+    return names
+
+
+def _push_fields(node: cst.CSTNode, names: tuple[str, ...], ctx: _Context, link: Link, stack: list) -> None:
+    """Push the given child fields of ``node`` so they are visited in order."""
+    leaves = _LEAVES
+    for name in reversed(names):
+        value = getattr(node, name)
+        if value is None:
+            continue
+        kind = type(value)
+        if kind is tuple or kind is list:
+            for child in reversed(value):
+                if type(child) not in leaves:
+                    stack.append((child, ctx, link))
+        elif kind not in leaves and kind is not str and kind is not bool:
+            stack.append((value, ctx, link))
+
+
+def _push(value: cst.CSTNode | None, ctx: _Context, link: Link, stack: list) -> None:
+    if value is not None and type(value) not in _LEAVES:
+        stack.append((value, ctx, link))
+
+
+class FileWalk:
+    def __init__(self, module: cst.Module, real_path: Path, twins: tuple[TwinPair, ...]) -> None:
         self.module = module
-        self.path = display_path
+        self.real_path = real_path
         self.pairs: dict[str, tuple[TwinPair, bool]] = {}
         for pair in twins:
             self.pairs.setdefault(pair.sync, (pair, False))
             self.pairs.setdefault(pair.async_, (pair, True))
-        self.call_sites: list[CallSite] = []
-        self.async_defs: list[AsyncDefFact] = []
-        self.module_names: set[str] = set()
-        self.scopes: list[_Scope] = [_Scope(model.MODULE, module)]
-        self.comprehensions: list[_Comprehension] = []
-        self.ancestors: list[cst.CSTNode] = []  # the nodes being visited, outermost first
+        self.module_scope = NameScope(GLOBAL_SCOPE, None)
+        self.imports: list[ImportFact] = []
+        self.functions: list[str] = []
+        self.assigned_names: list[str] = []
+        self.module_bindings: set[str] = set()
+        self.classes: list[_PendingClass] = []
+        self.async_defs: list[_PendingAsyncDef] = []
+        self.def_frames: list[tuple[cst.FunctionDef, Frame]] = []
+        self.twin_calls: list[tuple[cst.Call, cst.CSTNode, _Context, Link]] = []
+        # id(await or async CompFor) -> its ancestor chain, itself first.
+        self.links: dict[int, Link] = {}
+        self.call_scopes: dict[int, NameScope] = {}  # id(call.func) -> the name scope the call is in
+        self.ranges: dict[int, Range] = {}
 
-    def facts(self) -> FileFacts:
-        return FileFacts(
-            path=self.path,
-            call_sites=tuple(self.call_sites),
-            async_defs=tuple(self.async_defs),
-            module_names=frozenset(self.module_names),
-            newline=self.module.default_newline,
-        )
+    # -- the walk
 
-    # -- the ancestor stack -----------------------------------------------------------
+    def run(self) -> None:
+        root = _Context(self.module_scope, (model.MODULE,), None, ())
+        stack: list[tuple[cst.CSTNode, _Context, Link | None]] = [(self.module, root, None)]
+        handlers = _HANDLERS
+        fields = _FIELDS
+        while stack:
+            node, ctx, parent = stack.pop()
+            link = (node, parent)
+            node_type = type(node)
+            handler = handlers.get(node_type)
+            if handler is not None and handler(self, node, ctx, link, stack):
+                continue
+            _push_fields(node, fields.get(node_type) or _code_fields(node_type), ctx, link, stack)
 
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        self.ancestors.append(node)
-        return super().on_visit(node)
+    # -- scopes and definitions
 
-    def on_leave(self, original_node: cst.CSTNode) -> None:
-        super().on_leave(original_node)
-        self.ancestors.pop()
-
-    # -- scopes -------------------------------------------------------------------------
-
-    def _push(self, kind: str, node: cst.CSTNode | None = None) -> None:
-        self.scopes.append(_Scope(kind, node))
-
-    def _pop(self) -> _Scope:
-        return self.scopes.pop()
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self._bind_at_module_level(node.name.value)
-
-    def visit_FunctionDef_body(self, node: cst.FunctionDef) -> None:
-        self._push(model.ASYNC_DEF if node.asynchronous is not None else model.DEF, node)
-
-    def leave_FunctionDef_body(self, node: cst.FunctionDef) -> None:
-        scope = self._pop()
+    def _function_def(self, node: cst.FunctionDef, ctx: _Context, link: Link, stack: list) -> bool:
+        name = node.name.value
+        bind(ctx.names, name)
+        if ctx.chain == (model.MODULE,):
+            self.module_bindings.add(name)
+        if not ctx.owner:
+            self.functions.append(name)
+        annotation_names = NameScope(ANNOTATION_SCOPE, ctx.names) if node.type_parameters is not None else None
+        outer = ctx.with_names(annotation_names) if annotation_names is not None else ctx
+        body_names = NameScope(FUNCTION_SCOPE, annotation_names or ctx.names)
+        kind = model.ASYNC_DEF if node.asynchronous is not None else model.DEF
+        owner = ctx.owner + (Owner(kind, name),)
+        frame = Frame(node)
+        self.def_frames.append((node, frame))
         if node.asynchronous is not None:
-            self.async_defs.append(self._async_def_fact(node, scope))
+            self.async_defs.append(_PendingAsyncDef(node, frame, owner, ctx.class_node, len(self.imports)))
+        body = _Context(body_names, (kind,), frame, owner)
+        # Pushed last-first: decorators, type parameters, parameters, return annotation, body.
+        _push(node.body, body, link, stack)
+        _push(node.returns, outer, link, stack)
+        self._parameters(node.params, body_names, outer, link, stack)
+        _push(node.type_parameters, outer, link, stack)
+        for decorator in reversed(node.decorators):
+            _push(decorator, ctx, link, stack)
+        return True
 
-    def visit_Lambda_body(self, node: cst.Lambda) -> None:
-        self._push(model.LAMBDA, node)
+    def _parameters(self, params: cst.Parameters, body_names: NameScope, outer: _Context, link: Link, stack: list) -> None:
+        """Parameter names bind in the body's scope; defaults and annotations
+        are evaluated where the def (or lambda) is."""
+        params_link = (params, link)
+        every = (*params.posonly_params, *params.params, params.star_arg, *params.kwonly_params, params.star_kwarg)
+        for param in reversed(every):
+            if isinstance(param, cst.Param):
+                bind(body_names, param.name.value)
+                param_link = (param, params_link)
+                _push(param.default, outer, param_link, stack)
+                _push(param.annotation, outer, param_link, stack)
 
-    def leave_Lambda_body(self, node: cst.Lambda) -> None:
-        self._pop()
+    def _lambda(self, node: cst.Lambda, ctx: _Context, link: Link, stack: list) -> bool:
+        body_names = NameScope(FUNCTION_SCOPE, ctx.names)
+        body = _Context(body_names, (model.LAMBDA,), Frame(node), ctx.owner)
+        _push(node.body, body, link, stack)
+        self._parameters(node.params, body_names, ctx, link, stack)
+        return True
 
-    def visit_ClassDef(self, node: cst.ClassDef) -> None:
-        self._bind_at_module_level(node.name.value)
-
-    def visit_ClassDef_body(self, node: cst.ClassDef) -> None:
-        self._push(model.CLASS, node)
-
-    def leave_ClassDef_body(self, node: cst.ClassDef) -> None:
-        self._pop()
-
-    # Comprehensions: the element, targets, conditions and inner loops run in the
-    # comprehension's scope; the first loop's iterable in the enclosing one.
-    def _enter_comprehension(self, kind: str) -> None:
-        self.comprehensions.append(_Comprehension(kind))
-
-    def _leave_comprehension(self) -> None:
-        self.comprehensions.pop()
-
-    def visit_ListComp(self, node: cst.ListComp) -> None:
-        self._enter_comprehension(model.COMPREHENSION)
-
-    def leave_ListComp(self, node: cst.ListComp) -> None:
-        self._leave_comprehension()
-
-    def visit_SetComp(self, node: cst.SetComp) -> None:
-        self._enter_comprehension(model.COMPREHENSION)
-
-    def leave_SetComp(self, node: cst.SetComp) -> None:
-        self._leave_comprehension()
-
-    def visit_DictComp(self, node: cst.DictComp) -> None:
-        self._enter_comprehension(model.COMPREHENSION)
-
-    def leave_DictComp(self, node: cst.DictComp) -> None:
-        self._leave_comprehension()
-
-    def visit_GeneratorExp(self, node: cst.GeneratorExp) -> None:
-        self._enter_comprehension(model.GENEXP)
-
-    def leave_GeneratorExp(self, node: cst.GeneratorExp) -> None:
-        self._leave_comprehension()
-
-    def _push_comprehension_scope(self, node: cst.CSTNode) -> None:
-        # The scope's node is the comprehension's record, shared by its inner
-        # loops, so that one comprehension counts once in a scope chain.
-        comprehension = self.comprehensions[-1]
-        self.scopes.append(_Scope(comprehension.kind, comprehension))
-
-    visit_ListComp_elt = visit_SetComp_elt = visit_GeneratorExp_elt = _push_comprehension_scope
-    visit_DictComp_key = visit_DictComp_value = _push_comprehension_scope
-    visit_CompFor_target = visit_CompFor_ifs = visit_CompFor_inner_for_in = _push_comprehension_scope
-
-    def _pop_comprehension_scope(self, node: cst.CSTNode) -> None:
-        self._pop()
-
-    leave_ListComp_elt = leave_SetComp_elt = leave_GeneratorExp_elt = _pop_comprehension_scope
-    leave_DictComp_key = leave_DictComp_value = _pop_comprehension_scope
-    leave_CompFor_target = leave_CompFor_ifs = leave_CompFor_inner_for_in = _pop_comprehension_scope
-
-    # -- own-body facts of functions ----------------------------------------------------
-
-    def _function_scope(self) -> _Scope | None:
-        """The innermost def/lambda/class/module scope (comprehensions belong to it)."""
-        for scope in reversed(self.scopes):
-            if scope.kind not in (model.COMPREHENSION, model.GENEXP):
-                return scope
-        return None
-
-    def _mark_suspension(self) -> None:
-        scope = self._function_scope()
-        if scope is not None:
-            scope.suspends = True
-
-    def visit_Await(self, node: cst.Await) -> None:
-        self._mark_suspension()
-
-    def visit_For(self, node: cst.For) -> None:
-        if node.asynchronous is not None:
-            self._mark_suspension()
-
-    def visit_With(self, node: cst.With) -> None:
-        if node.asynchronous is not None:
-            self._mark_suspension()
-
-    def visit_CompFor(self, node: cst.CompFor) -> None:
-        if node.asynchronous is not None:
-            self._mark_suspension()
-
-    def visit_Yield(self, node: cst.Yield) -> None:
-        scope = self._function_scope()
-        if scope is not None:
-            scope.yields = True
-
-    def _async_def_fact(self, node: cst.FunctionDef, scope: _Scope) -> AsyncDefFact:
-        owner = self._owner() + (Owner(model.ASYNC_DEF, node.name.value),)
-        start = self.get_metadata(PositionProvider, node).start
-        name_end = self.get_metadata(PositionProvider, node.name).end
-        return AsyncDefFact(
-            name=node.name.value,
-            qualname=_qualname(owner),
-            span=Span(start.line, start.column + 1, name_end.line, name_end.column + 1),
-            owner=owner,
-            suspends_locally=scope.suspends,
-            is_generator=scope.yields,
-            is_stub=_is_stub_body(node.body),
-            is_abstract=_has_decorator(node, "abstractmethod"),
-            is_overload=_has_decorator(node, "overload"),
-            in_protocol=self._in_protocol_class(),
-        )
-
-    def _in_protocol_class(self) -> bool:
-        """Whether the function being left sits directly in a Protocol class body."""
-        enclosing = self.scopes[-1]
-        if enclosing.kind != model.CLASS or not isinstance(enclosing.node, cst.ClassDef):
-            return False
-        return any(_dotted_tail(_strip_subscript(base.value)) == "Protocol" for base in enclosing.node.bases)
-
-    def _owner(self) -> tuple[Owner, ...]:
-        """Enclosing classes and defs, outermost first."""
-        return tuple(
-            Owner(scope.kind, scope.node.name.value)
-            for scope in self.scopes
-            if scope.kind in (model.CLASS, model.DEF, model.ASYNC_DEF)
-            and isinstance(scope.node, (cst.ClassDef, cst.FunctionDef))
-        )
-
-    # -- names bound at module level (for the bare-function fix) --------------------------
-
-    def _bind_at_module_level(self, name: str) -> None:
-        if len(self.scopes) == 1:
-            self.module_names.add(name)
-
-    def visit_ImportAlias(self, node: cst.ImportAlias) -> None:
-        if node.asname is not None and isinstance(node.asname.name, cst.Name):
-            self._bind_at_module_level(node.asname.name.value)
-        else:
-            self._bind_at_module_level(_dotted_head(node.name))
-
-    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-        for name in _bound_names(node.target):
-            self._bind_at_module_level(name)
-
-    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-        for name in _bound_names(node.target):
-            self._bind_at_module_level(name)
-
-    # -- twin call sites ------------------------------------------------------------------
-
-    def visit_Call(self, node: cst.Call) -> None:
-        func = node.func
-        if isinstance(func, cst.Attribute):
-            name_node, receiver = func.attr, self.module.code_for_node(func.value)
-        elif isinstance(func, cst.Name):
-            name_node, receiver = func, ""
-        else:
-            return
-        entry = self.pairs.get(name_node.value)
-        if entry is None:
-            return
-        pair, is_async_twin = entry
-        chain = self._scope_chain()
-        owner = self._owner()
-        call_range = self.get_metadata(PositionProvider, node)
-        func_range = self.get_metadata(PositionProvider, func)
-        parent = self.ancestors[-2] if len(self.ancestors) >= 2 else None
-        self.call_sites.append(
-            CallSite(
-                span=Span(func_range.start.line, func_range.start.column + 1, call_range.end.line, call_range.end.column + 1),
-                name_span=_span(self.get_metadata(PositionProvider, name_node)),
-                callee=name_node.value,
-                pair=pair,
-                is_async_twin=is_async_twin,
-                receiver=receiver,
-                deciding_scope=chain[-1],
-                scope_chain=chain,
-                in_genexp=model.GENEXP in chain,
-                awaited=isinstance(parent, cst.Await),
-                in_task_wrapper=self._in_task_wrapper(node),
-                in_fstring=self._in_fstring(),
-                in_annotation=any(isinstance(a, cst.Annotation) for a in self._expression_ancestors()),
-                callee_parenthesized=bool(func.lpar),
-                needs_parens=_needs_parens(node, parent),
-                delegation=any(o.kind == model.ASYNC_DEF and o.name == pair.async_ for o in owner),
-                owner=owner,
+    def _class_def(self, node: cst.ClassDef, ctx: _Context, link: Link, stack: list) -> bool:
+        name = node.name.value
+        bind(ctx.names, name)
+        if ctx.chain == (model.MODULE,):
+            self.module_bindings.add(name)
+        if all(part.kind == model.CLASS for part in ctx.owner):
+            methods = tuple(
+                stmt.name.value
+                for stmt in (node.body.body if isinstance(node.body, cst.IndentedBlock) else ())
+                if isinstance(stmt, cst.FunctionDef)
             )
+            bases = tuple(dotted_text(arg.value) or "" for arg in node.bases if arg.keyword is None)
+            qual = ".".join([part.name for part in ctx.owner] + [name])
+            self.classes.append(_PendingClass(node, qual, bases, methods))
+        annotation_names = NameScope(ANNOTATION_SCOPE, ctx.names) if node.type_parameters is not None else None
+        header = ctx.with_names(annotation_names) if annotation_names is not None else ctx
+        body_names = NameScope(CLASS_SCOPE, annotation_names or ctx.names)
+        body = _Context(body_names, (model.CLASS,), Frame(node), ctx.owner + (Owner(model.CLASS, name),), node)
+        _push(node.body, body, link, stack)
+        for arg in reversed((*node.bases, *node.keywords)):
+            _push(arg, header, link, stack)
+        _push(node.type_parameters, header, link, stack)
+        for decorator in reversed(node.decorators):
+            _push(decorator, ctx, link, stack)
+        return True
+
+    def _comprehension(self, node: cst.CSTNode, ctx: _Context, link: Link, stack: list) -> bool:
+        """The element, targets, conditions and inner loops run in the
+        comprehension's own scope; the first loop's iterable in the enclosing one."""
+        kind = model.GENEXP if isinstance(node, cst.GeneratorExp) else model.COMPREHENSION
+        inner = _Context(NameScope(COMPREHENSION_SCOPE, ctx.names), (kind, *ctx.chain), ctx.frame, ctx.owner)
+        first: cst.CompFor = node.for_in
+        first_link = (first, link)
+        self._comp_for(first, inner, first_link)
+        _push(first.inner_for_in, inner, first_link, stack)
+        for condition in reversed(first.ifs):
+            _push(condition, inner, first_link, stack)
+        _push(first.iter, ctx, first_link, stack)
+        _push(first.target, inner, first_link, stack)
+        if isinstance(node, cst.DictComp):
+            _push(node.value, inner, link, stack)
+            _push(node.key, inner, link, stack)
+        else:
+            _push(node.elt, inner, link, stack)
+        return True
+
+    def _comp_for(self, node: cst.CompFor, ctx: _Context, link: Link) -> None:
+        for name in stored_names(node.target):
+            bind(ctx.names, name)
+        if node.asynchronous is not None and ctx.frame is not None:
+            ctx.frame.async_comps.append(node)
+            self.links[id(node)] = link
+
+    def _inner_comp_for(self, node: cst.CompFor, ctx: _Context, link: Link, stack: list) -> bool:
+        self._comp_for(node, ctx, link)
+        return False
+
+    # -- bindings
+
+    def _bind_targets(self, ctx: _Context, target: cst.CSTNode) -> list[str]:
+        names = stored_names(target)
+        for name in names:
+            bind(ctx.names, name)
+        return names
+
+    def _assign(self, node: cst.Assign, ctx: _Context, link: Link, stack: list) -> bool:
+        for target in node.targets:
+            names = self._bind_targets(ctx, target.target)
+            if not ctx.owner:
+                self.module_bindings.update(names)
+                if isinstance(target.target, cst.Name):
+                    self.assigned_names.append(target.target.value)
+        if ctx.owner and ctx.frame is not None:
+            ctx.frame.assigns.append(node)
+        return False
+
+    def _ann_assign(self, node: cst.AnnAssign, ctx: _Context, link: Link, stack: list) -> bool:
+        names = self._bind_targets(ctx, node.target)
+        if ctx.chain == (model.MODULE,):
+            self.module_bindings.update(names)
+        return False
+
+    def _binding_target(self, node: cst.AugAssign | cst.NamedExpr | cst.For, ctx: _Context, link: Link, stack: list) -> bool:
+        self._bind_targets(ctx, node.target)
+        return False
+
+    def _as_name(self, node: cst.AsName, ctx: _Context, link: Link, stack: list) -> bool:
+        self._bind_targets(ctx, node.name)  # `with ... as x`, `except ... as x`
+        return True
+
+    def _type_parameter(self, node: cst.CSTNode, ctx: _Context, link: Link, stack: list) -> bool:
+        bind(ctx.names, node.name.value)
+        return False
+
+    def _type_alias(self, node: cst.TypeAlias, ctx: _Context, link: Link, stack: list) -> bool:
+        bind(ctx.names, node.name.value)
+        inner = ctx.with_names(NameScope(ANNOTATION_SCOPE, ctx.names)) if node.type_parameters is not None else ctx
+        _push(node.value, inner, link, stack)
+        _push(node.type_parameters, inner, link, stack)
+        return True
+
+    def _global(self, node: cst.Global, ctx: _Context, link: Link, stack: list) -> bool:
+        if ctx.names.kind != GLOBAL_SCOPE:  # at module level it changes nothing
+            for item in node.names:
+                ctx.names.declared[item.name.value] = self.module_scope
+        return True
+
+    def _nonlocal(self, node: cst.Nonlocal, ctx: _Context, link: Link, stack: list) -> bool:
+        parent = ctx.names.parent
+        if parent is not None:  # at module level it is a syntax error CPython reports
+            for item in node.names:
+                ctx.names.declared[item.name.value] = parent
+        return True
+
+    def _import(self, node: cst.Import, ctx: _Context, link: Link, stack: list) -> bool:
+        for alias in node.names:
+            if (bound := import_head(alias)) is not None:
+                bind(ctx.names, bound)
+                if ctx.chain == (model.MODULE,):
+                    self.module_bindings.add(bound)
+        if ctx.owner:  # a function's or class's own binding, not the module's
+            return True
+        for alias in node.names:
+            full = dotted_text(alias.name) or ""
+            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                self.imports.append(ImportFact(alias.asname.name.value, full))
+            else:
+                head = full.split(".")[0]
+                self.imports.append(ImportFact(head, head))
+        return True
+
+    def _import_from(self, node: cst.ImportFrom, ctx: _Context, link: Link, stack: list) -> bool:
+        if isinstance(node.names, cst.ImportStar):
+            return True
+        for alias in node.names:
+            if (bound := import_head(alias)) is not None:
+                bind(ctx.names, bound)
+                if ctx.chain == (model.MODULE,):
+                    self.module_bindings.add(bound)
+        if ctx.owner:
+            return True
+        target = dotted_text(node.module) if node.module is not None else None
+        anchor: tuple[str, ...] = ()
+        if node.relative:
+            found = relative_anchor(self.real_path, len(node.relative))
+            if found is None:
+                return True
+            anchor = found
+        for alias in node.names:
+            name = alias.name.value if isinstance(alias.name, cst.Name) else dotted_text(alias.name) or ""
+            local = alias.asname.name.value if alias.asname and isinstance(alias.asname.name, cst.Name) else name
+            self.imports.append(ImportFact(local, f"{target}.{name}" if target else name, anchor))
+        return True
+
+    # -- what a body holds
+
+    def _await(self, node: cst.Await, ctx: _Context, link: Link, stack: list) -> bool:
+        if ctx.frame is not None:
+            ctx.frame.awaits.append(node)
+            self.links[id(node)] = link
+        return False
+
+    def _call(self, node: cst.Call, ctx: _Context, link: Link, stack: list) -> bool:
+        func = node.func
+        if ctx.frame is not None:
+            ctx.frame.calls.append(node)
+            self.call_scopes[id(func)] = ctx.names
+        if isinstance(func, cst.Attribute):
+            name_node = func.attr
+        elif isinstance(func, cst.Name):
+            name_node = func
+        else:
+            return False
+        if name_node.value in self.pairs:
+            self.twin_calls.append((node, name_node, ctx, link))
+        return False
+
+    def _return(self, node: cst.Return, ctx: _Context, link: Link, stack: list) -> bool:
+        if ctx.frame is not None:
+            ctx.frame.returns.append(node)
+        return False
+
+    def _yield(self, node: cst.Yield, ctx: _Context, link: Link, stack: list) -> bool:
+        if ctx.frame is not None:
+            ctx.frame.is_generator = True
+        return False
+
+    # -- references (used by the IR builder)
+
+    def span(self, node: cst.CSTNode) -> Span:
+        return to_span(self.ranges[id(node)])
+
+    def resolve_dotted(self, text: str, imports_seen: int | None = None) -> str:
+        """Map the first part of ``a.b.c`` through this file's imports (the
+        first ``imports_seen`` of them: those visited before the function)."""
+        head, _, rest = text.partition(".")
+        imports = self.imports if imports_seen is None else self.imports[:imports_seen]
+        for fact in reversed(imports):
+            if fact.local == head:
+                target = fact.target if not fact.anchor else f".{fact.target}"
+                return f"{target}.{rest}" if rest else target
+        return text
+
+    def callee_ref(self, func: cst.BaseExpression) -> CalleeRef:
+        """What a call's callee refers to; ``func`` must be the callee of a call in a body."""
+        scope = self.call_scopes.get(id(func))
+        if isinstance(func, cst.Name):
+            return CalleeRef(UNKNOWN if bound_in_function(func.value, scope) else NAME, func.value)
+        if isinstance(func, cst.Attribute):
+            receiver = func.value
+            attr = func.attr.value
+            if isinstance(receiver, cst.Name) and receiver.value in ("self", "cls"):
+                return CalleeRef(SELF if receiver.value == "self" else CLS, attr)
+            if (
+                isinstance(receiver, cst.Call)
+                and isinstance(receiver.func, cst.Name)
+                and receiver.func.value == "super"
+                and not receiver.args
+            ):
+                return CalleeRef(SUPER, attr)
+            text = dotted_text(func)
+            if text is not None:
+                head = text.split(".", 1)[0]
+                return CalleeRef(UNKNOWN if bound_in_function(head, scope) else DOTTED, text)
+        return CalleeRef(UNKNOWN, "<expr>")
+
+    # -- from the walk's records to facts
+
+    def _kept_coroutines(self) -> set[int]:
+        """Calls whose coroutine is bound to a name that is awaited (or wrapped
+        in a task) in the same function, or returned from a sync def."""
+        kept: set[int] = set()
+        for node, frame in self.def_frames:
+            used = {a.expression.value for a in frame.awaits if isinstance(a.expression, cst.Name)}
+            for call in frame.calls:
+                if (dotted_text(call.func) or "").split(".")[-1] in TASK_WRAPPERS:
+                    used.update(arg.value.value for arg in call.args if isinstance(arg.value, cst.Name))
+            for assign in frame.assigns:
+                if isinstance(assign.value, cst.Call):
+                    names = {t.target.value for t in assign.targets if isinstance(t.target, cst.Name)}
+                    if names & used:
+                        kept.add(id(assign.value))
+            if node.asynchronous is None:
+                kept.update(id(r.value) for r in frame.returns if isinstance(r.value, cst.Call))
+        return kept
+
+    def _positioned_nodes(self) -> list[cst.CSTNode]:
+        nodes: list[cst.CSTNode] = []
+        for call, name_node, _ctx, _link in self.twin_calls:
+            nodes += (call, call.func, name_node)
+        for pending in self.async_defs:
+            nodes += (pending.node, pending.node.name)
+            nodes += pending.frame.awaits
+            nodes += pending.frame.calls
+        nodes += (pending.node.name for pending in self.classes)
+        return nodes
+
+    def facts(self, display_path: str) -> FileFacts:
+        self.ranges = node_ranges(self.module, self._positioned_nodes())
+        kept = self._kept_coroutines()
+        module_name, is_package = module_name_for(self.real_path)
+        return FileFacts(
+            path=display_path,
+            module=module_name,
+            is_package=is_package,
+            module_path=module_path_parts(self.real_path),
+            newline=self.module.default_newline,
+            call_sites=tuple(self._call_site(*record, kept) for record in self.twin_calls),
+            async_defs=tuple(self._async_def(pending) for pending in self.async_defs),
+            imports=tuple(self.imports),
+            classes=tuple(
+                ClassInfo(c.name, c.bases, c.methods, self.ranges[id(c.node.name)][0]) for c in self.classes
+            ),
+            functions=tuple(self.functions),
+            assigned_names=tuple(self.assigned_names),
+            module_bindings=frozenset(self.module_bindings),
         )
 
-    def _scope_chain(self) -> tuple[str, ...]:
-        """Scope kinds from the call outward, comprehensions looked through, up to the
-        first scope that decides whether `await` is allowed there."""
-        chain: list[str] = []
-        previous = None
-        for scope in reversed(self.scopes):
-            if scope.kind in (model.COMPREHENSION, model.GENEXP) and scope.node is previous:
-                continue  # the inner loops of one comprehension are one scope
-            previous = scope.node
-            chain.append(scope.kind)
-            if scope.kind not in (model.COMPREHENSION, model.GENEXP):
-                break
-        return tuple(chain)
-
-    def _expression_ancestors(self):
-        """Ancestors of the node being visited, innermost first, up to its statement."""
-        for ancestor in reversed(self.ancestors[:-1]):
-            if isinstance(ancestor, (cst.BaseStatement, cst.BaseSmallStatement)):
-                return
-            yield ancestor
-
-    def _in_task_wrapper(self, node: cst.Call) -> bool:
-        """An argument (at any depth within one expression) of a coroutine consumer
-        such as asyncio.gather or loop.create_task; a lambda ends the search."""
+    def _call_site(self, node: cst.Call, name_node: cst.Name, ctx: _Context, link: Link, kept: set[int]) -> CallSite:
+        pair, is_async_twin = self.pairs[name_node.value]
+        func = node.func
+        parent = link[1][0] if link[1] is not None else None
+        in_task_wrapper = in_fstring = in_annotation = False
+        searching_wrapper = True  # a lambda ends the search for a coroutine consumer
         child: cst.CSTNode = node
-        for ancestor in self._expression_ancestors():
+        ancestor_link = link[1]
+        # Up through the expression the call is part of, to its statement.
+        while ancestor_link is not None:
+            ancestor = ancestor_link[0]
+            if isinstance(ancestor, (cst.BaseStatement, cst.BaseSmallStatement)):
+                break
             if isinstance(ancestor, cst.Lambda):
-                return False
-            if isinstance(ancestor, cst.Call) and child is not ancestor.func and _dotted_tail(ancestor.func) in TASK_WRAPPERS:
-                return True
+                searching_wrapper = False
+            elif isinstance(ancestor, cst.FormattedString):
+                in_fstring = True
+            elif isinstance(ancestor, cst.Annotation):
+                in_annotation = True
+            elif (
+                searching_wrapper
+                and isinstance(ancestor, cst.Call)
+                and child is not ancestor.func
+                and dotted_tail(ancestor.func) in TASK_WRAPPERS
+            ):
+                in_task_wrapper = True
+                searching_wrapper = False
             child = ancestor
-        return False
+            ancestor_link = ancestor_link[1]
+        chain = ctx.chain
+        owner = ctx.owner
+        call_range = self.ranges[id(node)]
+        func_range = self.ranges[id(func)]
+        return CallSite(
+            span=Span(func_range[0], func_range[1] + 1, call_range[2], call_range[3] + 1),
+            name_span=to_span(self.ranges[id(name_node)]),
+            callee=name_node.value,
+            pair=pair,
+            is_async_twin=is_async_twin,
+            receiver=self.module.code_for_node(func.value) if isinstance(func, cst.Attribute) else "",
+            deciding_scope=chain[-1],
+            scope_chain=chain,
+            in_genexp=model.GENEXP in chain,
+            awaited=isinstance(parent, cst.Await),
+            in_task_wrapper=in_task_wrapper,
+            in_fstring=in_fstring,
+            in_annotation=in_annotation,
+            callee_parenthesized=bool(func.lpar),
+            needs_parens=needs_parens(node, parent),
+            delegation=any(o.kind == model.ASYNC_DEF and o.name == pair.async_ for o in owner),
+            coroutine_kept=id(node) in kept,
+            owner=owner,
+        )
 
-    def _in_fstring(self) -> bool:
-        return any(isinstance(a, cst.FormattedString) for a in self._expression_ancestors())
+    def _async_def(self, pending: _PendingAsyncDef) -> AsyncDef:
+        node, frame, owner = pending.node, pending.frame, pending.owner
+        enclosing = owner[:-1]
+        class_name = None
+        if enclosing and all(part.kind == model.CLASS for part in enclosing):
+            class_name = ".".join(part.name for part in enclosing)
+        builder = BodyBuilder(self, node, frame, pending.imports_seen)
+        body = builder.build()
+        def_range = self.ranges[id(node)]
+        name_range = self.ranges[id(node.name)]
+        class_node = pending.class_node
+        return AsyncDef(
+            name=node.name.value,
+            qualname=qualname(owner),
+            class_name=class_name,
+            owner=owner,
+            span=Span(def_range[0], def_range[1] + 1, name_range[2], name_range[3] + 1),
+            is_stub=is_stub_body(node.body),
+            is_abstract=is_abstract(node),
+            is_overload=is_overload(node),
+            in_protocol=class_node is not None
+            and any(dotted_tail(_unsubscripted(base.value)) == "Protocol" for base in class_node.bases),
+            is_generator=frame.is_generator,
+            opaque_decorators=opaque_decorators(node),
+            body=body,
+            awaits=tuple(builder.awaits),
+            calls=tuple(builder.calls),
+            timeouts=tuple(builder.timeouts),
+            has_suspension_point=has_suspension_point(body),
+        )
 
 
-def _qualname(owner: tuple[Owner, ...]) -> str:
-    parts: list[str] = []
-    for index, part in enumerate(owner):
-        parts.append(part.name)
-        if part.kind != model.CLASS and index < len(owner) - 1:
-            parts.append("<locals>")
-    return ".".join(parts)
-
-
-def _needs_parens(node: cst.Call, parent: cst.CSTNode | None) -> bool:
-    """`await` binds looser than a trailer: `(await x())[0]`, `(await x()).a`, `(await x())()`.
-    A call already in parentheses keeps them and needs no more."""
-    if node.lpar:
-        return False
-    if isinstance(parent, (cst.Attribute, cst.Subscript)):
-        return parent.value is node
-    if isinstance(parent, cst.Call):
-        return parent.func is node
-    return False
-
-
-def _dotted_tail(expr: cst.BaseExpression) -> str:
-    if isinstance(expr, cst.Name):
-        return expr.value
-    if isinstance(expr, cst.Attribute):
-        return expr.attr.value
-    return ""
-
-
-def _dotted_head(expr: cst.BaseExpression) -> str:
-    while isinstance(expr, cst.Attribute):
-        expr = expr.value
-    return expr.value if isinstance(expr, cst.Name) else ""
-
-
-def _bound_names(target: cst.BaseExpression) -> list[str]:
-    if isinstance(target, cst.Name):
-        return [target.value]
-    if isinstance(target, (cst.Tuple, cst.List)):
-        return [name for element in target.elements for name in _bound_names(element.value)]
-    if isinstance(target, cst.StarredElement):
-        return _bound_names(target.value)
-    return []
-
-
-def _strip_subscript(expr: cst.BaseExpression) -> cst.BaseExpression:
+def _unsubscripted(expr: cst.BaseExpression) -> cst.BaseExpression:
     return expr.value if isinstance(expr, cst.Subscript) else expr
 
 
-def _has_decorator(node: cst.FunctionDef, name: str) -> bool:
-    for decorator in node.decorators:
-        target = decorator.decorator
-        if isinstance(target, cst.Call):
-            target = target.func
-        if _dotted_tail(target) == name:
-            return True
-    return False
-
-
-_STUB_STATEMENT = (
-    m.Pass()
-    | m.Expr(m.Ellipsis() | m.SimpleString() | m.ConcatenatedString())
-    | m.Raise(exc=m.Name("NotImplementedError") | m.Call(func=m.Name("NotImplementedError")))
-)
-
-
-def _is_stub_body(body: cst.BaseSuite) -> bool:
-    """Docstring, `pass`, `...` and `raise NotImplementedError` only."""
-    if isinstance(body, cst.SimpleStatementSuite):
-        small_statements = list(body.body)
-    else:
-        small_statements = []
-        for statement in body.body:
-            if not isinstance(statement, cst.SimpleStatementLine):
-                return False
-            small_statements.extend(statement.body)
-    return all(m.matches(small, _STUB_STATEMENT) for small in small_statements)
+_HANDLERS = {
+    cst.FunctionDef: FileWalk._function_def,
+    cst.Lambda: FileWalk._lambda,
+    cst.ClassDef: FileWalk._class_def,
+    cst.ListComp: FileWalk._comprehension,
+    cst.SetComp: FileWalk._comprehension,
+    cst.DictComp: FileWalk._comprehension,
+    cst.GeneratorExp: FileWalk._comprehension,
+    cst.CompFor: FileWalk._inner_comp_for,
+    cst.Assign: FileWalk._assign,
+    cst.AnnAssign: FileWalk._ann_assign,
+    cst.AugAssign: FileWalk._binding_target,
+    cst.NamedExpr: FileWalk._binding_target,
+    cst.For: FileWalk._binding_target,
+    cst.AsName: FileWalk._as_name,
+    cst.TypeVar: FileWalk._type_parameter,
+    cst.TypeVarTuple: FileWalk._type_parameter,
+    cst.ParamSpec: FileWalk._type_parameter,
+    cst.TypeAlias: FileWalk._type_alias,
+    cst.Global: FileWalk._global,
+    cst.Nonlocal: FileWalk._nonlocal,
+    cst.Import: FileWalk._import,
+    cst.ImportFrom: FileWalk._import_from,
+    cst.Await: FileWalk._await,
+    cst.Call: FileWalk._call,
+    cst.Return: FileWalk._return,
+    cst.Yield: FileWalk._yield,
+}

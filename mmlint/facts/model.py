@@ -1,12 +1,13 @@
-"""The facts one parse of one file yields. Plain frozen data: no CST nodes, so
-facts can be cached by content hash and computed in worker processes."""
+"""The facts one parse of one file yields: one frozen FileFacts, plain data (no
+CST nodes), so facts can be cached by content hash and computed in worker
+processes. Every rule and `audit` read this one model."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
 from mmlint.diagnostics import Owner, Span
+from mmlint.facts.ir import Node
 
 # Scope kinds, innermost first, as seen from a call site.
 MODULE = "module"
@@ -25,6 +26,17 @@ TASK_WRAPPERS = frozenset(
         "run", "run_until_complete", "run_coroutine_threadsafe",
     }
 )
+
+# Kinds of callee reference. NAME: a bare name bound at module level (or
+# imported); DOTTED: ``a.b.f`` whose first part may be a module alias or a class;
+# SELF / CLS / SUPER: a method looked up along the enclosing class's MRO;
+# UNKNOWN: anything else (a local variable, a subscript, a call result...).
+NAME = "name"
+DOTTED = "dotted"
+SELF = "self"
+CLS = "cls"
+SUPER = "super"
+UNKNOWN = "unknown"
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +69,9 @@ class CallSite:
     callee_parenthesized: bool  # `(self.twin)(...)`: the callee is wrapped in parentheses
     needs_parens: bool  # `await` must be parenthesised here ((await x)[0], (await x).a, (await x)())
     delegation: bool  # inside the body of this pair's async twin (the base-class delegation)
+    # Its coroutine is kept: assigned to a name that is awaited or wrapped in a
+    # task later in the same function, or returned from a sync def (MM006).
+    coroutine_kept: bool
     owner: tuple[Owner, ...]
 
     @property
@@ -70,29 +85,128 @@ class CallSite:
 
 
 @dataclass(frozen=True, slots=True)
-class AsyncDefFact:
-    """An `async def`, with what the local (single-function) rules need."""
+class CalleeRef:
+    kind: str  # NAME, DOTTED, SELF, CLS, SUPER or UNKNOWN
+    text: str  # "f", "m.f", "x" (the attribute after self./cls./super().), or the source text
+
+    def describe(self) -> str:
+        if self.kind == SELF:
+            return f"self.{self.text}"
+        if self.kind == CLS:
+            return f"cls.{self.text}"
+        if self.kind == SUPER:
+            return f"super().{self.text}"
+        return self.text
+
+
+@dataclass(frozen=True, slots=True)
+class AwaitFact:
+    span: Span  # the `await` keyword to the end of the awaited expression
+    callee: CalleeRef | None  # None: the awaited expression is not a call
+    text: str  # short source text for messages: "preprocess(...)"
+
+
+@dataclass(frozen=True, slots=True)
+class CallFact:
+    """A call made directly in an async def's own body (MM005)."""
+
+    span: Span  # the call, from the callee's first character to the closing paren
+    dotted: str  # callee resolved through the file's imports: "time.sleep", "<expr>.read"
+    future_result: bool  # `.result()` on a future from `.submit(...)` or concurrent.futures
+
+
+@dataclass(frozen=True, slots=True)
+class TimeoutFact:
+    """`asyncio.wait_for(<call>, t)` or `async with asyncio.timeout(t):` (MM007)."""
+
+    kind: str  # "wait_for" | "timeout"
+    span: Span
+    callee: CalleeRef | None  # wait_for: the wrapped call's callee (None if not a call)
+    body: Node  # timeout: the IR of the with-body; wait_for: EMPTY
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class AsyncDef:
+    """An `async def`: what MM003 needs locally, and its suspension IR for the
+    cross-file analysis (MM004, MM007, audit). One classification, read by all."""
 
     name: str
     qualname: str  # "Class.method", "function", "outer.<locals>.inner"
-    span: Span  # from the `async` keyword to the end of the name
+    class_name: str | None  # the class it is a method of (directly in the class body)
     owner: tuple[Owner, ...]  # enclosing definitions, the function itself last
-    suspends_locally: bool  # await / async for / async with in its own body
-    is_generator: bool  # a `yield` in its own body
-    is_stub: bool  # body is only docstring / pass / ... / raise NotImplementedError
-    is_abstract: bool  # @abstractmethod (any spelling)
+    span: Span  # from the `async` keyword to the end of the name
+    is_stub: bool  # body only docstring / pass / ... / raise NotImplementedError
+    is_abstract: bool  # @abstractmethod / @abstractproperty, any spelling
     is_overload: bool  # @overload / @typing.overload
     in_protocol: bool  # defined in a class deriving from Protocol
+    is_generator: bool  # a `yield` in its own body
+    # Dotted text of decorators other than the known-transparent ones
+    # (staticmethod, classmethod, abstractmethod, override...): a decorator may
+    # replace the coroutine with something that behaves differently.
+    opaque_decorators: tuple[str, ...]
+    body: Node
+    awaits: tuple[AwaitFact, ...]
+    calls: tuple[CallFact, ...]
+    timeouts: tuple[TimeoutFact, ...]
+    # await / async for / async with anywhere in its own body (comprehensions
+    # included; nested defs, lambdas and classes not).
+    has_suspension_point: bool
+
+    @property
+    def line(self) -> int:
+        return self.span.line
+
+    @property
+    def is_interface_only(self) -> bool:
+        """Not a body that runs as written: a stub, an abstract method, an
+        overload, a Protocol member; or an async generator, which suspends at
+        each `yield`. Neither MM003 nor the audit's verdicts judge these."""
+        return self.is_stub or self.is_abstract or self.is_overload or self.in_protocol or self.is_generator
+
+    @property
+    def is_fake_async(self) -> bool:
+        """Judged, and not one suspension point in its own body: what MM003
+        reports and what `audit` counts as "never suspends, no suspension point"."""
+        return not self.is_interface_only and not self.has_suspension_point
+
+
+@dataclass(frozen=True, slots=True)
+class ClassInfo:
+    name: str  # qualified through enclosing classes: "Outer.Inner"
+    bases: tuple[str, ...]  # dotted reference text; "" for a base that is not a dotted name
+    methods: tuple[str, ...]  # every name defined by def / async def in the class body
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class ImportFact:
+    """One name a module-level import binds. ``target`` is dotted; for a
+    relative import it is relative to ``anchor``, the absolute path parts of
+    the package directory the dots lead to (``()`` for an absolute import)."""
+
+    local: str
+    target: str
+    anchor: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class FileFacts:
     path: str  # display path (relative posix when under the cwd, else absolute)
-    call_sites: tuple[CallSite, ...] = ()
-    async_defs: tuple[AsyncDefFact, ...] = ()
-    # Names bound at module level by def, class, import or assignment (for the
-    # bare-function fix: the async twin must be reachable by name).
-    module_names: frozenset[str] = frozenset()
-    newline: str = "\n"  # the file's line ending, as libcst detected it
-    # Cross-file suspension data (mmlint.facts.suspension); None when not collected.
-    suspension: Any = field(default=None)
+    module: str  # dotted module name ("pkg.sub.mod"; "pkg.sub" for a package __init__)
+    is_package: bool
+    # Absolute path parts of the module, suffix dropped (the directory for a
+    # package __init__): how imports find it when its parents are namespace
+    # packages or lie outside the scan.
+    module_path: tuple[str, ...]
+    newline: str  # the file's line ending, as libcst detected it
+    call_sites: tuple[CallSite, ...]
+    async_defs: tuple[AsyncDef, ...]
+    imports: tuple[ImportFact, ...]
+    classes: tuple[ClassInfo, ...]
+    functions: tuple[str, ...]  # module-level def / async def names
+    # Module-level assignment targets, which shadow imports in resolution.
+    assigned_names: tuple[str, ...]
+    # Every name bound at module level by def, class, import or assignment (the
+    # bare-function fix needs the async twin reachable by name).
+    module_bindings: frozenset[str]

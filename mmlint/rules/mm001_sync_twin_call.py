@@ -167,7 +167,7 @@ def unfixable_reason(site: CallSite, facts: FileFacts) -> str | None:
         return "the callee is in parentheses"
     if facts.newline == "\r":
         return "the file ends its lines with a bare CR (classic Mac OS), which the fixer does not rewrite"
-    if not site.receiver and site.pair.async_ not in facts.module_names:
+    if not site.receiver and site.pair.async_ not in facts.module_bindings:
         return f"`{site.pair.async_}` is not defined or imported in this module"
     return None
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from mmlint.diagnostics import Diagnostic
-from mmlint.facts.model import AsyncDefFact, FileFacts
+from mmlint.facts.model import AsyncDef, FileFacts
 from mmlint.rules.base import Example, Rule, RuleContext
 
 
@@ -90,17 +90,12 @@ class FakeAsync(Rule):
 
     def check_file(self, facts: FileFacts, ctx: RuleContext) -> Iterable[Diagnostic]:
         for fn in facts.async_defs:
-            if fn.suspends_locally or not is_checked(fn):
+            if not fn.is_fake_async:
                 continue
             yield self.diagnostic(facts.path, fn.span, message(fn), owner=fn.owner)
 
 
-def is_checked(fn: AsyncDefFact) -> bool:
-    """Generators, stubs, abstract methods, overloads and Protocol members are exempt."""
-    return not (fn.is_generator or fn.is_stub or fn.is_abstract or fn.is_overload or fn.in_protocol)
-
-
-def message(fn: AsyncDefFact) -> str:
+def message(fn: AsyncDef) -> str:
     head = (
         f"`async def {fn.qualname}` has no `await`, `async for` or `async with`: "
         "its whole body runs on the event loop, so timeouts and semaphores around it cannot act; "

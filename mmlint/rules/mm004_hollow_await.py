@@ -92,7 +92,7 @@ class HollowAwaitRule(Rule):
     )
 
     def check_file(self, facts: FileFacts, ctx: RuleContext) -> Iterable[Diagnostic]:
-        if facts.suspension is None or facts.path not in ctx.project.targets:
+        if facts.path not in ctx.project.targets:
             return
         analysis = ctx.project.suspension
         for hollow in analysis.hollow_awaits(frozenset({facts.path})):

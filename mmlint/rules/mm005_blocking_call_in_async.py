@@ -7,7 +7,7 @@ from fnmatch import fnmatchcase
 
 from mmlint.diagnostics import Diagnostic
 from mmlint.facts.model import FileFacts
-from mmlint.facts.suspension import CallFact
+from mmlint.facts.model import CallFact
 from mmlint.rules.base import Example, Rule, RuleContext
 
 
@@ -100,10 +100,10 @@ class BlockingCallInAsync(Rule):
     )
 
     def check_file(self, facts: FileFacts, ctx: RuleContext) -> Iterable[Diagnostic]:
-        if facts.suspension is None or facts.path not in ctx.project.targets:
+        if facts.path not in ctx.project.targets:
             return
         patterns = tuple(ctx.settings.blocking_calls)
-        for info in facts.suspension.async_defs:
+        for info in facts.async_defs:
             for call in info.calls:
                 reason = blocking_reason(call, patterns)
                 if reason is not None:

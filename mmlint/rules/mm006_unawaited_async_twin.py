@@ -70,9 +70,8 @@ class UnawaitedAsyncTwin(Rule):
     def check_file(self, facts: FileFacts, ctx: RuleContext) -> Iterable[Diagnostic]:
         if facts.path not in ctx.project.targets:
             return
-        kept = frozenset(facts.suspension.kept_coroutine_calls) if facts.suspension is not None else frozenset()
         for site in facts.call_sites:
-            if not site.is_async_twin or site.awaited or site.in_task_wrapper or site.span in kept:
+            if not site.is_async_twin or site.awaited or site.in_task_wrapper or site.coroutine_kept:
                 continue
             yield self.diagnostic(
                 facts.path,

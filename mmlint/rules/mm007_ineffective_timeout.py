@@ -65,7 +65,7 @@ class IneffectiveTimeoutRule(Rule):
     )
 
     def check_file(self, facts: FileFacts, ctx: RuleContext) -> Iterable[Diagnostic]:
-        if facts.suspension is None or facts.path not in ctx.project.targets:
+        if facts.path not in ctx.project.targets:
             return
         analysis = ctx.project.suspension
         for finding in analysis.ineffective_timeouts(frozenset({facts.path})):

@@ -125,11 +125,8 @@ def _defined_names(project: Project) -> tuple[set[str], set[str]]:
     classes: set[str] = set()
     functions: set[str] = set()
     for facts in project.files.values():
-        suspension = facts.suspension
-        if suspension is None:
-            continue
-        functions.update(suspension.functions)
-        for info in suspension.classes:
+        functions.update(facts.functions)
+        for info in facts.classes:
             simple = info.name.rsplit(".", 1)[-1]
             classes.add(simple)
             functions.update(f"{simple}.{method}" for method in info.methods)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from .sglang import MULTIMODAL_PREFIX, sglang_multimodal
+from .sglang import MULTIMODAL_PREFIX, sglang_multimodal, sglang_package
 
 
 @pytest.fixture(scope="session")
@@ -35,3 +35,9 @@ def sglang_copy(tmp_path: Path) -> Callable[[str], Path]:
         return destination
 
     return copy
+
+
+@pytest.fixture(scope="session")
+def sglang_0_5_23_package() -> Path:
+    """The whole ``sglang`` package of 0.5.23 (every module, not only multimodal)."""
+    return sglang_package("0.5.23")

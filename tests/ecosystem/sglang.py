@@ -22,6 +22,7 @@ from pathlib import Path, PurePosixPath
 import pytest
 
 MULTIMODAL_PREFIX = "sglang/srt/multimodal/"
+PACKAGE_PREFIX = "sglang/"
 # The released wheels are CPython 3.11 manylinux builds.
 WHEEL_PYTHON = "3.11"
 WHEEL_PLATFORM = "manylinux_2_34_x86_64"
@@ -64,10 +65,24 @@ def sglang_multimodal(version: str) -> Path:
     if multimodal.is_dir():
         return multimodal
     wheel = _cached_wheel(cache / "wheels", version) or _download_wheel(cache / "wheels", version)
-    _extract_multimodal(wheel, release_root)
+    _extract(wheel, release_root, MULTIMODAL_PREFIX)
     if not multimodal.is_dir():
         raise EcosystemSetupError(f"{wheel.name} has no {MULTIMODAL_PREFIX} directory")
     return multimodal
+
+
+def sglang_package(version: str) -> Path:
+    """The whole extracted ``sglang`` package (every ``.py`` file) of ``sglang==version``."""
+    cache = cache_dir()
+    release_root = cache / f"sglang-{version}-full"
+    package = release_root / PACKAGE_PREFIX
+    if package.is_dir():
+        return package
+    wheel = _cached_wheel(cache / "wheels", version) or _download_wheel(cache / "wheels", version)
+    _extract(wheel, release_root, PACKAGE_PREFIX, suffix=".py")
+    if not package.is_dir():
+        raise EcosystemSetupError(f"{wheel.name} has no {PACKAGE_PREFIX} directory")
+    return package
 
 
 def _cached_wheel(wheels: Path, version: str) -> Path | None:
@@ -127,16 +142,16 @@ def _last_line(text: str) -> str:
     return lines[-1] if lines else ""
 
 
-def _extract_multimodal(wheel: Path, release_root: Path) -> None:
-    """Extract ``sglang/srt/multimodal/`` into a temporary directory, then rename
-    it to ``release_root``; a concurrent run that got there first wins."""
+def _extract(wheel: Path, release_root: Path, prefix: str, suffix: str = "") -> None:
+    """Extract the members under ``prefix`` (ending in ``suffix``) into a temporary
+    directory, then rename it to ``release_root``; a concurrent run that got there first wins."""
     release_root.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(dir=release_root.parent, prefix=f".{release_root.name}-"))
     try:
         with zipfile.ZipFile(wheel) as archive:
             for member in archive.infolist():
                 name = member.filename
-                if not name.startswith(MULTIMODAL_PREFIX) or member.is_dir():
+                if not name.startswith(prefix) or not name.endswith(suffix) or member.is_dir():
                     continue
                 parts = PurePosixPath(name).parts
                 if ".." in parts or PurePosixPath(name).is_absolute():

@@ -1,0 +1,185 @@
+"""Small questions about libcst nodes, asked by the collector and the IR
+builder: dotted names, bound names, stub bodies, decorators."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import libcst as cst
+
+from mmlint.diagnostics import Owner
+
+
+def dotted_text(node: cst.BaseExpression) -> str | None:
+    """``a.b.c`` for a chain of names, else None."""
+    parts: list[str] = []
+    while isinstance(node, cst.Attribute):
+        parts.append(node.attr.value)
+        node = node.value
+    if not isinstance(node, cst.Name):
+        return None
+    parts.append(node.value)
+    return ".".join(reversed(parts))
+
+
+def dotted_tail(expr: cst.BaseExpression) -> str:
+    """The last name of ``a.b.c`` or ``c``; "" for anything else."""
+    if isinstance(expr, cst.Name):
+        return expr.value
+    if isinstance(expr, cst.Attribute):
+        return expr.attr.value
+    return ""
+
+
+def dotted_head(expr: cst.BaseExpression) -> str:
+    while isinstance(expr, cst.Attribute):
+        expr = expr.value
+    return expr.value if isinstance(expr, cst.Name) else ""
+
+
+def stored_names(target: cst.CSTNode) -> list[str]:
+    """Names an assignment target binds: through tuples, lists and starred
+    elements, not into attributes or subscripts."""
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [name for element in target.elements for name in stored_names(element.value)]
+    if isinstance(target, cst.StarredElement):
+        return stored_names(target.value)
+    return []
+
+
+def import_head(alias: cst.ImportAlias) -> str | None:
+    """The name an import alias binds: ``as`` name, else the first dotted part."""
+    if alias.asname is not None:
+        return alias.asname.name.value if isinstance(alias.asname.name, cst.Name) else None
+    text = dotted_text(alias.name)
+    return text.split(".")[0] if text else None
+
+
+def _decorator_targets(node: cst.FunctionDef):
+    for decorator in node.decorators:
+        target = decorator.decorator
+        yield target.func if isinstance(target, cst.Call) else target
+
+
+def has_decorator(node: cst.FunctionDef, *names: str) -> bool:
+    """A decorator whose last dotted name is one of ``names``, called or not."""
+    return any(dotted_tail(target) in names for target in _decorator_targets(node))
+
+
+def is_abstract(node: cst.FunctionDef) -> bool:
+    return has_decorator(node, "abstractmethod", "abstractproperty")
+
+
+def is_overload(node: cst.FunctionDef) -> bool:
+    return has_decorator(node, "overload")
+
+
+# Decorators that leave calling the coroutine function as it is.
+TRANSPARENT_DECORATORS = frozenset(
+    {"staticmethod", "classmethod", "abstractmethod", "abstractproperty", "override", "overload", "final", "wraps"}
+)
+
+
+def opaque_decorators(node: cst.FunctionDef) -> tuple[str, ...]:
+    found = []
+    for target in _decorator_targets(node):
+        text = dotted_text(target) or "<expr>"
+        if text.split(".")[-1] not in TRANSPARENT_DECORATORS:
+            found.append(text)
+    return tuple(found)
+
+
+_NOT_IMPLEMENTED = ("NotImplementedError", "builtins.NotImplementedError")
+
+
+def _is_stub_statement(item: cst.CSTNode) -> bool:
+    if isinstance(item, cst.Pass):
+        return True
+    if isinstance(item, cst.Expr):
+        return isinstance(item.value, (cst.Ellipsis, cst.SimpleString, cst.ConcatenatedString))
+    if isinstance(item, cst.Raise) and item.exc is not None:
+        exc = item.exc.func if isinstance(item.exc, cst.Call) else item.exc
+        return dotted_text(exc) in _NOT_IMPLEMENTED
+    return False
+
+
+def is_stub_body(body: cst.BaseSuite) -> bool:
+    """Docstrings, `pass`, `...` and `raise NotImplementedError` only."""
+    if isinstance(body, cst.SimpleStatementSuite):
+        return all(_is_stub_statement(item) for item in body.body)
+    for statement in body.body:
+        if not isinstance(statement, cst.SimpleStatementLine):
+            return False
+        if not all(_is_stub_statement(item) for item in statement.body):
+            return False
+    return True
+
+
+def needs_parens(node: cst.Call, parent: cst.CSTNode | None) -> bool:
+    """`await` binds looser than a trailer: `(await x())[0]`, `(await x()).a`, `(await x())()`.
+    A call already in parentheses keeps them and needs no more."""
+    if node.lpar:
+        return False
+    if isinstance(parent, (cst.Attribute, cst.Subscript)):
+        return parent.value is node
+    if isinstance(parent, cst.Call):
+        return parent.func is node
+    return False
+
+
+def short_text(node: cst.CSTNode) -> str:
+    """``f(...)`` style text of a call, for messages."""
+    if isinstance(node, cst.Call):
+        func = dotted_text(node.func)
+        if func is None and isinstance(node.func, cst.Attribute):
+            func = f"{short_text(node.func.value)}.{node.func.attr.value}"
+        return f"{func or '<expr>'}({'...' if node.args else ''})"
+    text = dotted_text(node) if isinstance(node, cst.BaseExpression) else None
+    return text or "<expr>"
+
+
+def qualname(owner: tuple[Owner, ...]) -> str:
+    """``Class.method``, ``function``, ``outer.<locals>.inner`` from the owner chain."""
+    parts: list[str] = []
+    for index, part in enumerate(owner):
+        parts.append(part.name)
+        if part.kind != "class" and index < len(owner) - 1:
+            parts.append("<locals>")
+    return ".".join(parts)
+
+
+def module_name_for(real_path: Path) -> tuple[str, bool]:
+    """The dotted module name of a file, walking up directories holding
+    ``__init__.py``; and whether the file is a package ``__init__``."""
+    real_path = real_path.resolve()
+    is_package = real_path.stem == "__init__"
+    parts: list[str] = [] if is_package else [real_path.stem]
+    directory = real_path.parent
+    while (directory / "__init__.py").exists() or (directory / "__init__.pyi").exists():
+        parts.insert(0, directory.name)
+        if directory.parent == directory:
+            break
+        directory = directory.parent
+    if not parts:  # a lone __init__.py outside any package
+        parts = [real_path.parent.name]
+    return ".".join(parts), is_package
+
+
+def module_path_parts(real_path: Path) -> tuple[str, ...]:
+    resolved = real_path.resolve()
+    if resolved.stem == "__init__":
+        return resolved.parent.parts
+    return resolved.parent.parts + (resolved.stem,)
+
+
+def relative_anchor(real_path: Path, level: int) -> tuple[str, ...] | None:
+    """The absolute path parts of the package ``from <level dots> import``
+    starts from: the file's directory, then one up per extra dot."""
+    directory = real_path.resolve().parent
+    for _ in range(level - 1):
+        if directory.parent == directory:
+            return None
+        directory = directory.parent
+    return directory.parts
