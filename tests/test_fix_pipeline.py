@@ -16,7 +16,7 @@ import mmlint.fix.write as write_module
 from mmlint.diagnostics import Diagnostic, Edit, Span
 from mmlint.fix import FileToFix, fix_file
 from mmlint.fix.model import CallFix
-from mmlint.fix.transform import needs_parentheses, rewrite_calls
+from mmlint.fix.call_rewrite import plan_call_edits, rewrite_calls
 from mmlint.fix.verify import VerificationFailed, verify_call_rewrite, verify_comment_edit
 from mmlint.fix.write import write_atomically
 from fix_helpers import check_file, fix_path
@@ -170,27 +170,22 @@ def test_fstring_site_is_left_with_a_reason() -> None:
         ("x.f()[0]", True),
         ("x.f().a", True),
         ("x.f()()", True),
+        ("x.f() (1)", True),
         ("g(x.f())", False),
         ("x.f() ** 2", False),
         ("2 ** x.f()", False),
         ("-x.f()", False),
         ("a[x.f()]", False),
         ("x.f() if c else d", False),
-        ("(x.f())[0]", True),
+        # Parentheses already around the call enclose the whole `await`.
+        ("(x.f())[0]", False),
     ],
 )
-def test_needs_parentheses(expression: str, parens: bool) -> None:
-    found: list[bool] = []
-
-    class Finder(cst.CSTVisitor):
-        METADATA_DEPENDENCIES = (cst.metadata.ParentNodeProvider,)
-
-        def visit_Call(self, node: cst.Call) -> None:
-            if isinstance(node.func, cst.Attribute) and node.func.attr.value == "f":
-                found.append(needs_parentheses(node, self.get_metadata(cst.metadata.ParentNodeProvider, node)))
-
-    cst.MetadataWrapper(cst.parse_module(expression + "\n")).visit(Finder())
-    assert found == [parens]
+def test_parentheses_are_added_only_before_a_trailer(expression: str, parens: bool) -> None:
+    column = expression.index("x.f()") + 1
+    fix = CallFix(Span(1, column, 1, column + len("x.f()")), "f", "f_async")
+    edits, fixed, unfixed = plan_call_edits(expression + "\n", [fix])
+    assert not unfixed and [site.parenthesized for site in fixed] == [parens]
 
 
 def _mm009(line: int, column: int, end_column: int) -> Diagnostic:

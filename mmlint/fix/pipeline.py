@@ -11,20 +11,19 @@ bytes changed. Any failure leaves the file untouched and becomes the file's
 from __future__ import annotations
 
 import dataclasses
+import tokenize
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
-import libcst as cst
-
 from mmlint.diagnostics import Diagnostic, Span
 from mmlint.facts.model import CallSite, FileFacts
 from mmlint.fix.model import CallFix, FileFixResult, FixedSite, UnfixedSite
 from mmlint.fix.text_edits import EditConflict, PositionMap, decode_keeping_format
-from mmlint.fix.transform import MM001, rewrite_calls
-from mmlint.fix.verify import VerificationFailed, verify_call_rewrite, verify_comment_edit
+from mmlint.fix.call_rewrite import MM001, CannotRewrite, rewrite_calls
+from mmlint.fix.verify import VerificationFailed, verify_call_rewrite, verify_comment_edit, verify_only_edits_changed
 from mmlint.fix.write import write_atomically
 from mmlint.rules.mm001_sync_twin_call import unfixable_reason as mm001_unfixable_reason
 
@@ -86,7 +85,7 @@ class CommentEditFixer(Fixer):
 
 
 class CallRewriteFixer(Fixer):
-    """MM001: ``recv.sync(...)`` becomes ``await recv.async_(...)`` (libcst), and
+    """MM001: ``recv.sync(...)`` becomes ``await recv.async_(...)`` (text edits), and
     the sites the collector marked not fixable are listed with their reason."""
 
     order = 10
@@ -111,6 +110,9 @@ class CallRewriteFixer(Fixer):
             return StageResult(source, unfixed=tuple(unfixed))
         rewrite = rewrite_calls(source, fixes)
         if rewrite.fixed:
+            text, _ = decode_keeping_format(source)
+            new_text, _ = decode_keeping_format(rewrite.new)
+            verify_only_edits_changed(text, new_text, rewrite.edits)
             verify_call_rewrite(source, rewrite.new, fixes, rewrite.fixed)
         return StageResult(rewrite.new, rewrite.fixed, tuple(unfixed) + rewrite.unfixed)
 
@@ -189,9 +191,9 @@ def fix_file(file: FileToFix, *, write: bool) -> FileFixResult:
             if stage.positions is not None:
                 maps.append(stage.positions)
             current = stage.new
-    except (VerificationFailed, EditConflict) as error:
+    except (VerificationFailed, EditConflict, CannotRewrite, tokenize.TokenError) as error:
         return FileFixResult(file.path, file.abs_path, error=f"fix not applied: {error}", old=old, new=old)
-    except (cst.ParserSyntaxError, SyntaxError, UnicodeError) as error:
+    except (SyntaxError, UnicodeError) as error:
         message = str(error).splitlines()[0] if str(error) else type(error).__name__
         return FileFixResult(file.path, file.abs_path, error=f"could not parse: {message}", old=old, new=old)
     except Exception as error:  # a fixer bug must cost one file, not the run

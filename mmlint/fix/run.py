@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from mmlint.diagnostics import Diagnostic
 from mmlint.fix.model import FileFixResult, UnfixedSite
 from mmlint.fix.pipeline import FIXERS, SYNTAX_ERROR_CODE, FileToFix, fix_file
-from mmlint.fix.transform import MM001
+from mmlint.fix.call_rewrite import MM001
 
 
 @dataclass(frozen=True)

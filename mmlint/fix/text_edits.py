@@ -20,11 +20,11 @@ class EditConflict(ValueError):
     """Two edits overlap, or an edit points outside the text."""
 
 
-def _line_starts(text: str) -> list[int]:
+def line_starts(text: str) -> list[int]:
     return [0] + [match.end() for match in _LINE_BREAK.finditer(text)]
 
 
-def _offset(starts: list[int], text: str, line: int, column: int) -> int:
+def offset_of(starts: list[int], text: str, line: int, column: int) -> int:
     if not 1 <= line <= len(starts):
         raise EditConflict(f"line {line} is outside the file")
     offset = starts[line - 1] + column - 1
@@ -35,11 +35,11 @@ def _offset(starts: list[int], text: str, line: int, column: int) -> int:
 
 def apply_text_edits(text: str, edits: Sequence[Edit]) -> str:
     """Apply non-overlapping ``edits`` to ``text``; raise ``EditConflict`` otherwise."""
-    starts = _line_starts(text)
+    starts = line_starts(text)
     located = sorted(
         (
-            _offset(starts, text, e.span.line, e.span.column),
-            _offset(starts, text, e.span.end_line, e.span.end_column),
+            offset_of(starts, text, e.span.line, e.span.column),
+            offset_of(starts, text, e.span.end_line, e.span.end_column),
             e.text,
         )
         for e in edits
@@ -77,22 +77,22 @@ class PositionMap:
     """Maps positions of ``text`` to where they land once ``edits`` are applied."""
 
     def __init__(self, text: str, edits: Sequence[Edit]) -> None:
-        self._starts = _line_starts(text)
+        self._starts = line_starts(text)
         self._text = text
         self._ranges = [
             (
-                _offset(self._starts, text, e.span.line, e.span.column),
-                _offset(self._starts, text, e.span.end_line, e.span.end_column),
+                offset_of(self._starts, text, e.span.line, e.span.column),
+                offset_of(self._starts, text, e.span.end_line, e.span.end_column),
                 len(e.text),
             )
             for e in edits
         ]
         self.new_text = apply_text_edits(text, edits)
-        self._new_starts = _line_starts(self.new_text)
+        self._new_starts = line_starts(self.new_text)
 
     def shift(self, line: int, column: int) -> tuple[int, int] | None:
         """The new (line, column) of a position; None when an edit swallowed it."""
-        offset = _offset(self._starts, self._text, line, column)
+        offset = offset_of(self._starts, self._text, line, column)
         delta = 0
         for start, end, inserted in self._ranges:
             if end <= offset:  # wholly before the position (or an insertion at it)

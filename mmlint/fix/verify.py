@@ -20,9 +20,9 @@ import tokenize
 import warnings
 from collections.abc import Iterable, Sequence
 
-import libcst as cst
-
+from mmlint.diagnostics import Edit
 from mmlint.fix.model import CallFix, FixedSite
+from mmlint.fix.text_edits import line_starts, offset_of
 
 
 class VerificationFailed(Exception):
@@ -63,10 +63,6 @@ def _compiles(source: bytes) -> str | None:
 def _check_parses(old: bytes, new: bytes) -> tuple[ast.Module, ast.Module]:
     old_tree = _parse(old, "original")
     new_tree = _parse(new, "fixed")
-    try:
-        cst.parse_module(new)
-    except cst.ParserSyntaxError as error:
-        raise VerificationFailed(f"libcst cannot parse the fixed text: {error}") from None
     if _compiles(old) is None and (problem := _compiles(new)) is not None:
         raise VerificationFailed(f"the fixed text does not compile: {problem}")
     return old_tree, new_tree
@@ -184,6 +180,25 @@ class _UndoAwait(ast.NodeTransformer):
             return node
         self.undone += 1
         return call
+
+
+def verify_only_edits_changed(old: str, new: str, edits: Sequence[Edit]) -> None:
+    """Raise ``VerificationFailed`` unless ``new`` is ``old`` with exactly
+    ``edits`` (spans in ``old``) applied: every character outside the edit
+    spans is compared, one by one, to where it must stand in ``new``."""
+    starts = line_starts(old)
+    located = sorted(
+        (offset_of(starts, old, e.span.line, e.span.column), offset_of(starts, old, e.span.end_line, e.span.end_column), e.text)
+        for e in edits
+    )
+    old_at = new_at = 0
+    for start, end, text in located:
+        kept = start - old_at
+        if old[old_at:start] != new[new_at : new_at + kept] or new[new_at + kept : new_at + kept + len(text)] != text:
+            raise VerificationFailed("the fixed text differs from the original outside the planned edits")
+        old_at, new_at = end, new_at + kept + len(text)
+    if old[old_at:] != new[new_at:]:
+        raise VerificationFailed("the fixed text differs from the original outside the planned edits")
 
 
 def _without_comments(tokens: Iterable[_Token]) -> list[tuple[int, str]]:

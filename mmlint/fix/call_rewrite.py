@@ -1,0 +1,135 @@
+"""The MM001 rewrite as text edits on the original text:
+``x.sync(...)`` -> ``await x.async_(...)``.
+
+The collector (the CST) decided which calls and where; this module only
+locates each planned call in the file's tokens, inserts ``await `` (and
+parentheses where a trailer follows), renames the callee's name token, and
+applies those edits to the decoded text. Every other character stays as it
+was by construction: comments, form feeds, odd whitespace, line endings, the
+encoding cookie and BOM. No parse is needed; the verifier checks the result."""
+
+from __future__ import annotations
+
+import io
+import tokenize
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from mmlint.diagnostics import Edit, Span
+from mmlint.fix.model import CallFix, FixedSite, UnfixedSite
+from mmlint.fix.text_edits import apply_text_edits, decode_keeping_format
+
+MM001 = "MM001"
+
+# Tokens after a call that make it the primary of a trailer: `await` must be
+# parenthesised there ((await x())[0], (await x()).a, (await x())()).
+_TRAILERS = frozenset({".", "[", "("})
+
+
+@dataclass(frozen=True)
+class CallRewrite:
+    """What the rewrite produced for one file."""
+
+    new: bytes
+    fixed: tuple[FixedSite, ...]
+    unfixed: tuple[UnfixedSite, ...]
+    edits: tuple[Edit, ...] = ()  # in the coordinates of the input text
+
+
+class CannotRewrite(ValueError):
+    """The file cannot be rewritten without touching other bytes."""
+
+
+def _tokens(text: str) -> list[tokenize.TokenInfo]:
+    return list(tokenize.generate_tokens(io.StringIO(text).readline))
+
+
+def _callee_name(tokens: Sequence[tokenize.TokenInfo], close: int) -> int:
+    """Index of the NAME just before the ``(`` matching ``tokens[close]``."""
+    depth = 0
+    for index in range(close, -1, -1):
+        tok = tokens[index]
+        if tok.type == tokenize.OP and tok.string in ")]}":
+            depth += 1
+        elif tok.type == tokenize.OP and tok.string in "([{":
+            depth -= 1
+            if depth == 0:
+                name = index - 1
+                while name >= 0 and tokens[name].type in (tokenize.NL, tokenize.COMMENT):
+                    name -= 1
+                return name
+    return -1
+
+
+def _inside_fstring(tokens: Sequence[tokenize.TokenInfo], line: int, column: int) -> bool:
+    """Whether (line, 0-based column) lies inside an f-string token (one STRING
+    token before Python 3.12; FSTRING_START ... FSTRING_END from 3.12)."""
+    fstring_start = getattr(tokenize, "FSTRING_START", None)
+    depth = 0
+    for tok in tokens:
+        if tok.start > (line, column):
+            break
+        if fstring_start is not None and tok.type == fstring_start:
+            depth += 1
+        elif fstring_start is not None and tok.type == tokenize.FSTRING_END:
+            depth -= 1
+        elif tok.type == tokenize.STRING and tok.start <= (line, column) < tok.end:
+            prefix = tok.string[: len(tok.string) - len(tok.string.lstrip("rRbBuUfF"))]
+            return "f" in prefix.lower()
+    return depth > 0
+
+
+def plan_call_edits(text: str, fixes: Sequence[CallFix]) -> tuple[list[Edit], list[FixedSite], list[UnfixedSite]]:
+    """The edits for every planned call that the tokens confirm; the others are unfixed with a reason."""
+    tokens = _tokens(text)
+    starts = {tok.start: index for index, tok in enumerate(tokens) if tok.start != tok.end}
+    closes = {tok.end: index for index, tok in enumerate(tokens) if tok.type == tokenize.OP and tok.string == ")"}
+    edits: list[Edit] = []
+    fixed: list[FixedSite] = []
+    unfixed: list[UnfixedSite] = []
+    for fix in fixes:
+        span = fix.span
+        start = starts.get((span.line, span.column - 1))
+        close = closes.get((span.end_line, span.end_column - 1))
+        if start is None or close is None:
+            if _inside_fstring(tokens, span.line, span.column - 1):
+                unfixed.append(UnfixedSite(span, MM001, "inside an f-string"))
+            else:
+                unfixed.append(UnfixedSite(span, MM001, "no call of the twin starts and ends at this position"))
+            continue
+        name = _callee_name(tokens, close)
+        if name < start or tokens[name].type != tokenize.NAME or tokens[name].string != fix.sync:
+            unfixed.append(UnfixedSite(span, MM001, f"the callee here is not `{fix.sync}`"))
+            continue
+        following = close + 1
+        while following < len(tokens) and tokens[following].type in (tokenize.NL, tokenize.COMMENT):
+            following += 1
+        parenthesize = (
+            following < len(tokens) and tokens[following].type == tokenize.OP and tokens[following].string in _TRAILERS
+        )
+        at_start = Span(span.line, span.column, span.line, span.column)
+        name_token = tokens[name]
+        name_span = Span(name_token.start[0], name_token.start[1] + 1, name_token.end[0], name_token.end[1] + 1)
+        edits.append(Edit(at_start, "(await " if parenthesize else "await "))
+        edits.append(Edit(name_span, fix.async_))
+        if parenthesize:
+            edits.append(Edit(Span(span.end_line, span.end_column, span.end_line, span.end_column), ")"))
+        fixed.append(FixedSite(span, MM001, parenthesized=parenthesize))
+    return edits, fixed, unfixed
+
+
+def rewrite_calls(source: bytes, fixes: Sequence[CallFix]) -> CallRewrite:
+    """Rewrite every planned call in ``source`` as text edits. A planned span
+    that matches no call of the twin is reported as unfixed, never guessed at.
+    Raises ``SyntaxError`` / ``UnicodeError`` for text Python cannot decode or
+    tokenize, and ``CannotRewrite`` when decoding and encoding back would not
+    give the same bytes (so an edit could not leave the rest untouched)."""
+    if not fixes:
+        return CallRewrite(source, (), ())
+    text, encode = decode_keeping_format(source)
+    if encode(text) != source:
+        raise CannotRewrite("its encoding does not round-trip, so other bytes would change")
+    edits, fixed, unfixed = plan_call_edits(text, fixes)
+    new = encode(apply_text_edits(text, edits)) if edits else source
+    by_span = lambda site: site.span  # noqa: E731
+    return CallRewrite(new, tuple(sorted(fixed, key=by_span)), tuple(sorted(unfixed, key=by_span)), tuple(edits))
