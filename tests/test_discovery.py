@@ -46,22 +46,30 @@ def test_skips_hidden_pycache_and_virtualenvs(tmp_path: Path) -> None:
         "venv/lib/v.py",
         "env/bin/activate",
         "env/lib/e.py",
-        # Named like a venv but not one: ordinary code.
+        # Named like a venv but not one: ordinary code ...
         "pkg/env/settings.py",
+        # ... except `venv`, which is among ruff's default excludes.
         "pkg/venv/tool.py",
     )
     discovery = discover(None, Settings(root=tmp_path), tmp_path)
-    assert rel(discovery, tmp_path) == ["keep.py", "pkg/env/settings.py", "pkg/venv/tool.py"]
+    assert rel(discovery, tmp_path) == ["keep.py", "pkg/env/settings.py"]
 
 
-def test_symlinked_directories_are_not_followed_but_linked_files_are(tmp_path: Path) -> None:
+def test_symlinks_to_directories_and_files_are_not_followed_in_walks(tmp_path: Path) -> None:
     touch(tmp_path, "real/a.py", "outside/o.py")
     (tmp_path / "real" / "loop").symlink_to(tmp_path / "real", target_is_directory=True)
     (tmp_path / "real" / "other").symlink_to(tmp_path / "outside", target_is_directory=True)
     (tmp_path / "real" / "linked.py").symlink_to(tmp_path / "outside" / "o.py")
     (tmp_path / "real" / "dangling.py").symlink_to(tmp_path / "nowhere.py")
     discovery = discover([Path("real")], Settings(root=tmp_path), tmp_path)
-    assert rel(discovery, tmp_path) == ["real/a.py", "real/linked.py"]
+    assert rel(discovery, tmp_path) == ["real/a.py"]
+
+
+def test_symlinked_file_named_explicitly_is_read(tmp_path: Path) -> None:
+    touch(tmp_path, "real/a.py", "outside/o.py")
+    (tmp_path / "real" / "linked.py").symlink_to(tmp_path / "outside" / "o.py")
+    discovery = discover([Path("real/linked.py")], Settings(root=tmp_path), tmp_path)
+    assert rel(discovery, tmp_path) == ["real/linked.py"]
 
 
 def test_symlinked_directory_named_explicitly_is_walked(tmp_path: Path) -> None:
@@ -89,9 +97,9 @@ def test_exclude_globs_are_relative_to_the_configuration_root(tmp_path: Path) ->
 
 
 def test_anchored_exclude_does_not_match_deeper_copies(tmp_path: Path) -> None:
-    touch(tmp_path, "build/a.py", "src/build/b.py", "src/c.py")
-    discovery = discover(None, Settings(root=tmp_path, exclude=("/build",)), tmp_path)
-    assert rel(discovery, tmp_path) == ["src/build/b.py", "src/c.py"]
+    touch(tmp_path, "gen/a.py", "src/gen/b.py", "src/c.py")
+    discovery = discover(None, Settings(root=tmp_path, exclude=("/gen",)), tmp_path)
+    assert rel(discovery, tmp_path) == ["src/c.py", "src/gen/b.py"]
 
 
 def test_explicit_files_are_read_even_if_hidden_or_not_python(tmp_path: Path) -> None:
