@@ -143,7 +143,7 @@ class _Walker:
                 if child is None:
                     continue
                 child_prefix, child_rules = child
-                child_shown = os.path.join(current_shown, entry.name)
+                child_shown = entry.name if current_shown == "." else os.path.join(current_shown, entry.name)
                 try:
                     grandchildren = _list_directory(entry.path)
                 except OSError as error:
