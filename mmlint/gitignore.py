@@ -10,7 +10,9 @@ walk never enters that directory, as in git). The repository root is the
 closest directory at or above the walk that holds ``.git``; a directory below
 it that holds its own ``.git`` (a submodule, a nested clone) starts afresh.
 Outside a repository the ``.gitignore`` files are honoured all the same, from
-the ``top`` the caller gives (the configuration's directory) downward.
+the ``top`` the caller gives (the configuration's directory) downward. A walk
+that starts inside an ignored directory (it was named explicitly) honours only
+the ``.gitignore`` files inside that directory.
 
 Pattern semantics (negation, ``dir/``, anchoring, ``**``) come from pathspec's
 GitIgnoreSpec. The global ``core.excludesFile`` is not read.
@@ -63,6 +65,11 @@ class IgnoreRules:
             chain.append(os.path.dirname(chain[-1]))
         rules = cls((), warn)
         for ancestor in reversed(chain):
+            if ancestor != start and rules.ignores(ancestor, is_dir=True):
+                # The walk was asked for an ignored directory (as ruff, it is read):
+                # the patterns that ignore it would match everything below it, so
+                # only the .gitignore files inside it apply.
+                rules = cls((), warn)
             rules = rules.enter(ancestor)
         return rules
 

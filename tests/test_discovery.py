@@ -408,3 +408,14 @@ def test_unreadable_subdirectory_for_real(tmp_path: Path) -> None:
         (tmp_path / "pkg" / "locked").chmod(0o755)
     assert rel(discovery, tmp_path) == ["pkg/a.py"]
     assert discovery.warnings == ("pkg/locked: cannot read directory: Permission denied; skipped",)
+
+
+def test_gitignored_directory_named_explicitly_is_walked_with_its_own_rules(tmp_path: Path) -> None:
+    git_repository(tmp_path)
+    touch(tmp_path, "generated/g.py", "generated/sub/h.py", "generated/tmp_x.py", "other/o.py")
+    (tmp_path / ".gitignore").write_text("generated/\n")
+    (tmp_path / "generated" / ".gitignore").write_text("tmp_*.py\n")
+    discovery = discover([Path("generated")], Settings(root=tmp_path), tmp_path)
+    assert rel(discovery, tmp_path) == ["generated/g.py", "generated/sub/h.py"]
+    below = discover([Path("generated/sub")], Settings(root=tmp_path), tmp_path)
+    assert rel(below, tmp_path) == ["generated/sub/h.py"]
