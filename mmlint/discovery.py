@@ -28,8 +28,8 @@ from mmlint.settings import Settings
 __all__ = ["DEFAULT_EXCLUDES", "Discovery", "DiscoveryError", "context_files", "discover", "glob_relpath"]
 
 SOURCE_SUFFIXES = (".py", ".pyi")
-# Conventional names of virtual environments; only skipped when they really hold
-# one (a `venv` package in a project is ordinary code).
+# Conventional names of virtual environments; skipped when they really hold one
+# (an `env` package in a project is ordinary code; `venv` is a default exclude).
 VENV_NAMES = frozenset({"venv", ".venv", "env"})
 # Directory names a walk skips at any depth below where it starts, whatever the
 # configuration says (ruff's defaults): build output, caches, environments and
