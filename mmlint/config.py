@@ -47,6 +47,8 @@ _PYPROJECT_TABLE = ("tool", "mmlint")
 _TOP_KEYS = (
     "paths",
     "exclude",
+    "extend-exclude",
+    "respect-gitignore",
     "select",
     "ignore",
     "min-call-sites",
@@ -232,6 +234,8 @@ class _TableReader:
             root=self.root,
             paths=self._paths(table),
             exclude=self._strings(table.get("exclude", []), "exclude"),
+            extend_exclude=self._strings(table.get("extend-exclude", []), "extend-exclude"),
+            respect_gitignore=self._boolean(table, "respect-gitignore", default=Settings.respect_gitignore),
             select=self._codes(table["select"], "select") if "select" in table else Settings.select,
             ignore=self._codes(table.get("ignore", []), "ignore"),
             min_call_sites=self._min_call_sites(table),
@@ -303,6 +307,12 @@ class _TableReader:
             if problem is not None:
                 raise self.error(f"{problem} in '{key}'{_code_hint(code)}")
         return codes
+
+    def _boolean(self, table: dict[str, Any], key: str, *, default: bool) -> bool:
+        value = table.get(key, default)
+        if not isinstance(value, bool):
+            raise self.error(f"'{key}' must be true or false, got {_type_name(value)}")
+        return value
 
     def _min_call_sites(self, table: dict[str, Any]) -> int | None:
         if "min-call-sites" not in table:

@@ -3,9 +3,14 @@
 PATHs given on the command line (or, without them, the configured ``paths``,
 else the current directory) are expanded: directories are walked recursively
 for ``*.py`` and ``*.pyi``, skipping hidden entries, ``__pycache__``, virtual
-environments, ``exclude`` globs and symbolic links to directories. A file named
-explicitly is read whatever its name (pre-commit passes files one by one), but
-``exclude`` still applies to it.
+environments, the usual build and environment folders (DEFAULT_EXCLUDES, as
+ruff), what ``.gitignore`` ignores (unless ``respect-gitignore = false``; see
+mmlint.gitignore), ``exclude`` / ``extend-exclude`` globs and symbolic links
+(to files or directories: a walk never leaves the tree it was given). A file
+named explicitly is read whatever its name (pre-commit passes files one by
+one), even if gitignored, a link or inside a default-excluded folder, but
+``exclude`` still applies to it. A directory the walk cannot read is skipped
+with a warning; a PATH that cannot be read is an error.
 """
 
 from __future__ import annotations
@@ -16,15 +21,24 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from mmlint.gitignore import IgnoreRules
 from mmlint.globs import GlobPattern, compile_glob
 from mmlint.settings import Settings
 
-__all__ = ["Discovery", "DiscoveryError", "context_files", "discover", "glob_relpath"]
+__all__ = ["DEFAULT_EXCLUDES", "Discovery", "DiscoveryError", "context_files", "discover", "glob_relpath"]
 
 SOURCE_SUFFIXES = (".py", ".pyi")
-# Conventional names of virtual environments; only skipped when they really hold
-# one (a `venv` package in a project is ordinary code).
+# Conventional names of virtual environments; skipped when they really hold one
+# (an `env` package in a project is ordinary code; `venv` is a default exclude).
 VENV_NAMES = frozenset({"venv", ".venv", "env"})
+# Directory names a walk skips at any depth below where it starts, whatever the
+# configuration says (ruff's defaults): build output, caches, environments and
+# VCS metadata. Naming such a directory (or a file in it) explicitly reads it.
+DEFAULT_EXCLUDES = frozenset({
+    ".bzr", ".direnv", ".eggs", ".git", ".git-rewrite", ".hg", ".mypy_cache", ".nox", ".pants.d",
+    ".pytype", ".ruff_cache", ".svn", ".tox", ".venv", "__pypackages__", "_build", "buck-out",
+    "build", "dist", "node_modules", "site-packages", "venv",
+})
 
 
 class DiscoveryError(Exception):
@@ -39,6 +53,8 @@ class Discovery:
     explicitly_excluded: tuple[Path, ...]
     # True when no PATH was given: the configured paths (or the cwd) were scanned.
     full_scan: bool
+    # One line each, for stderr: what the walk had to skip (an unreadable directory).
+    warnings: tuple[str, ...] = ()
 
 
 def discover(paths: Sequence[Path] | None, settings: Settings, cwd: Path) -> Discovery:
@@ -66,6 +82,7 @@ def discover(paths: Sequence[Path] | None, settings: Settings, cwd: Path) -> Dis
         files=tuple(sorted(walker.files)),
         explicitly_excluded=tuple(sorted(set(excluded))),
         full_scan=full_scan,
+        warnings=tuple(dict.fromkeys(walker.warnings)),
     )
 
 
@@ -90,8 +107,11 @@ class _Walker:
 
     def __init__(self, settings: Settings) -> None:
         self.root = str(Path(os.path.abspath(settings.root)))
-        self.exclude: tuple[GlobPattern, ...] = tuple(compile_glob(glob) for glob in settings.exclude)
+        globs = settings.exclude + settings.extend_exclude
+        self.exclude: tuple[GlobPattern, ...] = tuple(compile_glob(glob) for glob in globs)
+        self.respect_gitignore = settings.respect_gitignore
         self.files: set[Path] = set()
+        self.warnings: list[str] = []
 
     def add_named_file(self, path: Path, shown: str) -> bool:
         """Add a file named explicitly; False when `exclude` removes it."""
@@ -110,47 +130,68 @@ class _Walker:
         # Paths under the root are matched relative to it; a directory outside
         # the root is matched relative to itself.
         prefix = "" if not relative or relative == "." else relative.replace(os.sep, "/") + "/"
-        stack = [(str(directory), prefix, shown)]
+        rules = IgnoreRules.for_walk(str(directory), self.root, self.warnings.append) if self.respect_gitignore else None
+        try:
+            children = _list_directory(str(directory))
+        except OSError as error:
+            raise DiscoveryError(f"{shown}: cannot read directory: {error.strerror or error}") from None
+        stack = [(children, prefix, shown, rules)]
         while stack:
-            current, prefix, current_shown = stack.pop()
-            try:
-                with os.scandir(current) as entries:
-                    children = list(entries)
-            except OSError as error:
-                raise DiscoveryError(f"{current_shown}: cannot read directory: {error.strerror or error}") from None
-            for entry in children:
-                self._visit(entry, prefix, current_shown, stack)
+            entries, prefix, current_shown, rules = stack.pop()
+            for entry in entries:
+                child = self._visit(entry, prefix, rules)
+                if child is None:
+                    continue
+                child_prefix, child_rules = child
+                child_shown = entry.name if current_shown == "." else os.path.join(current_shown, entry.name)
+                try:
+                    grandchildren = _list_directory(entry.path)
+                except OSError as error:
+                    # One unreadable corner must not hide the rest of the tree.
+                    self.warnings.append(f"{child_shown}: cannot read directory: {error.strerror or error}; skipped")
+                    continue
+                stack.append((grandchildren, child_prefix, child_shown, child_rules))
 
-    def _visit(self, entry: os.DirEntry[str], prefix: str, parent_shown: str, stack: list[tuple[str, str, str]]) -> None:
+    def _visit(self, entry: os.DirEntry[str], prefix: str, rules: IgnoreRules | None) -> tuple[str, IgnoreRules | None] | None:
+        """Add ``entry`` if it is a source file to read; for a directory to walk
+        into, return its glob prefix and the ignore rules in force inside it."""
         name = entry.name
         if name.startswith("."):
-            return
+            return None
         try:
+            # Links (to files or directories) are not followed: no cycles, and
+            # nothing outside the tree is read, or rewritten by `fix`.
             if entry.is_symlink():
-                # Links to directories are not followed (no cycles, no escaping
-                # the tree); links to files are read like files.
-                if entry.is_dir() or not entry.is_file():
-                    return
-                is_dir = False
-            else:
-                is_dir = entry.is_dir(follow_symlinks=False)
-                if not is_dir and not entry.is_file(follow_symlinks=False):
-                    return  # sockets, fifos, devices
+                return None
+            is_dir = entry.is_dir(follow_symlinks=False)
+            if not is_dir and not entry.is_file(follow_symlinks=False):
+                return None  # sockets, fifos, devices
         except OSError:
-            return  # vanished while walking
+            return None  # vanished while walking
         relpath = prefix + name
         if is_dir:
-            if name == "__pycache__" or _is_virtualenv(entry.path, name):
-                return
+            if name == "__pycache__" or name in DEFAULT_EXCLUDES or _is_virtualenv(entry.path, name):
+                return None
             if self._excluded(relpath, is_dir=True):
-                return
-            stack.append((entry.path, relpath + "/", os.path.join(parent_shown, name)))
-            return
-        if name.endswith(SOURCE_SUFFIXES) and not self._excluded(relpath, is_dir=False):
+                return None
+            if rules is not None:
+                if rules.ignores(entry.path, is_dir=True):
+                    return None
+                rules = rules.enter(entry.path)
+            return relpath + "/", rules
+        if not name.endswith(SOURCE_SUFFIXES) or self._excluded(relpath, is_dir=False):
+            return None
+        if rules is None or not rules.ignores(entry.path, is_dir=False):
             self.files.add(Path(entry.path))
+        return None
 
     def _excluded(self, relpath: str, *, is_dir: bool) -> bool:
         return any(pattern.matches(relpath, is_dir=is_dir) for pattern in self.exclude)
+
+
+def _list_directory(path: str) -> list[os.DirEntry[str]]:
+    with os.scandir(path) as entries:
+        return list(entries)
 
 
 def _is_virtualenv(path: str, name: str) -> bool:

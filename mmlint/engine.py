@@ -39,6 +39,8 @@ class Report:
     suppressed: tuple[Diagnostic, ...] = ()
     # Per target file, the outcome of reading it (parsed, skipped, failed).
     outcomes: dict[str, FileOutcome] = field(default_factory=dict, repr=False)
+    # What finding the files had to skip (mmlint.discovery.Discovery.warnings).
+    discovery_warnings: tuple[str, ...] = ()
 
 
 def display_path(path: Path, cwd: Path) -> str:
@@ -132,6 +134,7 @@ def run_check(
         explicitly_excluded=discovery.explicitly_excluded,
         suppressed=tuple(sorted(suppressed, key=lambda d: d.sort_key)),
         outcomes={shown: outcomes[shown] for shown in targets},
+        discovery_warnings=discovery.warnings,
     )
 
 

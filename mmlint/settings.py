@@ -37,6 +37,8 @@ class Settings:
     root: Path = field(default_factory=Path.cwd)
     paths: tuple[Path, ...] = ()  # absolute
     exclude: tuple[str, ...] = ()  # globs relative to root, gitignore-style
+    extend_exclude: tuple[str, ...] = ()  # more such globs (ruff's name; both add to the default excludes)
+    respect_gitignore: bool = True  # directory walks skip what .gitignore ignores
     select: tuple[str, ...] = ("MM",)  # the default when the configuration names none
     ignore: tuple[str, ...] = ()
     min_call_sites: int | None = None

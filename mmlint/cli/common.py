@@ -38,13 +38,23 @@ no_cache_option = click.option(
 def run_scan(paths, config_file: Path | None, select, ignore, *, quiet: bool, no_cache: bool):
     """Build the settings from the options and run the check pipeline: what every
     scanning command (check, fix, audit, baseline) starts with."""
-    from mmlint.engine import run_check
+    from mmlint.engine import display_path, run_check
 
     settings = build_settings(config_file, select, ignore)
-    report = run_check(list(paths) or None, settings, logical_cwd(), progress=show_progress(quiet), use_cache=not no_cache)
-    if paths and not report.files_scanned and report.explicitly_excluded and not quiet:
+    cwd = logical_cwd()
+    report = run_check(list(paths) or None, settings, cwd, progress=show_progress(quiet), use_cache=not no_cache)
+    if quiet:  # diagnostics only, as ruff's --quiet (later fix rounds pass it too)
+        return report
+    for warning in report.discovery_warnings:
+        click.echo(f"mmlint: warning: {warning}", err=True)
+    if report.files_scanned:
+        return report
+    if paths and report.explicitly_excluded:
         count = len(report.explicitly_excluded)
         click.echo(f"mmlint: every input is excluded by the configuration ({count} file{'s' if count != 1 else ''})", err=True)
+    else:
+        scanned = [str(path) for path in paths] or [display_path(path, cwd) for path in settings.paths] or ["."]
+        click.echo(f"mmlint: warning: no Python files found under {' '.join(scanned)}", err=True)
     return report
 
 
