@@ -10,10 +10,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-import libcst as cst
-
 from mmlint.diagnostics import Span
-from mmlint.facts.collect import collect_facts
 from mmlint.facts.model import FileFacts, TwinPair
 from mmlint.source import DecodeError, decode_source
 from mmlint.suppressions import FileSuppressions, parse_suppressions
@@ -74,6 +71,12 @@ def analyse_file(data: bytes, real_path: Path, display_path: str, twins: tuple[T
 
 
 def _analyse(data: bytes, real_path: Path, display_path: str, twins: tuple[TwinPair, ...]) -> FileOutcome:
+    # Imported here, not at the top: a run whose files all come from the cache
+    # (and `--version`, `rules`, `explain`) never pays for importing libcst.
+    import libcst as cst
+
+    from mmlint.facts.collect import collect_facts
+
     try:
         text = decode_source(data)
     except DecodeError as error:
