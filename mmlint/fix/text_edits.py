@@ -6,22 +6,14 @@ from __future__ import annotations
 import bisect
 import codecs
 import io
-import re
 import tokenize
 from collections.abc import Callable, Sequence
 
 from mmlint.diagnostics import Edit
-
-# Python's physical line breaks; a form feed or U+2028 is not one.
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
-
+from mmlint.source import line_starts
 
 class EditConflict(ValueError):
     """Two edits overlap, or an edit points outside the text."""
-
-
-def _line_starts(text: str) -> list[int]:
-    return [0] + [match.end() for match in _LINE_BREAK.finditer(text)]
 
 
 def _offset(starts: list[int], text: str, line: int, column: int) -> int:
@@ -35,7 +27,7 @@ def _offset(starts: list[int], text: str, line: int, column: int) -> int:
 
 def apply_text_edits(text: str, edits: Sequence[Edit]) -> str:
     """Apply non-overlapping ``edits`` to ``text``; raise ``EditConflict`` otherwise."""
-    starts = _line_starts(text)
+    starts = line_starts(text)
     located = sorted(
         (
             _offset(starts, text, e.span.line, e.span.column),
@@ -77,7 +69,7 @@ class PositionMap:
     """Maps positions of ``text`` to where they land once ``edits`` are applied."""
 
     def __init__(self, text: str, edits: Sequence[Edit]) -> None:
-        self._starts = _line_starts(text)
+        self._starts = line_starts(text)
         self._text = text
         self._ranges = [
             (
@@ -88,7 +80,7 @@ class PositionMap:
             for e in edits
         ]
         self.new_text = apply_text_edits(text, edits)
-        self._new_starts = _line_starts(self.new_text)
+        self._new_starts = line_starts(self.new_text)
 
     def shift(self, line: int, column: int) -> tuple[int, int] | None:
         """The new (line, column) of a position; None when an edit swallowed it."""
