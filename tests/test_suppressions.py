@@ -8,7 +8,13 @@ import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings as hypothesis_settings, strategies as st
 
+from mmlint.config import load_settings
+from mmlint.diagnostics import Edit
+from mmlint.engine import run_check
+from mmlint.fix import fix_report
+from mmlint.fix.text_edits import apply_text_edits
 from mmlint.suppressions import parse_suppressions
 from fix_helpers import check_file, fix_path
 
@@ -212,11 +218,31 @@ def test_fix_on_mmlints_own_source_changes_no_file(tmp_path: Path) -> None:
     tree = tmp_path / "mmlint"
     shutil.copytree(MMLINT_PACKAGE, tree, ignore=shutil.ignore_patterns("__pycache__"))
     before = {path: path.read_bytes() for path in tree.rglob("*.py")}
-    from mmlint.config import load_settings
-    from mmlint.engine import run_check
-    from mmlint.fix import fix_report
-
     report = run_check([tree], load_settings(tmp_path), tmp_path)
     assert [d for d in report.diagnostics if d.code == "MM009"] == []
     fix_report(report, write=True)
     assert {path: path.read_bytes() for path in tree.rglob("*.py")} == before
+
+
+# --- a property: whatever the comment, only a whole directive is ever removed ----------
+
+_FRAGMENTS = st.sampled_from(
+    ["#", " ", "  ", "\t", "\x0c", "mmlint", ":", " ignore", "ignore", "[MM001]", "[MM001,MM003]", "[", "]",
+     "`", "'", '"', "why", "skip-file", "\x85", "\u2028", "IGNORE", ","]
+)
+
+
+@hypothesis_settings(max_examples=200, deadline=None)
+@given(st.lists(_FRAGMENTS, max_size=14))
+def test_removal_takes_only_a_directive_and_its_separating_blanks(fragments: list[str]) -> None:
+    comment = "#" + "".join(fragments)
+    source = f"x = 1  {comment}\n"
+    for suppression in parse_suppressions(source).by_line:
+        removed = source[suppression.removal_span.column - 1 : suppression.removal_span.end_column - 1]
+        directive = source[suppression.span.column - 1 : suppression.span.end_column - 1]
+        assert removed.strip(" \t\x0c") == directive
+        assert directive.startswith("#") and source[suppression.span.column - 2] in " \t\x0c"
+        # What is left is the code and the other segments, character for character.
+        left = apply_text_edits(source, [Edit(suppression.removal_span, "")])
+        assert left == source.replace(removed, "", 1)
+        assert left.startswith("x = 1")
