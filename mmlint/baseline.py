@@ -12,14 +12,13 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mmlint.diagnostics import Diagnostic
-from mmlint.source import DecodeError, decode_source
+from mmlint.source import DecodeError, decode_source, split_lines
 
 if TYPE_CHECKING:
     from mmlint.engine import Report
@@ -29,10 +28,6 @@ BASELINE_VERSION = 1
 # A file that does not parse was not checked at all, so recording its MM999 would
 # hide every finding the file gets once it parses again; it is never baselined.
 NEVER_BASELINED = frozenset({"MM999"})
-
-# Python's own line ends (the tokenizer's, not str.splitlines, which would also
-# split at form feeds and other separators and shift the line numbers).
-_LINE_END = re.compile(r"\r\n|\r|\n")
 
 BaselineKey = tuple[str, str, str]  # (path, code, flagged source text)
 
@@ -76,7 +71,7 @@ class _SourceText:
     @staticmethod
     def _read(path: Path) -> list[str]:
         try:
-            return _LINE_END.split(decode_source(path.read_bytes()))
+            return split_lines(decode_source(path.read_bytes()))
         except (OSError, DecodeError):
             # The diagnostic still has a path and a code to match on.
             return []

@@ -21,6 +21,7 @@ from typing import Any
 from mmlint.facts.model import TwinPair
 from mmlint.rules import all_codes
 from mmlint.settings import DEFAULT_BLOCKING_CALLS, DEFAULT_TWINS, Settings
+from mmlint.source import split_lines
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -474,7 +475,7 @@ def _key_lines(text: str) -> dict[tuple[str, ...], int]:
     try to see through multi-line strings."""
     lines: dict[tuple[str, ...], int] = {}
     current: tuple[str, ...] = ()
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(split_lines(text), start=1):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue

@@ -37,18 +37,37 @@ def decode_source(data: bytes) -> str:
         raise DecodeError(f"unknown encoding {encoding!r}") from None
 
 
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+# Python's physical line breaks, the tokenizer's: \n, \r\n and \r only. str.splitlines
+# would also split at \f, \v, \x1c-\x1e, \x85, U+2028 and U+2029, which Python
+# keeps inside a line (in comments and strings, or as whitespace), and so shift
+# every line number after them. Every line split in mmlint goes through here.
+LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def split_lines(text: str, keepends: bool = False) -> list[str]:
+    """``text`` split into Python's physical lines (like ``str.splitlines``, but
+    only at \\n, \\r\\n and \\r): no empty last item for a final line break."""
+    if keepends:
+        starts = line_starts(text)
+        lines = [text[start:end] for start, end in zip(starts, starts[1:] + [len(text)])]
+    else:
+        lines = LINE_BREAK.split(text)
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def line_starts(text: str) -> list[int]:
+    """The offset in ``text`` where each physical line starts (the first is 0; a
+    line break at the very end starts one more, empty, line)."""
+    return [0] + [match.end() for match in LINE_BREAK.finditer(text)]
 
 
 def source_lines(data: bytes) -> list[str]:
-    """The decoded lines (without line endings), split where Python counts lines:
-    at \\n, \\r\\n and \\r only (str.splitlines also splits at form feeds, U+2028,
-    ..., which would shift line numbers). Empty when the bytes do not decode."""
+    """The decoded lines (without line endings), split where Python counts lines
+    (see ``split_lines``). Empty when the bytes do not decode."""
     try:
         text = decode_source(data)
     except DecodeError:
         return []
-    lines = _LINE_BREAK.split(text)
-    if lines and lines[-1] == "":
-        lines.pop()
-    return lines
+    return split_lines(text)

@@ -1,8 +1,19 @@
 """Inline suppression comments: ``# mmlint: ignore[MM001,MM003]``,
 ``# mmlint: ignore`` and ``# mmlint: skip-file``.
 
-Comments are found with :mod:`tokenize`, so the same words inside a string are
-never taken for a suppression.
+The grammar (SPEC "Suppressions"). Comments are the tokenizer's COMMENT
+tokens, so the same words inside a string are never a suppression. A comment
+is made of ``#`` segments: one starts at the comment's ``#`` and one at every
+``#`` that follows whitespace. A directive is a whole segment: ``#``,
+``mmlint``, ``:``, then ``ignore`` with an optional ``[CODES]`` list, or
+``skip-file``, then the end of the comment or whitespace and the next segment.
+As with ruff's ``# noqa``, spacing after ``#``, around ``:`` and before ``[`` is
+free and so is the case of the keyword. Anything else is prose:
+``an inline `# mmlint: ignore` comment`` (the ``#`` follows a backtick) is no
+segment at all, and ``# mmlint: ignore[MM001] because`` (words after it in its
+segment) is a segment that only looks like a directive. Prose is never a
+suppression and never edited; a segment that starts like one (``# mmlint:``)
+but is not one is recorded as malformed, for a warning (MM009, never a fix).
 """
 
 from __future__ import annotations
@@ -13,20 +24,34 @@ import tokenize
 from dataclasses import dataclass
 
 from mmlint.diagnostics import Span
+from mmlint.source import split_lines
 
-_IGNORE = re.compile(r"#\s*mmlint:\s*ignore\b(?:\[(?P<codes>[^\]]*)\])?")
-_SKIP_FILE = re.compile(r"#\s*mmlint:\s*skip-file\b")
+_BLANK = " \t\f"  # whitespace as Python counts it between tokens
+_SPACE = f"[{_BLANK}]"
+# Only where a segment starts: "#", then the directive; `keyword` is checked apart
+# so that `# mmlint: ignored` or `# mmlint: disable` is malformed, not prose.
+_DIRECTIVE = re.compile(
+    rf"#{_SPACE}*mmlint{_SPACE}*:{_SPACE}*(?P<keyword>[A-Za-z][A-Za-z-]*)"
+    rf"(?:{_SPACE}*\[(?P<codes>[^\[\]]*)\])?"
+)
+# What a segment that means to be a directive starts with.
+_ATTEMPT = re.compile(rf"#{_SPACE}*mmlint{_SPACE}*:", re.IGNORECASE)
+# After a directive: the end of the comment, or whitespace and the next segment.
+_DIRECTIVE_END = re.compile(rf"{_SPACE}*\Z|{_SPACE}+(?=#)")
+_CODE = re.compile(r"[A-Z]+[0-9]+\Z")
+_LONE_CR = re.compile(r"\r(?!\n)")
+EXAMPLE = "`# mmlint: ignore[MM001]  # why`"
 
 
 @dataclass(frozen=True, slots=True)
 class Suppression:
     line: int
     codes: tuple[str, ...] | None  # None: every code on the line
-    span: Span  # the `# mmlint: ignore[...]` text itself
-    comment_span: Span  # the whole comment token holding it
-    comment: str  # the whole comment token's text
-    # Where removing the suppression starts: the whitespace before it when it is the
-    # whole comment or ends it, so that removal leaves no trailing blanks.
+    span: Span  # the directive itself, `#` to `]` (or to `ignore`)
+    codes_span: Span | None  # the text between `[` and `]`; None for a bare ignore
+    # What removing the directive removes: its span plus the whitespace that
+    # separated it from the code or `#` segment before it (a directive alone on
+    # its line takes the line's blanks, or the blanks up to the next segment).
     removal_span: Span
 
     def covers(self, code: str) -> bool:
@@ -34,57 +59,134 @@ class Suppression:
 
 
 @dataclass(frozen=True, slots=True)
+class MalformedDirective:
+    """A comment segment that starts like a directive but is not one: not a
+    suppression, never edited, reported as a warning."""
+
+    span: Span
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class FileSuppressions:
     skip_file: bool = False
     by_line: tuple[Suppression, ...] = ()
+    malformed: tuple[MalformedDirective, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class _Segment:
+    """One ``#`` segment of a comment: where it starts and the comment it is in."""
+
+    comment: str
+    start: int  # index of its `#` in the comment
 
 
 def parse_suppressions(text: str) -> FileSuppressions:
-    """Find suppression comments; a tokenize error yields what was found before it."""
-    found: list[Suppression] = []
-    skip_file = False
+    """Find suppression directives; a tokenize error yields what was found before it."""
+    # A lone CR becomes LF (same length, so columns stay): the tokenizer reads
+    # lines at LF only, mmlint's lines end at CR too (source.split_lines).
+    lines = split_lines(_LONE_CR.sub("\n", text), keepends=True)
+    parser = _Parser(lines)
     header = True  # still before the first code token (a module docstring may come first)
-    lines = text.splitlines(keepends=True)
     try:
-        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+        for token in tokenize.generate_tokens(iter(lines).__next__):
             if token.type == tokenize.COMMENT:
-                if header and _SKIP_FILE.search(token.string):
-                    skip_file = True
-                suppression = _suppression_in(token, lines)
-                if suppression is not None:
-                    found.append(suppression)
+                parser.comment(token, header)
             elif token.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.ENCODING, tokenize.STRING, tokenize.INDENT, tokenize.DEDENT):
                 header = False
             elif token.type == tokenize.STRING and token.start[1] != 0:
                 header = False
     except (tokenize.TokenError, SyntaxError):
         pass
-    return FileSuppressions(skip_file=skip_file, by_line=tuple(found))
+    return FileSuppressions(parser.skip_file, tuple(parser.found), tuple(parser.malformed))
 
 
-def _suppression_in(token: tokenize.TokenInfo, lines: list[str]) -> Suppression | None:
-    match = _IGNORE.search(token.string)
-    if match is None:
+class _Parser:
+    def __init__(self, lines: list[str]) -> None:
+        self._lines = lines
+        self.skip_file = False
+        self.found: list[Suppression] = []
+        self.malformed: list[MalformedDirective] = []
+
+    def comment(self, token: tokenize.TokenInfo, header: bool) -> None:
+        line, column = token.start
+        comment = token.string
+        for start in _segment_starts(comment):
+            if not _ATTEMPT.match(comment, start):
+                continue
+            match = _DIRECTIVE.match(comment, start)
+            reason = _malformation(comment, match, header)
+            span = Span(line, column + start + 1, line, column + (match.end() if match else len(comment.rstrip(_BLANK))) + 1)
+            if reason is not None:
+                self.malformed.append(MalformedDirective(span, reason))
+            elif match is not None and match.group("keyword").lower() == "skip-file":
+                self.skip_file = True
+            elif self.found and self.found[-1].line == line:
+                self.malformed.append(MalformedDirective(span, "a second `# mmlint: ignore` in this comment; only the first counts"))
+            elif match is not None:
+                self.found.append(self._suppression(line, column, comment, match))
+
+    def _suppression(self, line: int, column: int, comment: str, match: re.Match[str]) -> Suppression:
+        codes_text = match.group("codes")
+        codes = None if codes_text is None else tuple(c.strip(_BLANK) for c in codes_text.split(",") if c.strip(_BLANK))
+        codes_span = None
+        if codes_text is not None:
+            first, last = column + match.start("codes") + 1, column + match.end("codes") + 1
+            codes_span = Span(line, first, line, last)
+        begin, end = column + match.start(), column + match.end()
+        text_line = self._lines[line - 1].rstrip("\r\n")
+        before = text_line[:begin]
+        after = _DIRECTIVE_END.match(comment, match.end())
+        assert after is not None  # a directive is followed by the end or the next segment
+        if before.strip(_BLANK):
+            # After code or another segment: take the blanks that separate them.
+            removal = (len(before.rstrip(_BLANK)), end)
+        elif after.end() < len(comment):
+            # Starts its line and another segment follows: take the blanks up to it.
+            removal = (begin, column + after.end())
+        else:
+            # Alone on its line: the line's blanks go with it (the line stays, empty).
+            removal = (0, len(text_line))
+        return Suppression(
+            line=line,
+            codes=codes,
+            span=Span(line, begin + 1, line, end + 1),
+            codes_span=codes_span,
+            removal_span=Span(line, removal[0] + 1, line, removal[1] + 1),
+        )
+
+
+def _segment_starts(comment: str) -> list[int]:
+    """Indexes of the `#` that start a segment: the first, and each after whitespace."""
+    return [0] + [i for i in range(1, len(comment)) if comment[i] == "#" and comment[i - 1] in _BLANK]
+
+
+def _malformation(comment: str, match: re.Match[str] | None, header: bool) -> str | None:
+    """Why a segment starting like a directive (``# mmlint:``) is not one; None when it is."""
+    if match is None:  # `# MMLint:`, `# mmlint: [MM001]`, ...
+        return "expected `# mmlint: ignore`, `# mmlint: ignore[CODES]` or `# mmlint: skip-file`"
+    keyword = match.group("keyword").lower()
+    codes = match.group("codes")
+    if keyword not in ("ignore", "skip-file"):
+        return f"unknown directive `{match.group('keyword')}`: expected `ignore`, `ignore[CODES]` or `skip-file`"
+    if _DIRECTIVE_END.match(comment, match.end()) is None:
+        return (
+            "text follows the directive in the same comment; a directive ends the comment or is "
+            f"followed by whitespace and another `#` comment, e.g. {EXAMPLE}"
+        )
+    if keyword == "skip-file":
+        if codes is not None:
+            return "`# mmlint: skip-file` takes no codes: it skips the whole file"
+        if not header:
+            return "`# mmlint: skip-file` counts only in the comments before the first line of code"
         return None
-    line, start_col = token.start
-    codes_text = match.group("codes")
-    codes = None if codes_text is None else tuple(c.strip() for c in codes_text.split(",") if c.strip())
-    text_line = lines[line - 1].rstrip("\r\n") if line - 1 < len(lines) else token.string
-    begin = start_col + match.start()
-    end = start_col + match.end()
-    removal_begin, removal_end = begin, end
-    rest = token.string[match.end():]
-    if rest.strip():
-        # Text follows in the same comment ("# mmlint: ignore  # why"): drop the blanks after.
-        removal_end = end + (len(rest) - len(rest.lstrip()))
-    else:
-        # Nothing follows: also drop the blanks before it.
-        removal_begin = len(text_line[:begin].rstrip())
-    return Suppression(
-        line=line,
-        codes=codes,
-        span=Span(line, begin + 1, line, end + 1),
-        comment_span=Span(line, start_col + 1, line, token.end[1] + 1),
-        comment=token.string,
-        removal_span=Span(line, removal_begin + 1, line, removal_end + 1),
-    )
+    if codes is not None:
+        items = [code.strip(_BLANK) for code in codes.split(",") if code.strip(_BLANK)]
+        if not items:
+            return "empty code list: name the codes, e.g. `# mmlint: ignore[MM001]`, or drop the brackets"
+        bad = [code for code in items if not _CODE.match(code)]
+        if bad:
+            return f"not a code: {', '.join(repr(code) for code in bad)}; codes are like MM001, separated by commas"
+    return None
+

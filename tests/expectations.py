@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mmlint.diagnostics import Diagnostic
+from mmlint.source import split_lines
 
 # `# expect: MM001` or `# expect: MM001, MM002`, ending the line; it may follow
 # other comment text on that line.
@@ -41,7 +42,7 @@ class Finding:
 def markers_in(text: str) -> list[tuple[int, str]]:
     """(line, code) for every code of every `# expect:` marker in ``text``; lines are 1-based."""
     found: list[tuple[int, str]] = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(split_lines(text), start=1):
         match = EXPECT_MARKER.search(line)
         if match is None:
             continue
@@ -131,7 +132,7 @@ def markers_to_suppressions(text: str, codes: Iterable[str]) -> str:
     """
     wanted = set(codes)
     out: list[str] = []
-    for line in text.splitlines(keepends=True):
+    for line in split_lines(text, keepends=True):
         body = line.rstrip("\r\n")
         ending = line[len(body):]
         match = EXPECT_MARKER.search(body)

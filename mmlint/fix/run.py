@@ -11,6 +11,7 @@ from mmlint.diagnostics import Diagnostic
 from mmlint.fix.model import FileFixResult, UnfixedSite
 from mmlint.fix.pipeline import FIXERS, SYNTAX_ERROR_CODE, FileToFix, fix_file
 from mmlint.fix.call_rewrite import MM001
+from mmlint.source import split_lines
 
 
 @dataclass(frozen=True)
@@ -108,7 +109,7 @@ def unified_diff(result: FileFixResult) -> str:
             text, _ = decode_keeping_format(data)
         except (SyntaxError, UnicodeError):
             text = data.decode("utf-8", errors="replace")
-        return text.splitlines(keepends=True)
+        return split_lines(text, keepends=True)
 
     old_lines, new_lines = lines(result.old), lines(result.new)
     diff = difflib.unified_diff(old_lines, new_lines, f"a/{result.path}", f"b/{result.path}")

@@ -6,22 +6,15 @@ from __future__ import annotations
 import bisect
 import codecs
 import io
-import re
 import tokenize
 from collections.abc import Callable, Sequence
 
 from mmlint.diagnostics import Edit
-
-# Python's physical line breaks; a form feed or U+2028 is not one.
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+from mmlint.source import line_starts
 
 
 class EditConflict(ValueError):
     """Two edits overlap, or an edit points outside the text."""
-
-
-def line_starts(text: str) -> list[int]:
-    return [0] + [match.end() for match in _LINE_BREAK.finditer(text)]
 
 
 def offset_of(starts: list[int], text: str, line: int, column: int) -> int:

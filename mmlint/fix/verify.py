@@ -22,7 +22,8 @@ from collections.abc import Iterable, Sequence
 
 from mmlint.diagnostics import Edit
 from mmlint.fix.model import CallFix, FixedSite
-from mmlint.fix.text_edits import line_starts, offset_of
+from mmlint.fix.text_edits import offset_of
+from mmlint.source import line_starts
 
 
 class VerificationFailed(Exception):

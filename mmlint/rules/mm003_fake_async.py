@@ -36,7 +36,7 @@ class FakeAsync(Rule):
     ## When to suppress
     When the body is provably cheap (a few attribute reads) and the function is
     async only to satisfy an interface. Say so in the comment:
-    `# mmlint: ignore[MM003]  cheap: returns a cached value`.
+    `# mmlint: ignore[MM003]  # cheap: returns a cached value`.
     """
 
     code = "MM003"

@@ -16,9 +16,13 @@ from mmlint.suppressions import FileSuppressions, Suppression
 class UnusedSuppression(Rule):
     """## What it does
     Flags an `# mmlint: ignore[...]` comment that suppressed nothing on its
-    line: a listed code that was not reported there, an unknown code, or a
-    bare `# mmlint: ignore` on a line with no diagnostic. Codes that the run
-    does not select are not judged.
+    line: a listed code that was not reported there, or a bare
+    `# mmlint: ignore` on a line with no diagnostic. Codes that the run does
+    not select are not judged. It also warns, without a fix, about an unknown
+    code in a suppression (`MM01`) and about a comment that starts like a
+    directive but is not one (`# mmlint: ignore[MM001] because`: text after
+    a directive must be another `#` comment, as in
+    `# mmlint: ignore[MM001]  # because`), since neither suppresses anything.
 
     On a full scan (no PATH given) it also flags stale configuration, against
     the configuration file: an `exempt.paths` glob that matches no scanned
@@ -31,8 +35,9 @@ class UnusedSuppression(Rule):
     `ignore` silently hides the next real finding on that line.
 
     ## Fix
-    `mmlint fix` removes the dead comment, or only the dead codes when some of
-    the listed codes are still used. Other text in the same comment stays.
+    `mmlint fix` removes the dead directive, or only the dead codes when some
+    of the listed codes are still used. Other text in the same comment stays.
+    Unknown codes and malformed directives are left for you to correct.
     Stale configuration entries are not edited automatically: delete them
     from the configuration file.
 
@@ -139,7 +144,8 @@ _RULE = UnusedSuppression()
 def unused_suppression_diagnostics(
     path: str, suppressions: FileSuppressions, used: dict[int, set[str]], settings: Settings
 ) -> Iterable[Diagnostic]:
-    """MM009 for each suppression (or part of one) that suppressed nothing.
+    """MM009 for each suppression (or part of one) that suppressed nothing, and a
+    warning without a fix for each malformed directive and unknown code.
     ``used`` maps a line to the codes its suppression actually suppressed."""
     known = set(all_codes())
     for suppression in suppressions.by_line:
@@ -147,23 +153,29 @@ def unused_suppression_diagnostics(
         if suppression.codes is None:
             # A bare ignore covers every code: judge it only when every rule ran.
             if not used_here and all(settings.is_selected(code) for code in known):
-                yield _diagnostic(path, suppression, "`# mmlint: ignore` suppressed nothing on this line", ())
+                yield _unused(path, suppression, "`# mmlint: ignore` suppressed nothing on this line", ())
             continue
-        dead = [
-            code
-            for code in suppression.codes
-            if code not in known or (settings.is_selected(code) and code not in used_here)
-        ]
-        if not dead:
-            continue
-        kept = tuple(code for code in suppression.codes if code not in dead)
-        described = ", ".join(f"{code} (unknown code)" if code not in known else code for code in dead)
-        yield _diagnostic(path, suppression, f"unused suppression: {described} not reported on this line", kept)
+        unknown = [code for code in suppression.codes if code not in known]
+        if unknown:
+            # Likely a typo of a real code: left for a person to correct, never removed.
+            yield _RULE.diagnostic(
+                path, suppression.span,
+                f"unknown code in suppression: {', '.join(unknown)} (no such rule); correct or remove it by hand",
+            )
+        dead = [code for code in suppression.codes if code in known and settings.is_selected(code) and code not in used_here]
+        if dead:
+            kept = tuple(code for code in suppression.codes if code not in dead)
+            yield _unused(path, suppression, f"unused suppression: {', '.join(dead)} not reported on this line", kept)
+    for malformed in suppressions.malformed:
+        yield _RULE.diagnostic(path, malformed.span, f"not a suppression: {malformed.reason}")
 
 
-def _diagnostic(path: str, suppression: Suppression, message: str, kept: tuple[str, ...]) -> Diagnostic:
+def _unused(path: str, suppression: Suppression, message: str, kept: tuple[str, ...]) -> Diagnostic:
+    """The fix removes exactly the directive (with the blanks before it), or only
+    the dead codes inside its brackets; other text in the comment stays."""
     if kept:
-        edit = Edit(suppression.span, f"# mmlint: ignore[{','.join(kept)}]")
+        assert suppression.codes_span is not None  # only a code list keeps codes
+        edit = Edit(suppression.codes_span, ",".join(kept))
     else:
         edit = Edit(suppression.removal_span, "")
     return _RULE.diagnostic(path, suppression.span, message, fixable=True, edits=(edit,))
