@@ -26,6 +26,7 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from typing import TypeVar
 
@@ -44,6 +45,8 @@ PARENT_CHECK_SECONDS = 0.5
 
 # How long to wait for a killed worker to be reaped before giving up on it.
 _REAP_SECONDS = 2.0
+
+_HELD_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 _PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 
@@ -73,7 +76,8 @@ def run_all(
         return
     pool = _start_pool(workers, function)
     try:
-        futures: dict[Future, int] = {pool.submit(function, *task): index for index, task in enumerate(tasks)}
+        with _signals_held():  # the pool starts its workers during the first submits
+            futures: dict[Future, int] = {pool.submit(function, *task): index for index, task in enumerate(tasks)}
         for future in as_completed(futures):
             result = future.result()
             on_done()
@@ -90,6 +94,32 @@ def _start_pool(workers: int, function: Callable) -> ProcessPoolExecutor:
         # Imported once in the server, inherited by every worker it forks.
         context.set_forkserver_preload(["mmlint._pool_server", function.__module__])
     return ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init_worker)
+
+
+@contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold SIGINT and SIGTERM back until the block ends, then deliver them.
+
+    A signal that interrupts a worker's start leaves a process the pool does
+    not know of yet, so cannot kill: it starts later, finds the parent's queues
+    gone and prints a traceback. Outside the main thread, where Python runs
+    signal handlers, there is nothing to hold."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    arrived: list[int] = []
+    previous = {
+        signum: signal.signal(signum, lambda signum, _frame: arrived.append(signum))
+        for signum in _HELD_SIGNALS
+        if signal.getsignal(signum) is not None  # a handler set outside Python could not be put back
+    }
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        for signum in dict.fromkeys(arrived):
+            signal.raise_signal(signum)
 
 
 def _kill_pool(pool: ProcessPoolExecutor) -> None:
