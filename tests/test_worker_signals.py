@@ -49,17 +49,30 @@ def parents() -> dict[int, int]:
     return found
 
 
-def descendants(pid: int) -> dict[int, int]:
-    """Every process below ``pid``, with its depth (1: a child)."""
+def descendants(pid: int) -> dict[int, list[int]]:
+    """Every process below ``pid``, with its children."""
     children: dict[int, list[int]] = {}
     for child, parent in parents().items():
         children.setdefault(parent, []).append(child)
-    found, frontier, depth = {}, [pid], 0
+    found, frontier = {}, [pid]
     while frontier:
-        depth += 1
         frontier = [child for parent in frontier for child in children.get(parent, ())]
-        found.update(dict.fromkeys(frontier, depth))
+        found.update((child, children.get(child, [])) for child in frontier)
     return found
+
+
+def workers(below: dict[int, list[int]]) -> list[int]:
+    """The processes that do the work, whichever way the pool starts them: those
+    without children of their own (not a fork server), other than
+    multiprocessing's resource tracker."""
+    return [pid for pid, children in below.items() if not children and b"resource_tracker" not in cmdline(pid)]
+
+
+def cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
 
 
 def alive(pid: int) -> bool:
@@ -72,7 +85,7 @@ def alive(pid: int) -> bool:
     return stat.rpartition(")")[2].split()[0] != "Z"
 
 
-def start_busy_check(tmp_path: Path) -> tuple[subprocess.Popen, dict[int, int]]:
+def start_busy_check(tmp_path: Path) -> tuple[subprocess.Popen, dict[int, list[int]]]:
     """A `mmlint check` of many slow files, returned once its workers are parsing,
     with every process below it."""
     tree = slow_tree(tmp_path)
@@ -87,9 +100,7 @@ def start_busy_check(tmp_path: Path) -> tuple[subprocess.Popen, dict[int, int]]:
     )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        below = descendants(process.pid)
-        # The workers are forks of the fork server, the parent's child: two levels down.
-        if sum(1 for depth in below.values() if depth >= 2) >= JOBS:
+        if len(workers(descendants(process.pid))) >= JOBS:
             time.sleep(0.5)  # into their first files
             return process, descendants(process.pid)
         if process.poll() is not None:
@@ -99,7 +110,7 @@ def start_busy_check(tmp_path: Path) -> tuple[subprocess.Popen, dict[int, int]]:
     pytest.fail(f"the workers never started (exit {process.poll()}): {(tmp_path / 'stderr').read_text()}")
 
 
-def assert_all_gone(pids: dict[int, int]) -> None:
+def assert_all_gone(pids: dict[int, list[int]]) -> None:
     deadline = time.monotonic() + WORKERS_GONE_WITHIN
     while any(alive(pid) for pid in pids) and time.monotonic() < deadline:
         time.sleep(0.05)
