@@ -10,13 +10,15 @@ error in the caller), cancels the queued work and kills the workers at once.
 A worker also dies with its parent when the parent is killed outright
 (SIGKILL), which no clean-up code in the parent can catch.
 
-Start method: ``forkserver`` where the platform has it, else ``spawn``; never
-``fork``. The parent is multi-threaded when the pool starts (the progress
-bar's refresh thread, the pool's own manager thread), and a forked child
-inherits any lock another thread held at that moment, held forever. The fork
-server is a fresh single-threaded process that imports the per-file pass once
-(`_preload`); each worker is a fork of it, so a worker starts in a few
-milliseconds and imports nothing of its own."""
+Start method (`start_method`): ``fork`` when this process has no thread but
+its main one, which is how the command line starts the pool (the progress bar
+redraws without a thread of its own for this reason): a fork starts in a
+millisecond and shares the modules already imported, where a fresh process
+would import libcst again (a third of a second). A fork made while another
+thread holds a lock gives the child that lock, held forever, so a caller with
+threads (mmlint used as a library) gets ``forkserver`` instead: a fresh
+single-threaded server that imports the per-file pass once and forks the
+workers from itself. ``spawn`` where neither exists."""
 
 from __future__ import annotations
 
@@ -37,7 +39,6 @@ Result = TypeVar("Result")
 MIN_FILES_FOR_POOL = 16
 FILES_PER_WORKER = 8
 
-START_METHOD = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
 
 # How often a worker checks that its parent is still there, where the kernel
 # cannot be asked to kill it (prctl exists on Linux only).
@@ -88,10 +89,32 @@ def run_all(
     pool.shutdown()
 
 
+def start_method() -> str:
+    """``fork`` when this process has no other thread (a fork copies a lock
+    held by another thread, held forever), on Linux (fork is unsafe with
+    macOS system libraries); else ``forkserver`` where there is one, else
+    ``spawn``."""
+    methods = multiprocessing.get_all_start_methods()
+    if sys.platform.startswith("linux") and "fork" in methods and _thread_count() == 1:
+        return "fork"
+    return "forkserver" if "forkserver" in methods else "spawn"
+
+
+def _thread_count() -> int:
+    """Threads of this process, those started outside Python included where
+    the system tells."""
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        return threading.active_count()
+
+
 def _start_pool(workers: int, function: Callable) -> ProcessPoolExecutor:
-    context = multiprocessing.get_context(START_METHOD)
-    if START_METHOD == "forkserver":
-        # Imported once in the server, inherited by every worker it forks.
+    method = start_method()
+    context = multiprocessing.get_context(method)
+    if method == "forkserver":
+        # Imported once in the server, inherited by every worker it forks;
+        # mmlint._pool_server also ties the server's life to this process.
         context.set_forkserver_preload(["mmlint._pool_server", function.__module__])
     return ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init_worker)
 

@@ -145,3 +145,29 @@ def test_workers_die_with_a_killed_parent(tmp_path):
     process.kill()  # the parent alone: it can clean up nothing
     assert process.wait(timeout=10) == -signal.SIGKILL
     assert_all_gone(below)
+
+
+LIBRARY_CALLER_WITH_A_THREAD = """
+import os, threading, time
+threading.Thread(target=time.sleep, args=(600,), daemon=True).start()  # a fork would be unsafe now
+from mmlint.workers import run_all, start_method
+assert start_method() != "fork"
+os.environ["MMLINT_JOBS"] = "2"
+for _ in run_all(time.sleep, [(60,)] * 8, lambda: None):
+    pass
+"""
+
+
+def test_workers_of_a_forkserver_pool_die_with_a_killed_parent(tmp_path):
+    """The same, for the pool a caller with threads gets: the workers are forks
+    of a fork server, not children of the killed process."""
+    process = subprocess.Popen([sys.executable, "-c", LIBRARY_CALLER_WITH_A_THREAD], cwd=tmp_path)
+    deadline = time.monotonic() + 60
+    while len(workers(descendants(process.pid))) < JOBS and time.monotonic() < deadline:
+        assert process.poll() is None
+        time.sleep(0.05)
+    below = descendants(process.pid)
+    assert any(children for children in below.values())  # a server with workers below it
+    process.kill()
+    process.wait(timeout=10)
+    assert_all_gone(below)

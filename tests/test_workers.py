@@ -137,3 +137,13 @@ def _running(pid: int) -> bool:
         return False
     stat = Path(f"/proc/{pid}/stat")
     return not stat.exists() or stat.read_text().rpartition(")")[2].split()[0] != "Z"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fork is chosen on Linux only")
+def test_a_single_threaded_process_forks_its_workers():
+    """The command line's case: nothing to re-import, so workers start at once."""
+    chosen = subprocess.run(
+        [sys.executable, "-c", "from mmlint.workers import start_method; print(start_method())"],
+        capture_output=True, text=True, check=True,
+    ).stdout.strip()
+    assert chosen == "fork"
