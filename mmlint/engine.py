@@ -85,11 +85,13 @@ def run_check(
                 outcomes[shown] = cached
                 continue
         tasks.append((data, real, shown, settings.twins))
+    finished: dict[int, FileOutcome] = {}  # by task index, in completion order
     with scan_progress(len(tasks), enabled=progress) as bar:
-        for task, outcome in zip(tasks, run_all(analyse_file, tasks, bar.advance)):
-            outcomes[task[2]] = outcome
+        for index, outcome in run_all(analyse_file, tasks, bar.advance):
+            finished[index] = outcome
             if cache is not None:
-                cache.store(keys[task[2]], outcome)
+                cache.store(keys[tasks[index][2]], outcome)
+    outcomes.update((tasks[index][2], finished[index]) for index in sorted(finished))  # task order: deterministic
 
     parsed = {shown: o for shown, o in outcomes.items() if isinstance(o, Parsed)}
     project = Project(

@@ -4,15 +4,19 @@ files for the wait to be noticeable."""
 
 from __future__ import annotations
 
+import math
 import os
 import sys
-from collections.abc import Iterator, Mapping
+import time
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Protocol, TextIO
 
 # Below this many files to parse (cache misses past the prefilter, at roughly a
 # tenth of a second each) a scan finishes before a bar would be worth drawing.
 MIN_FILES_FOR_PROGRESS = 20
+
+REDRAWS_PER_SECOND = 10
 
 # Values of the CI variable that mean "not in CI" (someone exported CI=false).
 _CI_OFF = frozenset({"", "0", "false", "no"})
@@ -31,12 +35,22 @@ class _NoProgress:
 
 
 class _RichProgress:
-    def __init__(self, progress, task_id) -> None:
+    """Redrawn by ``advance`` itself, at most ``REDRAWS_PER_SECOND`` times a
+    second: rich's own redrawing runs on a thread, and the worker pool forks
+    only a process that has no other thread (mmlint.workers)."""
+
+    def __init__(self, progress, task_id, clock: Callable[[], float] = time.monotonic) -> None:
         self._progress = progress
         self._task_id = task_id
+        self._clock = clock
+        self._drawn_at = -math.inf
 
     def advance(self, files: int = 1) -> None:
         self._progress.advance(self._task_id, files)
+        now = self._clock()
+        if now - self._drawn_at >= 1 / REDRAWS_PER_SECOND or self._progress.finished:
+            self._drawn_at = now
+            self._progress.refresh()
 
 
 def running_in_ci(environ: Mapping[str, str] | None = None) -> bool:
@@ -89,5 +103,6 @@ def scan_progress(
         TimeElapsedColumn(),
         console=console,
         transient=True,
+        auto_refresh=False,
     ) as progress:
         yield _RichProgress(progress, progress.add_task("scan", total=total))

@@ -2,22 +2,54 @@
 in a pool of worker processes for many (the per-file pass is a pure function
 of plain data, so its outcomes travel back pickled).
 
-`MMLINT_JOBS=N` sets the number of processes (1: no pool)."""
+`MMLINT_JOBS=N` sets the number of processes (1: no pool).
+
+Results come back as they complete, so one slow file holds back nothing but
+itself. Leaving `run_all` early, for whatever reason (Ctrl-C, SIGTERM, an
+error in the caller), cancels the queued work and kills the workers at once.
+A worker also dies with its parent when the parent is killed outright
+(SIGKILL), which no clean-up code in the parent can catch.
+
+Start method (`start_method`): ``fork`` when this process has no thread but
+its main one, which is how the command line starts the pool (the progress bar
+redraws without a thread of its own for this reason): a fork starts in a
+millisecond and shares the modules already imported, where a fresh process
+would import libcst again (a third of a second). A fork made while another
+thread holds a lock gives the child that lock, held forever, so a caller with
+threads (mmlint used as a library) gets ``forkserver`` instead: a fresh
+single-threaded server that imports the per-file pass once and forks the
+workers from itself. ``spawn`` where neither exists."""
 
 from __future__ import annotations
 
+import multiprocessing
 import os
+import signal
+import sys
+import threading
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from typing import TypeVar
 
-Task = TypeVar("Task")
 Result = TypeVar("Result")
 
 # Below this many files to parse, starting processes costs more than it saves
 # (and pre-commit, which passes a few files per hook call, stays in-process).
 MIN_FILES_FOR_POOL = 16
 FILES_PER_WORKER = 8
+
+
+# How often a worker checks that its parent is still there, where the kernel
+# cannot be asked to kill it (prctl exists on Linux only).
+PARENT_CHECK_SECONDS = 0.5
+
+# How long to wait for a killed worker to be reaped before giving up on it.
+_REAP_SECONDS = 2.0
+
+_HELD_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+_PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 
 
 def worker_count(files: int) -> int:
@@ -30,16 +62,151 @@ def worker_count(files: int) -> int:
     return max(1, min(cpus, files // FILES_PER_WORKER))
 
 
-def run_all(function: Callable[..., Result], tasks: Sequence[tuple], on_done: Callable[[], None]) -> Iterator[Result]:
-    """``function(*task)`` for every task, results in task order."""
+def run_all(
+    function: Callable[..., Result], tasks: Sequence[tuple], on_done: Callable[[], None]
+) -> Iterator[tuple[int, Result]]:
+    """``(index, function(*tasks[index]))`` for every task, each as soon as it
+    is done (in task order in-process, in completion order from the pool);
+    ``on_done()`` is called once per finished task, before it is yielded."""
     workers = worker_count(len(tasks))
     if workers <= 1:
-        for task in tasks:
-            yield function(*task)
+        for index, task in enumerate(tasks):
+            result = function(*task)
             on_done()
+            yield index, result
         return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(function, *task) for task in tasks]
-        for future in futures:
-            yield future.result()
+    pool = _start_pool(workers, function)
+    try:
+        with _signals_held():  # the pool starts its workers during the first submits
+            futures: dict[Future, int] = {pool.submit(function, *task): index for index, task in enumerate(tasks)}
+        for future in as_completed(futures):
+            result = future.result()
             on_done()
+            yield futures[future], result
+    except BaseException:  # KeyboardInterrupt, a signal, the consumer closing us: stop now
+        _kill_pool(pool)
+        raise
+    pool.shutdown()
+
+
+def start_method() -> str:
+    """``fork`` when this process has no other thread (a fork copies a lock
+    held by another thread, held forever), on Linux (fork is unsafe with
+    macOS system libraries); else ``forkserver`` where there is one, else
+    ``spawn``."""
+    methods = multiprocessing.get_all_start_methods()
+    if sys.platform.startswith("linux") and "fork" in methods and _thread_count() == 1:
+        return "fork"
+    return "forkserver" if "forkserver" in methods else "spawn"
+
+
+def _thread_count() -> int:
+    """Threads of this process, those started outside Python included where
+    the system tells."""
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        return threading.active_count()
+
+
+def _start_pool(workers: int, function: Callable) -> ProcessPoolExecutor:
+    method = start_method()
+    context = multiprocessing.get_context(method)
+    if method == "forkserver":
+        # Imported once in the server, inherited by every worker it forks;
+        # mmlint._pool_server also ties the server's life to this process.
+        context.set_forkserver_preload(["mmlint._pool_server", function.__module__])
+    return ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init_worker)
+
+
+@contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold SIGINT and SIGTERM back until the block ends, then deliver them.
+
+    A signal that interrupts a worker's start leaves a process the pool does
+    not know of yet, so cannot kill: it starts later, finds the parent's queues
+    gone and prints a traceback. Outside the main thread, where Python runs
+    signal handlers, there is nothing to hold."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    arrived: list[int] = []
+    previous = {
+        signum: signal.signal(signum, lambda signum, _frame: arrived.append(signum))
+        for signum in _HELD_SIGNALS
+        if signal.getsignal(signum) is not None  # a handler set outside Python could not be put back
+    }
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        for signum in dict.fromkeys(arrived):
+            signal.raise_signal(signum)
+
+
+def _kill_pool(pool: ProcessPoolExecutor) -> None:
+    """Cancel everything queued and kill the workers without waiting for the
+    files they are on (the pool's own shutdown would wait for them)."""
+    processes = list((pool._processes or {}).values())  # shutdown() forgets them
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        try:
+            process.kill()
+        except (ProcessLookupError, ValueError):  # already gone, or already reaped
+            continue
+    for process in processes:
+        try:
+            process.join(_REAP_SECONDS)
+        except ValueError:
+            continue
+
+
+def _init_worker() -> None:
+    """Runs first in every worker. Interrupts are the parent's to handle: it
+    cancels the pool and kills the workers, so a worker ignores Ctrl-C (which
+    the terminal sends to the whole process group) instead of dying with a
+    traceback of its own, and dies silently on SIGTERM."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _die_with_parent()
+
+
+def _die_with_parent() -> None:
+    """Make this worker exit when its parent goes, however the parent goes.
+
+    On Linux the kernel sends SIGKILL when the parent exits (prctl
+    PR_SET_PDEATHSIG); everywhere, a daemon thread watches the parent and
+    exits the process when it is gone: when the pipe multiprocessing keeps
+    open to the parent closes, or when the parent process id changes (the
+    worker was re-parented)."""
+    parent_pid = os.getppid()
+    die_with_parent_on_linux()
+    threading.Thread(target=_watch_parent, args=(parent_pid,), name="mmlint-parent-watch", daemon=True).start()
+
+
+def die_with_parent_on_linux() -> None:
+    """Ask the kernel to SIGKILL this process when its parent exits (Linux
+    only; elsewhere, and without a usable libc, nothing happens)."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):  # no libc, or no prctl in it
+        pass
+
+
+def _watch_parent(parent_pid: int) -> None:
+    parent = multiprocessing.parent_process()
+    while True:
+        if parent is not None:
+            parent.join(PARENT_CHECK_SECONDS)  # returns at once when the parent's pipe closes
+            if not parent.is_alive():
+                break
+        else:
+            threading.Event().wait(PARENT_CHECK_SECONDS)
+        if os.getppid() != parent_pid:
+            break
+    os._exit(1)

@@ -57,3 +57,16 @@ def test_enabled_bar_draws_and_counts() -> None:
         (task,) = progress.tasks
         assert (task.completed, task.total) == (LARGE, LARGE)
     assert terminal.getvalue() != ""
+
+
+def test_bar_draws_without_a_thread_of_its_own() -> None:
+    """The worker pool forks only a single-threaded process (mmlint.workers)."""
+    import threading
+
+    terminal = FakeTerminal()
+    before = threading.active_count()
+    with scan_progress(LARGE, enabled=True, stream=terminal, environ={}) as bar:
+        assert threading.active_count() == before
+        drawn = len(terminal.getvalue())
+        bar.advance()
+        assert len(terminal.getvalue()) > drawn  # the first advance redraws at once

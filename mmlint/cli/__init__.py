@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import signal
 
 import click
 
@@ -26,9 +27,34 @@ for _name in COMMAND_MODULES:
         cli.add_command(_command)
 
 
+class Stopped(BaseException):
+    """A signal asked mmlint to stop. Not an Exception, so no `except Exception`
+    on the way up swallows it, and not a KeyboardInterrupt, which click would
+    turn into "Aborted!" and exit 1; every `finally` and the worker pool's
+    clean-up run on the way to main()."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+# What main() prints for each signal it turns into Stopped; the exit code is
+# 128 + the signal number, as shells report a process killed by it.
+STOP_SIGNALS = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated"}
+
+
+def _raise_stopped(signum: int, _frame) -> None:
+    raise Stopped(signum)
+
+
 def main() -> None:
+    for signum in STOP_SIGNALS:
+        signal.signal(signum, _raise_stopped)
     try:
         cli(prog_name="mmlint")
+    except Stopped as stop:
+        click.echo(f"mmlint: {STOP_SIGNALS[stop.signum]}", err=True)
+        raise SystemExit(128 + stop.signum) from None
     except Exception as error:  # a bug of ours: one line, exit 2, the traceback on request
         if os.environ.get("MMLINT_DEBUG"):
             raise
