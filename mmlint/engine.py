@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mmlint.cache import FactsCache, cache_enabled
+from mmlint.cache import open_cache
 from mmlint.analyse_file import FileOutcome, Parsed, ParseFailure, Unparsed, analyse_file
 from mmlint.diagnostics import Diagnostic, Owner, Span
 from mmlint.discovery import context_files, discover, glob_relpath
@@ -39,6 +39,8 @@ class Report:
     suppressed: tuple[Diagnostic, ...] = ()
     # Per target file, the outcome of reading it (parsed, skipped, failed).
     outcomes: dict[str, FileOutcome] = field(default_factory=dict, repr=False)
+    # Why the facts cache was not used, when the user should hear of it (see mmlint.cache).
+    cache_warning: str | None = None
 
 
 def display_path(path: Path, cwd: Path) -> str:
@@ -63,7 +65,8 @@ def run_check(
     everything = {**context, **targets}
 
     prefilter = Prefilter(settings.twins)
-    cache = FactsCache.open() if cache_enabled(use_cache) else None
+    cache_opening = open_cache(use_cache)
+    cache = cache_opening.cache
     outcomes: dict[str, FileOutcome] = {}
     tasks: list[tuple] = []
     keys: dict[str, str] = {}
@@ -88,6 +91,8 @@ def run_check(
             outcomes[task[2]] = outcome
             if cache is not None:
                 cache.store(keys[task[2]], outcome)
+    if cache is not None:
+        cache.finish()
 
     parsed = {shown: o for shown, o in outcomes.items() if isinstance(o, Parsed)}
     project = Project(
@@ -132,6 +137,7 @@ def run_check(
         explicitly_excluded=discovery.explicitly_excluded,
         suppressed=tuple(sorted(suppressed, key=lambda d: d.sort_key)),
         outcomes={shown: outcomes[shown] for shown in targets},
+        cache_warning=cache_opening.warning,
     )
 
 

@@ -42,10 +42,21 @@ def run_scan(paths, config_file: Path | None, select, ignore, *, quiet: bool, no
 
     settings = build_settings(config_file, select, ignore)
     report = run_check(list(paths) or None, settings, logical_cwd(), progress=show_progress(quiet), use_cache=not no_cache)
+    if report.cache_warning:
+        warn_once(report.cache_warning)
     if paths and not report.files_scanned and report.explicitly_excluded and not quiet:
         count = len(report.explicitly_excluded)
         click.echo(f"mmlint: every input is excluded by the configuration ({count} file{'s' if count != 1 else ''})", err=True)
     return report
+
+
+def warn_once(message: str) -> None:
+    """`mmlint: warning: ...` on stderr, once per command run (fix scans in rounds)."""
+    context = click.get_current_context(silent=True)
+    shown = context.find_root().meta.setdefault("mmlint.warnings", set()) if context else set()
+    if message not in shown:
+        shown.add(message)
+        click.echo(f"mmlint: warning: {message}", err=True)
 
 
 def scan_options(command: Callable) -> Callable:
