@@ -150,20 +150,41 @@ class DataCodec:
         return encode
 
     def _dataclass_decoder(self, cls: type, tagged: bool) -> Callable[[JsonData], Any]:
-        field_decoders: list[Callable[[JsonData], Any]] = []
+        # Scalar fields are checked in place (no call per field: most values are
+        # the ints of spans); the others go through their decoders.
+        scalar_checks: list[tuple[int, frozenset[type]]] = []
+        field_decoders: list[tuple[int, Callable[[JsonData], Any]]] = []
+        exact_types: list[list[type]] = []  # when every field is one scalar type: the list of them
         arity = len(_init_fields(cls)) + tagged
         name = cls.__name__
 
         def decode(data: JsonData) -> Any:
             if type(data) is not list or len(data) != arity:
                 raise CodecError(f"{name}: expected a list of {arity} values")
-            values = data[1:] if tagged else data
-            return cls(*[dec(item) for dec, item in zip(field_decoders, values)])
+            values = data[1:] if tagged else data[:]
+            if exact_types:
+                if list(map(type, values)) != exact_types[0]:
+                    raise CodecError(f"{name}: a field of the wrong type")
+                return cls(*values)
+            for index, accepted in scalar_checks:
+                if type(values[index]) not in accepted:
+                    raise CodecError(f"{name}: expected {' or '.join(t.__name__ for t in accepted)} "
+                                     f"for field {index + 1}, got {type(values[index]).__name__}")
+            for index, decoder in field_decoders:
+                values[index] = decoder(values[index])
+            return cls(*values)
 
         (self._tagged_decoders if tagged else self._decoders)[cls] = decode
         with self._forget_plans_on_error():
             hints = _field_hints(cls)
-            field_decoders.extend(self._decoder(hints[field.name]) for field in _init_fields(cls))
+            for index, field in enumerate(_init_fields(cls)):
+                accepted = _scalar_types(hints[field.name])
+                if accepted is not None:
+                    scalar_checks.append((index, accepted))
+                else:
+                    field_decoders.append((index, self._decoder(hints[field.name])))
+            if not field_decoders and all(len(accepted) == 1 for _, accepted in scalar_checks):
+                exact_types.append([next(iter(accepted)) for _, accepted in scalar_checks])
         return decode
 
     @contextlib.contextmanager
@@ -211,7 +232,20 @@ class DataCodec:
                 return tuple([dec(item) for dec, item in zip(item_decoders, data[1:] if tagged else data)])
 
             return decode_fixed
-        item_decoder = self._decoder(args[0] if args else Any)
+        item_hint = args[0] if args else Any
+        accepted = _scalar_types(item_hint)
+        if accepted is not None:  # scalars: one check of all their types, no call per item
+
+            def decode_scalars(data: JsonData) -> Any:
+                if type(data) is not list:
+                    raise CodecError(f"expected a list for a {kind}")
+                values = data[1:] if tagged else data
+                if not accepted.issuperset(map(type, values)):
+                    raise CodecError(f"a {kind} item of the wrong type")
+                return container(values)
+
+            return decode_scalars
+        item_decoder = self._decoder(item_hint)
 
         def decode(data: JsonData) -> Any:
             if type(data) is not list:
@@ -264,7 +298,10 @@ class DataCodec:
 
         def decode(data: JsonData) -> Any:
             if type(data) is list:
-                return _tag_decoder(by_tag, data)(data)
+                decoder = by_tag.get(data[0]) if data and type(data[0]) is str else None
+                if decoder is None:
+                    raise CodecError(f"unknown or missing tag {data[0]!r}" if data else "an empty list has no tag")
+                return decoder(data)
             if type(data) in scalars:
                 return data
             raise CodecError(f"{type(data).__name__} is none of the union's types")
@@ -307,13 +344,6 @@ class DataCodec:
         return self._tagged_decoder(cls)(data)
 
 
-def _tag_decoder(by_tag: dict[str, Callable[[JsonData], Any]], data: list) -> Callable[[JsonData], Any]:
-    decoder = by_tag.get(data[0]) if data and type(data[0]) is str else None
-    if decoder is None:
-        raise CodecError(f"unknown or missing tag {data[0]!r}" if data else "empty list for a tagged value")
-    return decoder
-
-
 def _classify(hint: Any, allowed: frozenset[type]) -> tuple[str, Any]:
     """("any", None) | ("scalar", type) | ("dataclass", cls) | ("tuple" / "frozenset", args) | ("union", members)."""
     if hint is Any:
@@ -337,6 +367,19 @@ def _classify(hint: Any, allowed: frozenset[type]) -> tuple[str, Any]:
     if origin is typing.Annotated:
         return _classify(args[0], allowed)
     raise CodecError(f"unsupported type hint {hint!r}")
+
+
+def _scalar_types(hint: Any) -> frozenset[type] | None:
+    """The exact types a scalar hint (``int``, ``str | None``) accepts; None for any other hint."""
+    if hint is None or hint is _NONE:
+        return frozenset({_NONE})
+    if hint in _SCALARS:
+        return frozenset({hint})
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        members = typing.get_args(hint)
+        if all(member in _SCALARS for member in members):
+            return frozenset(members)
+    return None
 
 
 def _scalar_encoder(kind: type) -> Callable[[Any], JsonData]:
