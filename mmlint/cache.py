@@ -6,31 +6,45 @@ the code that collects facts (a fingerprint of those modules' source, so an
 edited collector never reads stale facts). Rules always run afresh.
 
 Where: `$MMLINT_CACHE_DIR`, else `$XDG_CACHE_HOME/mmlint`, else
-`~/.cache/mmlint` — the user's own cache, never inside the scanned project: the
-entries are pickles, and a pickle planted in a checked-out repository would run
-code when CI lints an untrusted pull request. `MMLINT_NO_CACHE=1` or
-`--no-cache` turns it off. Every cache error is ignored: a cache may only speed
-a run up, never change or break it.
+`~/.cache/mmlint`. Entries are JSON data (mmlint.datacodec): reading one can
+build only the outcome and fact classes, each field checked against its type,
+and anything else (wrong shape, unknown class, truncated, another format) is
+a miss. A well-formed entry under the right key is trusted, so the directory
+must be the user's own: owned by them and writable by no one else, or the run
+goes on uncached with a warning. `MMLINT_NO_CACHE=1` or `--no-cache` turns it
+off; `MMLINT_CACHE_MAX_MB` caps its size (least recently used entries go
+first). Every other cache error is ignored: a cache may only speed a run up,
+never change or break it.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import os
-import pickle
+import stat
 import tempfile
+import time
+from dataclasses import dataclass
 from functools import cache
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-from importlib.metadata import PackageNotFoundError, version
-
 from mmlint import __version__
+from mmlint.analyse_file import FileOutcome
+from mmlint.datacodec import DataCodec, reachable_dataclasses
 from mmlint.facts.model import TwinPair
 
-FORMAT = "facts-v1"
-# The modules whose code decides a file's outcome.
-_FACT_MODULES = ("analyse_file.py", "source.py", "suppressions.py", "facts/model.py", "facts/ir.py", "facts/collect.py", "facts/ir_builder.py", "facts/positions.py", "facts/scopes.py", "facts/syntax.py")
+FORMAT = "facts-v2"
+FORMAT_PREFIX = "facts-v"  # every format's directory, for `mmlint clean`
+# The modules whose code decides a file's outcome or how it is stored.
+# (every module of mmlint/facts/ is fingerprinted too).
+_FACT_MODULES = ("analyse_file.py", "source.py", "suppressions.py", "diagnostics.py", "datacodec.py", "cache.py")
+DEFAULT_MAX_MB = 256
+PRUNE_TO = 0.8  # of the cap, so that pruning is not needed again at the next store
+_HIT_TOUCH_SECONDS = 24 * 3600  # a hit older than this gets a fresh mtime (least recently *used*)
+_STALE_TEMP_SECONDS = 3600
 
 
 def cache_root() -> Path:
@@ -46,6 +60,13 @@ def cache_enabled(requested: bool = True) -> bool:
 
 
 @cache
+def outcome_codec() -> DataCodec:
+    """The codec for FileOutcome values. Its allowed classes are exactly those
+    the outcome types reach through their type hints."""
+    return DataCodec(reachable_dataclasses(FileOutcome))
+
+
+@cache
 def _code_fingerprint() -> bytes:
     package = Path(__file__).resolve().parent
     try:
@@ -53,24 +74,81 @@ def _code_fingerprint() -> bytes:
     except PackageNotFoundError:
         libcst_version = "unknown"
     digest = hashlib.sha256(f"{FORMAT}|{__version__}|{libcst_version}".encode())
-    for relative in _FACT_MODULES:
+    for path in [*(package / relative for relative in _FACT_MODULES), *sorted((package / "facts").glob("*.py"))]:
         with contextlib.suppress(OSError):
-            digest.update((package / relative).read_bytes())
+            digest.update(path.read_bytes())
     return digest.digest()
 
 
-class FactsCache:
-    def __init__(self, directory: Path) -> None:
-        self.directory = directory
+def unsafe_directory_reason(directory: Path) -> str | None:
+    """Why another user could plant entries in ``directory``, or None. Off POSIX
+    there is no owner and mode to check."""
+    if os.name != "posix" or not hasattr(os, "geteuid"):
+        return None
+    try:
+        info = os.stat(directory)
+    except OSError as error:
+        return f"cannot inspect it: {error.strerror or error}"
+    if not stat.S_ISDIR(info.st_mode):
+        return "it is not a directory"
+    if info.st_uid != os.geteuid():
+        return f"it is owned by uid {info.st_uid}, not by you (uid {os.geteuid()})"
+    writable_by = [who for who, bit in (("group", stat.S_IWGRP), ("others", stat.S_IWOTH)) if info.st_mode & bit]
+    if writable_by:
+        return f"it is writable by {' and '.join(writable_by)} (mode {stat.S_IMODE(info.st_mode):o})"
+    return None
 
-    @classmethod
-    def open(cls) -> FactsCache | None:
-        directory = cache_root() / FORMAT
+
+def max_cache_bytes() -> int:
+    """The size cap from MMLINT_CACHE_MAX_MB; ValueError with the reason when it is not a positive number."""
+    configured = os.environ.get("MMLINT_CACHE_MAX_MB", "").strip()
+    if not configured:
+        return DEFAULT_MAX_MB * 1024 * 1024
+    try:
+        megabytes = float(configured)
+    except ValueError:
+        megabytes = float("nan")
+    if not megabytes > 0 or megabytes == float("inf"):
+        raise ValueError(f"MMLINT_CACHE_MAX_MB must be a positive number of MiB, not {configured!r}")
+    return int(megabytes * 1024 * 1024)
+
+
+@dataclass(frozen=True)
+class CacheOpening:
+    """The cache to use, or None; ``warning`` says why a requested cache is not
+    used when the user should hear of it (a directory others can write, a bad
+    setting). The engine stays silent: the command line prints it."""
+
+    cache: FactsCache | None
+    warning: str | None = None
+
+
+def open_cache(requested: bool = True) -> CacheOpening:
+    if not cache_enabled(requested):
+        return CacheOpening(None)
+    root = cache_root()
+    try:
+        max_bytes = max_cache_bytes()
+    except ValueError as error:
+        return CacheOpening(None, f"not using the cache at {root}: {error}")
+    directory = root / FORMAT
+    # The root is checked before anything is created inside it.
+    for path in (root, directory):
         try:
-            directory.mkdir(parents=True, exist_ok=True, mode=0o700)
-        except OSError:
-            return None
-        return cls(directory)
+            path.mkdir(parents=True, exist_ok=True, mode=0o700)
+        except OSError:  # read-only home, a file in the way: run uncached, as before
+            return CacheOpening(None)
+        reason = unsafe_directory_reason(path)
+        if reason is not None:
+            return CacheOpening(None, f"not using the cache at {path}: {reason}")
+    return CacheOpening(FactsCache(directory, max_bytes))
+
+
+class FactsCache:
+    def __init__(self, directory: Path, max_bytes: int = DEFAULT_MAX_MB * 1024 * 1024) -> None:
+        self.directory = directory
+        self.max_bytes = max_bytes
+        self._stored = False
 
     def key(self, data: bytes, real_path: Path, display_path: str, twins: tuple[TwinPair, ...]) -> str:
         digest = hashlib.sha256(_code_fingerprint())
@@ -82,25 +160,126 @@ class FactsCache:
     def _path(self, key: str) -> Path:
         return self.directory / key[:2] / key
 
-    def load(self, key: str):
+    def load(self, key: str) -> FileOutcome | None:
+        """The outcome stored under ``key``, or None for a miss: missing, unreadable,
+        not this format, not this key, or anything that does not decode to an outcome."""
+        path = self._path(key)
         try:
-            with open(self._path(key), "rb") as handle:
-                return pickle.load(handle)
-        except Exception:  # missing, truncated, from an older layout: a miss
+            with open(path, "rb") as handle:
+                modified = os.fstat(handle.fileno()).st_mtime
+                raw = handle.read()
+            entry = json.loads(raw)
+            if type(entry) is not list or len(entry) != 3 or entry[0] != FORMAT or entry[1] != key:
+                return None
+            outcome = outcome_codec().decode(entry[2], FileOutcome)
+        except Exception:  # every way an entry can be bad is a miss
             return None
+        if time.time() - modified > _HIT_TOUCH_SECONDS:
+            with contextlib.suppress(OSError):
+                os.utime(path)
+        return outcome
 
-    def store(self, key: str, outcome) -> None:
+    def store(self, key: str, outcome: FileOutcome) -> None:
         target = self._path(key)
         try:
+            raw = json.dumps([FORMAT, key, outcome_codec().encode(outcome, FileOutcome)], separators=(",", ":"))
             target.parent.mkdir(exist_ok=True, mode=0o700)
             descriptor, temp_name = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
             try:
-                with os.fdopen(descriptor, "wb") as handle:
-                    pickle.dump(outcome, handle, protocol=pickle.HIGHEST_PROTOCOL)
+                with os.fdopen(descriptor, "w", encoding="ascii") as handle:
+                    handle.write(raw)
                 os.replace(temp_name, target)
             except BaseException:
                 with contextlib.suppress(OSError):
                     os.unlink(temp_name)
                 raise
-        except Exception:  # read-only home, full disk, unpicklable: run uncached
+        except Exception:  # read-only home, full disk, too deep to encode: run uncached
             return
+        self._stored = True
+
+    def finish(self) -> None:
+        """After a run's stores: keep the cache under its cap. A run that stored
+        nothing cannot have grown it, so it does not even look."""
+        if self._stored:
+            self._stored = False
+            prune(self.directory, self.max_bytes)
+
+
+def _entries(directory: Path):
+    """(path, size, mtime) of each entry and temp file in a format directory, never following links."""
+    with contextlib.suppress(OSError), os.scandir(directory) as shards:
+        for shard in shards:
+            if not (len(shard.name) == 2 and shard.is_dir(follow_symlinks=False)):
+                continue
+            with contextlib.suppress(OSError), os.scandir(shard.path) as files:
+                for entry in files:
+                    if _is_entry_name(entry.name) and entry.is_file(follow_symlinks=False):
+                        with contextlib.suppress(OSError):
+                            info = entry.stat(follow_symlinks=False)
+                            yield Path(entry.path), info.st_size, info.st_mtime
+
+
+def _is_entry_name(name: str) -> bool:
+    return name.startswith(".tmp-") or (len(name) == 64 and all(c in "0123456789abcdef" for c in name))
+
+
+def prune(directory: Path, max_bytes: int) -> int:
+    """Past ``max_bytes``, remove the least recently used entries down to
+    PRUNE_TO of it (and temp files a killed run left); returns the bytes freed."""
+    entries = list(_entries(directory))
+    now = time.time()
+    freed = 0
+    for path, size, modified in entries:
+        if path.name.startswith(".tmp-") and now - modified > _STALE_TEMP_SECONDS:
+            with contextlib.suppress(OSError):
+                path.unlink()
+                freed += size
+    total = sum(size for _, size, _ in entries) - freed
+    if total <= max_bytes:
+        return freed
+    for path, size, _ in sorted(entries, key=lambda entry: entry[2]):
+        if total <= max_bytes * PRUNE_TO:
+            break
+        with contextlib.suppress(OSError):
+            path.unlink()
+            total -= size
+            freed += size
+    return freed
+
+
+@dataclass(frozen=True)
+class Cleaned:
+    entries: int
+    bytes: int
+    errors: tuple[str, ...]
+
+
+def clean(root: Path) -> Cleaned:
+    """Remove every entry of every cache format under ``root`` (and the emptied
+    directories). Only names the cache itself writes are touched, so a cache
+    directory set to a wrong place loses nothing else."""
+    removed = freed = 0
+    errors: list[str] = []
+    try:
+        formats = [e for e in os.scandir(root) if e.name.startswith(FORMAT_PREFIX) and e.is_dir(follow_symlinks=False)]
+    except FileNotFoundError:
+        return Cleaned(0, 0, ())
+    except OSError as error:
+        return Cleaned(0, 0, (f"{root}: {error.strerror or error}",))
+    for format_dir in formats:
+        for path, size, _ in _entries(Path(format_dir.path)):
+            try:
+                path.unlink()
+            except OSError as error:
+                errors.append(f"{path}: {error.strerror or error}")
+            else:
+                removed += 1
+                freed += size
+        with contextlib.suppress(OSError), os.scandir(format_dir.path) as shards:
+            for shard in list(shards):
+                if len(shard.name) == 2 and shard.is_dir(follow_symlinks=False):
+                    with contextlib.suppress(OSError):
+                        os.rmdir(shard.path)  # only when empty
+        with contextlib.suppress(OSError):
+            os.rmdir(format_dir.path)
+    return Cleaned(removed, freed, tuple(errors))

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mmlint.cache import FactsCache, cache_enabled
+from mmlint.cache import open_cache
 from mmlint.analyse_file import FileOutcome, Parsed, ParseFailure, Unparsed, analyse_file
 from mmlint.diagnostics import Diagnostic, Owner, Span
 from mmlint.discovery import context_files, discover, glob_relpath
@@ -41,6 +41,8 @@ class Report:
     outcomes: dict[str, FileOutcome] = field(default_factory=dict, repr=False)
     # What finding the files had to skip (mmlint.discovery.Discovery.warnings).
     discovery_warnings: tuple[str, ...] = ()
+    # Why the facts cache was not used, when the user should hear of it (see mmlint.cache).
+    cache_warning: str | None = None
 
 
 def display_path(path: Path, cwd: Path) -> str:
@@ -65,7 +67,8 @@ def run_check(
     everything = {**context, **targets}
 
     prefilter = Prefilter(settings.twins)
-    cache = FactsCache.open() if cache_enabled(use_cache) else None
+    cache_opening = open_cache(use_cache)
+    cache = cache_opening.cache
     outcomes: dict[str, FileOutcome] = {}
     tasks: list[tuple] = []
     keys: dict[str, str] = {}
@@ -92,6 +95,8 @@ def run_check(
             if cache is not None:
                 cache.store(keys[tasks[index][2]], outcome)
     outcomes.update((tasks[index][2], finished[index]) for index in sorted(finished))  # task order: deterministic
+    if cache is not None:
+        cache.finish()
 
     parsed = {shown: o for shown, o in outcomes.items() if isinstance(o, Parsed)}
     project = Project(
@@ -137,6 +142,7 @@ def run_check(
         suppressed=tuple(sorted(suppressed, key=lambda d: d.sort_key)),
         outcomes={shown: outcomes[shown] for shown in targets},
         discovery_warnings=discovery.warnings,
+        cache_warning=cache_opening.warning,
     )
 
 

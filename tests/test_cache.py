@@ -3,7 +3,7 @@ on is a miss, a broken cache never breaks a run, and it can be turned off."""
 
 from __future__ import annotations
 
-import pickle
+import json
 
 import pytest
 from click.testing import CliRunner
@@ -90,8 +90,9 @@ def test_no_cache_flag_and_environment(cache_dir, project, monkeypatch):
     assert entries(cache_dir) == []
 
 
-def test_entries_are_outcomes(cache_dir, project):
+def test_entries_are_json_data(cache_dir, project):
     check(cwd=project)
     [entry] = entries(cache_dir)
-    outcome = pickle.loads(entry.read_bytes())
-    assert outcome.facts.path == "p.py" and len(outcome.facts.call_sites) == 1
+    form, key, outcome = json.loads(entry.read_bytes())
+    assert (form, key) == (cache_module.FORMAT, entry.name)
+    assert outcome[0] == "Parsed" and outcome[1][0] == "p.py"

@@ -12,7 +12,7 @@ import click
 from mmlint import __version__
 
 # Commands, each in mmlint/cli/<module>.py exposing a click command named `command`.
-COMMAND_MODULES = ("check", "fix", "audit", "baseline", "rules")
+COMMAND_MODULES = ("check", "fix", "audit", "baseline", "rules", "clean")
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

@@ -43,6 +43,8 @@ def run_scan(paths, config_file: Path | None, select, ignore, *, quiet: bool, no
     settings = build_settings(config_file, select, ignore)
     cwd = logical_cwd()
     report = run_check(list(paths) or None, settings, cwd, progress=show_progress(quiet), use_cache=not no_cache)
+    if report.cache_warning:  # even with --quiet: the user's cache is not safe to use
+        warn_once(report.cache_warning)
     if quiet:  # diagnostics only, as ruff's --quiet (later fix rounds pass it too)
         return report
     for warning in report.discovery_warnings:
@@ -56,6 +58,15 @@ def run_scan(paths, config_file: Path | None, select, ignore, *, quiet: bool, no
         scanned = [str(path) for path in paths] or [display_path(path, cwd) for path in settings.paths] or ["."]
         click.echo(f"mmlint: warning: no Python files found under {' '.join(scanned)}", err=True)
     return report
+
+
+def warn_once(message: str) -> None:
+    """`mmlint: warning: ...` on stderr, once per command run (fix scans in rounds)."""
+    context = click.get_current_context(silent=True)
+    shown = context.find_root().meta.setdefault("mmlint.warnings", set()) if context else set()
+    if message not in shown:
+        shown.add(message)
+        click.echo(f"mmlint: warning: {message}", err=True)
 
 
 def scan_options(command: Callable) -> Callable:

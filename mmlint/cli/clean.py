@@ -1,0 +1,31 @@
+"""`mmlint clean`: empty the facts cache."""
+
+from __future__ import annotations
+
+import click
+
+from mmlint.cache import cache_root, clean
+from mmlint.cli.common import ToolError
+
+
+@click.command("clean")
+def command() -> None:
+    """Remove the facts cache's entries ($MMLINT_CACHE_DIR, else ~/.cache/mmlint) and say how much that freed."""
+    root = cache_root()
+    result = clean(root)
+    if result.errors:
+        more = f" (and {len(result.errors) - 1} more)" if len(result.errors) > 1 else ""
+        raise ToolError(f"could not remove {len(result.errors)} cache entries: {result.errors[0]}{more}")
+    if not result.entries:
+        click.echo(f"Nothing to clean in {root}")
+        return
+    plural = "y" if result.entries == 1 else "ies"
+    click.echo(f"Removed {result.entries} cache entr{plural} ({_size(result.bytes)}) from {root}")
+
+
+def _size(count: int) -> str:
+    if count < 1024:
+        return f"{count} bytes"
+    if count < 1024 * 1024:
+        return f"{count / 1024:.1f} KiB"
+    return f"{count / (1024 * 1024):.1f} MiB"

@@ -1,0 +1,414 @@
+"""Frozen dataclasses to JSON-compatible data and back, driven by type hints.
+
+For data read from somewhere that must not be able to run code or smuggle in
+a value of the wrong type (the facts cache): decoding builds only the classes
+of an explicit allow-list and checks every value against its field's hint, so
+any input that does not fit raises one error, `CodecError`.
+
+What it handles: frozen dataclasses (every field set by ``__init__``), tuples
+(``tuple[X, ...]``, ``tuple[X, Y]``), frozensets, ``str``, ``int``, ``float``,
+``bool``, ``None``, unions (``X | Y``, ``Optional``) and ``Any``. The encoding is
+compact and leans on the hints:
+
+- a dataclass where the hint names exactly that class: a list of its field
+  values in field order (its arity is checked);
+- where the hint leaves the class open (a union, ``Any``): the same list with
+  the class name first, ``["Seq", ...]``; tuples and frozensets in such a place
+  are tagged ``"tuple"`` / ``"frozenset"`` the same way;
+- ``X | None`` with one other member: ``null`` or that member's own form;
+- scalars are themselves, tuples and frozensets plain lists.
+
+Plans (one encoder and one decoder per hint) are built once per codec and
+reused, so a warm cache read costs little more than ``json.loads``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import types
+import typing
+from collections.abc import Callable, Iterable
+from typing import Any
+
+JsonData = Any  # None | bool | int | float | str | list[JsonData]
+
+_NONE = type(None)
+_SCALARS = (str, int, float, bool, _NONE)
+_CONTAINER_TAGS = ("tuple", "frozenset")
+
+
+class CodecError(ValueError):
+    """The value or data does not fit the declared types, or names a class that
+    is not allowed."""
+
+
+def reachable_dataclasses(*roots: Any) -> frozenset[type]:
+    """Every dataclass a value of these hints (classes, unions, generics) can hold,
+    found by walking the classes' type hints. A field typed ``Any`` ends the walk:
+    pass the classes it may hold as extra roots."""
+    found: set[type] = set()
+    pending = list(roots)
+    while pending:
+        hint = pending.pop()
+        if dataclasses.is_dataclass(hint) and isinstance(hint, type):
+            if hint not in found:
+                found.add(hint)
+                pending.extend(_field_hints(hint).values())
+        else:
+            pending.extend(arg for arg in typing.get_args(hint) if arg is not Ellipsis)
+    return frozenset(found)
+
+
+class DataCodec:
+    def __init__(self, classes: Iterable[type]) -> None:
+        self._classes: dict[str, type] = {}
+        for cls in classes:
+            if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
+                raise CodecError(f"{cls!r} is not a dataclass")
+            name = cls.__name__
+            if name in _CONTAINER_TAGS or self._classes.get(name, cls) is not cls:
+                raise CodecError(f"two allowed classes, or a class and a container, share the tag {name!r}")
+            self._classes[name] = cls
+        self._allowed = frozenset(self._classes.values())
+        self._encoders: dict[Any, Callable[[Any], JsonData]] = {}
+        self._decoders: dict[Any, Callable[[JsonData], Any]] = {}
+        self._tagged_encoders: dict[type, Callable[[Any], JsonData]] = {}
+        self._tagged_decoders: dict[type, Callable[[JsonData], Any]] = {}
+
+    def encode(self, value: Any, hint: Any = Any) -> JsonData:
+        try:
+            return self._encoder(hint)(value)
+        except RecursionError as error:
+            raise CodecError("nested too deeply to encode") from error
+
+    def decode(self, data: JsonData, hint: Any = Any) -> Any:
+        try:
+            return self._decoder(hint)(data)
+        except CodecError:
+            raise
+        except (TypeError, ValueError, RecursionError) as error:  # a constructor refused, unhashable, too deep
+            raise CodecError(f"cannot decode: {type(error).__name__}: {error}") from error
+
+    # ------------------------------------------------------------ plans
+
+    def _encoder(self, hint: Any) -> Callable[[Any], JsonData]:
+        try:
+            return self._encoders[hint]
+        except KeyError:
+            pass
+        kind, args = _classify(hint, self._allowed)
+        if kind == "any":
+            encoder = self._encode_any
+        elif kind == "scalar":
+            encoder = _scalar_encoder(args)
+        elif kind == "dataclass":
+            encoder = self._dataclass_encoder(args)
+        elif kind in ("tuple", "frozenset"):
+            encoder = self._container_encoder(kind, args)
+        else:  # union
+            encoder = self._union_encoder(args)
+        self._encoders[hint] = encoder
+        return encoder
+
+    def _decoder(self, hint: Any) -> Callable[[JsonData], Any]:
+        try:
+            return self._decoders[hint]
+        except KeyError:
+            pass
+        kind, args = _classify(hint, self._allowed)
+        if kind == "any":
+            decoder = self._decode_any
+        elif kind == "scalar":
+            decoder = _scalar_decoder(args)
+        elif kind == "dataclass":
+            decoder = self._dataclass_decoder(args, tagged=False)
+        elif kind in ("tuple", "frozenset"):
+            decoder = self._container_decoder(kind, args, tagged=False)
+        else:
+            decoder = self._union_decoder(args)
+        self._decoders[hint] = decoder
+        return decoder
+
+    # A dataclass's plan is registered before its fields' plans are built, so
+    # recursive types (a node holding nodes) refer to it instead of looping.
+
+    def _dataclass_encoder(self, cls: type, tagged: bool = False) -> Callable[[Any], JsonData]:
+        names = tuple(field.name for field in _init_fields(cls))
+        field_encoders: list[Callable[[Any], JsonData]] = []
+        head = [cls.__name__] if tagged else []
+
+        def encode(value: Any) -> JsonData:
+            if type(value) is not cls:
+                raise CodecError(f"expected {cls.__name__}, got {type(value).__name__}")
+            return head + [enc(getattr(value, name)) for enc, name in zip(field_encoders, names)]
+
+        (self._tagged_encoders if tagged else self._encoders)[cls] = encode
+        with self._forget_plans_on_error():
+            hints = _field_hints(cls)
+            field_encoders.extend(self._encoder(hints[name]) for name in names)
+        return encode
+
+    def _dataclass_decoder(self, cls: type, tagged: bool) -> Callable[[JsonData], Any]:
+        # Scalar fields are checked in place (no call per field: most values are
+        # the ints of spans); the others go through their decoders.
+        scalar_checks: list[tuple[int, frozenset[type]]] = []
+        field_decoders: list[tuple[int, Callable[[JsonData], Any]]] = []
+        exact_types: list[list[type]] = []  # when every field is one scalar type: the list of them
+        arity = len(_init_fields(cls)) + tagged
+        name = cls.__name__
+
+        def decode(data: JsonData) -> Any:
+            if type(data) is not list or len(data) != arity:
+                raise CodecError(f"{name}: expected a list of {arity} values")
+            values = data[1:] if tagged else data[:]
+            if exact_types:
+                if list(map(type, values)) != exact_types[0]:
+                    raise CodecError(f"{name}: a field of the wrong type")
+                return cls(*values)
+            for index, accepted in scalar_checks:
+                if type(values[index]) not in accepted:
+                    raise CodecError(f"{name}: expected {' or '.join(t.__name__ for t in accepted)} "
+                                     f"for field {index + 1}, got {type(values[index]).__name__}")
+            for index, decoder in field_decoders:
+                values[index] = decoder(values[index])
+            return cls(*values)
+
+        (self._tagged_decoders if tagged else self._decoders)[cls] = decode
+        with self._forget_plans_on_error():
+            hints = _field_hints(cls)
+            for index, field in enumerate(_init_fields(cls)):
+                accepted = _scalar_types(hints[field.name])
+                if accepted is not None:
+                    scalar_checks.append((index, accepted))
+                else:
+                    field_decoders.append((index, self._decoder(hints[field.name])))
+            if not field_decoders and all(len(accepted) == 1 for _, accepted in scalar_checks):
+                exact_types.append([next(iter(accepted)) for _, accepted in scalar_checks])
+        return decode
+
+    @contextlib.contextmanager
+    def _forget_plans_on_error(self):
+        """A plan that failed half-way may already be referenced by others built
+        meanwhile: drop them all, so a later call fails again instead of
+        using a plan with fields missing."""
+        try:
+            yield
+        except BaseException:
+            for plans in (self._encoders, self._decoders, self._tagged_encoders, self._tagged_decoders):
+                plans.clear()
+            raise
+
+    def _container_encoder(self, kind: str, args: tuple, tagged: bool = False) -> Callable[[Any], JsonData]:
+        container = tuple if kind == "tuple" else frozenset
+        head = [kind] if tagged else []
+        if kind == "tuple" and args and args[-1] is not Ellipsis:  # fixed arity: tuple[X, Y]
+            item_encoders = [self._encoder(arg) for arg in args]
+
+            def encode_fixed(value: Any) -> JsonData:
+                if type(value) is not tuple or len(value) != len(item_encoders):
+                    raise CodecError(f"expected a tuple of {len(item_encoders)}")
+                return head + [enc(item) for enc, item in zip(item_encoders, value)]
+
+            return encode_fixed
+        item_encoder = self._encoder(args[0] if args else Any)
+
+        def encode(value: Any) -> JsonData:
+            if type(value) is not container:
+                raise CodecError(f"expected a {kind}, got {type(value).__name__}")
+            return head + [item_encoder(item) for item in value]
+
+        return encode
+
+    def _container_decoder(self, kind: str, args: tuple, tagged: bool) -> Callable[[JsonData], Any]:
+        container = tuple if kind == "tuple" else frozenset
+        if kind == "tuple" and args and args[-1] is not Ellipsis:
+            item_decoders = [self._decoder(arg) for arg in args]
+            arity = len(item_decoders) + tagged
+
+            def decode_fixed(data: JsonData) -> Any:
+                if type(data) is not list or len(data) != arity:
+                    raise CodecError(f"expected a list of {arity} values")
+                return tuple([dec(item) for dec, item in zip(item_decoders, data[1:] if tagged else data)])
+
+            return decode_fixed
+        item_hint = args[0] if args else Any
+        accepted = _scalar_types(item_hint)
+        if accepted is not None:  # scalars: one check of all their types, no call per item
+
+            def decode_scalars(data: JsonData) -> Any:
+                if type(data) is not list:
+                    raise CodecError(f"expected a list for a {kind}")
+                values = data[1:] if tagged else data
+                if not accepted.issuperset(map(type, values)):
+                    raise CodecError(f"a {kind} item of the wrong type")
+                return container(values)
+
+            return decode_scalars
+        item_decoder = self._decoder(item_hint)
+
+        def decode(data: JsonData) -> Any:
+            if type(data) is not list:
+                raise CodecError(f"expected a list for a {kind}")
+            return container([item_decoder(item) for item in (data[1:] if tagged else data)])
+
+        return decode
+
+    def _union_encoder(self, members: tuple) -> Callable[[Any], JsonData]:
+        others = [m for m in members if m is not _NONE]
+        if len(others) == 1:  # X | None: null or X's own form
+            inner = self._encoder(others[0])
+            return lambda value: None if value is None else inner(value)
+        by_type: dict[type, Callable[[Any], JsonData]] = {}
+        for member in members:
+            kind, args = _classify(member, self._allowed)
+            if kind == "scalar":
+                by_type[args] = _scalar_encoder(args)
+            elif kind == "dataclass":
+                by_type[args] = self._tagged_encoder(args)
+            else:  # tuple / frozenset
+                container = tuple if kind == "tuple" else frozenset
+                if container in by_type:
+                    raise CodecError(f"ambiguous union: two {kind} types in {members}")
+                by_type[container] = self._container_encoder(kind, args, tagged=True)
+
+        def encode(value: Any) -> JsonData:
+            encoder = by_type.get(type(value))
+            if encoder is None:
+                raise CodecError(f"{type(value).__name__} is none of the union's types")
+            return encoder(value)
+
+        return encode
+
+    def _union_decoder(self, members: tuple) -> Callable[[JsonData], Any]:
+        others = [m for m in members if m is not _NONE]
+        if len(others) == 1:
+            inner = self._decoder(others[0])
+            return lambda data: None if data is None else inner(data)
+        scalars = frozenset(m for m in members if m in _SCALARS)
+        by_tag: dict[str, Callable[[JsonData], Any]] = {}
+        for member in members:
+            kind, args = _classify(member, self._allowed)
+            if kind == "dataclass":
+                by_tag[args.__name__] = self._tagged_decoder(args)
+            elif kind in _CONTAINER_TAGS:
+                if kind in by_tag:
+                    raise CodecError(f"ambiguous union: two {kind} types in {members}")
+                by_tag[kind] = self._container_decoder(kind, args, tagged=True)
+
+        def decode(data: JsonData) -> Any:
+            if type(data) is list:
+                decoder = by_tag.get(data[0]) if data and type(data[0]) is str else None
+                if decoder is None:
+                    raise CodecError(f"unknown or missing tag {data[0]!r}" if data else "an empty list has no tag")
+                return decoder(data)
+            if type(data) in scalars:
+                return data
+            raise CodecError(f"{type(data).__name__} is none of the union's types")
+
+        return decode
+
+    def _tagged_encoder(self, cls: type) -> Callable[[Any], JsonData]:
+        encoder = self._tagged_encoders.get(cls)
+        return encoder if encoder is not None else self._dataclass_encoder(cls, tagged=True)
+
+    def _tagged_decoder(self, cls: type) -> Callable[[JsonData], Any]:
+        decoder = self._tagged_decoders.get(cls)
+        return decoder if decoder is not None else self._dataclass_decoder(cls, tagged=True)
+
+    # ------------------------------------------------------------ Any: self-describing
+
+    def _encode_any(self, value: Any) -> JsonData:
+        kind = type(value)
+        if kind in _SCALARS:
+            return value
+        if kind in self._allowed:
+            return self._tagged_encoder(kind)(value)
+        if kind is tuple or kind is frozenset:
+            return [kind.__name__] + [self._encode_any(item) for item in value]
+        raise CodecError(f"cannot encode a {kind.__name__}")
+
+    def _decode_any(self, data: JsonData) -> Any:
+        kind = type(data)
+        if kind in _SCALARS:
+            return data
+        if kind is not list or not data or type(data[0]) is not str:
+            raise CodecError(f"cannot decode a {kind.__name__} here")
+        tag = data[0]
+        if tag in _CONTAINER_TAGS:
+            items = [self._decode_any(item) for item in data[1:]]
+            return tuple(items) if tag == "tuple" else frozenset(items)
+        cls = self._classes.get(tag)
+        if cls is None:
+            raise CodecError(f"unknown class {tag!r}")
+        return self._tagged_decoder(cls)(data)
+
+
+def _classify(hint: Any, allowed: frozenset[type]) -> tuple[str, Any]:
+    """("any", None) | ("scalar", type) | ("dataclass", cls) | ("tuple" / "frozenset", args) | ("union", members)."""
+    if hint is Any:
+        return "any", None
+    if hint is None or hint is _NONE:
+        return "scalar", _NONE
+    if hint in _SCALARS:
+        return "scalar", hint
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        if hint not in allowed:
+            raise CodecError(f"class {hint.__qualname__} is not allowed")
+        return "dataclass", hint
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    if hint is tuple or origin is tuple:
+        return "tuple", args if args else (Any, Ellipsis)
+    if hint is frozenset or origin is frozenset:
+        return "frozenset", args if args else (Any,)
+    if origin is typing.Union or origin is types.UnionType:
+        return ("any", None) if Any in args else ("union", args)
+    if origin is typing.Annotated:
+        return _classify(args[0], allowed)
+    raise CodecError(f"unsupported type hint {hint!r}")
+
+
+def _scalar_types(hint: Any) -> frozenset[type] | None:
+    """The exact types a scalar hint (``int``, ``str | None``) accepts; None for any other hint."""
+    if hint is None or hint is _NONE:
+        return frozenset({_NONE})
+    if hint in _SCALARS:
+        return frozenset({hint})
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        members = typing.get_args(hint)
+        if all(member in _SCALARS for member in members):
+            return frozenset(members)
+    return None
+
+
+def _scalar_encoder(kind: type) -> Callable[[Any], JsonData]:
+    def encode(value: Any) -> JsonData:
+        if type(value) is not kind:  # exact: a bool is no int, a str subclass would come back a str
+            raise CodecError(f"expected {kind.__name__}, got {type(value).__name__}")
+        return value
+
+    return encode
+
+
+def _scalar_decoder(kind: type) -> Callable[[JsonData], Any]:
+    def decode(data: JsonData) -> Any:
+        if type(data) is not kind:
+            raise CodecError(f"expected {kind.__name__}, got {type(data).__name__}")
+        return data
+
+    return decode
+
+
+def _init_fields(cls: type) -> tuple[dataclasses.Field, ...]:
+    fields = dataclasses.fields(cls)
+    if any(not field.init for field in fields):
+        raise CodecError(f"{cls.__qualname__} has a field not set by __init__")
+    return fields
+
+
+def _field_hints(cls: type) -> dict[str, Any]:
+    try:
+        return typing.get_type_hints(cls)
+    except Exception as error:  # an annotation naming something that does not exist
+        raise CodecError(f"cannot resolve the type hints of {cls.__qualname__}: {error}") from error

@@ -1,0 +1,261 @@
+"""The facts cache holds data only: real outcomes round-trip, a planted pickle
+never runs, an entry that does not fit the outcome types is a miss, a
+directory someone else can write is refused with one warning, `mmlint clean`
+empties the cache and a size cap prunes the least recently used entries."""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from conftest import FIXTURES_DIR
+from mmlint import cache as cache_module
+from mmlint.analyse_file import FileOutcome, Parsed, ParseFailure, Unparsed, analyse_file
+from mmlint.api import check
+from mmlint.cache import FORMAT, FactsCache, outcome_codec
+from mmlint.cli import cli
+from mmlint.diagnostics import Span
+from mmlint.facts.model import TwinPair
+
+SOURCE = """\
+class P(BaseMultimodalProcessor):
+    async def process_mm_data_async(self, image_data, input_text, request_obj, **kwargs):
+        return self.process_and_combine_mm_data(image_data, self.mm_tokens)
+"""
+TWINS = (TwinPair("process_and_combine_mm_data", "process_and_combine_mm_data_async"),)
+
+
+@pytest.fixture
+def cache_dir(tmp_path, monkeypatch):
+    directory = tmp_path / "cache"
+    monkeypatch.setenv("MMLINT_CACHE_DIR", str(directory))
+    monkeypatch.delenv("MMLINT_NO_CACHE", raising=False)
+    monkeypatch.delenv("MMLINT_CACHE_MAX_MB", raising=False)
+    return directory
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch):
+    (tmp_path / "proj").mkdir()
+    (tmp_path / "proj" / "p.py").write_text(SOURCE)
+    monkeypatch.chdir(tmp_path / "proj")
+    monkeypatch.setenv("PWD", str(tmp_path / "proj"))
+    return tmp_path / "proj"
+
+
+def entries(cache_dir):
+    return sorted(p for p in cache_dir.rglob("*") if p.is_file())
+
+
+def codes(report):
+    return [(d.path, d.span.line, d.code) for d in report.diagnostics]
+
+
+def fixture_outcomes() -> list[FileOutcome]:
+    files = sorted(FIXTURES_DIR.rglob("*.py"))
+    return [analyse_file(path.read_bytes(), path, path.relative_to(FIXTURES_DIR).as_posix(), TWINS) for path in files]
+
+
+def test_real_outcomes_roundtrip_through_the_cache(tmp_path):
+    outcomes = fixture_outcomes() + [Unparsed("skip-file"), ParseFailure(Span(3, 1, 3, 4), "bad \udcff bytes")]
+    parsed = [o for o in outcomes if isinstance(o, Parsed)]
+    assert len(parsed) > 50 and any(o.facts.async_defs and o.facts.async_defs[0].body for o in parsed)
+    assert any(o.suppressions.by_line for o in parsed) and any(o.facts.call_sites for o in parsed)
+    cache = FactsCache(tmp_path)
+    for number, outcome in enumerate(outcomes):
+        key = f"{number:064x}"
+        cache.store(key, outcome)
+        assert cache.load(key) == outcome
+
+
+def test_decoding_a_few_hundred_entries_is_cheap():
+    codec = outcome_codec()
+    blobs = [json.dumps(codec.encode(o, FileOutcome)) for o in fixture_outcomes()] * 4
+    started = time.perf_counter()
+    for blob in blobs:
+        codec.decode(json.loads(blob), FileOutcome)
+    # About 0.1 s on a slow shared core; pickle took about the same.
+    assert time.perf_counter() - started < 1.0, len(blobs)
+
+
+def test_a_planted_pickle_never_runs(cache_dir, project, tmp_path):
+    expected = codes(check(cwd=project))
+    marker = tmp_path / "marker"
+
+    class Payload:
+        def __reduce__(self):
+            return (open, (str(marker), "w"))
+
+    [entry] = entries(cache_dir)
+    entry.write_bytes(pickle.dumps(Payload()))
+    assert codes(check(cwd=project)) == expected
+    assert not marker.exists()
+
+
+def planted(key: str, outcome_data) -> bytes:
+    return json.dumps([FORMAT, key, outcome_data]).encode()
+
+
+@pytest.mark.parametrize(
+    "make_entry",
+    [
+        lambda key: planted(key, ["Unparsed", 1]),  # wrong type
+        lambda key: planted(key, ["Unparsed"]),  # wrong arity
+        lambda key: planted(key, ["ParseFailure", [1, 1, 1], "boom"]),  # a Span of 3
+        lambda key: planted(key, ["ParseFailure", [1, 1, 1, True], "boom"]),  # a bool for an int
+        lambda key: planted(key, ["Secret", "x"]),  # unknown class
+        lambda key: planted(key, {"Unparsed": "prefilter"}),
+        lambda key: json.dumps(["facts-v1", key, ["Unparsed", "prefilter"]]).encode(),  # another format
+        lambda key: planted("0" * 64, ["Unparsed", "prefilter"]),  # another key
+        lambda key: planted(key, ["Unparsed", "prefilter"])[:-3],  # truncated
+        lambda key: b"\xff\xfe",
+        lambda key: b"",
+    ],
+)
+def test_an_entry_that_does_not_fit_is_a_miss(cache_dir, project, make_entry):
+    expected = codes(check(cwd=project))
+    assert expected
+    [entry] = entries(cache_dir)
+    entry.write_bytes(make_entry(entry.name))
+    assert codes(check(cwd=project)) == expected
+    assert json.loads(entry.read_bytes())[2][0] == "Parsed"  # stored again
+
+
+def test_a_valid_entry_under_its_key_is_trusted(cache_dir, project):
+    """The key is a content hash: which is why the directory must be the user's own."""
+    check(cwd=project)
+    [entry] = entries(cache_dir)
+    entry.write_bytes(planted(entry.name, ["Unparsed", "prefilter"]))
+    assert codes(check(cwd=project)) == []
+
+
+def plant_hiding_entry(cache_dir, project):
+    check(cwd=project)
+    [entry] = entries(cache_dir)
+    entry.write_bytes(planted(entry.name, ["Unparsed", "prefilter"]))
+
+
+@pytest.mark.skipif(os.name != "posix", reason="owner and mode are POSIX")
+@pytest.mark.parametrize("which", ["root", "format"])
+@pytest.mark.parametrize("mode, who", [(0o777, "group and others"), (0o770, "group"), (0o702, "others")])
+def test_a_directory_others_can_write_is_refused_with_one_warning(cache_dir, project, which, mode, who):
+    plant_hiding_entry(cache_dir, project)
+    unsafe = cache_dir if which == "root" else cache_dir / FORMAT
+    unsafe.chmod(mode)
+    result = CliRunner().invoke(cli, ["check", "--quiet"])
+    assert result.exit_code == 1 and "MM001" in result.stdout
+    assert result.stderr == f"mmlint: warning: not using the cache at {unsafe}: it is writable by {who} (mode {mode:o})\n"
+
+
+@pytest.mark.skipif(os.name != "posix", reason="owner and mode are POSIX")
+def test_a_foreign_owned_directory_is_refused(cache_dir, project, monkeypatch):
+    plant_hiding_entry(cache_dir, project)
+    monkeypatch.setattr(os, "geteuid", lambda: os.stat(cache_dir).st_uid + 1)
+    result = CliRunner().invoke(cli, ["check"])
+    assert result.exit_code == 1 and "MM001" in result.stdout
+    assert result.stderr.count("mmlint: warning: not using the cache at") == 1
+    assert "it is owned by uid" in result.stderr
+
+
+@pytest.mark.skipif(os.name != "posix", reason="owner and mode are POSIX")
+def test_refused_directory_gets_nothing_written_and_warns_once_per_fix_run(cache_dir, project):
+    cache_dir.mkdir(mode=0o700)
+    cache_dir.chmod(0o777)
+    result = CliRunner().invoke(cli, ["fix"])  # fixes, then scans again: two scans
+    assert "await self.process_and_combine_mm_data_async(" in (project / "p.py").read_text()
+    assert result.stderr.count("mmlint: warning: not using the cache") == 1, result.stderr
+    assert list(cache_dir.iterdir()) == []
+
+
+def test_a_new_cache_directory_is_private(cache_dir, project):
+    check(cwd=project)
+    if os.name == "posix":
+        assert cache_dir.stat().st_mode & 0o077 == 0 and (cache_dir / FORMAT).stat().st_mode & 0o077 == 0
+
+
+def test_clean_removes_the_entries_and_says_how_much(cache_dir, project):
+    check(cwd=project)
+    old_format = cache_dir / "facts-v1" / "ab"
+    old_format.mkdir(parents=True)
+    (old_format / ("ab" + "0" * 62)).write_bytes(b"x" * 100)
+    unrelated = cache_dir / "notes.txt"
+    unrelated.write_text("mine")
+    stray = cache_dir / FORMAT / "ab" / "not-an-entry"
+    stray.parent.mkdir(exist_ok=True)
+    stray.write_text("mine too")
+    size = sum(p.stat().st_size for p in entries(cache_dir)) - len("mine") - len("mine too")
+    result = CliRunner().invoke(cli, ["clean"])
+    assert result.exit_code == 0
+    assert result.stdout == f"Removed 2 cache entries ({size / 1024:.1f} KiB) from {cache_dir}\n" or \
+        result.stdout == f"Removed 2 cache entries ({size} bytes) from {cache_dir}\n"
+    assert sorted(entries(cache_dir)) == [stray, unrelated]
+    assert not (cache_dir / "facts-v1").exists()
+    again = CliRunner().invoke(cli, ["clean"])
+    assert again.exit_code == 0 and again.stdout == f"Nothing to clean in {cache_dir}\n"
+
+
+def test_clean_without_a_cache_directory(cache_dir):
+    result = CliRunner().invoke(cli, ["clean"])
+    assert result.exit_code == 0 and result.stdout == f"Nothing to clean in {cache_dir}\n"
+    assert not cache_dir.exists()
+
+
+def fill(directory: Path, count: int, size: int) -> list[Path]:
+    """Entries with mtimes one minute apart, oldest first."""
+    made = []
+    now = time.time()
+    for number in range(count):
+        path = directory / "00" / f"{number:064x}"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b"x" * size)
+        os.utime(path, (now - 3600 + number * 60,) * 2)
+        made.append(path)
+    return made
+
+
+def test_the_cap_prunes_the_least_recently_used_entries(cache_dir, project, monkeypatch):
+    monkeypatch.setenv("MMLINT_CACHE_MAX_MB", str(10_000 / (1024 * 1024)))  # 10,000 bytes
+    made = fill(cache_dir / FORMAT, 10, 1500)  # 15,000 bytes: over
+    check(cwd=project)  # stores one entry, then prunes down to 8,000 bytes
+    left = entries(cache_dir)
+    assert sum(p.stat().st_size for p in left) <= 8_000
+    assert [p for p in made if p in left] == made[-len([p for p in made if p in left]):]  # the newest stay
+    assert any(json.loads(p.read_bytes())[0] == FORMAT for p in left if p not in made)  # and this run's
+
+
+def test_a_run_of_hits_does_not_prune(cache_dir, project, monkeypatch):
+    check(cwd=project)
+    monkeypatch.setenv("MMLINT_CACHE_MAX_MB", str(1 / 1024))  # 1,024 bytes
+    fill(cache_dir / FORMAT, 3, 1000)
+    check(cwd=project)
+    assert len(entries(cache_dir)) == 4
+
+
+def test_a_hit_refreshes_an_old_entrys_time(cache_dir, project):
+    check(cwd=project)
+    [entry] = entries(cache_dir)
+    os.utime(entry, (0, 0))
+    check(cwd=project)
+    assert time.time() - entry.stat().st_mtime < 3600
+
+
+@pytest.mark.parametrize("value", ["abc", "0", "-5", "inf"])
+def test_a_bad_size_cap_is_a_warning_and_an_uncached_run(cache_dir, project, monkeypatch, value):
+    monkeypatch.setenv("MMLINT_CACHE_MAX_MB", value)
+    result = CliRunner().invoke(cli, ["check"])
+    assert result.exit_code == 1 and "MM001" in result.stdout
+    assert result.stderr == (
+        f"mmlint: warning: not using the cache at {cache_dir}: "
+        f"MMLINT_CACHE_MAX_MB must be a positive number of MiB, not {value!r}\n"
+    )
+    assert entries(cache_dir) == []
+
+
+def test_the_code_fingerprint_covers_the_codec_and_the_cache():
+    assert {"datacodec.py", "cache.py", "diagnostics.py"} <= set(cache_module._FACT_MODULES)

@@ -1,0 +1,192 @@
+"""The data codec: any tree of frozen dataclasses round-trips through JSON data,
+and data that does not fit the type hints or names a class outside the
+allow-list raises CodecError, never builds something else."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Optional, Union
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mmlint.datacodec import CodecError, DataCodec, reachable_dataclasses
+
+
+@dataclass(frozen=True, slots=True)
+class Leaf:
+    index: int
+
+
+@dataclass(frozen=True, slots=True)
+class Label:
+    text: str
+    weight: float = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    items: tuple["Tree", ...]
+    names: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class Pair:
+    first: "Tree"
+    second: Optional["Tree"]
+    flag: bool
+    coordinates: tuple[int, str]
+
+
+Tree = Union[Leaf, Label, Group, Pair]
+
+
+@dataclass(frozen=True, slots=True)
+class Root:
+    tree: Tree
+    note: str | None
+    extra: Any = None
+    mixed: int | str | tuple[int, ...] = 0
+
+
+@dataclass(frozen=True)
+class Secret:
+    payload: str
+
+
+ALLOWED = reachable_dataclasses(Root)
+
+
+def test_reachable_dataclasses_follow_unions_tuples_and_forward_references():
+    assert ALLOWED == {Root, Leaf, Label, Group, Pair}
+
+
+def roundtrip(codec, value, hint=Root):
+    data = json.loads(json.dumps(codec.encode(value, hint)))
+    return codec.decode(data, hint)
+
+
+SAMPLE = Root(
+    tree=Group((Leaf(1), Pair(Label("a", 0.5), None, True, (3, "x")), Group((), frozenset({"p", "q"})))),
+    note=None,
+    extra=(Leaf(2), frozenset({1, 2}), ("nested", None, 1.5, False)),
+    mixed=(1, 2),
+)
+
+
+def test_roundtrip_keeps_every_type():
+    codec = DataCodec(ALLOWED)
+    back = roundtrip(codec, SAMPLE)
+    assert back == SAMPLE
+    assert type(back.extra[1]) is frozenset and type(back.tree.items) is tuple and type(back.mixed) is tuple
+    nested = codec.decode([["Leaf", 1], "n", ["frozenset", ["tuple"], ["frozenset"]], 0], Root)
+    assert nested.extra == frozenset({(), frozenset()})
+
+
+def test_encoding_is_positional_and_tags_only_where_the_hint_is_open():
+    codec = DataCodec(ALLOWED)
+    assert codec.encode(Root(Leaf(1), "n"), Root) == [["Leaf", 1], "n", None, 0]
+    assert codec.encode(Pair(Leaf(1), Leaf(2), False, (1, "a")), Pair) == [["Leaf", 1], ["Leaf", 2], False, [1, "a"]]
+
+
+trees = st.deferred(
+    lambda: st.one_of(
+        st.builds(Leaf, st.integers()),
+        st.builds(Label, st.text(), st.floats(allow_nan=False)),
+        st.builds(Group, st.lists(trees, max_size=3).map(tuple), st.frozensets(st.text(max_size=3), max_size=3)),
+        st.builds(Pair, trees, st.none() | trees, st.booleans(), st.tuples(st.integers(), st.text())),
+    )
+)
+
+
+@given(trees, st.none() | st.text(), st.one_of(st.integers(), st.text(), st.lists(st.integers()).map(tuple)))
+def test_any_tree_roundtrips(tree, note, mixed):
+    value = Root(tree, note, extra=tree, mixed=mixed)
+    assert roundtrip(DataCodec(ALLOWED), value) == value
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        None,
+        {"tree": 1},
+        [["Leaf", 1], "n", None],  # arity
+        [["Leaf", 1], "n", None, 0, 0],
+        [["Leaf", "1"], "n", None, 0],  # a str for an int
+        [["Leaf", True], "n", None, 0],  # a bool is no int
+        [["Leaf", 1.0], "n", None, 0],
+        [["Label", 1], "n", None, 0],  # wrong field type after a valid tag
+        [["Secret", "x"], "n", None, 0],  # a class outside the allow-list
+        [["Nope", 1], "n", None, 0],
+        [[], "n", None, 0],
+        [[1, 1], "n", None, 0],
+        [["Leaf", 1], 5, None, 0],
+        [["Leaf", 1], "n", {"a": 1}, 0],  # no dicts anywhere
+        [["Leaf", 1], "n", ["Secret", "x"], 0],  # Any still only builds allowed classes
+        [["Leaf", 1], "n", ["tuple", {"a": 1}], 0],
+        [["Leaf", 1], "n", None, 1.5],  # none of the union's types
+        [["Leaf", 1], "n", None, ["frozenset", 1]],
+        [["Group", [["Leaf", 1]], "abc"], "n", None, 0],  # a str is no frozenset
+        [["Pair", ["Leaf", 1], None, False, [1]], "n", None, 0],  # fixed tuple arity
+        [["Pair", ["Leaf", 1], None, False, [1, 2]], "n", None, 0],
+        [["Group", [["Leaf", 1]], [["Leaf", 2]]], "n", None, 0],  # a str set holding a tagged value
+    ],
+)
+def test_data_that_does_not_fit_raises_codec_error(data):
+    with pytest.raises(CodecError):
+        DataCodec(ALLOWED).decode(data, Root)
+
+
+def test_values_that_do_not_fit_are_not_encoded():
+    codec = DataCodec(ALLOWED)
+    for value in (
+        Root(Leaf("1"), None),  # type: ignore[arg-type]
+        Root(Leaf(True), None),
+        Root(Group([Leaf(1)]), None),  # a list is no tuple
+        Root(Leaf(1), None, extra=Secret("x")),
+        Root(Leaf(1), None, extra={"a": 1}),
+        Root(Leaf(1), None, mixed=1.5),  # type: ignore[arg-type]
+        Root(Secret("x"), None),  # type: ignore[arg-type]
+    ):
+        with pytest.raises(CodecError):
+            codec.encode(value, Root)
+
+
+def test_too_deep_data_is_a_codec_error():
+    codec = DataCodec(ALLOWED)
+    data: list = ["Leaf", 1]
+    for _ in range(5000):
+        data = ["Group", [data], []]
+    with pytest.raises(CodecError):
+        codec.decode([data, None, None, 0], Root)
+
+
+def test_unsupported_hints_and_ambiguous_unions_are_refused():
+    @dataclass(frozen=True)
+    class WithList:
+        items: list[int]
+
+    @dataclass(frozen=True)
+    class Ambiguous:
+        value: tuple[int, ...] | tuple[str, ...] | None | int
+
+    @dataclass(frozen=True)
+    class Computed:
+        value: int
+        derived: int = field(init=False, default=0)
+
+    for cls, value in ((WithList, WithList([1])), (Ambiguous, Ambiguous(1)), (Computed, Computed(1))):
+        codec = DataCodec({cls})
+        with pytest.raises(CodecError):
+            codec.encode(value, cls)
+        with pytest.raises(CodecError):  # and the failed plan is not reused half-built
+            codec.encode(value, cls)
+
+
+def test_two_allowed_classes_may_not_share_a_tag():
+    other_leaf = type("Leaf", (), {})
+    other_leaf = dataclass(frozen=True)(other_leaf)
+    with pytest.raises(CodecError):
+        DataCodec({Leaf, other_leaf})
