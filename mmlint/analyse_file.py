@@ -5,14 +5,17 @@ process and its result can be cached by content hash."""
 
 from __future__ import annotations
 
+import ast
+import re
 import sys
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from mmlint.diagnostics import Span
 from mmlint.facts.model import FileFacts, TwinPair
-from mmlint.source import DecodeError, decode_source
+from mmlint.settings import Budgets
+from mmlint.source import DecodeError, decode_source, round_trips
 from mmlint.suppressions import FileSuppressions, parse_suppressions
 
 
@@ -37,12 +40,17 @@ class Unparsed:
 class ParseFailure:
     span: Span
     message: str
+    # What MM999 says before the message: the file did not parse, or was not
+    # parsed because it is past a budget (mmlint.settings.Budgets).
+    kind: str = "could not parse"
 
 
 FileOutcome = Parsed | Unparsed | ParseFailure
 
 
-def analyse_file(data: bytes, real_path: Path, display_path: str, twins: tuple[TwinPair, ...]) -> FileOutcome:
+def analyse_file(
+    data: bytes, real_path: Path, display_path: str, twins: tuple[TwinPair, ...], budgets: Budgets = Budgets()
+) -> FileOutcome:
     """Parse a file that passed the prefilter (mmlint.prefilter) and collect its facts.
     Never raises: whatever goes wrong with one file becomes that file's outcome.
 
@@ -57,7 +65,9 @@ def analyse_file(data: bytes, real_path: Path, display_path: str, twins: tuple[T
         previous_stack = threading.stack_size(DEEP_STACK_BYTES)
         try:
             worker = threading.Thread(
-                target=lambda: result.append(_analyse(data, real_path, display_path, twins)), name="mmlint-analyse"
+                target=lambda: result.append(_analyse(data, real_path, display_path, twins, budgets)),
+                name="mmlint-analyse",
+                daemon=True,  # Ctrl-C in the main thread must not wait for a long parse
             )
             worker.start()
             threading.stack_size(previous_stack)
@@ -70,13 +80,21 @@ def analyse_file(data: bytes, real_path: Path, display_path: str, twins: tuple[T
     return result[0]
 
 
-def _analyse(data: bytes, real_path: Path, display_path: str, twins: tuple[TwinPair, ...]) -> FileOutcome:
+def _analyse(
+    data: bytes, real_path: Path, display_path: str, twins: tuple[TwinPair, ...], budgets: Budgets
+) -> FileOutcome:
     # Imported here, not at the top: a run whose files all come from the cache
     # (and `--version`, `rules`, `explain`) never pays for importing libcst.
     import libcst as cst
 
     from mmlint.facts.collect import collect_facts
 
+    if len(data) > budgets.max_file_size:
+        return ParseFailure(
+            Span(1, 1, 1, 1),
+            f"{len(data):,} bytes, over the size budget (max-file-size = {budgets.max_file_size:,})",
+            kind="not analysed",
+        )
     try:
         text = decode_source(data)
     except DecodeError as error:
@@ -84,6 +102,10 @@ def _analyse(data: bytes, real_path: Path, display_path: str, twins: tuple[TwinP
     if "\x00" in text:  # libcst would parse it; Python refuses to
         line = text.count("\n", 0, text.index("\x00")) + 1
         return ParseFailure(Span(line, 1, line, 1), "source code cannot contain null bytes")
+    if _could_nest_deeply(data, budgets.max_nesting_depth):
+        refused = _python_refuses(text, display_path, budgets.max_nesting_depth)
+        if refused is not None:
+            return refused
     suppressions = parse_suppressions(text)
     try:
         module = cst.parse_module(data)
@@ -97,6 +119,8 @@ def _analyse(data: bytes, real_path: Path, display_path: str, twins: tuple[TwinP
         return ParseFailure(Span(1, 1, 1, 1), f"could not parse: {type(error).__name__}: {_first_line(str(error))}")
     try:
         facts = collect_facts(module, real_path, display_path, twins)
+        if not round_trips(data):
+            facts = replace(facts, round_trips=False)
     except RecursionError:
         return ParseFailure(Span(1, 1, 1, 1), "nested too deeply for mmlint to analyse (RecursionError)")
     except Exception as error:  # a bug of ours must not cost the other files their results
@@ -123,14 +147,76 @@ def _python_verdict(text: str, display_path: str) -> ParseFailure | None:
     try:
         compile(text, display_path, "exec", flags=0x400, dont_inherit=True)  # 0x400: PyCF_ONLY_AST
     except SyntaxError as error:
-        line = error.lineno or 1
-        column = error.offset or 1
-        end_line = error.end_lineno or line
-        end_column = error.end_offset if error.end_offset and error.end_lineno else column
-        return ParseFailure(Span(line, column, end_line, max(end_column, column)), _first_line(error.msg))
+        return _failure_from(error)
     except (ValueError, RecursionError, MemoryError):
         return None
     return None
+
+
+# Cheap signs that a file may nest deeply (libcst's time and memory grow with
+# the square of the depth): only such files pay for CPython's own parse first.
+# Deep nesting needs a long line, deep brackets or many line continuations;
+# the thresholds shrink with a smaller budget so that no file can pass one unseen.
+_BRACKETS = bytes(range(256)).translate(None, b"()[]{}")
+_SUSPICIOUS_SIZE = 1024 * 1024
+
+
+def _could_nest_deeply(data: bytes, max_depth: int) -> bool:
+    line_length = min(2000, 2 * max_depth)
+    if len(data) > _SUSPICIOUS_SIZE or data.count(b"\\\n") > min(200, max_depth // 2):
+        return True
+    if re.search(rb"[^\n]{%d}" % line_length, data):
+        return True
+    depth, limit = 0, min(50, max_depth // 2)
+    for byte in data.translate(None, _BRACKETS):
+        depth += 1 if byte in b"([{" else -1
+        if depth > limit:
+            return True
+    return False
+
+
+def _python_refuses(text: str, display_path: str, max_depth: int) -> ParseFailure | None:
+    """Python's own verdict, before libcst sees a file that may nest deeply: a
+    file CPython cannot compile is MM999 with CPython's message, and one whose
+    syntax tree is deeper than the budget is not analysed."""
+    try:
+        tree = compile(text, display_path, "exec", flags=0x400, dont_inherit=True)  # 0x400: PyCF_ONLY_AST
+    except SyntaxError as error:
+        return _failure_from(error)
+    except (RecursionError, MemoryError) as error:
+        return ParseFailure(Span(1, 1, 1, 1), f"nested too deeply for Python to compile ({type(error).__name__})")
+    except ValueError as error:
+        return ParseFailure(Span(1, 1, 1, 1), f"Python cannot compile it: {_first_line(str(error))}")
+    depth = _tree_depth(tree, max_depth)
+    if depth > max_depth:
+        return ParseFailure(
+            Span(1, 1, 1, 1),
+            f"syntax tree nested more than {max_depth:,} levels deep, over the budget (max-nesting-depth = {max_depth:,})",
+            kind="not analysed",
+        )
+    return None
+
+
+def _tree_depth(tree: ast.AST, limit: int) -> int:
+    """The depth of ``tree``, or the first depth found past ``limit``."""
+    deepest = 0
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > deepest:
+            deepest = depth
+            if deepest > limit:
+                return deepest
+        stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
+    return deepest
+
+
+def _failure_from(error: SyntaxError) -> ParseFailure:
+    line = error.lineno or 1
+    column = error.offset or 1
+    end_line = error.end_lineno or line
+    end_column = error.end_offset if error.end_offset and error.end_lineno else column
+    return ParseFailure(Span(line, column, end_line, max(end_column, column)), _first_line(error.msg))
 
 
 def _first_line(message: str) -> str:

@@ -150,9 +150,10 @@ class FactsCache:
         self.max_bytes = max_bytes
         self._stored = False
 
-    def key(self, data: bytes, real_path: Path, display_path: str, twins: tuple[TwinPair, ...]) -> str:
+    def key(self, data: bytes, real_path: Path, display_path: str, options: object) -> str:
+        """``options``: whatever else decides the outcome (twin pairs, budgets), by its repr."""
         digest = hashlib.sha256(_code_fingerprint())
-        for part in (str(real_path), display_path, repr(twins)):
+        for part in (str(real_path), display_path, repr(options)):
             digest.update(part.encode("utf-8", "surrogateescape") + b"\0")
         digest.update(data)
         return digest.hexdigest()

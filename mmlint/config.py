@@ -20,7 +20,9 @@ from typing import Any
 
 from mmlint.facts.model import TwinPair
 from mmlint.rules import all_codes
-from mmlint.settings import DEFAULT_BLOCKING_CALLS, DEFAULT_TWINS, Settings
+from mmlint.settings import DEFAULT_BLOCKING_CALLS, DEFAULT_TWINS, Budgets, Settings
+
+DEFAULT_BUDGETS = Budgets()
 from mmlint.source import split_lines
 
 if sys.version_info >= (3, 11):
@@ -53,6 +55,8 @@ _TOP_KEYS = (
     "select",
     "ignore",
     "min-call-sites",
+    "max-file-size",
+    "max-nesting-depth",
     "exempt",
     "twins",
     "per-file-ignores",
@@ -239,7 +243,11 @@ class _TableReader:
             respect_gitignore=self._boolean(table, "respect-gitignore", default=Settings.respect_gitignore),
             select=self._codes(table["select"], "select") if "select" in table else Settings.select,
             ignore=self._codes(table.get("ignore", []), "ignore"),
-            min_call_sites=self._min_call_sites(table),
+            min_call_sites=self._count(table, "min-call-sites"),
+            budgets=Budgets(
+                max_file_size=self._count(table, "max-file-size", minimum=1) or DEFAULT_BUDGETS.max_file_size,
+                max_nesting_depth=self._count(table, "max-nesting-depth", minimum=1) or DEFAULT_BUDGETS.max_nesting_depth,
+            ),
             exempt_paths=self._strings(exempt.get("paths", []), "exempt.paths"),
             exempt_classes=frozenset(self._names(exempt.get("classes", []), "exempt.classes", dotted=False)),
             exempt_functions=frozenset(self._names(exempt.get("functions", []), "exempt.functions", dotted=True)),
@@ -315,15 +323,16 @@ class _TableReader:
             raise self.error(f"'{key}' must be true or false, got {_type_name(value)}")
         return value
 
-    def _min_call_sites(self, table: dict[str, Any]) -> int | None:
-        if "min-call-sites" not in table:
+    def _count(self, table: dict[str, Any], key: str, *, minimum: int = 0) -> int | None:
+        if key not in table:
             return None
-        value = table["min-call-sites"]
+        value = table[key]
+        kind = "a non-negative integer" if minimum == 0 else "a positive integer"
         # bool is an int subclass in Python, but `true` is not a count.
         if not isinstance(value, int) or isinstance(value, bool):
-            raise self.error(f"'min-call-sites' must be a non-negative integer, got {_type_name(value)}")
-        if value < 0:
-            raise self.error(f"'min-call-sites' must be a non-negative integer, got {value}")
+            raise self.error(f"'{key}' must be {kind}, got {_type_name(value)}")
+        if value < minimum:
+            raise self.error(f"'{key}' must be {kind}, got {value}")
         return value
 
     def _paths(self, table: dict[str, Any]) -> tuple[Path, ...]:

@@ -82,12 +82,12 @@ def run_check(
             outcomes[shown] = Unparsed("prefilter")  # never parsed
             continue
         if cache is not None:
-            keys[shown] = cache.key(data, real, shown, settings.twins)
+            keys[shown] = cache.key(data, real, shown, (settings.twins, settings.budgets))
             cached = cache.load(keys[shown])
             if cached is not None:
                 outcomes[shown] = cached
                 continue
-        tasks.append((data, real, shown, settings.twins))
+        tasks.append((data, real, shown, settings.twins, settings.budgets))
     finished: dict[int, FileOutcome] = {}  # by task index, in completion order
     with scan_progress(len(tasks), enabled=progress) as bar:
         for index, outcome in run_all(analyse_file, tasks, bar.advance):
@@ -165,7 +165,7 @@ def _syntax_error(shown: str, failure: ParseFailure) -> Diagnostic:
         span=failure.span,
         code=SYNTAX_ERROR_CODE,
         name="syntax-error",
-        message=f"could not parse: {failure.message}",
+        message=f"{failure.kind}: {failure.message}",
     )
 
 

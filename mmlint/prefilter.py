@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterable
 
 from mmlint.facts.model import TwinPair
+from mmlint.source import DecodeError, decode_source
 
 # `async` and `def` may be separated by any whitespace, even a line continuation.
 _COROUTINE_DEF = re.compile(rb"\basync(?:[ \t\f]|\\\r?\n)+def\b")
@@ -31,4 +32,25 @@ class Prefilter:
         self.words = tuple(sorted(words))
 
     def could_hold_finding(self, data: bytes) -> bool:
-        return any(word in data for word in self.words) or _COROUTINE_DEF.search(data) is not None
+        if any(word in data for word in self.words) or _COROUTINE_DEF.search(data) is not None:
+            return True
+        text = _decoded_if_not_ascii_based(data)
+        return text is not None and self.could_hold_finding(text.encode("utf-8", "surrogatepass"))
+
+
+# PEP 263: a cookie in a comment on the first or second line.
+_COOKIE = re.compile(rb"\A(?:[^\n]*\n)?[ \t\f]*#[^\n]*?coding[:=][ \t]*([-\w.]+)")
+_UTF8_NAMES = frozenset({"utf-8", "utf8", "utf_8", "utf-8-sig", "utf_8_sig"})
+
+
+def _decoded_if_not_ascii_based(data: bytes) -> str | None:
+    """The text of a file whose cookie names an encoding other than UTF-8 (such
+    as UTF-7, where `async def` need not appear as those bytes), else None. A
+    file that does not decode passes, so that the per-file pass reports it (MM999)."""
+    match = _COOKIE.match(data)
+    if match is None or match.group(1).decode("ascii", "replace").lower() in _UTF8_NAMES:
+        return None
+    try:
+        return decode_source(data)
+    except DecodeError:
+        return "mmlint:"  # undecodable: let the per-file pass report it

@@ -29,6 +29,16 @@ DEFAULT_BLOCKING_CALLS = (
 )
 
 
+@dataclass(frozen=True, slots=True)
+class Budgets:
+    """Per-file limits: a file past one is reported (MM999, naming the budget),
+    never parsed, so one generated or hostile file cannot take the run's time
+    or memory. libcst needs about 300 times a file's size in memory."""
+
+    max_file_size: int = 8 * 1024 * 1024  # bytes
+    max_nesting_depth: int = 1000  # levels of the syntax tree
+
+
 @dataclass(frozen=True)
 class Settings:
     # Where the configuration came from (None: built-in defaults) and the
@@ -42,6 +52,7 @@ class Settings:
     select: tuple[str, ...] = ("MM",)  # the default when the configuration names none
     ignore: tuple[str, ...] = ()
     min_call_sites: int | None = None
+    budgets: Budgets = Budgets()
     exempt_paths: tuple[str, ...] = ()
     exempt_classes: frozenset[str] = frozenset()
     exempt_functions: frozenset[str] = frozenset()

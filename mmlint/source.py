@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import codecs
 import io
 import re
 import tokenize
+from collections.abc import Callable
 from dataclasses import dataclass
 
 
@@ -71,3 +73,26 @@ def source_lines(data: bytes) -> list[str]:
     except DecodeError:
         return []
     return split_lines(text)
+
+
+def decode_keeping_format(source: bytes) -> tuple[str, Callable[[str], bytes]]:
+    """The text of ``source`` as Python decodes it, and a function that encodes a
+    text back the same way (same codec, BOM kept). Raises ``SyntaxError`` for an
+    unknown cookie and ``UnicodeDecodeError`` for invalid bytes."""
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
+    has_bom = source.startswith(codecs.BOM_UTF8)
+    body = source[len(codecs.BOM_UTF8) :] if has_bom else source
+    codec = "utf-8" if encoding == "utf-8-sig" else encoding
+    prefix = codecs.BOM_UTF8 if has_bom else b""
+    return body.decode(codec), lambda text: prefix + text.encode(codec)
+
+
+def round_trips(data: bytes) -> bool:
+    """Whether decoding ``data`` and encoding the text back gives the same bytes
+    (not so for some UTF-7 spellings): only then can text edits leave every
+    other byte alone."""
+    try:
+        text, encode = decode_keeping_format(data)
+        return encode(text) == data
+    except (SyntaxError, UnicodeError, LookupError):
+        return False

@@ -210,3 +210,6 @@ class FileFacts:
     # Every name bound at module level by def, class, import or assignment (the
     # bare-function fix needs the async twin reachable by name).
     module_bindings: frozenset[str]
+    # Decoding the bytes and encoding the text back gives the same bytes (not
+    # so for some UTF-7 spellings): text edits can then leave every other byte alone.
+    round_trips: bool = True

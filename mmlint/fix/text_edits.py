@@ -10,7 +10,7 @@ import tokenize
 from collections.abc import Callable, Sequence
 
 from mmlint.diagnostics import Edit
-from mmlint.source import line_starts
+from mmlint.source import decode_keeping_format, line_starts
 
 
 class EditConflict(ValueError):
@@ -47,18 +47,6 @@ def apply_text_edits(text: str, edits: Sequence[Edit]) -> str:
         position = end
     pieces.append(text[position:])
     return "".join(pieces)
-
-
-def decode_keeping_format(source: bytes) -> tuple[str, Callable[[str], bytes]]:
-    """The text of ``source`` as Python decodes it, and a function that encodes a
-    text back the same way (same codec, BOM kept). Raises ``SyntaxError`` for an
-    unknown cookie and ``UnicodeDecodeError`` for invalid bytes."""
-    encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
-    has_bom = source.startswith(codecs.BOM_UTF8)
-    body = source[len(codecs.BOM_UTF8) :] if has_bom else source
-    codec = "utf-8" if encoding == "utf-8-sig" else encoding
-    prefix = codecs.BOM_UTF8 if has_bom else b""
-    return body.decode(codec), lambda text: prefix + text.encode(codec)
 
 
 def apply_edits_to_bytes(source: bytes, edits: Sequence[Edit]) -> bytes:

@@ -16,12 +16,20 @@ def _lines(path: Path, mtime_ns: int) -> tuple[str, ...]:
         return ()
 
 
+# A file larger than this is shown without snippets: holding its lines would
+# cost more memory than the whole check of a file within the size budget.
+SNIPPET_MAX_BYTES = 8 * 1024 * 1024
+
+
 def line_of(path: Path | None, line: int) -> str | None:
     """The decoded text of 1-based ``line``, without its line ending; None if unavailable."""
     if path is None:
         return None
     try:
-        lines = _lines(path, path.stat().st_mtime_ns)
+        status = path.stat()
+        if status.st_size > SNIPPET_MAX_BYTES:
+            return None
+        lines = _lines(path, status.st_mtime_ns)
     except OSError:
         return None
     return lines[line - 1] if 0 < line <= len(lines) else None

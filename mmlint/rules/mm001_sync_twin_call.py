@@ -165,6 +165,8 @@ def unfixable_reason(site: CallSite, facts: FileFacts) -> str | None:
         return "inside a comprehension nested in another, where `await` needs Python 3.11"
     if site.callee_parenthesized:
         return "the callee is in parentheses"
+    if not facts.round_trips:
+        return "the file's encoding does not round-trip (decoding and encoding back changes its bytes)"
     if facts.newline == "\r":
         return "the file ends its lines with a bare CR (classic Mac OS), which the fixer does not rewrite"
     if not site.receiver and site.pair.async_ not in facts.module_bindings:
