@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from mmlint.baseline import NEVER_BASELINED, render_baseline
-from mmlint.cli.common import emit, logical_cwd, no_cache_option, run_scan, tool_errors
+from mmlint.cli.common import emit, logical_cwd, no_cache_option, refuse_output_over_input, run_scan, tool_errors
 
 
 @click.command("baseline")
@@ -40,6 +40,7 @@ def command(
     recorded."""
     cwd = logical_cwd()
     report = run_scan(paths, config_file, select, ignore, quiet=quiet, no_cache=no_cache)
+    refuse_output_over_input(output, paths, report)
     emit(render_baseline(report, output, cwd=cwd), output)
     if not quiet:
         recorded = sum(1 for d in report.diagnostics if d.code not in NEVER_BASELINED)
