@@ -8,6 +8,7 @@ import click
 
 from mmlint.baseline import BaselineError, apply_baseline
 from mmlint.cli.common import (
+    FILE_TYPE,
     emit,
     exit_code,
     output_options,
@@ -35,7 +36,7 @@ def _refuse_fix(ctx: click.Context, param: click.Parameter, value: bool) -> None
 @scan_options
 @output_options(FORMATS)
 @click.option("--statistics", is_flag=True, help="Show counts per rule instead of each diagnostic.")
-@click.option("--baseline", "baseline_file", type=click.Path(path_type=Path, dir_okay=False),
+@click.option("--baseline", "baseline_file", type=FILE_TYPE,
               help="Report only diagnostics not recorded in this baseline file (see `mmlint baseline`).")
 @click.option("--fix", is_flag=True, hidden=True, expose_value=False, callback=_refuse_fix)
 @tool_errors

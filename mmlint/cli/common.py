@@ -32,6 +32,11 @@ class ToolError(click.ClickException):
         click.echo(f"mmlint: error: {self.format_message()}", err=True)
 
 
+# Click does not check readability: mmlint does, when it reads, and says so in
+# its own words ("mmlint: error: PATH: cannot read: Permission denied").
+PATH_TYPE = click.Path(path_type=Path, readable=False)
+FILE_TYPE = click.Path(path_type=Path, dir_okay=False, readable=False)
+
 no_cache_option = click.option(
     "--no-cache", is_flag=True,
     help="Neither read nor write the cache of parsed files ($MMLINT_CACHE_DIR, else ~/.cache/mmlint): "
@@ -58,8 +63,8 @@ def scan_options(command: Callable | None = None, *, exit_zero: bool = True) -> 
     if command is None:
         return functools.partial(scan_options, exit_zero=exit_zero)
     decorators = [
-        click.argument("paths", nargs=-1, type=click.Path(path_type=Path)),
-        click.option("--config", "config_file", type=click.Path(path_type=Path, dir_okay=False),
+        click.argument("paths", nargs=-1, type=PATH_TYPE),
+        click.option("--config", "config_file", type=FILE_TYPE,
                      help="Configuration file (pyproject.toml [tool.mmlint], mmlint.toml); default: discovered upward."),
         click.option("--select", multiple=True,
                      help="Codes or prefixes to report, comma separated or repeated (replaces the configured select)."),
@@ -79,7 +84,7 @@ def output_options(formats: tuple[str, ...]) -> Callable[[Callable], Callable]:
     """--format (one of ``formats``) and --output."""
 
     def decorate(command: Callable) -> Callable:
-        command = click.option("--output", "-o", "output", type=click.Path(path_type=Path, dir_okay=False),
+        command = click.option("--output", "-o", "output", type=FILE_TYPE,
                                help="Write the report to FILE instead of stdout.")(command)
         return click.option("--format", "--output-format", "output_format", type=click.Choice(formats),
                             default="text", show_default=True, help="Report format.")(command)
