@@ -358,7 +358,8 @@ def test_codes_and_prefixes_are_accepted(tmp_path: Path, codes: list[str]) -> No
 )
 def test_unknown_codes_are_errors(tmp_path: Path, text: str, expected: str) -> None:
     write(tmp_path / "mmlint.toml", text + "\n")
-    assert error_of(tmp_path) == f"mmlint.toml:1: {expected}"
+    line = text.count("\n") + 1  # the offending key is on the last line
+    assert error_of(tmp_path) == f"mmlint.toml:{line}: {expected}"
 
 
 def test_codes_come_from_the_registry(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
