@@ -204,15 +204,24 @@ def render_text(audit: Audit, *, color: bool, width: int | None = None, quiet: b
     is drawn at its minimum width and the terminal wraps the lines."""
     from rich.console import Console
     from rich.markup import escape
-    from rich.measure import Measurement
     from rich.table import Table
+    from rich.text import Text
 
+    rows = [(row, list(_cells(row, escape(visible_path(row.path))))) for row in audit.rows]
+    totals = _cells(audit.totals, "total")
     table = Table(title="mmlint audit", show_footer=False)
-    table.add_column("file", no_wrap=True)
-    for header in _HEADERS[1:]:
-        table.add_column(header, justify="right")
-    for row in audit.rows:
-        cells = list(_cells(row, escape(visible_path(row.path))))
+    minimum = 1  # the left border; each column adds its width, padding and right border
+    # Minimum widths make the table's minimum honest: a path is never cut or
+    # folded, a number never split, a header wraps only between words.
+    for index, header in enumerate(_HEADERS):
+        column = [Text.from_markup(cells[index]).cell_len for _, cells in rows] + [len(totals[index])]
+        narrowest = max(column + [max(len(word) for word in header.split())])
+        minimum += narrowest + 3
+        if index == 0:
+            table.add_column(header, no_wrap=True, min_width=narrowest)
+        else:
+            table.add_column(header, justify="right", min_width=narrowest)
+    for row, cells in rows:
         if row.bypassing_calls:
             cells[1] = f"[bold red]{cells[1]}[/]"
         for index, value in ((3, row.unawaitable_calls), (7, row.never), (9, row.hollow_awaits)):
@@ -220,14 +229,13 @@ def render_text(audit: Audit, *, color: bool, width: int | None = None, quiet: b
                 cells[index] = f"[bold red]{cells[index]}[/]"
         table.add_row(*cells)
     table.add_section()
-    table.add_row(*_cells(audit.totals, "total"), style="bold")
+    table.add_row(*totals, style="bold")
     buffer = io.StringIO()
     console = Console(
         file=buffer, force_terminal=color, no_color=not color, width=width or _UNBOUNDED_WIDTH, highlight=False
     )
     if width is not None:
-        needed = Measurement.get(console, console.options, table).minimum
-        console.width = max(width, needed)
+        console.width = max(width, minimum)
     console.print(table, crop=False)
     if not quiet:
         console.print(audit.totals.summary(), soft_wrap=True)

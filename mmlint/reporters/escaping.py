@@ -19,17 +19,22 @@ _UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
-def _escape(match: re.Match[str]) -> str:
+def _escape(match: re.Match[str], keep: str = "") -> str:
     char = match.group()
+    if char in keep:
+        return char
     if char in _NAMED:
         return _NAMED[char]
     code = ord(char)
     return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
 
 
-def visible(text: str) -> str:
+def visible(text: str, *, keep: str = "") -> str:
     """``text`` with every control character written as its escape (``\\n``,
-    ``\\x1b``, ``\\u2028``); printable text, backslashes included, unchanged."""
+    ``\\x1b``, ``\\u2028``); printable text, backslashes included, unchanged.
+    ``keep``: control characters a structured format carries safely as they are."""
+    if keep:
+        return _UNSAFE.sub(lambda match: _escape(match, keep), text)
     return _UNSAFE.sub(_escape, text)
 
 

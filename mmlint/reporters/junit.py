@@ -18,9 +18,11 @@ CLEAN_FILE_CASE = "no diagnostics"
 
 # XML 1.0 cannot carry most control characters even escaped, and a dashboard
 # shows these strings to people: write them visibly, as the text format does.
-# U+FFFE / U+FFFF are not XML characters either.
+# Tab, newline and CR are XML characters (ElementTree escapes them in
+# attributes), so a multi-line message stays multi-line. U+FFFE / U+FFFF are not
+# XML characters either.
 def _xml_text(text: str) -> str:
-    return visible(text).replace("\ufffe", "\\ufffe").replace("\uffff", "\\uffff")
+    return visible(text, keep="\t\n\r").replace("\ufffe", "\\ufffe").replace("\uffff", "\\uffff")
 
 
 def render(report: "Report", *, color: bool = False) -> str:
