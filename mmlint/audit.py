@@ -9,6 +9,8 @@ import json
 from collections import Counter
 from dataclasses import asdict, dataclass
 
+from rich.text import Text
+
 from mmlint.analysis import ALWAYS, NEVER, SOME
 from mmlint.analyse_file import ParseFailure
 from mmlint.engine import Report
@@ -202,10 +204,10 @@ def render_text(audit: Audit, *, color: bool, width: int | None = None, quiet: b
     then nothing is wrapped at all. A path is never broken across lines; on a
     narrow terminal the headers wrap, and if even that is not enough the table
     is drawn at its minimum width and the terminal wraps the lines."""
+    from rich.cells import cell_len
     from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
-    from rich.text import Text
 
     rows = [(row, list(_cells(row, escape(visible_path(row.path))))) for row in audit.rows]
     totals = _cells(audit.totals, "total")
@@ -236,12 +238,27 @@ def render_text(audit: Audit, *, color: bool, width: int | None = None, quiet: b
     )
     if width is not None:
         console.width = max(width, minimum)
+        # Squeezed, rich can overshoot its width by a cell or two when it
+        # honours the minimum widths: narrow the layout until the table fits.
+        target = console.width
+        for _ in range(4):
+            widest = max((cell_len(line) for line in _plain_lines(console, table)), default=0)
+            if widest <= target or console.width <= minimum:
+                break
+            console.width = max(minimum, console.width - (widest - target))
     console.print(table, crop=False)
     if not quiet:
         console.print(audit.totals.summary(), soft_wrap=True)
     if audit.unparsed_note():
         console.print(escape(audit.unparsed_note()), style="bold red", soft_wrap=True)
     return buffer.getvalue()
+
+
+def _plain_lines(console, renderable) -> list[str]:
+    """The lines ``renderable`` takes at the console's width, uncropped, unstyled."""
+    with console.capture() as captured:
+        console.print(renderable, crop=False, style=None)
+    return Text.from_ansi(captured.get()).plain.splitlines()
 
 
 def render(audit: Audit, output_format: str, *, color: bool = False, width: int | None = None, quiet: bool = False) -> str:
