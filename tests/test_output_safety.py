@@ -108,3 +108,10 @@ def test_structured_formats_keep_the_real_path(hostile_tree):
     classnames = {case.get("classname") for case in root.iter("testcase")}
     assert "a\nb.py" in classnames  # XML carries a newline; the document stays well formed
     assert "\\x1b[31mred\\x1b[0m.py" in classnames  # an escape code it cannot carry is made visible
+
+
+def test_error_messages_show_a_hostile_path_visibly(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, ["check", "gone\n::error::x.py"], prog_name="mmlint")
+    assert result.exit_code == 2
+    assert result.stderr == "mmlint: error: gone\\n::error::x.py: no such file or directory\n"

@@ -9,6 +9,7 @@ import os
 import click
 
 from mmlint import __version__
+from mmlint.reporters.escaping import visible
 
 # Commands, each in mmlint/cli/<module>.py exposing a click command named `command`.
 COMMAND_MODULES = ("check", "fix", "audit", "baseline", "rules")
@@ -22,13 +23,13 @@ class MmlintGroup(click.Group):
         try:
             result = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except click.UsageError as error:
-            click.echo(f"mmlint: error: {error.format_message()}", err=True)
+            click.echo(f"mmlint: error: {visible(error.format_message())}", err=True)
             if error.ctx is not None:
                 help_option = error.ctx.help_option_names[0]
                 click.echo(f"Try '{error.ctx.command_path} {help_option}' for help.", err=True)
             raise SystemExit(error.exit_code) from None
         except click.ClickException as error:
-            error.show()
+            click.echo(f"mmlint: error: {visible(error.format_message())}", err=True)
             raise SystemExit(error.exit_code) from None
         except click.Abort:
             click.echo("mmlint: interrupted", err=True)

@@ -8,7 +8,17 @@ from pathlib import Path
 import click
 
 from mmlint.baseline import NEVER_BASELINED, render_baseline
-from mmlint.cli.common import FILE_TYPE, PATH_TYPE, emit, logical_cwd, no_cache_option, refuse_output_over_input, run_scan, tool_errors
+from mmlint.cli.common import (
+    FILE_TYPE,
+    PATH_TYPE,
+    emit,
+    logical_cwd,
+    no_cache_option,
+    refuse_output_over_input,
+    run_scan,
+    tool_errors,
+)
+from mmlint.reporters.escaping import visible
 
 
 @click.command("baseline")
@@ -45,7 +55,7 @@ def command(
     if not quiet:
         recorded = sum(1 for d in report.diagnostics if d.code not in NEVER_BASELINED)
         skipped = len(report.diagnostics) - recorded
-        line = f"recorded {recorded} diagnostic{'' if recorded == 1 else 's'} in {output}"
+        line = f"recorded {recorded} diagnostic{'' if recorded == 1 else 's'} in {visible(str(output))}"
         if skipped:
             line += f" ({skipped} syntax error{'' if skipped == 1 else 's'} not recorded)"
         click.echo(line, err=True)

@@ -16,6 +16,7 @@ from rich.console import Console
 from mmlint.config import ConfigError, load_settings, parse_codes
 from mmlint.discovery import DiscoveryError
 from mmlint.fix.write import write_atomically
+from mmlint.reporters.escaping import visible
 from mmlint.settings import Settings
 
 EXIT_CLEAN = 0
@@ -29,7 +30,7 @@ class ToolError(click.ClickException):
     exit_code = EXIT_ERROR
 
     def show(self, file=None) -> None:
-        click.echo(f"mmlint: error: {self.format_message()}", err=True)
+        click.echo(f"mmlint: error: {visible(self.format_message())}", err=True)
 
 
 # Click does not check readability: mmlint does, when it reads, and says so in
