@@ -9,9 +9,13 @@ import json
 from collections import Counter
 from dataclasses import asdict, dataclass
 
+from rich.text import Text
+
 from mmlint.analysis import ALWAYS, NEVER, NOT_JUDGED, SOME
+
 from mmlint.analyse_file import ParseFailure
 from mmlint.engine import Report
+from mmlint.reporters.escaping import visible, visible_path
 
 AUDIT_FORMATS = ("text", "json", "markdown")
 
@@ -26,8 +30,8 @@ class AuditRow:
     async_defs: int
     always: int  # async defs that suspend on every path
     some: int  # ... on some paths
-    never: int  # ... never (stubs and abstract methods are not counted here)
-    stubs: int  # abstract methods, stub bodies and async generators
+    never: int  # ... never (the not-judged defs are not counted here)
+    not_judged: int  # abstract methods, stub bodies and async generators
     hollow_awaits: int  # awaits of coroutines that never suspend (MM004)
 
     @property
@@ -47,12 +51,12 @@ class AuditTotals:
     always: int
     some: int
     never: int
-    stubs: int
+    not_judged: int
     hollow_awaits: int
 
     def summary(self) -> str:
         return (
-            f"{self.bypassing_calls} call site{'s' if self.bypassing_calls != 1 else ''} bypass the worker pool; "
+            f"{self.bypassing_calls} call site{'s bypass' if self.bypassing_calls != 1 else ' bypasses'} the worker pool; "
             f"{self.never} of {self.async_defs} async defs never suspend; "
             f"{self.hollow_awaits} hollow await{'s' if self.hollow_awaits != 1 else ''}"
         )
@@ -72,7 +76,8 @@ class Audit:
         count = len(self.unparsed)
         return (
             f"{count} file{'s' if count != 1 else ''} could not be parsed and "
-            f"{'are' if count != 1 else 'is'} not in the table (see `mmlint check`): {', '.join(self.unparsed)}"
+            f"{'are' if count != 1 else 'is'} not in the table (see `mmlint check`): "
+            + ", ".join(visible(path) for path in self.unparsed)
         )
 
 
@@ -88,12 +93,12 @@ def build_audit(report: Report) -> Audit:
             continue
         sites = facts.call_sites
         verdicts: Counter[str] = Counter()
-        stubs = 0
+        not_judged = 0
         async_defs = len(facts.async_defs)
         for key in analysis.defs_by_path.get(path, ()):
             verdict = analysis.classify(key)
             if verdict == NOT_JUDGED:
-                stubs += 1
+                not_judged += 1
             else:
                 verdicts[verdict] += 1
         if not sites and not async_defs:
@@ -109,7 +114,7 @@ def build_audit(report: Report) -> Audit:
                 always=verdicts[ALWAYS],
                 some=verdicts[SOME],
                 never=verdicts[NEVER],
-                stubs=stubs,
+                not_judged=not_judged,
                 hollow_awaits=hollow[path],
             )
         )
@@ -120,7 +125,7 @@ def build_audit(report: Report) -> Audit:
             name: sum(getattr(row, name) for row in rows)
             for name in (
                 "sync_calls", "async_calls", "unawaitable_calls", "bypassing_calls", "async_defs",
-                "always", "some", "never", "stubs", "hollow_awaits",
+                "always", "some", "never", "not_judged", "hollow_awaits",
             )
         },
     )
@@ -145,14 +150,22 @@ def _cells(row: AuditRow | AuditTotals, label: str) -> tuple[str, ...]:
         str(row.always),
         str(row.some),
         str(row.never),
-        str(row.stubs),
+        str(row.not_judged),
         str(row.hollow_awaits),
     )
 
 
+# Wide enough that no row of an inventory ever wraps (rich needs a number).
+_UNBOUNDED_WIDTH = 100_000
+
+# Version 2: the per-file and total key "stubs" became "not_judged", the
+# table's own words.
+AUDIT_JSON_VERSION = 2
+
+
 def render_json(audit: Audit) -> str:
     data = {
-        "version": 1,
+        "version": AUDIT_JSON_VERSION,
         "files": [asdict(row) for row in audit.rows],
         "totals": asdict(audit.totals),
         "summary": audit.totals.summary(),
@@ -161,34 +174,57 @@ def render_json(audit: Audit) -> str:
     return json.dumps(data, indent=2) + "\n"
 
 
-def render_markdown(audit: Audit) -> str:
+def _markdown_code(path: str) -> str:
+    """A path as inline code in a table cell: visible, and with the cell
+    separator and backticks unable to end the cell or the code span."""
+    shown = visible(path).replace("|", "\\|")
+    return f"`` {shown} ``" if "`" in shown else f"`{shown}`"
+
+
+def render_markdown(audit: Audit, *, quiet: bool = False) -> str:
     """A GitHub-flavoured Markdown table, ready to paste into a pull request."""
     lines = [
         "| " + " | ".join(_HEADERS) + " |",
         "|" + "|".join([" --- "] + [" ---: "] * (len(_HEADERS) - 1)) + "|",
     ]
     for row in audit.rows:
-        cells = _cells(row, f"`{row.path}`")
+        cells = _cells(row, _markdown_code(row.path))
         lines.append("| " + " | ".join(cells) + " |")
     lines.append("| " + " | ".join(f"**{cell}**" for cell in _cells(audit.totals, "total")) + " |")
-    lines.append("")
-    lines.append(audit.totals.summary())
+    if not quiet:
+        lines += ["", audit.totals.summary()]
     if audit.unparsed_note():
         lines += ["", audit.unparsed_note()]
     return "\n".join(lines) + "\n"
 
 
-def render_text(audit: Audit, *, color: bool) -> str:
-    """A rich table; the problem columns are highlighted when non-zero."""
+def render_text(audit: Audit, *, color: bool, width: int | None = None, quiet: bool = False) -> str:
+    """A rich table; the problem columns are highlighted when non-zero.
+
+    ``width``: the terminal's width, or None when the output is not a terminal:
+    then nothing is wrapped at all. A path is never broken across lines; on a
+    narrow terminal the headers wrap, and if even that is not enough the table
+    is drawn at its minimum width and the terminal wraps the lines."""
+    from rich.cells import cell_len
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
+    rows = [(row, list(_cells(row, escape(visible_path(row.path))))) for row in audit.rows]
+    totals = _cells(audit.totals, "total")
     table = Table(title="mmlint audit", show_footer=False)
-    table.add_column("file", overflow="fold")
-    for header in _HEADERS[1:]:
-        table.add_column(header, justify="right")
-    for row in audit.rows:
-        cells = list(_cells(row, row.path))
+    minimum = 1  # the left border; each column adds its width, padding and right border
+    # Minimum widths make the table's minimum honest: a path is never cut or
+    # folded, a number never split, a header wraps only between words.
+    for index, header in enumerate(_HEADERS):
+        column = [Text.from_markup(cells[index]).cell_len for _, cells in rows] + [len(totals[index])]
+        narrowest = max(column + [max(len(word) for word in header.split())])
+        minimum += narrowest + 3
+        if index == 0:
+            table.add_column(header, no_wrap=True, min_width=narrowest)
+        else:
+            table.add_column(header, justify="right", min_width=narrowest)
+    for row, cells in rows:
         if row.bypassing_calls:
             cells[1] = f"[bold red]{cells[1]}[/]"
         for index, value in ((3, row.unawaitable_calls), (7, row.never), (9, row.hollow_awaits)):
@@ -196,19 +232,40 @@ def render_text(audit: Audit, *, color: bool) -> str:
                 cells[index] = f"[bold red]{cells[index]}[/]"
         table.add_row(*cells)
     table.add_section()
-    table.add_row(*_cells(audit.totals, "total"), style="bold")
+    table.add_row(*totals, style="bold")
     buffer = io.StringIO()
-    console = Console(file=buffer, force_terminal=color, no_color=not color, width=140, highlight=False)
-    console.print(table)
-    console.print(audit.totals.summary())
+    console = Console(
+        file=buffer, force_terminal=color, no_color=not color, width=width or _UNBOUNDED_WIDTH, highlight=False
+    )
+    if width is not None:
+        console.width = max(width, minimum)
+        # Squeezed, rich can overshoot its width by a cell or two when it
+        # honours the minimum widths: narrow the layout until the table fits.
+        target = console.width
+        for _ in range(4):
+            widest = max((cell_len(line) for line in _plain_lines(console, table)), default=0)
+            if widest <= target or console.width <= minimum:
+                break
+            console.width = max(minimum, console.width - (widest - target))
+    console.print(table, crop=False)
+    if not quiet:
+        console.print(audit.totals.summary(), soft_wrap=True)
     if audit.unparsed_note():
-        console.print(audit.unparsed_note(), style="bold red")
+        console.print(escape(audit.unparsed_note()), style="bold red", soft_wrap=True)
     return buffer.getvalue()
 
 
-def render(audit: Audit, output_format: str, *, color: bool = False) -> str:
+def _plain_lines(console, renderable) -> list[str]:
+    """The lines ``renderable`` takes at the console's width, uncropped, unstyled."""
+    with console.capture() as captured:
+        console.print(renderable, crop=False, style=None)
+    return Text.from_ansi(captured.get()).plain.splitlines()
+
+
+def render(audit: Audit, output_format: str, *, color: bool = False, width: int | None = None, quiet: bool = False) -> str:
+    """``quiet`` leaves out the summary line (the table, or the data, stays)."""
     if output_format == "json":
         return render_json(audit)
     if output_format == "markdown":
-        return render_markdown(audit)
-    return render_text(audit, color=color)
+        return render_markdown(audit, quiet=quiet)
+    return render_text(audit, color=color, width=width, quiet=quiet)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
@@ -128,21 +129,29 @@ def config_key_line(settings: Settings, dotted_key: str) -> int:
     1 when there is no file or nothing is found."""
     if settings.config_file is None:
         return 1
+    return _line_of_key(settings.config_file, dotted_key) or 1
+
+
+def _line_of_key(path: Path, dotted_key: str) -> int | None:
+    """The line of ``dotted_key`` (or of its nearest enclosing key or table) in
+    the configuration file ``path``; None when the file cannot be read or the
+    key is not found. An index (``paths[2]``) is dropped: arrays span lines."""
     try:
-        text = settings.config_file.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
-        return 1
-    base = _PYPROJECT_TABLE if settings.config_file.name == _PYPROJECT else ()
-    wanted = _split_dotted(dotted_key)
+        return None
+    base = _PYPROJECT_TABLE if path.name == _PYPROJECT else ()
+    # "" names the configuration's own table ([tool.mmlint] in a pyproject.toml).
+    wanted = _split_dotted(re.sub(r"\[\d+\]", "", dotted_key)) if dotted_key else []
     if wanted is None:
-        return 1
+        return None
     lines = _key_lines(text)
     target = base + tuple(wanted)
     while len(target) > 0:
         if target in lines:
             return lines[target]
         target = target[:-1]
-    return 1
+    return None
 
 
 # --- finding and reading the file ------------------------------------------
@@ -191,7 +200,9 @@ def _pyproject_table(path: Path, cwd: Path, *, required: bool) -> dict[str, Any]
         return None
     table = tool["mmlint"]
     if not isinstance(table, dict):
-        raise ConfigError(f"{_display(path, cwd)}: 'tool.mmlint' must be a table, got {_type_name(table)}")
+        line = _line_of_key(path, "")
+        where = f":{line}" if line is not None else ""
+        raise ConfigError(f"{_display(path, cwd)}{where}: 'tool.mmlint' must be a table, got {_type_name(table)}")
     return table
 
 
@@ -258,8 +269,11 @@ class _TableReader:
 
     # -- errors
 
-    def error(self, message: str) -> ConfigError:
-        return ConfigError(f"{_display(self.path, self.cwd)}: {message}")
+    def error(self, message: str, key: str | None = None) -> ConfigError:
+        """``key``: the dotted key the message is about, to point at its line."""
+        line = _line_of_key(self.path, key) if key else None
+        where = f":{line}" if line is not None else ""
+        return ConfigError(f"{_display(self.path, self.cwd)}{where}: {message}")
 
     def _section(self, sub: tuple[str, ...], array: bool = False) -> str:
         parts = self.base + sub
@@ -275,29 +289,29 @@ class _TableReader:
             hint = _suggest(key, allowed)
             location = where or self._section(sub)
             suffix = f" (did you mean '{hint}'?)" if hint else ""
-            raise self.error(f"unknown key '{key}' in {location}{suffix}")
+            raise self.error(f"unknown key '{key}' in {location}{suffix}", _dotted(*sub, key))
 
     # -- typed values
 
     def _table(self, table: dict[str, Any], key: str, allowed: Sequence[str]) -> dict[str, Any]:
         value = table.get(key, {})
         if not isinstance(value, dict):
-            raise self.error(f"'{key}' must be a table, got {_type_name(value)}")
+            raise self.error(f"'{key}' must be a table, got {_type_name(value)}", key)
         self._check_keys(value, allowed, (key,))
         return value
 
     def _array(self, value: Any, key: str) -> list[Any]:
         if not isinstance(value, list):
-            raise self.error(f"'{key}' must be an array of strings, got {_type_name(value)}")
+            raise self.error(f"'{key}' must be an array of strings, got {_type_name(value)}", key)
         return value
 
     def _strings(self, value: Any, key: str) -> tuple[str, ...]:
         items = self._array(value, key)
         for index, item in enumerate(items):
             if not isinstance(item, str):
-                raise self.error(f"'{key}[{index}]' must be a string, got {_type_name(item)}")
+                raise self.error(f"'{key}[{index}]' must be a string, got {_type_name(item)}", key)
             if not item.strip():
-                raise self.error(f"'{key}[{index}]' must not be empty")
+                raise self.error(f"'{key}[{index}]' must not be empty", key)
         return tuple(items)
 
     def _names(self, value: Any, key: str, *, dotted: bool) -> tuple[str, ...]:
@@ -306,7 +320,7 @@ class _TableReader:
             parts = name.split(".") if dotted else [name]
             if not all(part.isidentifier() for part in parts):
                 expected = "'function' or 'Class.method'" if dotted else "a class name"
-                raise self.error(f"'{key}[{index}]' must be {expected}, got {name!r}")
+                raise self.error(f"'{key}[{index}]' must be {expected}, got {name!r}", key)
         return names
 
     def _codes(self, value: Any, key: str) -> tuple[str, ...]:
@@ -314,13 +328,13 @@ class _TableReader:
         for code in codes:
             problem = _code_problem(code)
             if problem is not None:
-                raise self.error(f"{problem} in '{key}'{_code_hint(code)}")
+                raise self.error(f"{problem} in '{key}'{_code_hint(code)}", key)
         return codes
 
     def _boolean(self, table: dict[str, Any], key: str, *, default: bool) -> bool:
         value = table.get(key, default)
         if not isinstance(value, bool):
-            raise self.error(f"'{key}' must be true or false, got {_type_name(value)}")
+            raise self.error(f"'{key}' must be true or false, got {_type_name(value)}", key)
         return value
 
     def _count(self, table: dict[str, Any], key: str, *, minimum: int = 0) -> int | None:
@@ -330,9 +344,9 @@ class _TableReader:
         kind = "a non-negative integer" if minimum == 0 else "a positive integer"
         # bool is an int subclass in Python, but `true` is not a count.
         if not isinstance(value, int) or isinstance(value, bool):
-            raise self.error(f"'{key}' must be {kind}, got {_type_name(value)}")
+            raise self.error(f"'{key}' must be {kind}, got {_type_name(value)}", key)
         if value < minimum:
-            raise self.error(f"'{key}' must be {kind}, got {value}")
+            raise self.error(f"'{key}' must be {kind}, got {value}", key)
         return value
 
     def _paths(self, table: dict[str, Any]) -> tuple[Path, ...]:
@@ -340,31 +354,37 @@ class _TableReader:
         for index, entry in enumerate(self._strings(table.get("paths", []), "paths")):
             path = Path(os.path.abspath(self.root / entry))
             if not path.exists():
-                raise self.error(f"'paths[{index}]' names {entry!r}, which does not exist ({path})")
+                raise self.error(f"'paths[{index}]' names {entry!r}, which does not exist ({path})", "paths")
             if path not in resolved:
                 resolved.append(path)
         return tuple(resolved)
 
     def _twins(self, value: Any) -> tuple[TwinPair, ...]:
         if not isinstance(value, list):
-            raise self.error(f"'twins' must be an array of tables, got {_type_name(value)}")
+            raise self.error(f"'twins' must be an array of tables, got {_type_name(value)}", "twins")
         pairs: list[TwinPair] = []
         for index, entry in enumerate(value):
             key = f"twins[{index}]"
             if not isinstance(entry, dict):
-                raise self.error(f"'{key}' must be a table with 'sync' and 'async', got {_type_name(entry)}")
+                raise self.error(f"'{key}' must be a table with 'sync' and 'async', got {_type_name(entry)}", self._twin_key(index, None))
             self._check_keys(entry, _TWIN_KEYS, ("twins",), where=f"{self._section(('twins',), array=True)} entry {index + 1}")
             for name in _TWIN_KEYS:
                 if name not in entry:
-                    raise self.error(f"'{key}' is missing the key '{name}'")
+                    raise self.error(f"'{key}' is missing the key '{name}'", self._twin_key(index, name))
                 if not isinstance(entry[name], str):
-                    raise self.error(f"'{key}.{name}' must be a string, got {_type_name(entry[name])}")
+                    raise self.error(f"'{key}.{name}' must be a string, got {_type_name(entry[name])}", self._twin_key(index, name))
                 if not entry[name].isidentifier():
-                    raise self.error(f"'{key}.{name}' must be a Python identifier, got {entry[name]!r}")
+                    raise self.error(f"'{key}.{name}' must be a Python identifier, got {entry[name]!r}", self._twin_key(index, name))
             if entry["sync"] == entry["async"]:
-                raise self.error(f"'{key}': 'sync' and 'async' must differ, both are {entry['sync']!r}")
+                raise self.error(f"'{key}': 'sync' and 'async' must differ, both are {entry['sync']!r}", self._twin_key(index, None))
             pairs.append(TwinPair(entry["sync"], entry["async"]))
         return tuple(pairs)
+
+    def _twin_key(self, index: int, name: str | None) -> str:
+        """The key of a [[twins]] entry for its line: entries written as array
+        tables share one key path, so the header's first line is the closest
+        the key-line finder can point at."""
+        return "twins" if name is None else f"twins.{name}"
 
     def _unambiguous(self, pairs: tuple[TwinPair, ...]) -> tuple[TwinPair, ...]:
         """A name may belong to one pair only: a call must say which twin it is."""
@@ -375,18 +395,19 @@ class _TableReader:
                 if other != pair:
                     raise self.error(
                         f"'twins': {name!r} belongs to two pairs, "
-                        f"{other.sync}/{other.async_} and {pair.sync}/{pair.async_}"
+                        f"{other.sync}/{other.async_} and {pair.sync}/{pair.async_}",
+                        "twins",
                     )
         return pairs
 
     def _per_file_ignores(self, value: Any) -> tuple[tuple[str, tuple[str, ...]], ...]:
         if not isinstance(value, dict):
-            raise self.error(f"'per-file-ignores' must be a table, got {_type_name(value)}")
+            raise self.error(f"'per-file-ignores' must be a table, got {_type_name(value)}", "per-file-ignores")
         entries = []
         for glob, codes in value.items():
             key = f'per-file-ignores."{glob}"'
             if not glob.strip():
-                raise self.error("'per-file-ignores' has an empty glob")
+                raise self.error("'per-file-ignores' has an empty glob", "per-file-ignores")
             entries.append((glob, self._codes(codes, key)))
         return tuple(entries)
 
@@ -443,6 +464,11 @@ def _code_hint(code: str) -> str:
 
 
 # --- helpers --------------------------------------------------------------------
+
+
+def _dotted(*parts: str) -> str:
+    """Join key parts as a TOML dotted key, quoting parts that need it."""
+    return ".".join(part if re.fullmatch(r"[A-Za-z0-9_-]+", part) else '"' + part.replace('"', '\\"') + '"' for part in parts)
 
 
 def _suggest(key: str, allowed: Sequence[str]) -> str | None:

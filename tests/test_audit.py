@@ -26,11 +26,11 @@ def test_rows_hold_the_counts_of_each_file(audit) -> None:
     rows = {row.path: row for row in audit.rows}
     assert rows["mmproc/base.py"] == AuditRow(
         path="mmproc/base.py", sync_calls=1, async_calls=0, unawaitable_calls=0, bypassing_calls=0,
-        async_defs=4, always=0, some=2, never=1, stubs=1, hollow_awaits=0,
+        async_defs=4, always=0, some=2, never=1, not_judged=1, hollow_awaits=0,
     )
     assert rows["mmproc/processors/llava.py"] == AuditRow(
         path="mmproc/processors/llava.py", sync_calls=0, async_calls=3, unawaitable_calls=0, bypassing_calls=0,
-        async_defs=4, always=4, some=0, never=0, stubs=0, hollow_awaits=2,
+        async_defs=4, always=4, some=0, never=0, not_judged=0, hollow_awaits=2,
     )
     # Files with neither a twin call nor an async def get no row.
     assert "mmproc/__init__.py" not in rows
@@ -91,12 +91,12 @@ def test_cli_json_is_the_same_data(audit) -> None:
     result = _run(["audit", "--format", "json"], PACKAGE)
     assert result.exit_code == 0
     data = json.loads(result.output)
-    assert data["version"] == 1
+    assert data["version"] == 2
     assert [row["path"] for row in data["files"]] == [row.path for row in audit.rows]
     assert data["totals"]["never"] == audit.totals.never
     assert data["files"][0] == {
         "path": "mmproc/media.py", "sync_calls": 0, "async_calls": 0, "unawaitable_calls": 0, "bypassing_calls": 0,
-        "async_defs": 3, "always": 0, "some": 1, "never": 2, "stubs": 0, "hollow_awaits": 2,
+        "async_defs": 3, "always": 0, "some": 1, "never": 2, "not_judged": 0, "hollow_awaits": 2,
     }
 
 
@@ -122,7 +122,7 @@ def test_cli_output_file_and_bad_path(tmp_path: Path) -> None:
 
 def test_suspension_columns_add_up_to_the_async_defs(audit) -> None:
     for row in (*audit.rows, audit.totals):
-        assert row.always + row.some + row.never + row.stubs == row.async_defs
+        assert row.always + row.some + row.never + row.not_judged == row.async_defs
 
 
 def test_files_that_do_not_parse_are_named_not_dropped(tmp_path: Path) -> None:

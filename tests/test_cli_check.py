@@ -56,13 +56,13 @@ def test_findings_exit_1_with_location_and_summary(project):
     assert result.exit_code == 1
     assert result.output.startswith("pkg/clip.py:4:34: MM001 ")
     assert "^" * 10 in result.output  # the span is marked under the source line
-    assert "Found 1 diagnostic (1 fixable with `mmlint fix`) in 2 files, 2 call sites." in result.output
+    assert "Found 1 diagnostic, 1 fixable with `mmlint fix` (2 files scanned, 2 twin call sites)." in result.output
 
 
 def test_clean_exit_0(project):
     result = run("check", "pkg/gemma.py")
     assert result.exit_code == 0
-    assert "All checks passed (1 file, 1 call site)." in result.output
+    assert "All checks passed (1 file scanned, 1 twin call site)." in result.output
 
 
 def test_exit_zero(project):

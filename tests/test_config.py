@@ -211,7 +211,7 @@ def test_paths_are_relative_to_the_configuration_file(tmp_path: Path) -> None:
 def test_missing_configured_path_is_an_error_naming_it(tmp_path: Path) -> None:
     write(tmp_path / "mmlint.toml", 'paths = ["python/sglang/srt/multimodal"]\n')
     message = error_of(tmp_path)
-    assert message.startswith("mmlint.toml: 'paths[0]' names 'python/sglang/srt/multimodal', which does not exist")
+    assert message.startswith("mmlint.toml:1: 'paths[0]' names 'python/sglang/srt/multimodal', which does not exist")
     assert str(tmp_path / "python" / "sglang" / "srt" / "multimodal") in message
 
 
@@ -219,7 +219,7 @@ def test_error_names_config_outside_cwd_by_absolute_path(tmp_path: Path) -> None
     write(tmp_path / "mmlint.toml", "bogus = 1\n")
     cwd = tmp_path / "a"
     cwd.mkdir()
-    assert error_of(cwd).startswith(f"{tmp_path / 'mmlint.toml'}: unknown key 'bogus'")
+    assert error_of(cwd).startswith(f"{tmp_path / 'mmlint.toml'}:1: unknown key 'bogus'")
 
 
 # --- unknown keys ----------------------------------------------------------------------------
@@ -228,13 +228,13 @@ def test_error_names_config_outside_cwd_by_absolute_path(tmp_path: Path) -> None
 def test_unknown_key_suggests_the_close_one(tmp_path: Path) -> None:
     write(tmp_path / "pyproject.toml", "[tool.mmlint]\nmin_call_sites = 20\n")
     assert error_of(tmp_path) == (
-        "pyproject.toml: unknown key 'min_call_sites' in [tool.mmlint] (did you mean 'min-call-sites'?)"
+        "pyproject.toml:2: unknown key 'min_call_sites' in [tool.mmlint] (did you mean 'min-call-sites'?)"
     )
 
 
 def test_unknown_key_without_close_match_has_no_suggestion(tmp_path: Path) -> None:
     write(tmp_path / "mmlint.toml", "colour = true\n")
-    assert error_of(tmp_path) == "mmlint.toml: unknown key 'colour' in the top level"
+    assert error_of(tmp_path) == "mmlint.toml:1: unknown key 'colour' in the top level"
 
 
 @pytest.mark.parametrize(
@@ -242,23 +242,23 @@ def test_unknown_key_without_close_match_has_no_suggestion(tmp_path: Path) -> No
     [
         (
             "[tool.mmlint.exempt]\nclass = ['A']\n",
-            "pyproject.toml: unknown key 'class' in [tool.mmlint.exempt] (did you mean 'classes'?)",
+            "pyproject.toml:2: unknown key 'class' in [tool.mmlint.exempt] (did you mean 'classes'?)",
         ),
         (
             "[tool.mmlint.blocking-calls]\nextends = ['x.y']\n",
-            "pyproject.toml: unknown key 'extends' in [tool.mmlint.blocking-calls] (did you mean 'extend'?)",
+            "pyproject.toml:2: unknown key 'extends' in [tool.mmlint.blocking-calls] (did you mean 'extend'?)",
         ),
         (
             "[tool.mmlint.blocking-calls]\nreplace = ['x.y']\n",
-            "pyproject.toml: unknown key 'replace' in [tool.mmlint.blocking-calls]",
+            "pyproject.toml:2: unknown key 'replace' in [tool.mmlint.blocking-calls]",
         ),
         (
             "[[tool.mmlint.twins]]\nsync = 'a'\nasync = 'b'\n[[tool.mmlint.twins]]\nsync = 'c'\nasnc = 'd'\n",
-            "pyproject.toml: unknown key 'asnc' in [[tool.mmlint.twins]] entry 2 (did you mean 'async'?)",
+            "pyproject.toml:6: unknown key 'asnc' in [[tool.mmlint.twins]] entry 2 (did you mean 'async'?)",
         ),
         (
             "[tool.mmlint]\nperfile-ignores = {}\n",
-            "pyproject.toml: unknown key 'perfile-ignores' in [tool.mmlint] (did you mean 'per-file-ignores'?)",
+            "pyproject.toml:2: unknown key 'perfile-ignores' in [tool.mmlint] (did you mean 'per-file-ignores'?)",
         ),
     ],
 )
@@ -269,7 +269,7 @@ def test_unknown_nested_keys(tmp_path: Path, text: str, expected: str) -> None:
 
 def test_unknown_nested_key_in_standalone_file(tmp_path: Path) -> None:
     write(tmp_path / "mmlint.toml", "[exempt]\nfunction = ['f']\n")
-    assert error_of(tmp_path) == "mmlint.toml: unknown key 'function' in [exempt] (did you mean 'functions'?)"
+    assert error_of(tmp_path) == "mmlint.toml:2: unknown key 'function' in [exempt] (did you mean 'functions'?)"
 
 
 # --- wrong types -------------------------------------------------------------------------------
@@ -311,12 +311,13 @@ def test_unknown_nested_key_in_standalone_file(tmp_path: Path) -> None:
 )
 def test_wrong_types(tmp_path: Path, text: str, expected: str) -> None:
     write(tmp_path / "mmlint.toml", text + "\n")
-    assert error_of(tmp_path) == f"mmlint.toml: {expected}"
+    line = text.count("\n") + 1  # the offending key is on the last line
+    assert error_of(tmp_path) == f"mmlint.toml:{line}: {expected}"
 
 
 def test_tool_mmlint_must_be_a_table(tmp_path: Path) -> None:
     write(tmp_path / "pyproject.toml", "[tool]\nmmlint = 3\n")
-    assert error_of(tmp_path) == "pyproject.toml: 'tool.mmlint' must be a table, got integer"
+    assert error_of(tmp_path) == "pyproject.toml:2: 'tool.mmlint' must be a table, got integer"
 
 
 def test_invalid_toml_names_file_and_line(tmp_path: Path) -> None:
@@ -357,7 +358,8 @@ def test_codes_and_prefixes_are_accepted(tmp_path: Path, codes: list[str]) -> No
 )
 def test_unknown_codes_are_errors(tmp_path: Path, text: str, expected: str) -> None:
     write(tmp_path / "mmlint.toml", text + "\n")
-    assert error_of(tmp_path) == f"mmlint.toml: {expected}"
+    line = text.count("\n") + 1  # the offending key is on the last line
+    assert error_of(tmp_path) == f"mmlint.toml:{line}: {expected}"
 
 
 def test_codes_come_from_the_registry(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -510,5 +512,5 @@ def test_a_twin_name_in_two_pairs_is_an_error(tmp_path):
     with pytest.raises(ConfigError) as error:
         load_settings(tmp_path)
     assert str(error.value) == (
-        "mmlint.toml: 'twins': 'encode' belongs to two pairs, encode/encode_async and encode/encode_v2"
+        "mmlint.toml:1: 'twins': 'encode' belongs to two pairs, encode/encode_async and encode/encode_v2"
     )

@@ -376,7 +376,7 @@ def test_new_keys_are_validated(tmp_path: Path, text: str, message: str) -> None
     (tmp_path / "mmlint.toml").write_text(text)
     with pytest.raises(ConfigError) as info:
         load_settings(tmp_path)
-    assert str(info.value) == f"mmlint.toml: {message}"
+    assert str(info.value) == f"mmlint.toml:1: {message}"
 
 
 # --- unreadable directories ---------------------------------------------------------

@@ -9,10 +9,24 @@ import pytest
 from click.testing import CliRunner
 
 from mmlint.cli import cli
-from mmlint.docs import REQUIRED_SECTIONS, expected_pages, render_rule_markdown, rule_sections
+from mmlint.docs import (
+    REQUIRED_SECTIONS,
+    expected_pages,
+    example_config_toml,
+    example_file_text,
+    readme_with_rules_table,
+    render_rule_markdown,
+    rule_sections,
+)
 from mmlint.rules import all_rules
 
 RULES_DIR = Path(__file__).resolve().parent.parent / "rules"
+README = RULES_DIR.parent / "README.md"
+
+
+def _section(page: str, heading: str) -> str:
+    """The text of one ``## heading`` section of a rule page."""
+    return page.split(f"\n{heading}\n", 1)[1].split("\n## ", 1)[0]
 
 
 @pytest.mark.parametrize("rule", all_rules(), ids=lambda r: r.code)
@@ -53,3 +67,30 @@ def test_explain_unknown_code_is_a_usage_error():
     assert result.exit_code == 2
     assert "unknown rule code 'MM123'" in result.output
     assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("rule", all_rules(), ids=lambda r: r.code)
+def test_good_example_differs_from_the_bad_one_as_shown(rule):
+    page = CliRunner().invoke(cli, ["explain", rule.code]).output
+    bad, good = _section(page, "## Example"), _section(page, "## Use instead")
+    bad = bad.split("`mmlint fix` turns it into:", 1)[0]
+    assert bad.strip() != good.strip(), f"{rule.code}: `explain` shows the same text as bad and good"
+
+
+@pytest.mark.parametrize("rule", all_rules(), ids=lambda r: r.code)
+def test_explain_shows_every_file_and_setting_an_example_needs(rule):
+    page = CliRunner().invoke(cli, ["explain", rule.code]).output
+    for heading, example in (("## Example", rule.bad_examples[0]), ("## Use instead", rule.good_examples[0])):
+        shown = _section(page, heading)
+        assert example.code.rstrip() in shown
+        for name, source in example.files.items():
+            assert f"# {name}\n" + example_file_text(source).rstrip() in shown, f"{rule.code}: {name} not shown"
+        if example.config:
+            assert example_config_toml(example.config).rstrip() in shown, f"{rule.code}: config not shown"
+
+
+def test_readme_rules_table_is_generated_from_the_rules():
+    text = README.read_text(encoding="utf-8")
+    assert readme_with_rules_table(text) == text, "README's rules table is stale: run `python -m mmlint.docs rules/`"
+    for rule in all_rules():
+        assert f"| [{rule.code}](rules/{rule.code}.md) | {rule.name} |" in text

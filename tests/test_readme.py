@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parent.parent
 README = (REPO / "README.md").read_text(encoding="utf-8")
 
@@ -28,14 +30,39 @@ def test_ci_runs_the_readme_commands():
     assert "python3 -m pip install . && (cd fixtures/processors && mmlint check" in ci
 
 
-def test_console_example_is_real_output():
-    match = re.search(r"```console\n\$ cd (\S+) && mmlint (.+?)\n(.*?)```", README, re.S)
-    directory, arguments, shown = match.groups()
+CONSOLE_EXAMPLES = re.findall(r"```console\n\$ cd (\S+) && mmlint (.+?)\n(.*?)```", README, re.S)
+
+
+def test_readme_opens_with_what_it_is_then_setup_then_a_first_check():
+    lines = README.splitlines()
+    assert lines[0] == "# mmlint" and lines[1] == ""
+    assert lines[2].startswith("mmlint finds ") and lines[3] == "" and lines[4] == "```sh"
+    first_section = README.index("## ")
+    assert README[first_section:].startswith("## A first check")
+    assert README.index("```console") > first_section
+    assert README.index("```console") < README.index("## ", first_section + 3)
+
+
+def test_readme_snippets_name_no_missing_tag():
+    assert "v0.1.0" not in README and "rev: <commit sha>" in README
+    assert "actions/cache@" in README and "~/.cache/mmlint" in README
+
+
+def test_hooks_fix_before_they_check():
+    hooks = (REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8")
+    ids = re.findall(r"^- id: (\S+)$", hooks, re.M)
+    assert ids == ["mmlint-fix", "mmlint"]
+    assert "v0.1.0" not in hooks
+
+
+@pytest.mark.parametrize(("directory", "arguments", "shown"), CONSOLE_EXAMPLES, ids=[a for _, a, _ in CONSOLE_EXAMPLES])
+def test_console_example_is_real_output(directory, arguments, shown):
+    assert len(CONSOLE_EXAMPLES) >= 3
     result = subprocess.run(
         [sys.executable, "-m", "mmlint", *arguments.split(), "--no-color"],
         cwd=REPO / directory,
         capture_output=True,
         text=True,
-        env={**os.environ, "NO_COLOR": "1"},
+        env={**os.environ, "NO_COLOR": "1", "MMLINT_NO_CACHE": "1"},
     )
     assert result.stdout == shown

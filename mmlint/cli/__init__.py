@@ -10,12 +10,37 @@ import signal
 import click
 
 from mmlint import __version__
+from mmlint.reporters.escaping import visible
 
 # Commands, each in mmlint/cli/<module>.py exposing a click command named `command`.
 COMMAND_MODULES = ("check", "fix", "audit", "baseline", "rules", "clean")
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class MmlintGroup(click.Group):
+    """Every error the command line reports reads ``mmlint: error: ...``,
+    click's usage errors (a bad option, a missing argument) included."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        try:
+            result = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.UsageError as error:
+            click.echo(f"mmlint: error: {visible(error.format_message())}", err=True)
+            if error.ctx is not None:
+                help_option = error.ctx.help_option_names[0]
+                click.echo(f"Try '{error.ctx.command_path} {help_option}' for help.", err=True)
+            raise SystemExit(error.exit_code) from None
+        except click.ClickException as error:
+            click.echo(f"mmlint: error: {visible(error.format_message())}", err=True)
+            raise SystemExit(error.exit_code) from None
+        except click.Abort:
+            click.echo("mmlint: interrupted", err=True)
+            raise SystemExit(130) from None
+        if standalone_mode:
+            raise SystemExit(result if isinstance(result, int) else 0)
+        return result
+
+
+@click.group(cls=MmlintGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", prog_name="mmlint", message="%(prog)s %(version)s")
 def cli() -> None:
     """Find multimodal preprocessing that bypasses the worker pool or never yields."""

@@ -7,20 +7,34 @@ from __future__ import annotations
 import click
 
 from mmlint.audit import AUDIT_FORMATS, build_audit, render
-from mmlint.cli.common import emit, output_options, run_scan, scan_options, tool_errors, use_color
+from mmlint.cli.common import (
+    emit,
+    output_options,
+    refuse_output_over_input,
+    run_scan,
+    scan_options,
+    terminal_width,
+    tool_errors,
+    use_color,
+)
 
 
 @click.command("audit")
-@scan_options
+@scan_options(exit_zero=False)  # an inventory always exits 0: --exit-zero would mean nothing
 @output_options(AUDIT_FORMATS)
 @tool_errors
-def command(paths, config_file, select, ignore, quiet, no_color, exit_zero, no_cache, output_format, output):
+def command(paths, config_file, select, ignore, quiet, no_color, no_cache, output_format, output):
     """Inventory of twin call sites and suspension behaviour for PATH (default: the configured paths, else the cwd).
 
     One row per file with a twin call or an async def, worst first. An
     inventory, not a check: the exit code is 0 unless the tool cannot run (2).
+    With -q only the table is printed, without the summary line.
     """
     report = run_scan(paths, config_file, select, ignore, quiet=quiet, no_cache=no_cache)
+    refuse_output_over_input(output, paths, report)
     audit = build_audit(report)
-    emit(render(audit, output_format, color=use_color(no_color, output)), output)
+    text = render(
+        audit, output_format, color=use_color(no_color, output), width=terminal_width(output), quiet=quiet
+    )
+    emit(text, output)
     raise SystemExit(0)

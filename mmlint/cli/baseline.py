@@ -8,16 +8,26 @@ from pathlib import Path
 import click
 
 from mmlint.baseline import NEVER_BASELINED, render_baseline
-from mmlint.cli.common import emit, logical_cwd, no_cache_option, run_scan, tool_errors
+from mmlint.cli.common import (
+    FILE_TYPE,
+    PATH_TYPE,
+    emit,
+    logical_cwd,
+    no_cache_option,
+    refuse_output_over_input,
+    run_scan,
+    tool_errors,
+)
+from mmlint.reporters.escaping import visible
 
 
 @click.command("baseline")
-@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.argument("paths", nargs=-1, type=PATH_TYPE)
 @click.option(
-    "--output", "-o", "output", required=True, type=click.Path(path_type=Path, dir_okay=False),
+    "--output", "-o", "output", required=True, type=FILE_TYPE,
     help="The baseline file to write (JSON); commit it, and pass it to `check --baseline`.",
 )
-@click.option("--config", "config_file", type=click.Path(path_type=Path, dir_okay=False),
+@click.option("--config", "config_file", type=FILE_TYPE,
               help="Configuration file (pyproject.toml [tool.mmlint], mmlint.toml); default: discovered upward.")
 @click.option("--select", multiple=True, help="Codes or prefixes to record, comma separated or repeated (replaces the configured select).")
 @click.option("--ignore", multiple=True, help="Codes or prefixes not to record, comma separated or repeated (added to the configured ignore).")
@@ -40,11 +50,12 @@ def command(
     recorded."""
     cwd = logical_cwd()
     report = run_scan(paths, config_file, select, ignore, quiet=quiet, no_cache=no_cache)
+    refuse_output_over_input(output, paths, report)
     emit(render_baseline(report, output, cwd=cwd), output)
     if not quiet:
         recorded = sum(1 for d in report.diagnostics if d.code not in NEVER_BASELINED)
         skipped = len(report.diagnostics) - recorded
-        line = f"recorded {recorded} diagnostic{'' if recorded == 1 else 's'} in {output}"
+        line = f"recorded {recorded} diagnostic{'' if recorded == 1 else 's'} in {visible(str(output))}"
         if skipped:
             line += f" ({skipped} syntax error{'' if skipped == 1 else 's'} not recorded)"
         click.echo(line, err=True)

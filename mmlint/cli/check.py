@@ -8,9 +8,11 @@ import click
 
 from mmlint.baseline import BaselineError, apply_baseline
 from mmlint.cli.common import (
+    FILE_TYPE,
     emit,
     exit_code,
     output_options,
+    refuse_output_over_input,
     scan_options,
     run_scan,
     tool_errors,
@@ -18,19 +20,35 @@ from mmlint.cli.common import (
     ToolError,
 )
 from mmlint.reporters import FORMATS, get_reporter
+from mmlint.reporters.json_report import render_statistics
+
+# --statistics replaces the list of diagnostics with counts per rule: text and
+# JSON can say that; the CI formats are one entry per finding by definition.
+STATISTICS_FORMATS = ("text", "json")
+
+
+def _refuse_fix(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    if value:
+        raise click.UsageError("`check` does not rewrite files; use `mmlint fix`", ctx=ctx)
 
 
 @click.command("check")
 @scan_options
 @output_options(FORMATS)
 @click.option("--statistics", is_flag=True, help="Show counts per rule instead of each diagnostic.")
-@click.option("--baseline", "baseline_file", type=click.Path(path_type=Path, dir_okay=False),
+@click.option("--baseline", "baseline_file", type=FILE_TYPE,
               help="Report only diagnostics not recorded in this baseline file (see `mmlint baseline`).")
+@click.option("--fix", is_flag=True, hidden=True, expose_value=False, callback=_refuse_fix)
 @tool_errors
 def command(paths, config_file, select, ignore, quiet, no_color, exit_zero, no_cache, statistics, baseline_file,
             output_format, output):
     """Report diagnostics for PATH (files or directories; default: the configured paths, else the cwd)."""
+    if statistics and output_format not in STATISTICS_FORMATS:
+        raise click.UsageError(
+            f"--statistics works with --format {' or '.join(STATISTICS_FORMATS)}, not {output_format}"
+        )
     report = run_scan(paths, config_file, select, ignore, quiet=quiet, no_cache=no_cache)
+    refuse_output_over_input(output, paths, report)
     notes = []
     if baseline_file is not None:
         try:
@@ -43,6 +61,8 @@ def command(paths, config_file, select, ignore, quiet, no_color, exit_zero, no_c
     color = use_color(no_color, output)
     if output_format == "text":
         text = render(report, color=color, quiet=quiet, statistics=statistics)
+    elif statistics:
+        text = render_statistics(report)
     else:
         text = render(report, color=color)
     emit(text, output)

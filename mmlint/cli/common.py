@@ -4,16 +4,19 @@ the output, and mapping outcomes to exit codes 0 / 1 / 2 in one place."""
 from __future__ import annotations
 
 import functools
+import io
 import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import click
+from rich.console import Console
 
 from mmlint.config import ConfigError, load_settings, parse_codes
 from mmlint.discovery import DiscoveryError
 from mmlint.fix.write import write_atomically
+from mmlint.reporters.escaping import visible
 from mmlint.settings import Settings
 
 EXIT_CLEAN = 0
@@ -27,11 +30,18 @@ class ToolError(click.ClickException):
     exit_code = EXIT_ERROR
 
     def show(self, file=None) -> None:
-        click.echo(f"mmlint: error: {self.format_message()}", err=True)
+        click.echo(f"mmlint: error: {visible(self.format_message())}", err=True)
 
+
+# Click does not check readability: mmlint does, when it reads, and says so in
+# its own words ("mmlint: error: PATH: cannot read: Permission denied").
+PATH_TYPE = click.Path(path_type=Path, readable=False)
+FILE_TYPE = click.Path(path_type=Path, dir_okay=False, readable=False)
 
 no_cache_option = click.option(
-    "--no-cache", is_flag=True, help="Parse every file afresh (also MMLINT_NO_CACHE=1); see mmlint.cache."
+    "--no-cache", is_flag=True,
+    help="Neither read nor write the cache of parsed files ($MMLINT_CACHE_DIR, else ~/.cache/mmlint): "
+         "parse every file afresh. Also MMLINT_NO_CACHE=1.",
 )
 
 
@@ -69,11 +79,14 @@ def warn_once(message: str) -> None:
         click.echo(f"mmlint: warning: {message}", err=True)
 
 
-def scan_options(command: Callable) -> Callable:
-    """PATH arguments and the options that decide what is scanned and how."""
+def scan_options(command: Callable | None = None, *, exit_zero: bool = True) -> Callable:
+    """PATH arguments and the options that decide what is scanned and how.
+    ``exit_zero=False`` leaves out --exit-zero, for a command that always exits 0."""
+    if command is None:
+        return functools.partial(scan_options, exit_zero=exit_zero)
     decorators = [
-        click.argument("paths", nargs=-1, type=click.Path(path_type=Path)),
-        click.option("--config", "config_file", type=click.Path(path_type=Path, dir_okay=False),
+        click.argument("paths", nargs=-1, type=PATH_TYPE),
+        click.option("--config", "config_file", type=FILE_TYPE,
                      help="Configuration file (pyproject.toml [tool.mmlint], mmlint.toml); default: discovered upward."),
         click.option("--select", multiple=True,
                      help="Codes or prefixes to report, comma separated or repeated (replaces the configured select)."),
@@ -81,7 +94,7 @@ def scan_options(command: Callable) -> Callable:
                      help="Codes or prefixes not to report, comma separated or repeated (added to the configured ignore)."),
         click.option("--quiet", "-q", is_flag=True, help="Print diagnostics only: no summary."),
         click.option("--no-color", is_flag=True, help="Plain output, even on a terminal."),
-        click.option("--exit-zero", is_flag=True, help="Exit 0 even when diagnostics are found."),
+        *([click.option("--exit-zero", is_flag=True, help="Exit 0 even when diagnostics are found.")] if exit_zero else []),
         no_cache_option,
     ]
     for decorator in reversed(decorators):
@@ -93,10 +106,10 @@ def output_options(formats: tuple[str, ...]) -> Callable[[Callable], Callable]:
     """--format (one of ``formats``) and --output."""
 
     def decorate(command: Callable) -> Callable:
-        command = click.option("--output", "-o", "output", type=click.Path(path_type=Path, dir_okay=False),
+        command = click.option("--output", "-o", "output", type=FILE_TYPE,
                                help="Write the report to FILE instead of stdout.")(command)
-        return click.option("--format", "output_format", type=click.Choice(formats), default="text",
-                            show_default=True, help="Report format.")(command)
+        return click.option("--format", "--output-format", "output_format", type=click.Choice(formats),
+                            default="text", show_default=True, help="Report format.")(command)
 
     return decorate
 
@@ -143,10 +156,45 @@ def tool_errors(function: Callable) -> Callable:
     return wrapper
 
 
+def _stdout_console() -> Console:
+    """What rich makes of stdout and the environment (NO_COLOR, FORCE_COLOR,
+    TERM=dumb, COLUMNS)."""
+    return Console(file=sys.stdout if sys.stdout is not None else io.StringIO())
+
+
 def use_color(no_color: bool, output: Path | None) -> bool:
-    if no_color or output is not None or os.environ.get("NO_COLOR"):
+    """Colour when rich would colour stdout; --no-color and --output always win."""
+    if no_color or output is not None:
         return False
-    return sys.stdout is not None and sys.stdout.isatty()
+    console = _stdout_console()
+    return console.color_system is not None and not console.no_color
+
+
+def terminal_width(output: Path | None) -> int | None:
+    """The width to lay tables out in: the terminal's (or $COLUMNS), or None
+    when stdout is not a terminal and COLUMNS is not set, meaning "do not wrap"."""
+    if output is not None:
+        return None
+    console = _stdout_console()
+    columns = os.environ.get("COLUMNS", "")
+    stream = sys.stdout
+    is_tty = stream is not None and hasattr(stream, "isatty") and stream.isatty()
+    if not is_tty and not columns.isdigit():
+        return None
+    return console.width
+
+
+def refuse_output_over_input(output: Path | None, paths, report) -> None:
+    """``-o`` naming a file the run reads would replace a source with a report:
+    a usage error before anything is written."""
+    if output is None:
+        return
+    target = os.path.realpath(output)
+    inputs = [*paths, *report.file_paths.values()]
+    if report.settings.config_file is not None:
+        inputs.append(report.settings.config_file)
+    if any(os.path.realpath(path) == target for path in inputs):
+        raise click.UsageError(f"--output {output} names one of the inputs; choose another file")
 
 
 def show_progress(quiet: bool) -> bool:

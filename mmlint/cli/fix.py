@@ -18,6 +18,7 @@ from mmlint.cli.common import (
 )
 from mmlint.fix import FixRun, fix_report, unified_diff
 from mmlint.fix.run import merge_rounds
+from mmlint.reporters.escaping import visible, visible_path
 
 MAX_FIX_ROUNDS = 5
 
@@ -42,9 +43,9 @@ def render_summary(run: FixRun, *, mode: str, quiet: bool, suppressed: int = 0) 
     lines: list[tuple[str, str | None]] = []
     if mode == "check" and not quiet:
         for result in run.changed:
-            lines.append((f"Would fix: {result.path} ({_plural(len(result.fixed), 'site')})", None))
+            lines.append((f"Would fix: {visible(result.path)} ({_plural(len(result.fixed), 'site')})", None))
     for result in run.errors:
-        lines.append((f"{result.path}: error: {result.error}", "red"))
+        lines.append((f"{visible_path(result.path)}: error: {visible(str(result.error))}", "red"))
     if quiet:
         return lines
     verb = "Fixed" if mode == "write" else "Would fix"
@@ -57,7 +58,7 @@ def render_summary(run: FixRun, *, mode: str, quiet: bool, suppressed: int = 0) 
     if unfixed:
         lines.append((f"Not fixed, left as written ({_plural(len(unfixed), 'site')}):", "yellow"))
         for path, site in unfixed:
-            lines.append((f"  {path}:{site.span.line}:{site.span.column}: {site.code} {site.reason}", None))
+            lines.append((f"  {visible_path(path)}:{site.span.line}:{site.span.column}: {site.code} {visible(site.reason)}", None))
     if suppressed:
         lines.append((f"Left alone because of a `# mmlint: ignore` comment: {_plural(suppressed, 'site')}.", None))
     if run.errors:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from mmlint.diagnostics import Diagnostic
+from mmlint.reporters.escaping import visible
 from mmlint.reporters.levels import level_of
 
 if TYPE_CHECKING:
@@ -22,14 +23,16 @@ def escape_message(text: str) -> str:
     """Escape the data part of a workflow command (after ``::``)."""
     for raw, escaped in _MESSAGE_ESCAPES:  # "%" first, so later escapes stay intact
         text = text.replace(raw, escaped)
-    return text
+    # CR and LF round-trip through GitHub's own escapes; any other control
+    # character (an ANSI sequence would recolour the log) is made visible.
+    return visible(text)
 
 
 def escape_property(text: str) -> str:
     """Escape a property value of a workflow command (``file=...``, ``title=...``)."""
     for raw, escaped in _PROPERTY_ESCAPES:
         text = text.replace(raw, escaped)
-    return text
+    return visible(text)
 
 
 def format_command(diagnostic: Diagnostic) -> str:

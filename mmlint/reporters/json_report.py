@@ -27,6 +27,16 @@ def diagnostic_dict(d: Diagnostic) -> dict:
     }
 
 
+def render_statistics(report: "Report") -> str:
+    """`check --statistics --format json`: counts per rule, as ruff gives them."""
+    counts: dict[str, dict] = {}
+    for d in report.diagnostics:
+        entry = counts.setdefault(d.code, {"code": d.code, "name": d.name, "count": 0, "fixable": 0})
+        entry["count"] += 1
+        entry["fixable"] += d.fixable
+    return json.dumps([counts[code] for code in sorted(counts)], indent=2, ensure_ascii=False) + "\n"
+
+
 def render(report: "Report", *, color: bool = False) -> str:
     payload = {
         "version": REPORT_VERSION,

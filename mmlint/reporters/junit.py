@@ -4,11 +4,11 @@ per scanned file that has none, so the dashboard shows what was checked."""
 
 from __future__ import annotations
 
-import re
 import xml.etree.ElementTree as ET
 from typing import TYPE_CHECKING
 
 from mmlint.diagnostics import Diagnostic
+from mmlint.reporters.escaping import visible
 
 if TYPE_CHECKING:
     from mmlint.engine import Report
@@ -16,13 +16,13 @@ if TYPE_CHECKING:
 SUITE_NAME = "mmlint"
 CLEAN_FILE_CASE = "no diagnostics"
 
-# Characters XML 1.0 cannot carry even escaped (control characters except tab,
-# newline and carriage return); a message quoting source could contain them.
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
-
-
+# XML 1.0 cannot carry most control characters even escaped, and a dashboard
+# shows these strings to people: write them visibly, as the text format does.
+# Tab, newline and CR are XML characters (ElementTree escapes them in
+# attributes), so a multi-line message stays multi-line. U+FFFE / U+FFFF are not
+# XML characters either.
 def _xml_text(text: str) -> str:
-    return _NOT_XML.sub("\ufffd", text)
+    return visible(text, keep="\t\n\r").replace("\ufffe", "\\ufffe").replace("\uffff", "\\uffff")
 
 
 def render(report: "Report", *, color: bool = False) -> str:

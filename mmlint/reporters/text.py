@@ -8,10 +8,12 @@ from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rich.cells import cell_len
 from rich.console import Console
 from rich.markup import escape
 
 from mmlint.diagnostics import Diagnostic
+from mmlint.reporters.escaping import visible, visible_path
 from mmlint.reporters.snippets import line_of
 
 if TYPE_CHECKING:
@@ -34,14 +36,18 @@ def render(report: "Report", *, color: bool = False, quiet: bool = False, statis
     return buffer.getvalue()
 
 
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'s' if count != 1 else ''}"
+
+
 def summary(report: "Report") -> str:
-    scanned = f"{report.files_scanned} file{'s' if report.files_scanned != 1 else ''}, {report.call_sites} call site{'s' if report.call_sites != 1 else ''}"
+    scanned = f"{_plural(report.files_scanned, 'file')} scanned, {_plural(report.call_sites, 'twin call site')}"
     count = len(report.diagnostics)
     if not count:
         return f"All checks passed ({scanned})."
     fixable = sum(d.fixable for d in report.diagnostics)
-    fix_note = f" ({fixable} fixable with `mmlint fix`)" if fixable else ""
-    return f"Found {count} diagnostic{'s' if count != 1 else ''}{fix_note} in {scanned}."
+    fix_note = f", {fixable} fixable with `mmlint fix`" if fixable else ""
+    return f"Found {_plural(count, 'diagnostic')}{fix_note} ({scanned})."
 
 
 def _real_path(report: "Report", shown: str) -> Path | None:
@@ -55,7 +61,8 @@ def _real_path(report: "Report", shown: str) -> Path | None:
 def _diagnostic(console: Console, d: Diagnostic, real: Path | None) -> None:
     fix_mark = " [bold cyan]\\[*][/]" if d.fixable else ""
     console.print(
-        f"[bold]{escape(d.path)}[/]:{d.span.line}:{d.span.column}: [bold red]{d.code}[/] {escape(d.message)}{fix_mark}"
+        f"[bold]{escape(visible_path(d.path))}[/]:{d.span.line}:{d.span.column}: "
+        f"[bold red]{d.code}[/] {escape(visible(d.message))}{fix_mark}"
     )
     source = line_of(real, d.span.line)
     if source is None:
@@ -68,10 +75,13 @@ def _diagnostic(console: Console, d: Diagnostic, real: Path | None) -> None:
     else:  # the span goes on below: mark the callee through its "(", not a trailing comment
         paren = source.find("(", start)
         end = paren + 1 if paren >= 0 else len(source.rstrip())
-    width = max(1, end - start)
+    # Columns are code points; the terminal draws cells: a wide character (CJK,
+    # most emoji) takes two, an escaped control character several.
+    indent = cell_len(visible(source[:start]))
+    width = max(1, cell_len(visible(source[start:max(start, end)])))
     console.print(f"{' ' * gutter} [blue]|[/]")
-    console.print(f"[blue]{d.span.line} |[/] {escape(source)}")
-    console.print(f"{' ' * gutter} [blue]|[/] {' ' * start}[bold red]{'^' * width}[/]")
+    console.print(f"[blue]{d.span.line} |[/] {escape(visible(source))}")
+    console.print(f"{' ' * gutter} [blue]|[/] {' ' * indent}[bold red]{'^' * width}[/]")
     console.print()
 
 

@@ -71,8 +71,6 @@ class HollowAwaitRule(Rule):
     good_examples = (
         Example(
             """
-            import asyncio
-
             from .video import load_video_frames
 
             class VideoProcessor(BaseMultimodalProcessor):
