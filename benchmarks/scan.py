@@ -84,8 +84,8 @@ def main() -> None:
     files = sorted(target.rglob("*.py"))
     data = [f.read_bytes() for f in files]
     lines = sum(d.count(b"\n") for d in data)
-    from mmlint.prefilter import Prefilter
-    from mmlint.settings import DEFAULT_TWINS
+    from mmlint.check.prefilter import Prefilter
+    from mmlint.config.settings import DEFAULT_TWINS
 
     prefilter = Prefilter(DEFAULT_TWINS)
     candidates = sum(prefilter.could_hold_finding(d) for d in data)

@@ -13,10 +13,10 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from mmlint.config import ConfigError, load_settings
-from mmlint.diagnostics import Diagnostic, Span
-from mmlint.discovery import DiscoveryError
-from mmlint.engine import Report, run_check
+from mmlint.config.load import ConfigError, load_settings
+from mmlint.core.diagnostics import Diagnostic, Span
+from mmlint.check.discovery import DiscoveryError
+from mmlint.check.engine import Report, run_check
 
 __all__ = ["check", "Report", "Diagnostic", "Span", "ConfigError", "DiscoveryError"]
 

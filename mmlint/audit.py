@@ -13,8 +13,8 @@ from rich.text import Text
 
 from mmlint.analysis import ALWAYS, NEVER, NOT_JUDGED, SOME
 
-from mmlint.analyse_file import ParseFailure
-from mmlint.engine import Report
+from mmlint.check.per_file import ParseFailure
+from mmlint.check.engine import Report
 from mmlint.reporters.escaping import visible, visible_path
 
 AUDIT_FORMATS = ("text", "json", "markdown")

@@ -17,11 +17,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mmlint.diagnostics import Diagnostic
-from mmlint.source import DecodeError, decode_source, split_lines
+from mmlint.core.diagnostics import Diagnostic
+from mmlint.core.source import DecodeError, decode_source, split_lines
 
 if TYPE_CHECKING:
-    from mmlint.engine import Report
+    from mmlint.check.engine import Report
 
 BASELINE_VERSION = 1
 

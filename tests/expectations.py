@@ -19,8 +19,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from mmlint.diagnostics import Diagnostic
-from mmlint.source import split_lines
+from mmlint.core.diagnostics import Diagnostic
+from mmlint.core.source import split_lines
 
 # `# expect: MM001` or `# expect: MM001, MM002`, ending the line; it may follow
 # other comment text on that line.

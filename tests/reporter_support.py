@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mmlint.diagnostics import Diagnostic, Edit, Span
-from mmlint.engine import Report
-from mmlint.project import Project
-from mmlint.settings import Settings
+from mmlint.core.diagnostics import Diagnostic, Edit, Span
+from mmlint.check.engine import Report
+from mmlint.analysis.project import Project
+from mmlint.config.settings import Settings
 
 
 # A processor whose only finding is one MM001 (it does suspend, so no MM003):

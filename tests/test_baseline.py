@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from mmlint.baseline import BaselineError, apply_baseline, baseline_data, load_baseline, render_baseline
-from mmlint.diagnostics import Diagnostic, Span
+from mmlint.core.diagnostics import Diagnostic, Span
 from reporter_support import make_report
 
 PROCESSOR = """\

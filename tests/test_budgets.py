@@ -59,7 +59,7 @@ def test_a_file_python_cannot_compile_gets_pythons_message(tmp_path: Path) -> No
 
 @pytest.mark.parametrize(("key", "value"), [("max-file-size", "0"), ("max-nesting-depth", "true"), ("max-file-size", '"8MB"')])
 def test_budget_values_are_validated(tmp_path: Path, key: str, value: str) -> None:
-    from mmlint.config import ConfigError
+    from mmlint.config.load import ConfigError
 
     (tmp_path / "mmlint.toml").write_text(f"{key} = {value}\n", encoding="utf-8")
     (tmp_path / "m.py").write_text("x = 1\n", encoding="utf-8")

@@ -15,12 +15,12 @@ import pytest
 from click.testing import CliRunner
 
 from conftest import FIXTURES_DIR
-from mmlint import cache as cache_module
-from mmlint.analyse_file import FileOutcome, Parsed, ParseFailure, Unparsed, analyse_file
+from mmlint.check import cache as cache_module
+from mmlint.check.per_file import FileOutcome, Parsed, ParseFailure, Unparsed, analyse_file
 from mmlint.api import check
-from mmlint.cache import FORMAT, FactsCache, outcome_codec
+from mmlint.check.cache import FORMAT, FactsCache, outcome_codec
 from mmlint.cli import cli
-from mmlint.diagnostics import Span
+from mmlint.core.diagnostics import Span
 from mmlint.facts.model import TwinPair
 
 SOURCE = """\
@@ -258,4 +258,4 @@ def test_a_bad_size_cap_is_a_warning_and_an_uncached_run(cache_dir, project, mon
 
 
 def test_the_code_fingerprint_covers_the_codec_and_the_cache():
-    assert {"datacodec.py", "cache.py", "diagnostics.py"} <= set(cache_module._FACT_MODULES)
+    assert {"core/datacodec.py", "check/cache.py", "core/diagnostics.py"} <= set(cache_module._FACT_MODULES)

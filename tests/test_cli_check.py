@@ -216,7 +216,7 @@ def test_internal_error_is_one_line_and_exit_2(project, monkeypatch, capsys):
     def explode(*args, **kwargs):
         raise RuntimeError("collector fell over")
 
-    monkeypatch.setattr("mmlint.engine.run_check", explode)
+    monkeypatch.setattr("mmlint.check.engine.run_check", explode)
     monkeypatch.setattr(sys, "argv", ["mmlint", "check"])
     monkeypatch.delenv("MMLINT_DEBUG", raising=False)
     with pytest.raises(SystemExit) as stopped:

@@ -171,7 +171,7 @@ def test_output_naming_an_input_is_refused(tree, command):
 def test_no_cache_help_says_what_it_does():
     help_text = " ".join(run("check", "--help").stdout.split())
     assert "Neither read nor write the cache of parsed files" in help_text
-    assert "mmlint.cache" not in help_text
+    assert "mmlint.check.cache" not in help_text
 
 
 def test_summary_says_files_scanned(tree):

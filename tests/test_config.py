@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-import mmlint.config as config
-from mmlint.config import ConfigError, config_key_line, find_config_file, load_settings, parse_codes
+import mmlint.config.load as config
+from mmlint.config.load import ConfigError, config_key_line, find_config_file, load_settings, parse_codes
 from mmlint.facts.model import TwinPair
-from mmlint.settings import DEFAULT_BLOCKING_CALLS, DEFAULT_TWINS, Settings
+from mmlint.config.settings import DEFAULT_BLOCKING_CALLS, DEFAULT_TWINS, Settings
 
 # The codes SPEC.md defines. The registry may still be growing while these tests
 # run, so validation is pinned to this list here; test_codes_come_from_the_registry

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mmlint.datacodec import CodecError, DataCodec, reachable_dataclasses
+from mmlint.core.datacodec import CodecError, DataCodec, reachable_dataclasses
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from mmlint.config import ConfigError, load_settings
-from mmlint.discovery import Discovery, DiscoveryError, context_files, discover, glob_relpath
-from mmlint.settings import Settings
+from mmlint.config.load import ConfigError, load_settings
+from mmlint.check.discovery import Discovery, DiscoveryError, context_files, discover, glob_relpath
+from mmlint.config.settings import Settings
 
 
 def touch(root: Path, *relpaths: str) -> None:

@@ -12,13 +12,13 @@ import libcst as cst
 import pytest
 
 import mmlint.fix.pipeline as pipeline
-import mmlint.fix.write as write_module
-from mmlint.diagnostics import Diagnostic, Edit, Span
+import mmlint.core.write as write_module
+from mmlint.core.diagnostics import Diagnostic, Edit, Span
 from mmlint.fix import FileToFix, fix_file
 from mmlint.fix.model import CallFix
 from mmlint.fix.call_rewrite import plan_call_edits, rewrite_calls
 from mmlint.fix.verify import VerificationFailed, verify_call_rewrite, verify_comment_edit
-from mmlint.fix.write import write_atomically
+from mmlint.core.write import write_atomically
 from fix_helpers import check_file, fix_path
 
 SOURCE = b"""class P(Base):

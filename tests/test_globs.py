@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mmlint.globs import compile_glob, matches_any
+from mmlint.config.globs import compile_glob, matches_any
 
 # (pattern, path, is_dir, expected)
 CASES = [

@@ -1,4 +1,4 @@
-"""One line splitter, the tokenizer's (mmlint.source.split_lines): only \\n, \\r\\n
+"""One line splitter, the tokenizer's (mmlint.core.source.split_lines): only \\n, \\r\\n
 and \\r end a line; \\f, \\v, \\x1c-\\x1e, \\x85, U+2028 and U+2029 do not (they
 do for str.splitlines)."""
 
@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from mmlint.config import config_key_line, load_settings
+from mmlint.config.load import config_key_line, load_settings
 from mmlint.fix.model import FileFixResult
 from mmlint.fix.run import unified_diff
 from mmlint.reporters.snippets import line_of
-from mmlint.source import line_starts, split_lines
+from mmlint.core.source import line_starts, split_lines
 
 NOT_LINE_BREAKS = "\x0c\x0b\x1c\x1d\x1e\x85\u2028\u2029"
 

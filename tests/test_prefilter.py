@@ -6,8 +6,8 @@ import pytest
 
 from mmlint.api import check
 from mmlint.facts.model import TwinPair
-from mmlint.prefilter import Prefilter
-from mmlint.settings import DEFAULT_TWINS
+from mmlint.check.prefilter import Prefilter
+from mmlint.config.settings import DEFAULT_TWINS
 
 PREFILTER = Prefilter(DEFAULT_TWINS + (TwinPair("encode_audio", "encode_audio_async"),))
 

@@ -6,7 +6,7 @@ import io
 
 import pytest
 
-from mmlint.progress import MIN_FILES_FOR_PROGRESS, running_in_ci, scan_progress, should_show_progress
+from mmlint.check.progress import MIN_FILES_FOR_PROGRESS, running_in_ci, scan_progress, should_show_progress
 
 LARGE = MIN_FILES_FOR_PROGRESS + 1
 
@@ -60,7 +60,7 @@ def test_enabled_bar_draws_and_counts() -> None:
 
 
 def test_bar_draws_without_a_thread_of_its_own() -> None:
-    """The worker pool forks only a single-threaded process (mmlint.workers)."""
+    """The worker pool forks only a single-threaded process (mmlint.check.workers)."""
     import threading
 
     terminal = FakeTerminal()

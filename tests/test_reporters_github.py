@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from mmlint.diagnostics import Diagnostic, Span
+from mmlint.core.diagnostics import Diagnostic, Span
 from mmlint.reporters import github
 from reporter_support import REAL_PROCESSOR, make_report, sample_report
 

@@ -12,7 +12,7 @@ import pytest
 
 from mmlint.analysis import ALWAYS, NEVER, SOME, SuspensionAnalysis, analyse_files
 from mmlint.facts.collect import collect_facts
-from mmlint.settings import DEFAULT_TWINS
+from mmlint.config.settings import DEFAULT_TWINS
 
 
 def analyse(tmp_path: Path, files: dict[str, str]) -> SuspensionAnalysis:

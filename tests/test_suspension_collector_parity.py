@@ -14,7 +14,7 @@ import pytest
 from mmlint.facts.collect import collect_facts
 from mmlint.facts.ir import AwaitPoint, Branch, Seq
 from mmlint.facts.model import DOTTED, NAME, UNKNOWN, FileFacts
-from mmlint.settings import DEFAULT_TWINS
+from mmlint.config.settings import DEFAULT_TWINS
 
 
 def collect(tmp_path: Path, source: str) -> FileFacts:

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 
 from mmlint.analysis import analyse_files
 from mmlint.facts.collect import collect_facts
-from mmlint.settings import DEFAULT_TWINS
+from mmlint.config.settings import DEFAULT_TWINS
 
 ASYNC_SHAPES = """
 import asyncio

@@ -150,7 +150,7 @@ def test_workers_die_with_a_killed_parent(tmp_path):
 LIBRARY_CALLER_WITH_A_THREAD = """
 import os, threading, time
 threading.Thread(target=time.sleep, args=(600,), daemon=True).start()  # a fork would be unsafe now
-from mmlint.workers import run_all, start_method
+from mmlint.check.workers import run_all, start_method
 assert start_method() != "fork"
 os.environ["MMLINT_JOBS"] = "2"
 for _ in run_all(time.sleep, [(60,)] * 8, lambda: None):

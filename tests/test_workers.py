@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from mmlint.api import check
-from mmlint.workers import MIN_FILES_FOR_POOL, PARENT_CHECK_SECONDS, run_all, worker_count
+from mmlint.check.workers import MIN_FILES_FOR_POOL, PARENT_CHECK_SECONDS, run_all, worker_count
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "processors"
 
@@ -109,7 +109,7 @@ def test_watchdog_exits_an_orphaned_process(tmp_path):
     within a check or two."""
     orphan = (
         "import os, threading, time\n"
-        "from mmlint.workers import _watch_parent\n"
+        "from mmlint.check.workers import _watch_parent\n"
         "threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True).start()\n"
         "print(os.getpid(), flush=True)\n"
         "time.sleep(60)\n"
@@ -143,7 +143,7 @@ def _running(pid: int) -> bool:
 def test_a_single_threaded_process_forks_its_workers():
     """The command line's case: nothing to re-import, so workers start at once."""
     chosen = subprocess.run(
-        [sys.executable, "-c", "from mmlint.workers import start_method; print(start_method())"],
+        [sys.executable, "-c", "from mmlint.check.workers import start_method; print(start_method())"],
         capture_output=True, text=True, check=True,
     ).stdout.strip()
     assert chosen == "fork"

@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING
 
 from mmlint.analysis.flow import ALWAYS, NEVER, SOME, SUSPENDED, apply_verdict, run_body, verdict_of
 from mmlint.analysis.resolve import DefKey, Resolution, Resolver
-from mmlint.diagnostics import Span
+from mmlint.core.diagnostics import Span
 from mmlint.facts.model import AsyncDef, AwaitFact, FileFacts, TimeoutFact
 
 if TYPE_CHECKING:
-    from mmlint.project import Project
+    from mmlint.analysis.project import Project
 
 NOT_JUDGED = "not judged"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from mmlint.cache import cache_root, clean
+from mmlint.check.cache import cache_root, clean
 from mmlint.cli.common import ToolError
 
 

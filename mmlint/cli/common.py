@@ -13,11 +13,11 @@ from pathlib import Path
 import click
 from rich.console import Console
 
-from mmlint.config import ConfigError, load_settings, parse_codes
-from mmlint.discovery import DiscoveryError
-from mmlint.fix.write import write_atomically
+from mmlint.config.load import ConfigError, load_settings, parse_codes
+from mmlint.check.discovery import DiscoveryError
+from mmlint.core.write import write_atomically
 from mmlint.reporters.escaping import visible
-from mmlint.settings import Settings
+from mmlint.config.settings import Settings
 
 EXIT_CLEAN = 0
 EXIT_FINDINGS = 1
@@ -48,7 +48,7 @@ no_cache_option = click.option(
 def run_scan(paths, config_file: Path | None, select, ignore, *, quiet: bool, no_cache: bool):
     """Build the settings from the options and run the check pipeline: what every
     scanning command (check, fix, audit, baseline) starts with."""
-    from mmlint.engine import display_path, run_check
+    from mmlint.check.engine import display_path, run_check
 
     settings = build_settings(config_file, select, ignore)
     cwd = logical_cwd()
@@ -198,7 +198,7 @@ def refuse_output_over_input(output: Path | None, paths, report) -> None:
 
 
 def show_progress(quiet: bool) -> bool:
-    """Permission for a progress bar; mmlint.progress decides whether one fits
+    """Permission for a progress bar; mmlint.check.progress decides whether one fits
     (a terminal, not CI, a scan large enough to need one)."""
     return not quiet
 

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import libcst as cst
 
-from mmlint.diagnostics import Owner, Span
+from mmlint.core.diagnostics import Owner, Span
 from mmlint.facts import model
 from mmlint.facts.ir import has_suspension_point
 from mmlint.facts.ir_builder import BodyBuilder, Link

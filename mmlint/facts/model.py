@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mmlint.diagnostics import Owner, Span
+from mmlint.core.diagnostics import Owner, Span
 from mmlint.facts.ir import Node
 
 # Scope kinds, innermost first, as seen from a call site.

@@ -20,7 +20,7 @@ import libcst as cst
 from libcst._add_slots import add_slots
 from libcst._nodes.internal import CodegenState
 
-from mmlint.diagnostics import Span
+from mmlint.core.diagnostics import Span
 
 _NEWLINE = re.compile(r"\r\n?|\n")
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import libcst as cst
 
-from mmlint.diagnostics import Owner
+from mmlint.core.diagnostics import Owner
 
 
 def dotted_text(node: cst.BaseExpression) -> str | None:

@@ -15,7 +15,7 @@ import tokenize
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from mmlint.diagnostics import Edit, Span
+from mmlint.core.diagnostics import Edit, Span
 from mmlint.fix.model import CallFix, FixedSite, UnfixedSite
 from mmlint.fix.text_edits import apply_text_edits, decode_keeping_format
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mmlint.diagnostics import Diagnostic, Span
+from mmlint.core.diagnostics import Diagnostic, Span
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,13 +18,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
-from mmlint.diagnostics import Diagnostic, Span
+from mmlint.core.diagnostics import Diagnostic, Span
 from mmlint.facts.model import CallSite, FileFacts
 from mmlint.fix.model import CallFix, FileFixResult, FixedSite, UnfixedSite
 from mmlint.fix.text_edits import EditConflict, PositionMap, decode_keeping_format
 from mmlint.fix.call_rewrite import MM001, CannotRewrite, rewrite_calls
 from mmlint.fix.verify import VerificationFailed, verify_call_rewrite, verify_comment_edit, verify_only_edits_changed
-from mmlint.fix.write import write_atomically
+from mmlint.core.write import write_atomically
 from mmlint.rules.mm001_sync_twin_call import unfixable_reason as mm001_unfixable_reason
 
 SYNTAX_ERROR_CODE = "MM999"

@@ -7,11 +7,11 @@ import difflib
 from collections import defaultdict
 from dataclasses import dataclass
 
-from mmlint.diagnostics import Diagnostic
+from mmlint.core.diagnostics import Diagnostic
 from mmlint.fix.model import FileFixResult, UnfixedSite
 from mmlint.fix.pipeline import FIXERS, SYNTAX_ERROR_CODE, FileToFix, fix_file
 from mmlint.fix.call_rewrite import MM001
-from mmlint.source import split_lines
+from mmlint.core.source import split_lines
 
 
 @dataclass(frozen=True)
@@ -52,7 +52,7 @@ def _is_fix_relevant(diagnostic: Diagnostic) -> bool:
 
 
 def fix_report(report, *, write: bool) -> FixRun:
-    """Fix the fixable diagnostics of ``report`` (an ``mmlint.engine.Report``),
+    """Fix the fixable diagnostics of ``report`` (an ``mmlint.check.engine.Report``),
     writing changed files only when ``write`` is true."""
     by_path: dict[str, list[Diagnostic]] = defaultdict(list)
     for diagnostic in report.diagnostics:

@@ -9,8 +9,8 @@ import io
 import tokenize
 from collections.abc import Callable, Sequence
 
-from mmlint.diagnostics import Edit
-from mmlint.source import decode_keeping_format, line_starts
+from mmlint.core.diagnostics import Edit
+from mmlint.core.source import decode_keeping_format, line_starts
 
 
 class EditConflict(ValueError):

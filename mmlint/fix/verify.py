@@ -20,10 +20,10 @@ import tokenize
 import warnings
 from collections.abc import Iterable, Sequence
 
-from mmlint.diagnostics import Edit
+from mmlint.core.diagnostics import Edit
 from mmlint.fix.model import CallFix, FixedSite
 from mmlint.fix.text_edits import offset_of
-from mmlint.source import line_starts
+from mmlint.core.source import line_starts
 
 
 class VerificationFailed(Exception):

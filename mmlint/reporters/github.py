@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from mmlint.diagnostics import Diagnostic
+from mmlint.core.diagnostics import Diagnostic
 from mmlint.reporters.escaping import visible
 from mmlint.reporters.levels import level_of
 
 if TYPE_CHECKING:
-    from mmlint.engine import Report
+    from mmlint.check.engine import Report
 
 # GitHub's own escaping (actions/toolkit, command.ts): the message may hold any
 # text except the three characters that would end or corrupt the command;

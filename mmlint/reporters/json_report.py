@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-from mmlint.diagnostics import Diagnostic
+from mmlint.core.diagnostics import Diagnostic
 
 if TYPE_CHECKING:
-    from mmlint.engine import Report
+    from mmlint.check.engine import Report
 
 REPORT_VERSION = 1
 

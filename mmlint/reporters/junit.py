@@ -7,11 +7,11 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from typing import TYPE_CHECKING
 
-from mmlint.diagnostics import Diagnostic
+from mmlint.core.diagnostics import Diagnostic
 from mmlint.reporters.escaping import visible
 
 if TYPE_CHECKING:
-    from mmlint.engine import Report
+    from mmlint.check.engine import Report
 
 SUITE_NAME = "mmlint"
 CLEAN_FILE_CASE = "no diagnostics"

@@ -12,13 +12,13 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from mmlint import __version__
-from mmlint.diagnostics import Diagnostic, Span
+from mmlint.core.diagnostics import Diagnostic, Span
 from mmlint.docs import render_rule_markdown, render_rule_text
 from mmlint.reporters.levels import level_of
 from mmlint.rules import Rule, all_rules
 
 if TYPE_CHECKING:
-    from mmlint.engine import Report
+    from mmlint.check.engine import Report
 
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 SARIF_VERSION = "2.1.0"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from mmlint.source import source_lines
+from mmlint.core.source import source_lines
 
 
 @lru_cache(maxsize=256)

@@ -12,12 +12,12 @@ from rich.cells import cell_len
 from rich.console import Console
 from rich.markup import escape
 
-from mmlint.diagnostics import Diagnostic
+from mmlint.core.diagnostics import Diagnostic
 from mmlint.reporters.escaping import visible, visible_path
 from mmlint.reporters.snippets import line_of
 
 if TYPE_CHECKING:
-    from mmlint.engine import Report
+    from mmlint.check.engine import Report
 
 
 def render(report: "Report", *, color: bool = False, quiet: bool = False, statistics: bool = False) -> str:

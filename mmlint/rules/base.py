@@ -8,12 +8,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
-from mmlint.diagnostics import Diagnostic
+from mmlint.core.diagnostics import Diagnostic
 
 if TYPE_CHECKING:
     from mmlint.facts.model import FileFacts
-    from mmlint.project import Project
-    from mmlint.settings import Settings
+    from mmlint.analysis.project import Project
+    from mmlint.config.settings import Settings
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from mmlint.diagnostics import Diagnostic
+from mmlint.core.diagnostics import Diagnostic
 from mmlint.facts.model import AsyncDef, FileFacts
 from mmlint.rules.base import Example, Rule, RuleContext
 

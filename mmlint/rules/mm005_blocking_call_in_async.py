@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from fnmatch import fnmatchcase
 
-from mmlint.diagnostics import Diagnostic
+from mmlint.core.diagnostics import Diagnostic
 from mmlint.facts.model import FileFacts
 from mmlint.facts.model import CallFact
 from mmlint.rules.base import Example, Rule, RuleContext

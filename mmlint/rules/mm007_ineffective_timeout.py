@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from mmlint.analysis import IneffectiveTimeout
-from mmlint.diagnostics import Diagnostic
+from mmlint.core.diagnostics import Diagnostic
 from mmlint.facts.model import FileFacts
 from mmlint.rules.base import Example, Rule, RuleContext
 from mmlint.rules.mm004_hollow_await import describe_chain

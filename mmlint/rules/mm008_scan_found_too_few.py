@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from mmlint.config import config_key_line
-from mmlint.diagnostics import Diagnostic, Span
+from mmlint.config.load import config_key_line
+from mmlint.core.diagnostics import Diagnostic, Span
 from mmlint.rules.base import Example, Rule, RuleContext
 
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from mmlint.config import config_key_line
-from mmlint.diagnostics import Diagnostic, Edit, Span
-from mmlint.project import Project
+from mmlint.config.load import config_key_line
+from mmlint.core.diagnostics import Diagnostic, Edit, Span
+from mmlint.analysis.project import Project
 from mmlint.rules import all_codes
 from mmlint.rules.base import Example, Rule, RuleContext
-from mmlint.settings import Settings
-from mmlint.suppressions import FileSuppressions, Suppression
+from mmlint.config.settings import Settings
+from mmlint.facts.suppressions import FileSuppressions, Suppression
 
 
 class UnusedSuppression(Rule):

@@ -13,8 +13,8 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 
 from mmlint.facts.collect import FileWalk
 from mmlint.facts.positions import node_ranges
-from mmlint.prefilter import Prefilter
-from mmlint.settings import DEFAULT_TWINS
+from mmlint.check.prefilter import Prefilter
+from mmlint.config.settings import DEFAULT_TWINS
 
 pytestmark = pytest.mark.ecosystem
 

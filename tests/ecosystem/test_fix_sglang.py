@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from fix_helpers import mm001
-from mmlint.config import load_settings
-from mmlint.engine import run_check
+from mmlint.config.load import load_settings
+from mmlint.check.engine import run_check
 from mmlint.fix import fix_report
 
 pytestmark = pytest.mark.ecosystem

@@ -21,10 +21,10 @@ from typing import Any
 
 from mmlint.facts.model import TwinPair
 from mmlint.rules import all_codes
-from mmlint.settings import DEFAULT_BLOCKING_CALLS, DEFAULT_TWINS, Budgets, Settings
+from mmlint.config.settings import DEFAULT_BLOCKING_CALLS, DEFAULT_TWINS, Budgets, Settings
 
 DEFAULT_BUDGETS = Budgets()
-from mmlint.source import split_lines
+from mmlint.core.source import split_lines
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterable
 
 from mmlint.facts.model import TwinPair
-from mmlint.source import DecodeError, decode_source
+from mmlint.core.source import DecodeError, decode_source
 
 # `async` and `def` may be separated by any whitespace, even a line continuation.
 _COROUTINE_DEF = re.compile(rb"\basync(?:[ \t\f]|\\\r?\n)+def\b")

@@ -12,11 +12,11 @@ import threading
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from mmlint.diagnostics import Span
+from mmlint.core.diagnostics import Span
 from mmlint.facts.model import FileFacts, TwinPair
-from mmlint.settings import Budgets
-from mmlint.source import DecodeError, decode_source, round_trips
-from mmlint.suppressions import FileSuppressions, parse_suppressions
+from mmlint.config.settings import Budgets
+from mmlint.core.source import DecodeError, decode_source, round_trips
+from mmlint.facts.suppressions import FileSuppressions, parse_suppressions
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +41,7 @@ class ParseFailure:
     span: Span
     message: str
     # What MM999 says before the message: the file did not parse, or was not
-    # parsed because it is past a budget (mmlint.settings.Budgets).
+    # parsed because it is past a budget (mmlint.config.settings.Budgets).
     kind: str = "could not parse"
 
 
@@ -51,7 +51,7 @@ FileOutcome = Parsed | Unparsed | ParseFailure
 def analyse_file(
     data: bytes, real_path: Path, display_path: str, twins: tuple[TwinPair, ...], budgets: Budgets = Budgets()
 ) -> FileOutcome:
-    """Parse a file that passed the prefilter (mmlint.prefilter) and collect its facts.
+    """Parse a file that passed the prefilter (mmlint.check.prefilter) and collect its facts.
     Never raises: whatever goes wrong with one file becomes that file's outcome.
 
     Runs on a thread of its own with a deep stack: libcst recurses a few frames

@@ -6,7 +6,7 @@ the code that collects facts (a fingerprint of those modules' source, so an
 edited collector never reads stale facts). Rules always run afresh.
 
 Where: `$MMLINT_CACHE_DIR`, else `$XDG_CACHE_HOME/mmlint`, else
-`~/.cache/mmlint`. Entries are JSON data (mmlint.datacodec): reading one can
+`~/.cache/mmlint`. Entries are JSON data (mmlint.core.datacodec): reading one can
 build only the outcome and fact classes, each field checked against its type,
 and anything else (wrong shape, unknown class, truncated, another format) is
 a miss. A well-formed entry under the right key is trusted, so the directory
@@ -32,15 +32,15 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from mmlint import __version__
-from mmlint.analyse_file import FileOutcome
-from mmlint.datacodec import DataCodec, reachable_dataclasses
+from mmlint.check.per_file import FileOutcome
+from mmlint.core.datacodec import DataCodec, reachable_dataclasses
 from mmlint.facts.model import TwinPair
 
 FORMAT = "facts-v2"
 FORMAT_PREFIX = "facts-v"  # every format's directory, for `mmlint clean`
 # The modules whose code decides a file's outcome or how it is stored.
 # (every module of mmlint/facts/ is fingerprinted too).
-_FACT_MODULES = ("analyse_file.py", "source.py", "suppressions.py", "diagnostics.py", "datacodec.py", "cache.py")
+_FACT_MODULES = ("check/per_file.py", "core/source.py", "core/diagnostics.py", "core/datacodec.py", "check/cache.py")
 DEFAULT_MAX_MB = 256
 PRUNE_TO = 0.8  # of the cap, so that pruning is not needed again at the next store
 _HIT_TOUCH_SECONDS = 24 * 3600  # a hit older than this gets a fresh mtime (least recently *used*)
@@ -68,7 +68,7 @@ def outcome_codec() -> DataCodec:
 
 @cache
 def _code_fingerprint() -> bytes:
-    package = Path(__file__).resolve().parent
+    package = Path(__file__).resolve().parent.parent  # mmlint/
     try:
         libcst_version = version("libcst")
     except PackageNotFoundError:

@@ -1,5 +1,5 @@
 """The one frozen settings object: configuration file values with CLI overrides
-applied. Built by mmlint.config; read by the engine, the rules and the fixer."""
+applied. Built by mmlint.config.load; read by the engine, the rules and the fixer."""
 
 from __future__ import annotations
 

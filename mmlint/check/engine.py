@@ -9,19 +9,19 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mmlint.cache import open_cache
-from mmlint.analyse_file import FileOutcome, Parsed, ParseFailure, Unparsed, analyse_file
-from mmlint.diagnostics import Diagnostic, Owner, Span
-from mmlint.discovery import context_files, discover, glob_relpath
-from mmlint.globs import matches_any
-from mmlint.prefilter import Prefilter
-from mmlint.progress import scan_progress
-from mmlint.project import ConfigUsage, Project
+from mmlint.check.cache import open_cache
+from mmlint.check.per_file import FileOutcome, Parsed, ParseFailure, Unparsed, analyse_file
+from mmlint.core.diagnostics import Diagnostic, Owner, Span
+from mmlint.check.discovery import context_files, discover, glob_relpath
+from mmlint.config.globs import matches_any
+from mmlint.check.prefilter import Prefilter
+from mmlint.check.progress import scan_progress
+from mmlint.analysis.project import ConfigUsage, Project
 from mmlint.rules import RuleContext, all_rules
-from mmlint.settings import Settings
+from mmlint.config.settings import Settings
 from mmlint.rules.mm009_unused_suppression import unused_suppression_diagnostics
-from mmlint.suppressions import FileSuppressions
-from mmlint.workers import run_all
+from mmlint.facts.suppressions import FileSuppressions
+from mmlint.check.workers import run_all
 
 SYNTAX_ERROR_CODE = "MM999"
 
@@ -39,9 +39,9 @@ class Report:
     suppressed: tuple[Diagnostic, ...] = ()
     # Per target file, the outcome of reading it (parsed, skipped, failed).
     outcomes: dict[str, FileOutcome] = field(default_factory=dict, repr=False)
-    # What finding the files had to skip (mmlint.discovery.Discovery.warnings).
+    # What finding the files had to skip (mmlint.check.discovery.Discovery.warnings).
     discovery_warnings: tuple[str, ...] = ()
-    # Why the facts cache was not used, when the user should hear of it (see mmlint.cache).
+    # Why the facts cache was not used, when the user should hear of it (see mmlint.check.cache).
     cache_warning: str | None = None
 
 

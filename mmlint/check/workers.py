@@ -114,8 +114,8 @@ def _start_pool(workers: int, function: Callable) -> ProcessPoolExecutor:
     context = multiprocessing.get_context(method)
     if method == "forkserver":
         # Imported once in the server, inherited by every worker it forks;
-        # mmlint._pool_server also ties the server's life to this process.
-        context.set_forkserver_preload(["mmlint._pool_server", function.__module__])
+        # mmlint.check._pool_server also ties the server's life to this process.
+        context.set_forkserver_preload(["mmlint.check._pool_server", function.__module__])
     return ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init_worker)
 
 

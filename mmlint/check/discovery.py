@@ -5,7 +5,7 @@ else the current directory) are expanded: directories are walked recursively
 for ``*.py`` and ``*.pyi``, skipping hidden entries, ``__pycache__``, virtual
 environments, the usual build and environment folders (DEFAULT_EXCLUDES, as
 ruff), what ``.gitignore`` ignores (unless ``respect-gitignore = false``; see
-mmlint.gitignore), ``exclude`` / ``extend-exclude`` globs and symbolic links
+mmlint.check.gitignore), ``exclude`` / ``extend-exclude`` globs and symbolic links
 (to files or directories: a walk never leaves the tree it was given). A file
 named explicitly is read whatever its name (pre-commit passes files one by
 one), even if gitignored, a link or inside a default-excluded folder, but
@@ -21,9 +21,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from mmlint.gitignore import IgnoreRules
-from mmlint.globs import GlobPattern, compile_glob
-from mmlint.settings import Settings
+from mmlint.check.gitignore import IgnoreRules
+from mmlint.config.globs import GlobPattern, compile_glob
+from mmlint.config.settings import Settings
 
 __all__ = ["DEFAULT_EXCLUDES", "Discovery", "DiscoveryError", "context_files", "discover", "glob_relpath"]
 

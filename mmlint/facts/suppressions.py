@@ -23,8 +23,8 @@ import re
 import tokenize
 from dataclasses import dataclass
 
-from mmlint.diagnostics import Span
-from mmlint.source import split_lines
+from mmlint.core.diagnostics import Span
+from mmlint.core.source import split_lines
 
 _BLANK = " \t\f"  # whitespace as Python counts it between tokens
 _SPACE = f"[{_BLANK}]"

@@ -37,7 +37,7 @@ class _NoProgress:
 class _RichProgress:
     """Redrawn by ``advance`` itself, at most ``REDRAWS_PER_SECOND`` times a
     second: rich's own redrawing runs on a thread, and the worker pool forks
-    only a process that has no other thread (mmlint.workers)."""
+    only a process that has no other thread (mmlint.check.workers)."""
 
     def __init__(self, progress, task_id, clock: Callable[[], float] = time.monotonic) -> None:
         self._progress = progress
