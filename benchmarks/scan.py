@@ -22,6 +22,7 @@ the issue's targets; exits 0 either way (1 if a measured command failed).
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import platform
 import shlex
@@ -76,7 +77,7 @@ def main() -> int:
         scratch = Path(scratch_name)
         cwd = scratch / "cwd"  # no configuration file above it: mmlint's defaults
         cwd.mkdir()
-        counter = iter(range(10**9))
+        counter = itertools.count()
 
         def fresh_cache() -> dict[str, str]:
             directory = scratch / f"cold-cache-{next(counter)}"
