@@ -96,7 +96,7 @@ def main() -> int:
                 listing.write_text("".join(f"{p}\n" for p in passed), "utf-8")
                 size = sum(f.stat().st_size for f in files) / 1e6
                 info.append(
-                    f"{TARGET_LABELS[name]}: {target}\n    {len(files)} files, {lines:,} lines, {size:.1f} MB; "
+                    f"{TARGET_LABELS[name]}: {target}\n    {len(files)} file{'' if len(files) == 1 else 's'}, {lines:,} lines, {size:.1f} MB; "
                     f"{len(passed)} pass the prefilter ({prefilter_source})"
                 )
                 check = [*args.mmlint, "check", str(target), "--quiet", "--exit-zero"]
