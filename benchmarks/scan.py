@@ -1,118 +1,178 @@
-"""Scan speed and memory, against a plain stdlib-`ast` script over the same files.
+"""Speed and memory of mmlint against floors measured in the same run (issue 8).
 
-    python benchmarks/scan.py                  # sglang 0.5.23 srt/multimodal
-    python benchmarks/scan.py --whole          # the whole sglang package of the wheel
-    python benchmarks/scan.py --version 0.5.14 --repeat 5
+    python benchmarks/scan.py                        # all three targets, medians of 3
+    python benchmarks/scan.py --only multimodal --repeat 5
+    python benchmarks/scan.py --markdown             # tables as Markdown, for the README
+    python benchmarks/scan.py --mmlint "/other/venv/bin/python -m mmlint"
 
-Prints figures; asserts nothing. Each tool runs in a fresh subprocess (start-up
-included), best wall time of --repeat runs, peak RSS of that process. The
-wheel is fetched and cached by the ecosystem test harness (tests/ecosystem).
+Targets: sglang's whole package and its srt/multimodal (wheel cached by the
+ecosystem test harness, tests/ecosystem), and a generated ~5.6 MB module of
+20,000 async defs. Floors: the stdlib-`ast` script doing MM001-MM003, reading
+and sha256-hashing every .py file, and libcst's parse_module alone of the files
+mmlint's prefilter passes, in one process. mmlint runs through its command line
+only: cold (a fresh empty MMLINT_CACHE_DIR per run) and warm (a cache filled by
+an untimed run first). Every figure is the median of --repeat fresh processes,
+the runs interleaved so machine load falls on all rows alike; wall time
+includes interpreter start-up. Peak RSS is that of the largest single process
+of the run's tree (the main process or one pool worker, whichever is larger),
+measured by benchmarks/run_measured.py. Prints figures and PASS/FAIL against
+the issue's targets; exits 0 either way (1 if a measured command failed).
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
+import platform
+import shlex
 import subprocess
 import sys
 import tempfile
-import time
-import zipfile
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO / "tests"))
+from measure import MeasureError, Samples, run_once
+from report import checks, checks_table, figures_table
+from targets import REPO, TARGET_NAMES, prefiltered, resolve
 
-from ecosystem.sglang import _cached_wheel, _download_wheel, cache_dir, sglang_multimodal  # noqa: E402
-
-# The hand-rolled check mmlint replaces: parse every file, find sync twin calls
-# and async defs without await. No prefilter, no positions beyond lineno.
-AST_SCRIPT = r"""
-import ast, sys, pathlib
-TWIN = "process_and_combine_mm_data"
-found = 0
-for path in sorted(pathlib.Path(sys.argv[1]).rglob("*.py")):
-    try:
-        tree = ast.parse(path.read_bytes())
-    except (SyntaxError, ValueError):
-        continue
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call):
-            f = node.func
-            name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", None)
-            found += name == TWIN
-        elif isinstance(node, ast.AsyncFunctionDef):
-            found += not any(isinstance(n, (ast.Await, ast.AsyncFor, ast.AsyncWith)) for n in ast.walk(node))
-print(found)
-"""
+FLOORS = Path(__file__).resolve().parent / "floors.py"
+TARGET_LABELS = {"whole": "sglang/", "multimodal": "srt/multimodal", "generated": "5 MB module"}
+ROWS = [
+    ("ast", "stdlib-ast script, MM001-MM003, every file"),
+    ("hash", "read + sha256 every .py file"),
+    ("parse", "libcst parse_module of prefiltered files, 1 process"),
+    ("cold", "mmlint check, cold (empty cache)"),
+    ("warm", "mmlint check, warm (nothing changed)"),
+]
+# Variables that would change what a run does or prints.
+_SCRUBBED = ("CI", "GITHUB_ACTIONS", "MMLINT_JOBS", "MMLINT_NO_CACHE", "MMLINT_CACHE_DIR", "MMLINT_DEBUG", "FORCE_COLOR")
 
 
-def whole_package(version: str) -> Path:
-    root = cache_dir() / f"sglang-{version}-full"
-    if not (root / "sglang").is_dir():
-        wheels = cache_dir() / "wheels"
-        wheel = _cached_wheel(wheels, version) or _download_wheel(wheels, version)
-        staging = root.with_name(root.name + ".partial")
-        with zipfile.ZipFile(wheel) as archive:
-            archive.extractall(staging, [n for n in archive.namelist() if n.startswith("sglang/") and n.endswith(".py")])
-        staging.rename(root)
-    return root / "sglang"
-
-
-def timed(command: list[str], cwd: Path, env: dict[str, str], repeat: int) -> tuple[float, float]:
-    """Best wall time (s) of ``repeat`` runs, and the largest peak RSS (MiB) of one
-    run's process tree (the main process or, with a pool, its largest worker)."""
-    best, peak_kib = float("inf"), 0
-    for _ in range(repeat):
-        start = time.perf_counter()
-        process = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        _, _, usage = os.wait4(process.pid, 0)
-        process.returncode = 0  # reaped by wait4
-        best = min(best, time.perf_counter() - start)
-        peak_kib = max(peak_kib, usage.ru_maxrss)
-    return best, peak_kib / 1024
-
-
-def main() -> None:
+def parse_arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--version", default="0.5.23")
-    parser.add_argument("--whole", action="store_true", help="scan the whole sglang package, not srt/multimodal")
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--sglang", default="0.5.23", metavar="VERSION", help="sglang release to scan (default: 0.5.23)")
+    parser.add_argument("--repeat", type=int, default=3, help="fresh processes per figure; the median is shown (default: 3)")
+    parser.add_argument(
+        "--only", action="append", choices=TARGET_NAMES, help="run only this target (repeatable; default: all three)"
+    )
+    parser.add_argument("--markdown", action="store_true", help="print the tables as Markdown")
+    parser.add_argument(
+        "--mmlint", metavar="CMD", help="command that runs mmlint, shell-split (default: this Python's -m mmlint)"
+    )
     args = parser.parse_args()
+    if args.repeat < 1:
+        parser.error("--repeat must be at least 1")
+    args.mmlint = shlex.split(args.mmlint) if args.mmlint else [sys.executable, "-m", "mmlint"]
+    if not args.mmlint:
+        parser.error("--mmlint is empty")
+    return args
 
-    target = whole_package(args.version) if args.whole else sglang_multimodal(args.version)
-    files = sorted(target.rglob("*.py"))
-    data = [f.read_bytes() for f in files]
-    lines = sum(d.count(b"\n") for d in data)
-    from mmlint.check.prefilter import Prefilter
-    from mmlint.config.settings import DEFAULT_TWINS
 
-    prefilter = Prefilter(DEFAULT_TWINS)
-    candidates = sum(prefilter.could_hold_finding(d) for d in data)
-    print(f"target: {target}")
-    print(f"files: {len(files)}, lines: {lines:,}, passing the prefilter (parsed by mmlint): {candidates}")
+def main() -> int:
+    args = parse_arguments()
+    names = [name for name in TARGET_NAMES if name in (args.only or TARGET_NAMES)]
+    base_env = {k: v for k, v in os.environ.items() if k not in _SCRUBBED} | {"NO_COLOR": "1"}
+    figures: dict[tuple[str, str], Samples] = {}
+    with tempfile.TemporaryDirectory(prefix="mmlint-bench-") as scratch_name:
+        scratch = Path(scratch_name)
+        cwd = scratch / "cwd"  # no configuration file above it: mmlint's defaults
+        cwd.mkdir()
+        counter = itertools.count()
 
-    env = {**os.environ, "NO_COLOR": "1"}
-    for variable in ("CI", "MMLINT_JOBS", "MMLINT_NO_CACHE"):
-        env.pop(variable, None)
-    cold = {**env, "MMLINT_NO_CACHE": "1"}
-    with tempfile.TemporaryDirectory(prefix="mmlint-bench-cache-") as cache:
-        warm = {**env, "MMLINT_CACHE_DIR": cache}
-        check = [sys.executable, "-m", "mmlint", "check", str(target), "--exit-zero", "--quiet"]
-        audit = [sys.executable, "-m", "mmlint", "audit", str(target)]
-        subprocess.run(check, cwd=REPO, env=warm, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fill it
-        rows = [
-            ("stdlib ast script (parses every file)", [sys.executable, "-c", AST_SCRIPT, str(target)], env),
-            ("mmlint check, cold, 1 process", check, {**cold, "MMLINT_JOBS": "1"}),
-            ("mmlint check, cold, worker pool", check, cold),
-            ("mmlint check, warm cache", check, warm),
-            ("mmlint audit, warm cache", audit, warm),
-        ]
-        print(f"{'':40} {'best of ' + str(args.repeat):>12} {'peak RSS':>10}")
-        for label, command, run_env in rows:
-            seconds, rss = timed(command, REPO, run_env, args.repeat)
-            print(f"{label:40} {seconds:>10.2f} s {rss:>7.0f} MiB")
+        def fresh_cache() -> dict[str, str]:
+            directory = scratch / f"cold-cache-{next(counter)}"
+            directory.mkdir()
+            return base_env | {"MMLINT_CACHE_DIR": str(directory)}
+
+        try:
+            _, _, version_text = run_once([*args.mmlint, "--version"], base_env, cwd)
+            jobs = [("", "python", [sys.executable, "-c", "pass"], lambda: base_env),
+                    ("", "version", [*args.mmlint, "--version"], lambda: base_env)]  # fmt: skip
+            info = []
+            for name in names:
+                target = resolve(name, args.sglang, scratch)
+                files, passed, lines, prefilter_source = prefiltered(target)
+                listing = scratch / f"{name}.parse-list"
+                listing.write_text("".join(f"{p}\n" for p in passed), "utf-8")
+                size = sum(f.stat().st_size for f in files) / 1e6
+                info.append(
+                    f"{TARGET_LABELS[name]}: {target}\n    {len(files)} file{'' if len(files) == 1 else 's'}, {lines:,} lines, {size:.1f} MB; "
+                    f"{len(passed)} pass the prefilter ({prefilter_source})"
+                )
+                check = [*args.mmlint, "check", str(target), "--quiet", "--exit-zero"]
+                warm_env = base_env | {"MMLINT_CACHE_DIR": str(scratch / f"warm-cache-{name}")}
+                print(f"filling the warm cache for {TARGET_LABELS[name]} ...", file=sys.stderr)
+                run_once(check, warm_env, cwd)
+                jobs += [
+                    (name, "ast", [sys.executable, str(FLOORS), "ast", str(target)], lambda: base_env),
+                    (name, "hash", [sys.executable, str(FLOORS), "hash", str(target)], lambda: base_env),
+                    (name, "parse", [sys.executable, str(FLOORS), "parse", str(listing)], lambda: base_env),
+                    (name, "cold", check, fresh_cache),
+                    (name, "warm", check, lambda env=warm_env: env),
+                ]
+            load_before = _load()
+            for round_number in range(1, args.repeat + 1):
+                for name, key, command, env in jobs:
+                    print(f"[{round_number}/{args.repeat}] {TARGET_LABELS.get(name, '-')} {key}", file=sys.stderr)
+                    seconds, peak_mib, _ = run_once(command, env(), cwd)
+                    samples = figures.setdefault((name, key), Samples())
+                    samples.seconds.append(seconds)
+                    samples.peak_mib.append(peak_mib)
+        except MeasureError as error:
+            print(f"benchmark: error: {error}", file=sys.stderr)
+            return 1
+
+    invocation = "python benchmarks/scan.py" + "".join(f" {shlex.quote(a)}" for a in sys.argv[1:])
+    mmlint_label = " ".join(args.mmlint)
+    revision = _revision() if args.mmlint[1:] == ["-m", "mmlint"] and args.mmlint[0] == sys.executable else ""
+    context = [
+        f"command: {invocation}",
+        f"mmlint: {version_text.strip()} via `{mmlint_label}`{revision}",
+        f"machine: {platform.python_implementation()} {platform.python_version()}, {_cpus()} CPUs, "
+        f"load average {load_before} before, {_load()} after; {args.repeat} fresh processes per figure",
+        *info,
+    ]
+    python_start = figures[("", "python")]
+    version = figures[("", "version")]
+    startup = (
+        f"interpreter start-up (python -c pass): {python_start.median_seconds:.2f} s, {python_start.median_peak_mib:.0f} MiB; "
+        f"mmlint --version: {version.median_seconds:.2f} s, {version.median_peak_mib:.0f} MiB"
+    )
+    note = (
+        "Wall time includes interpreter start-up. Peak RSS: the largest single process of a run "
+        "(main process or one pool worker), not their sum. Ratios use the medians above."
+    )
+    tables = [
+        figures_table(figures, [(n, TARGET_LABELS[n]) for n in names], ROWS, args.markdown),
+        checks_table(checks(figures), args.markdown),
+    ]
+    if args.markdown:
+        print("\n".join(f"- {line.strip()}" for line in [*context, startup]))
+    else:
+        print("\n".join([*context, startup]))
+    for table in tables:
+        print()
+        print(table)
+    print()
+    print(note)
+    return 0
+
+
+def _load() -> str:
+    try:
+        return ", ".join(f"{value:.1f}" for value in os.getloadavg())
+    except OSError:
+        return "unknown"
+
+
+def _cpus() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+def _revision() -> str:
+    result = subprocess.run(["git", "-C", str(REPO), "describe", "--always", "--dirty"], capture_output=True, text=True)
+    return f" (checkout {result.stdout.strip()})" if result.returncode == 0 and result.stdout.strip() else ""
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -5,7 +5,7 @@ define a coroutine (MM003-MM007 all live in or around an `async def`, and
 `async for` / `async with` only occur inside one) or hold an mmlint comment
 (MM009). Matching `async def` rather than the bare word matters: `import
 asyncio` alone would otherwise send about twice as many of sglang's files to
-the parser (benchmarks/scan.py --whole). Every trigger is ASCII, so a byte
+the parser (benchmarks/scan.py --only whole). Every trigger is ASCII, so a byte
 search is exact for UTF-8 and every ASCII-compatible encoding a cookie can
 declare.
 """
