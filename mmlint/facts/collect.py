@@ -37,10 +37,12 @@ from mmlint.facts.model import (
     UNKNOWN,
     AsyncDef,
     CalleeRef,
+    CallRef,
     CallSite,
     ClassInfo,
     FileFacts,
     ImportFact,
+    SyncDef,
     TwinPair,
 )
 from mmlint.facts.positions import Range, node_ranges, to_span
@@ -65,6 +67,8 @@ from mmlint.facts.syntax import (
     module_path_parts,
     needs_parens,
     opaque_decorators,
+    parameters_of,
+    decorator_texts,
     qualname,
     relative_anchor,
     stored_names,
@@ -90,6 +94,7 @@ class Frame:
     assigns: list[cst.Assign] = field(default_factory=list)
     returns: list[cst.Return] = field(default_factory=list)
     is_generator: bool = False
+    has_loop: bool = False
 
 
 class _Context:
@@ -118,6 +123,14 @@ class _PendingAsyncDef:
     owner: tuple[Owner, ...]  # with the def itself last
     class_node: cst.ClassDef | None  # the class it is directly defined in
     imports_seen: int  # module-level imports visited before it
+
+
+@dataclass(frozen=True)
+class _PendingSyncDef:
+    node: cst.FunctionDef
+    frame: Frame
+    owner: tuple[Owner, ...]  # with the def itself last
+    imports_seen: int
 
 
 @dataclass(frozen=True)
@@ -191,6 +204,7 @@ class FileWalk:
         self.module_bindings: set[str] = set()
         self.classes: list[_PendingClass] = []
         self.async_defs: list[_PendingAsyncDef] = []
+        self.sync_defs: list[_PendingSyncDef] = []
         self.def_frames: list[tuple[cst.FunctionDef, Frame]] = []
         self.twin_calls: list[tuple[cst.Call, cst.CSTNode, _Context, Link]] = []
         # id(await or async CompFor) -> its ancestor chain, itself first.
@@ -232,6 +246,8 @@ class FileWalk:
         self.def_frames.append((node, frame))
         if node.asynchronous is not None:
             self.async_defs.append(_PendingAsyncDef(node, frame, owner, ctx.class_node, len(self.imports)))
+        else:
+            self.sync_defs.append(_PendingSyncDef(node, frame, owner, len(self.imports)))
         body = _Context(body_names, (kind,), frame, owner)
         # Pushed last-first: decorators, type parameters, parameters, return annotation, body.
         _push(node.body, body, link, stack)
@@ -343,8 +359,17 @@ class FileWalk:
             self.module_bindings.update(names)
         return False
 
-    def _binding_target(self, node: cst.AugAssign | cst.NamedExpr | cst.For, ctx: _Context, link: Link, stack: list) -> bool:
+    def _binding_target(self, node: cst.AugAssign | cst.NamedExpr, ctx: _Context, link: Link, stack: list) -> bool:
         self._bind_targets(ctx, node.target)
+        return False
+
+    def _for(self, node: cst.For, ctx: _Context, link: Link, stack: list) -> bool:
+        self._bind_targets(ctx, node.target)
+        return self._while(node, ctx, link, stack)
+
+    def _while(self, node: cst.For | cst.While, ctx: _Context, link: Link, stack: list) -> bool:
+        if ctx.frame is not None:
+            ctx.frame.has_loop = True
         return False
 
     def _as_name(self, node: cst.AsName, ctx: _Context, link: Link, stack: list) -> bool:
@@ -464,6 +489,16 @@ class FileWalk:
                 return f"{target}.{rest}" if rest else target
         return text
 
+    def dotted_callee(self, call: cst.Call, imports_seen: int | None = None) -> str:
+        """The callee as dotted text resolved through the imports ("time.sleep"),
+        "<expr>.name" for a method of a computed receiver, else "<expr>"."""
+        text = dotted_text(call.func)
+        if text is not None:
+            return self.resolve_dotted(text, imports_seen)
+        if isinstance(call.func, cst.Attribute):
+            return f"<expr>.{call.func.attr.value}"
+        return "<expr>"
+
     def callee_ref(self, func: cst.BaseExpression) -> CalleeRef:
         """What a call's callee refers to; ``func`` must be the callee of a call in a body."""
         scope = self.call_scopes.get(id(func))
@@ -511,6 +546,7 @@ class FileWalk:
         nodes: list[cst.CSTNode] = []
         for call, name_node, _ctx, _link in self.twin_calls:
             nodes += (call, call.func, name_node)
+        nodes += (pending.node for pending in self.sync_defs)
         for pending in self.async_defs:
             nodes += (pending.node, pending.node.name)
             nodes += pending.frame.awaits
@@ -530,6 +566,7 @@ class FileWalk:
             newline=self.module.default_newline,
             call_sites=tuple(self._call_site(*record, kept) for record in self.twin_calls),
             async_defs=tuple(self._async_def(pending) for pending in self.async_defs),
+            sync_defs=tuple(self._sync_def(pending) for pending in self.sync_defs),
             imports=tuple(self.imports),
             classes=tuple(
                 ClassInfo(c.name, c.bases, c.methods, self.ranges[id(c.node.name)][0]) for c in self.classes
@@ -593,12 +630,27 @@ class FileWalk:
             owner=owner,
         )
 
+    def _sync_def(self, pending: _PendingSyncDef) -> SyncDef:
+        node, frame, owner = pending.node, pending.frame, pending.owner
+        return SyncDef(
+            name=node.name.value,
+            qualname=qualname(owner),
+            class_name=_class_name(owner),
+            owner=owner,
+            line=self.ranges[id(node)][0],
+            is_stub=is_stub_body(node.body),
+            is_abstract=is_abstract(node),
+            decorators=decorator_texts(node),
+            params=parameters_of(node.params),
+            has_loop=frame.has_loop,
+            calls=tuple(
+                CallRef(self.dotted_callee(call, pending.imports_seen), self.callee_ref(call.func)) for call in frame.calls
+            ),
+        )
+
     def _async_def(self, pending: _PendingAsyncDef) -> AsyncDef:
         node, frame, owner = pending.node, pending.frame, pending.owner
-        enclosing = owner[:-1]
-        class_name = None
-        if enclosing and all(part.kind == model.CLASS for part in enclosing):
-            class_name = ".".join(part.name for part in enclosing)
+        class_name = _class_name(owner)
         builder = BodyBuilder(self, node, frame, pending.imports_seen)
         body = builder.build()
         def_range = self.ranges[id(node)]
@@ -617,12 +669,23 @@ class FileWalk:
             and any(dotted_tail(_unsubscripted(base.value)) == "Protocol" for base in class_node.bases),
             is_generator=frame.is_generator,
             opaque_decorators=opaque_decorators(node),
+            params=parameters_of(node.params),
+            has_loop=frame.has_loop,
             body=body,
             awaits=tuple(builder.awaits),
             calls=tuple(builder.calls),
             timeouts=tuple(builder.timeouts),
             has_suspension_point=has_suspension_point(body),
         )
+
+
+def _class_name(owner: tuple[Owner, ...]) -> str | None:
+    """The class a def (last in ``owner``) is a method of, dotted through
+    enclosing classes; None for a function or a def nested in another def."""
+    enclosing = owner[:-1]
+    if enclosing and all(part.kind == model.CLASS for part in enclosing):
+        return ".".join(part.name for part in enclosing)
+    return None
 
 
 def _unsubscripted(expr: cst.BaseExpression) -> cst.BaseExpression:
@@ -642,7 +705,8 @@ _HANDLERS = {
     cst.AnnAssign: FileWalk._ann_assign,
     cst.AugAssign: FileWalk._binding_target,
     cst.NamedExpr: FileWalk._binding_target,
-    cst.For: FileWalk._binding_target,
+    cst.For: FileWalk._for,
+    cst.While: FileWalk._while,
     cst.AsName: FileWalk._as_name,
     cst.TypeVar: FileWalk._type_parameter,
     cst.TypeVarTuple: FileWalk._type_parameter,

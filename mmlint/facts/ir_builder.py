@@ -196,13 +196,7 @@ class BodyBuilder:
         return AwaitPoint(len(self.awaits) - 1)
 
     def _call(self, node: cst.Call) -> None:
-        text = dotted_text(node.func)
-        if text is not None:
-            dotted = self.walk.resolve_dotted(text, self.imports_seen)
-        elif isinstance(node.func, cst.Attribute):
-            dotted = f"<expr>.{node.func.attr.value}"
-        else:
-            dotted = "<expr>"
+        dotted = self.walk.dotted_callee(node, self.imports_seen)
         future_result = False
         if isinstance(node.func, cst.Attribute) and node.func.attr.value == "result" and not node.args:
             receiver = node.func.value
@@ -210,7 +204,7 @@ class BodyBuilder:
                 future_result = True
             elif isinstance(receiver, cst.Call) and self._makes_future(receiver):
                 future_result = True
-        self.calls.append(CallFact(self.walk.span(node), dotted, future_result))
+        self.calls.append(CallFact(self.walk.span(node), dotted, future_result, self.walk.callee_ref(node.func)))
         if dotted == "asyncio.wait_for" and node.args:
             wrapped = node.args[0].value
             callee = self.walk.callee_ref(wrapped.func) if isinstance(wrapped, cst.Call) else None

@@ -108,11 +108,36 @@ class AwaitFact:
 
 @dataclass(frozen=True, slots=True)
 class CallFact:
-    """A call made directly in an async def's own body (MM005)."""
+    """A call made directly in an async def's own body (MM005, MM010)."""
 
     span: Span  # the call, from the callee's first character to the closing paren
     dotted: str  # callee resolved through the file's imports: "time.sleep", "<expr>.read"
     future_result: bool  # `.result()` on a future from `.submit(...)` or concurrent.futures
+    callee: CalleeRef  # what the callee refers to, for resolution inside the scanned code
+
+
+@dataclass(frozen=True, slots=True)
+class CallRef:
+    """A call made directly in a sync def's own body: no position (no rule
+    reports on it), only what it calls, for chains through the call graph."""
+
+    dotted: str
+    callee: CalleeRef
+
+
+# Parameter kinds, as inspect names them.
+POSITIONAL_ONLY = "positional-only"
+POSITIONAL_OR_KEYWORD = "positional-or-keyword"
+VAR_POSITIONAL = "var-positional"
+KEYWORD_ONLY = "keyword-only"
+VAR_KEYWORD = "var-keyword"
+
+
+@dataclass(frozen=True, slots=True)
+class Parameter:
+    name: str
+    kind: str  # one of the kinds above
+    has_default: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +170,8 @@ class AsyncDef:
     # (staticmethod, classmethod, abstractmethod, override...): a decorator may
     # replace the coroutine with something that behaves differently.
     opaque_decorators: tuple[str, ...]
+    params: tuple[Parameter, ...]
+    has_loop: bool  # a `for` / `while` / `async for` statement in its own body
     body: Node
     awaits: tuple[AwaitFact, ...]
     calls: tuple[CallFact, ...]
@@ -169,6 +196,24 @@ class AsyncDef:
         """Judged, and not one suspension point in its own body: what MM003
         reports and what `audit` counts as "never suspends, no suspension point"."""
         return not self.is_interface_only and not self.has_suspension_point
+
+
+@dataclass(frozen=True, slots=True)
+class SyncDef:
+    """A plain `def` (sync function or method): what twin discovery and the
+    call graph through sync code need."""
+
+    name: str
+    qualname: str
+    class_name: str | None  # the class it is a method of (directly in the class body)
+    owner: tuple[Owner, ...]  # enclosing definitions, the function itself last
+    line: int  # of the `def` keyword
+    is_stub: bool
+    is_abstract: bool
+    decorators: tuple[str, ...]  # dotted text of every decorator ("<expr>" when not dotted)
+    params: tuple[Parameter, ...]
+    has_loop: bool  # a `for` / `while` statement in its own body
+    calls: tuple[CallRef, ...]  # in its own body, source order
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,6 +247,7 @@ class FileFacts:
     newline: str  # the file's line ending, as libcst detected it
     call_sites: tuple[CallSite, ...]
     async_defs: tuple[AsyncDef, ...]
+    sync_defs: tuple[SyncDef, ...]
     imports: tuple[ImportFact, ...]
     classes: tuple[ClassInfo, ...]
     functions: tuple[str, ...]  # module-level def / async def names

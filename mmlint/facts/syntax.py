@@ -8,6 +8,14 @@ from pathlib import Path
 import libcst as cst
 
 from mmlint.core.diagnostics import Owner
+from mmlint.facts.model import (
+    KEYWORD_ONLY,
+    POSITIONAL_ONLY,
+    POSITIONAL_OR_KEYWORD,
+    VAR_KEYWORD,
+    VAR_POSITIONAL,
+    Parameter,
+)
 
 
 def dotted_text(node: cst.BaseExpression) -> str | None:
@@ -115,6 +123,23 @@ def is_stub_body(body: cst.BaseSuite) -> bool:
         if not all(_is_stub_statement(item) for item in statement.body):
             return False
     return True
+
+
+def parameters_of(params: cst.Parameters) -> tuple[Parameter, ...]:
+    """The parameters of a def or lambda, in order, with their kinds."""
+    found = [Parameter(p.name.value, POSITIONAL_ONLY, p.default is not None) for p in params.posonly_params]
+    found += [Parameter(p.name.value, POSITIONAL_OR_KEYWORD, p.default is not None) for p in params.params]
+    if isinstance(params.star_arg, cst.Param):
+        found.append(Parameter(params.star_arg.name.value, VAR_POSITIONAL, False))
+    found += [Parameter(p.name.value, KEYWORD_ONLY, p.default is not None) for p in params.kwonly_params]
+    if params.star_kwarg is not None:
+        found.append(Parameter(params.star_kwarg.name.value, VAR_KEYWORD, False))
+    return tuple(found)
+
+
+def decorator_texts(node: cst.FunctionDef) -> tuple[str, ...]:
+    """Dotted text of every decorator (called or not); "<expr>" when not dotted."""
+    return tuple(dotted_text(target) or "<expr>" for target in _decorator_targets(node))
 
 
 def needs_parens(node: cst.Call, parent: cst.CSTNode | None) -> bool:
