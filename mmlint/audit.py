@@ -13,8 +13,8 @@ from rich.text import Text
 
 from mmlint.analysis import ALWAYS, NEVER, NOT_JUDGED, SOME
 
-from mmlint.check.per_file import ParseFailure
-from mmlint.check.engine import Report
+from mmlint.facts.outcome import ParseFailure
+from mmlint.core.report import Report
 from mmlint.reporters.escaping import visible, visible_path
 
 AUDIT_FORMATS = ("text", "json", "markdown")

@@ -19,15 +19,22 @@ from typing import TYPE_CHECKING, Any
 
 from mmlint.core.diagnostics import Diagnostic
 from mmlint.core.source import DecodeError, decode_source, split_lines
+from mmlint.rules import rule_by_code
 
 if TYPE_CHECKING:
-    from mmlint.check.engine import Report
+    from mmlint.core.report import Report
 
 BASELINE_VERSION = 1
 
-# A file that does not parse was not checked at all, so recording its MM999 would
-# hide every finding the file gets once it parses again; it is never baselined.
-NEVER_BASELINED = frozenset({"MM999"})
+
+
+def is_baselinable(code: str) -> bool:
+    """As the rule declares. MM999 is not: a file that does not parse was not
+    checked at all, so recording it would hide every finding the file gets
+    once it parses again."""
+    rule = rule_by_code(code)
+    return rule is None or rule.baselinable
+
 
 BaselineKey = tuple[str, str, str]  # (path, code, flagged source text)
 
@@ -103,7 +110,7 @@ def baseline_data(report: "Report", baseline_path: Path, *, cwd: Path | None = N
     with paths relative to the directory ``baseline_path`` will be written in."""
     anchor = _anchor(baseline_path)
     source = _SourceText(report.file_paths, Path.cwd() if cwd is None else cwd)
-    counts = Counter(_key(d, source, anchor) for d in report.diagnostics if d.code not in NEVER_BASELINED)
+    counts = Counter(_key(d, source, anchor) for d in report.diagnostics if is_baselinable(d.code))
     entries = [
         {"path": path, "code": code, "text": text, "count": count}
         for (path, code, text), count in sorted(counts.items())
@@ -163,7 +170,7 @@ def apply_baseline(report: "Report", baseline_path: Path, *, cwd: Path | None = 
     kept: list[Diagnostic] = []
     baselined = 0
     for diagnostic in report.diagnostics:
-        key = None if diagnostic.code in NEVER_BASELINED else _key(diagnostic, source, anchor)
+        key = None if not is_baselinable(diagnostic.code) else _key(diagnostic, source, anchor)
         if key is not None and remaining[key] > 0:
             remaining[key] -= 1
             baselined += 1

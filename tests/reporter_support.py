@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from mmlint.core.diagnostics import Diagnostic, Edit, Span
-from mmlint.check.engine import Report
+from mmlint.core.report import Report
 from mmlint.analysis.project import Project
 from mmlint.config.settings import Settings
 

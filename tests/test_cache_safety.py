@@ -16,7 +16,8 @@ from click.testing import CliRunner
 
 from conftest import FIXTURES_DIR
 from mmlint.check import cache as cache_module
-from mmlint.check.per_file import FileOutcome, Parsed, ParseFailure, Unparsed, analyse_file
+from mmlint.check.per_file import analyse_file
+from mmlint.facts.outcome import FileOutcome, Parsed, ParseFailure, Unparsed
 from mmlint.api import check
 from mmlint.check.cache import FORMAT, FactsCache, outcome_codec
 from mmlint.cli import cli

@@ -10,15 +10,6 @@ from mmlint.facts.model import FileFacts
 
 
 @dataclass(frozen=True)
-class ConfigUsage:
-    """Which configuration entries met a file or acted in this scan (for MM009)."""
-
-    matched_exempt_paths: frozenset[str]
-    matched_ignore_patterns: frozenset[str]  # per-file-ignores patterns matching a scanned file
-    used_ignore_patterns: frozenset[str]  # ... that dropped at least one diagnostic
-
-
-@dataclass
 class Project:
     files: dict[str, FileFacts]  # display path -> facts, targets and context alike
     targets: frozenset[str]  # display paths that diagnostics may be reported on
@@ -26,8 +17,6 @@ class Project:
     full_scan: bool = False
     call_site_count: int = 0
     config_display_path: str | None = None
-    # Filled in by the engine once every file is checked, before project rules run.
-    config_usage: ConfigUsage | None = None
 
     @cached_property
     def suspension(self):

@@ -32,7 +32,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from mmlint import __version__
-from mmlint.check.per_file import FileOutcome
+from mmlint.facts.outcome import FileOutcome
 from mmlint.core.datacodec import DataCodec, reachable_dataclasses
 from mmlint.facts.model import TwinPair
 

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from mmlint.check.gitignore import IgnoreRules
 from mmlint.config.globs import GlobPattern, compile_glob
+from mmlint.core.paths import display_path
 from mmlint.config.settings import Settings
 
 __all__ = ["DEFAULT_EXCLUDES", "Discovery", "DiscoveryError", "context_files", "discover", "glob_relpath"]
@@ -64,7 +65,7 @@ def discover(paths: Sequence[Path] | None, settings: Settings, cwd: Path) -> Dis
     cwd = Path(os.path.abspath(cwd))
     full_scan = not paths
     if full_scan:
-        targets = [(path, _display(path, cwd)) for path in (settings.paths or (cwd,))]
+        targets = [(path, display_path(path, cwd)) for path in (settings.paths or (cwd,))]
     else:
         targets = [(Path(os.path.abspath(cwd / path)), str(path)) for path in paths]
     walker = _Walker(settings)
@@ -227,8 +228,4 @@ def _relative_to(path: str, root: str) -> str | None:
     base = root if root.endswith(os.sep) else root + os.sep
     return path[len(base) :] if path.startswith(base) else None
 
-
-def _display(path: Path, cwd: Path) -> str:
-    relative = _relative_to(str(path), str(cwd))
-    return str(path) if relative is None else relative
 

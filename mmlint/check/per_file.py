@@ -9,43 +9,17 @@ import ast
 import re
 import sys
 import threading
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 from mmlint.core.diagnostics import Span
 from mmlint.facts.model import FileFacts, TwinPair
 from mmlint.config.settings import Budgets
 from mmlint.core.source import DecodeError, decode_source, round_trips
-from mmlint.facts.suppressions import FileSuppressions, parse_suppressions
+from mmlint.facts.outcome import FileOutcome, Parsed, ParseFailure, Unparsed
+from mmlint.facts.suppressions import parse_suppressions
 
 
-@dataclass(frozen=True, slots=True)
-class Parsed:
-    """Parsed into facts. A `# mmlint: skip-file` file is parsed too: its call sites
-    count (call_sites is taken before suppressions) and it is context for
-    cross-file rules, but nothing is reported in it."""
-
-    facts: FileFacts
-    suppressions: FileSuppressions
-
-
-@dataclass(frozen=True, slots=True)
-class Unparsed:
-    """Skipped unparsed: nothing in it can be a finding, or it says skip-file and does not parse."""
-
-    reason: str  # "prefilter" or "skip-file"
-
-
-@dataclass(frozen=True, slots=True)
-class ParseFailure:
-    span: Span
-    message: str
-    # What MM999 says before the message: the file did not parse, or was not
-    # parsed because it is past a budget (mmlint.config.settings.Budgets).
-    kind: str = "could not parse"
-
-
-FileOutcome = Parsed | Unparsed | ParseFailure
 
 
 def analyse_file(

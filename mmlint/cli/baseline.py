@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from mmlint.baseline import NEVER_BASELINED, render_baseline
+from mmlint.baseline import is_baselinable, render_baseline
 from mmlint.cli.common import (
     FILE_TYPE,
     PATH_TYPE,
@@ -53,7 +53,7 @@ def command(
     refuse_output_over_input(output, paths, report)
     emit(render_baseline(report, output, cwd=cwd), output)
     if not quiet:
-        recorded = sum(1 for d in report.diagnostics if d.code not in NEVER_BASELINED)
+        recorded = sum(1 for d in report.diagnostics if is_baselinable(d.code))
         skipped = len(report.diagnostics) - recorded
         line = f"recorded {recorded} diagnostic{'' if recorded == 1 else 's'} in {visible(str(output))}"
         if skipped:

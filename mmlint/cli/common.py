@@ -48,7 +48,8 @@ no_cache_option = click.option(
 def run_scan(paths, config_file: Path | None, select, ignore, *, quiet: bool, no_cache: bool):
     """Build the settings from the options and run the check pipeline: what every
     scanning command (check, fix, audit, baseline) starts with."""
-    from mmlint.check.engine import display_path, run_check
+    from mmlint.check.engine import run_check
+    from mmlint.core.paths import display_path
 
     settings = build_settings(config_file, select, ignore)
     cwd = logical_cwd()

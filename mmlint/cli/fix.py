@@ -17,6 +17,7 @@ from mmlint.cli.common import (
     use_color,
 )
 from mmlint.fix import FixRun, fix_report, unified_diff
+from mmlint.fix.pipeline import fix_kind_of
 from mmlint.fix.run import merge_rounds
 from mmlint.reporters.escaping import visible, visible_path
 
@@ -105,7 +106,7 @@ def command(
             click.echo(unified_diff(result), nl=False, color=False)
     mode = "diff" if show_diff else "check" if check_only else "write"
     color = use_color(no_color, None)
-    suppressed = sum(1 for d in report.suppressed if d.code == "MM001")
+    suppressed = sum(1 for d in report.suppressed if fix_kind_of(d.code) == "call-rewrite")
     for text, colour in render_summary(run, mode=mode, quiet=quiet, suppressed=suppressed):
         # With --diff, stdout is the patch alone; the summary goes to stderr.
         click.echo(click.style(text, fg=colour) if colour and color else text, err=show_diff, color=color)

@@ -19,8 +19,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from mmlint.facts.model import TwinPair
-from mmlint.rules import all_codes
+from mmlint.core.codes import RULE_CODES
+from mmlint.core.paths import display_path
+from mmlint.core.twins import TwinPair
 from mmlint.config.settings import DEFAULT_BLOCKING_CALLS, DEFAULT_TWINS, Budgets, Settings
 
 DEFAULT_BUDGETS = Budgets()
@@ -174,9 +175,9 @@ def _find_config(cwd: Path) -> tuple[Path, dict[str, Any]] | None:
 
 def _read_explicit(path: Path, cwd: Path) -> dict[str, Any]:
     if not path.exists():
-        raise ConfigError(f"{_display(path, cwd)}: configuration file not found")
+        raise ConfigError(f"{display_path(path, cwd)}: configuration file not found")
     if not path.is_file():
-        raise ConfigError(f"{_display(path, cwd)}: configuration file is not a file")
+        raise ConfigError(f"{display_path(path, cwd)}: configuration file is not a file")
     if path.name == _PYPROJECT:
         # A pyproject.toml named explicitly but without [tool.mmlint] holds no
         # settings: the defaults apply, anchored to its directory.
@@ -193,7 +194,7 @@ def _pyproject_table(path: Path, cwd: Path, *, required: bool) -> dict[str, Any]
             if b"mmlint" not in path.read_bytes():
                 return None
         except OSError as error:
-            raise ConfigError(f"{_display(path, cwd)}: cannot read: {error.strerror or error}") from None
+            raise ConfigError(f"{display_path(path, cwd)}: cannot read: {error.strerror or error}") from None
     document = _parse(path, cwd)
     tool = document.get("tool")
     if not isinstance(tool, dict) or "mmlint" not in tool:
@@ -202,7 +203,7 @@ def _pyproject_table(path: Path, cwd: Path, *, required: bool) -> dict[str, Any]
     if not isinstance(table, dict):
         line = _line_of_key(path, "")
         where = f":{line}" if line is not None else ""
-        raise ConfigError(f"{_display(path, cwd)}{where}: 'tool.mmlint' must be a table, got {_type_name(table)}")
+        raise ConfigError(f"{display_path(path, cwd)}{where}: 'tool.mmlint' must be a table, got {_type_name(table)}")
     return table
 
 
@@ -210,23 +211,15 @@ def _parse(path: Path, cwd: Path) -> dict[str, Any]:
     try:
         data = path.read_bytes()
     except OSError as error:
-        raise ConfigError(f"{_display(path, cwd)}: cannot read: {error.strerror or error}") from None
+        raise ConfigError(f"{display_path(path, cwd)}: cannot read: {error.strerror or error}") from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise ConfigError(f"{_display(path, cwd)}: invalid TOML: not valid UTF-8 ({error.reason})") from None
+        raise ConfigError(f"{display_path(path, cwd)}: invalid TOML: not valid UTF-8 ({error.reason})") from None
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{_display(path, cwd)}: invalid TOML: {error}") from None
-
-
-def _display(path: Path, cwd: Path) -> str:
-    """Relative to the cwd (with ``/``) when under it, else absolute."""
-    try:
-        return path.relative_to(cwd).as_posix()
-    except ValueError:
-        return str(path)
+        raise ConfigError(f"{display_path(path, cwd)}: invalid TOML: {error}") from None
 
 
 # --- validation -------------------------------------------------------------
@@ -273,7 +266,7 @@ class _TableReader:
         """``key``: the dotted key the message is about, to point at its line."""
         line = _line_of_key(self.path, key) if key else None
         where = f":{line}" if line is not None else ""
-        return ConfigError(f"{_display(self.path, self.cwd)}{where}: {message}")
+        return ConfigError(f"{display_path(self.path, self.cwd)}{where}: {message}")
 
     def _section(self, sub: tuple[str, ...], array: bool = False) -> str:
         parts = self.base + sub
@@ -450,13 +443,13 @@ def _code_problem(code: str) -> str | None:
     """Why ``code`` is not a known rule code or prefix of one, or None."""
     if not code:
         return "empty rule code"
-    if any(known.startswith(code) for known in all_codes()):
+    if any(known.startswith(code) for known in RULE_CODES):
         return None
     return f"unknown rule code or prefix '{code}'"
 
 
 def _code_hint(code: str) -> str:
-    known = all_codes()
+    known = RULE_CODES
     if code and any(c.startswith(code.upper()) for c in known):
         return f" (did you mean '{code.upper()}'?)"
     close = difflib.get_close_matches(code, known, n=1, cutoff=0.6)

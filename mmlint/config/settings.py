@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mmlint.facts.model import TwinPair
+from mmlint.core.twins import TwinPair
 
 DEFAULT_TWINS = (TwinPair("process_and_combine_mm_data", "process_and_combine_mm_data_async"),)
 
@@ -65,12 +65,18 @@ class Settings:
     cli_ignore: tuple[str, ...] = ()
     select_from_cli: bool = False
 
+    def key_line(self, dotted_key: str) -> int:
+        """The 1-based line of ``dotted_key`` in the configuration file (1 when
+        there is none), for diagnostics reported against it (MM008, MM009)."""
+        from mmlint.config.load import config_key_line  # the loader knows the file's layout
+
+        return config_key_line(self, dotted_key)
+
     def is_selected(self, code: str) -> bool:
         """select/ignore by code or prefix, as in ruff: within one layer the more
         specific prefix wins (select MM001 with ignore MM keeps MM001); the command
-        line is a layer above the configuration. MM999 always stays on."""
-        if code == "MM999":
-            return True
+        line is a layer above the configuration. (Rules that are always on,
+        such as MM999, are kept by the rule registry, not here.)"""
         selected = _longest_prefix(code, self.select)
         if self.select_from_cli:  # the command line chose: only its own ignore counts
             return selected > _longest_prefix(code, self.cli_ignore)

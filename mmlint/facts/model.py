@@ -7,7 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mmlint.core.diagnostics import Owner, Span
+from mmlint.core.twins import TwinPair
 from mmlint.facts.ir import Node
+
 
 # Scope kinds, innermost first, as seen from a call site.
 MODULE = "module"
@@ -37,12 +39,6 @@ SELF = "self"
 CLS = "cls"
 SUPER = "super"
 UNKNOWN = "unknown"
-
-
-@dataclass(frozen=True, slots=True)
-class TwinPair:
-    sync: str
-    async_: str
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,7 @@
 """
 
 from mmlint.fix.model import CallFix, FileFixResult, FixedSite, UnfixedSite
-from mmlint.fix.pipeline import FIXERS, FileToFix, Fixer, fix_file
+from mmlint.fix.pipeline import STAGES, FileToFix, Fixer, fix_file
 from mmlint.fix.run import FixRun, fix_report, unified_diff
 
 __all__ = [
@@ -16,7 +16,7 @@ __all__ = [
     "FixRun",
     "FixedSite",
     "Fixer",
-    "FIXERS",
+    "STAGES",
     "UnfixedSite",
     "fix_file",
     "fix_report",

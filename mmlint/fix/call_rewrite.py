@@ -1,4 +1,4 @@
-"""The MM001 rewrite as text edits on the original text:
+"""The twin-call rewrite (MM001) as text edits on the original text:
 ``x.sync(...)`` -> ``await x.async_(...)``.
 
 The collector (the CST) decided which calls and where; this module only
@@ -18,8 +18,6 @@ from dataclasses import dataclass
 from mmlint.core.diagnostics import Edit, Span
 from mmlint.fix.model import CallFix, FixedSite, UnfixedSite
 from mmlint.fix.text_edits import apply_text_edits, decode_keeping_format
-
-MM001 = "MM001"
 
 # Tokens after a call that make it the primary of a trailer: `await` must be
 # parenthesised there ((await x())[0], (await x()).a, (await x())()).
@@ -93,13 +91,13 @@ def plan_call_edits(text: str, fixes: Sequence[CallFix]) -> tuple[list[Edit], li
         close = closes.get((span.end_line, span.end_column - 1))
         if start is None or close is None:
             if _inside_fstring(tokens, span.line, span.column - 1):
-                unfixed.append(UnfixedSite(span, MM001, "inside an f-string"))
+                unfixed.append(UnfixedSite(span, fix.code, "inside an f-string"))
             else:
-                unfixed.append(UnfixedSite(span, MM001, "no call of the twin starts and ends at this position"))
+                unfixed.append(UnfixedSite(span, fix.code, "no call of the twin starts and ends at this position"))
             continue
         name = _callee_name(tokens, close)
         if name < start or tokens[name].type != tokenize.NAME or tokens[name].string != fix.sync:
-            unfixed.append(UnfixedSite(span, MM001, f"the callee here is not `{fix.sync}`"))
+            unfixed.append(UnfixedSite(span, fix.code, f"the callee here is not `{fix.sync}`"))
             continue
         following = close + 1
         while following < len(tokens) and tokens[following].type in (tokenize.NL, tokenize.COMMENT):
@@ -114,7 +112,7 @@ def plan_call_edits(text: str, fixes: Sequence[CallFix]) -> tuple[list[Edit], li
         edits.append(Edit(name_span, fix.async_))
         if parenthesize:
             edits.append(Edit(Span(span.end_line, span.end_column, span.end_line, span.end_column), ")"))
-        fixed.append(FixedSite(span, MM001, parenthesized=parenthesize))
+        fixed.append(FixedSite(span, fix.code, parenthesized=parenthesize))
     return edits, fixed, unfixed
 
 

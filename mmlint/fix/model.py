@@ -19,6 +19,7 @@ class CallFix:
     span: Span
     sync: str
     async_: str
+    code: str = ""  # the rule whose diagnostic planned it (recorded on the fixed or unfixed site)
 
 
 @dataclass(frozen=True, slots=True)

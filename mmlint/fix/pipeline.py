@@ -22,12 +22,14 @@ from mmlint.core.diagnostics import Diagnostic, Span
 from mmlint.facts.model import CallSite, FileFacts
 from mmlint.fix.model import CallFix, FileFixResult, FixedSite, UnfixedSite
 from mmlint.fix.text_edits import EditConflict, PositionMap, decode_keeping_format
-from mmlint.fix.call_rewrite import MM001, CannotRewrite, rewrite_calls
+from mmlint.fix.call_rewrite import CannotRewrite, rewrite_calls
 from mmlint.fix.verify import VerificationFailed, verify_call_rewrite, verify_comment_edit, verify_only_edits_changed
 from mmlint.core.write import write_atomically
+from mmlint.rules import rule_by_code
 from mmlint.rules.mm001_sync_twin_call import unfixable_reason as mm001_unfixable_reason
+from mmlint.rules.mm999_syntax_error import SyntaxErrorRule
 
-SYNTAX_ERROR_CODE = "MM999"
+SYNTAX_ERROR_CODE = SyntaxErrorRule.code  # a file that did not parse is left alone
 
 
 @dataclass(frozen=True)
@@ -99,13 +101,13 @@ class CallRewriteFixer(Fixer):
         for diagnostic in diagnostics:
             site = sites.get(original.get(diagnostic.span, diagnostic.span))
             if not diagnostic.fixable:
-                unfixed.append(UnfixedSite(diagnostic.span, MM001, unfixable_reason(site, file.facts, diagnostic)))
+                unfixed.append(UnfixedSite(diagnostic.span, diagnostic.code, unfixable_reason(site, file.facts, diagnostic)))
                 continue
             if site is None:  # the pair comes from the collected call, never from a message
-                unfixed.append(UnfixedSite(diagnostic.span, MM001, "no twin call was collected at this position"))
+                unfixed.append(UnfixedSite(diagnostic.span, diagnostic.code, "no twin call was collected at this position"))
                 continue
             pair = site.pair
-            fixes.append(CallFix(diagnostic.span, pair.sync, pair.async_))
+            fixes.append(CallFix(diagnostic.span, pair.sync, pair.async_, diagnostic.code))
         if not fixes:
             return StageResult(source, unfixed=tuple(unfixed))
         rewrite = rewrite_calls(source, fixes)
@@ -125,14 +127,13 @@ def unfixable_reason(site: CallSite | None, facts: FileFacts | None, diagnostic:
     return mm001_unfixable_reason(site, facts) or "not fixable: " + diagnostic.message
 
 
-def _fixer_for(code: str) -> Fixer:
-    return FIXERS.get(code, COMMENT_EDITS)
+# The stage for each kind of fix a rule declares (mmlint.rules.base.Rule.fix_kind).
+STAGES: dict[str, Fixer] = {"call-rewrite": CallRewriteFixer(), "text-edits": CommentEditFixer()}
 
 
-COMMENT_EDITS = CommentEditFixer()
-# Rule code -> fixer. A fixable diagnostic of a code not listed here carries
-# comment-only text edits and goes to COMMENT_EDITS.
-FIXERS: dict[str, Fixer] = {MM001: CallRewriteFixer()}
+def fix_kind_of(code: str) -> str | None:
+    rule = rule_by_code(code)
+    return None if rule is None else rule.fix_kind
 
 
 def _remap(span: Span, positions: PositionMap) -> Span | None:
@@ -144,13 +145,14 @@ def _remap(span: Span, positions: PositionMap) -> Span | None:
 
 
 def _stage_work(file: FileToFix) -> list[tuple[Fixer, list[Diagnostic]]]:
-    """The diagnostics each fixer handles, fixers in order. MM001 sites that are
-    not fixable still go to the call fixer, which reports them with a reason."""
+    """The diagnostics each fixer handles, fixers in order. Call-rewrite sites
+    that are not fixable still go to their stage, which reports them with a reason."""
     work: dict[int, tuple[Fixer, list[Diagnostic]]] = {}
     for diagnostic in file.diagnostics:
-        if diagnostic.code != MM001 and not (diagnostic.fixable and diagnostic.edits):
+        kind = fix_kind_of(diagnostic.code)
+        if kind is None or (kind != "call-rewrite" and not (diagnostic.fixable and diagnostic.edits)):
             continue
-        fixer = _fixer_for(diagnostic.code)
+        fixer = STAGES[kind]
         work.setdefault(id(fixer), (fixer, []))[1].append(diagnostic)
     return sorted(work.values(), key=lambda item: item[0].order)
 

@@ -9,8 +9,7 @@ from dataclasses import dataclass
 
 from mmlint.core.diagnostics import Diagnostic
 from mmlint.fix.model import FileFixResult, UnfixedSite
-from mmlint.fix.pipeline import FIXERS, SYNTAX_ERROR_CODE, FileToFix, fix_file
-from mmlint.fix.call_rewrite import MM001
+from mmlint.fix.pipeline import SYNTAX_ERROR_CODE, FileToFix, fix_file, fix_kind_of
 from mmlint.core.source import split_lines
 
 
@@ -44,11 +43,7 @@ class FixRun:
 
 
 def _is_fix_relevant(diagnostic: Diagnostic) -> bool:
-    return (
-        diagnostic.code in (MM001, SYNTAX_ERROR_CODE)
-        or diagnostic.code in FIXERS
-        or (diagnostic.fixable and bool(diagnostic.edits))
-    )
+    return diagnostic.code == SYNTAX_ERROR_CODE or fix_kind_of(diagnostic.code) is not None
 
 
 def fix_report(report, *, write: bool) -> FixRun:

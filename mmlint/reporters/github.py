@@ -10,7 +10,7 @@ from mmlint.reporters.escaping import visible
 from mmlint.reporters.levels import level_of
 
 if TYPE_CHECKING:
-    from mmlint.check.engine import Report
+    from mmlint.core.report import Report
 
 # GitHub's own escaping (actions/toolkit, command.ts): the message may hold any
 # text except the three characters that would end or corrupt the command;

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from mmlint.core.diagnostics import Diagnostic
 
 if TYPE_CHECKING:
-    from mmlint.check.engine import Report
+    from mmlint.core.report import Report
 
 REPORT_VERSION = 1
 

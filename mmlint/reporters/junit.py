@@ -11,7 +11,7 @@ from mmlint.core.diagnostics import Diagnostic
 from mmlint.reporters.escaping import visible
 
 if TYPE_CHECKING:
-    from mmlint.check.engine import Report
+    from mmlint.core.report import Report
 
 SUITE_NAME = "mmlint"
 CLEAN_FILE_CASE = "no diagnostics"

@@ -1,13 +1,12 @@
 """Severity per rule code, shared by the reporters that have a notion of level
-(GitHub annotations, SARIF results)."""
+(GitHub annotations, SARIF results): each rule declares its own."""
 
 from __future__ import annotations
 
-# An unused suppression is housekeeping, not a defect in the code that runs:
-# it is shown as a warning. Every other rule flags a real failure mode.
-WARNING_CODES = frozenset({"MM009"})
+from mmlint.rules import rule_by_code
 
 
 def level_of(code: str) -> str:
-    """"warning" for housekeeping codes, else "error" (the names GitHub and SARIF share)."""
-    return "warning" if code in WARNING_CODES else "error"
+    """"warning" or "error" (the names GitHub and SARIF share), as the rule declares."""
+    rule = rule_by_code(code)
+    return rule.level if rule is not None else "error"

@@ -18,7 +18,7 @@ from mmlint.reporters.levels import level_of
 from mmlint.rules import Rule, all_rules
 
 if TYPE_CHECKING:
-    from mmlint.check.engine import Report
+    from mmlint.core.report import Report
 
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 SARIF_VERSION = "2.1.0"

@@ -17,7 +17,7 @@ from mmlint.reporters.escaping import visible, visible_path
 from mmlint.reporters.snippets import line_of
 
 if TYPE_CHECKING:
-    from mmlint.check.engine import Report
+    from mmlint.core.report import Report
 
 
 def render(report: "Report", *, color: bool = False, quiet: bool = False, statistics: bool = False) -> str:

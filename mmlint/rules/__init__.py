@@ -7,9 +7,15 @@ import importlib
 import pkgutil
 from functools import cache
 
-from mmlint.rules.base import Example, Rule, RuleContext
+from typing import TYPE_CHECKING
 
-__all__ = ["Example", "Rule", "RuleContext", "all_rules", "rule_by_code", "all_codes"]
+from mmlint.core.codes import RULE_NAMES
+from mmlint.rules.base import ConfigUsage, Example, Rule, RuleContext
+
+if TYPE_CHECKING:
+    from mmlint.config.settings import Settings
+
+__all__ = ["ConfigUsage", "Example", "Rule", "RuleContext", "active_rules", "all_codes", "all_rules", "is_active", "rule_by_code"]
 
 
 @cache
@@ -29,7 +35,11 @@ def all_rules() -> tuple[Rule, ...]:
         rule = classes[0]()
         if rule.code in found:
             raise RuntimeError(f"duplicate rule code {rule.code} in {module.__name__} and {type(found[rule.code]).__module__}")
+        if RULE_NAMES.get(rule.code) != rule.name:
+            raise RuntimeError(f"{module.__name__}: {rule.code} {rule.name} is not in mmlint.core.codes as such")
         found[rule.code] = rule
+    if missing := sorted(set(RULE_NAMES) - set(found)):
+        raise RuntimeError(f"no rule module for {', '.join(missing)} (listed in mmlint.core.codes)")
     return tuple(found[code] for code in sorted(found))
 
 
@@ -39,3 +49,13 @@ def rule_by_code(code: str) -> Rule | None:
 
 def all_codes() -> tuple[str, ...]:
     return tuple(rule.code for rule in all_rules())
+
+
+def is_active(code: str, settings: Settings) -> bool:
+    """Whether this run reports ``code``: selected, or a rule that is always on."""
+    rule = rule_by_code(code)
+    return (rule is not None and rule.always_on) or settings.is_selected(code)
+
+
+def active_rules(settings: Settings) -> tuple[Rule, ...]:
+    return tuple(rule for rule in all_rules() if rule.always_on or settings.is_selected(rule.code))

@@ -4,16 +4,18 @@ over facts. Rules never see CST nodes."""
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
 from mmlint.core.diagnostics import Diagnostic
 
 if TYPE_CHECKING:
-    from mmlint.facts.model import FileFacts
     from mmlint.analysis.project import Project
     from mmlint.config.settings import Settings
+    from mmlint.facts.model import FileFacts
+    from mmlint.facts.outcome import ParseFailure
+    from mmlint.facts.suppressions import FileSuppressions
 
 
 @dataclass(frozen=True)
@@ -39,9 +41,23 @@ class Example:
 
 
 @dataclass(frozen=True)
+class ConfigUsage:
+    """Which configuration entries met a file or acted in this scan: what the
+    filter stage records for MM009's stale-configuration check."""
+
+    matched_exempt_paths: frozenset[str]
+    matched_ignore_patterns: frozenset[str]  # per-file-ignores patterns matching a scanned file
+    used_ignore_patterns: frozenset[str]  # ... that dropped at least one diagnostic
+
+
+@dataclass(frozen=True)
 class RuleContext:
     settings: "Settings"
     project: "Project"
+    # For the project stage, recorded by the stages before it: target files
+    # that could not be parsed (MM999), and how the configuration acted (MM009).
+    parse_failures: Mapping[str, "ParseFailure"] = field(default_factory=dict)
+    config_usage: ConfigUsage | None = None
 
 
 class Rule:
@@ -57,6 +73,18 @@ class Rule:
     name: ClassVar[str]
     summary: ClassVar[str]
     fixable: ClassVar[bool] = False
+    # "error" for a failure mode of the code that runs, "warning" for housekeeping
+    # (GitHub annotations and SARIF results carry it).
+    level: ClassVar[str] = "error"
+    # Reported whatever select, ignore and the exemptions say.
+    always_on: ClassVar[bool] = False
+    # Recorded by `mmlint baseline` (a file that did not parse was not checked:
+    # recording that would hide every finding in it for good).
+    baselinable: ClassVar[bool] = True
+    # How `mmlint fix` applies the rule's fixes: "call-rewrite" (a twin call
+    # becomes `await <receiver>.<async twin>(...)`, mmlint.fix.call_rewrite) or
+    # "text-edits" (the diagnostic's own edits, comments only); None: no fix.
+    fix_kind: ClassVar[str | None] = None
     bad_examples: ClassVar[tuple[Example, ...]] = ()
     good_examples: ClassVar[tuple[Example, ...]] = ()
 
@@ -64,8 +92,15 @@ class Rule:
         """Diagnostics for one file; most rules implement this."""
         return ()
 
+    def check_suppressions(
+        self, path: str, suppressions: "FileSuppressions", used: Mapping[int, set[str]], ctx: RuleContext
+    ) -> Iterable[Diagnostic]:
+        """Diagnostics about a file's suppression comments, given the codes each
+        line's comment really suppressed (MM009); run after the filters."""
+        return ()
+
     def check_project(self, ctx: RuleContext) -> Iterable[Diagnostic]:
-        """Diagnostics that need the whole scan (MM008); reported once."""
+        """Diagnostics that need the whole scan (MM008, MM999); reported once, unfiltered."""
         return ()
 
     def diagnostic(self, path: str, span, message: str, **extra) -> Diagnostic:

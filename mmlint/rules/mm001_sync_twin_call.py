@@ -45,6 +45,7 @@ class SyncTwinCall(Rule):
     name = "sync-twin-call"
     summary = "Sync twin called directly: the call bypasses the processor worker pool"
     fixable = True
+    fix_kind = "call-rewrite"
 
     bad_examples = (
         Example(

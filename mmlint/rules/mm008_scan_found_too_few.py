@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from mmlint.config.load import config_key_line
 from mmlint.core.diagnostics import Diagnostic, Span
 from mmlint.rules.base import Example, Rule, RuleContext
 
@@ -64,7 +63,7 @@ class ScanFoundTooFew(Rule):
         expected = settings.min_call_sites
         if not project.full_scan or expected is None or project.call_site_count >= expected:
             return
-        line = config_key_line(settings, "min-call-sites")
+        line = settings.key_line("min-call-sites")
         where = project.config_display_path or "the configuration"
         found = project.call_site_count
         yield self.diagnostic(

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from mmlint.config.load import config_key_line
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
 from mmlint.core.diagnostics import Diagnostic, Edit, Span
-from mmlint.analysis.project import Project
-from mmlint.rules import all_codes
-from mmlint.rules.base import Example, Rule, RuleContext
-from mmlint.config.settings import Settings
 from mmlint.facts.suppressions import FileSuppressions, Suppression
+from mmlint.rules import all_codes, is_active
+from mmlint.rules.base import Example, Rule, RuleContext
+
+if TYPE_CHECKING:
+    from mmlint.analysis.project import Project
+    from mmlint.config.settings import Settings
 
 
 class UnusedSuppression(Rule):
@@ -50,6 +54,8 @@ class UnusedSuppression(Rule):
     name = "unused-suppression"
     summary = "A `# mmlint: ignore` comment that suppressed nothing"
     fixable = True
+    level = "warning"  # housekeeping, not a defect of the code that runs
+    fix_kind = "text-edits"
 
     bad_examples = (
         Example(
@@ -88,9 +94,17 @@ class UnusedSuppression(Rule):
     )
 
 
+    def check_suppressions(
+        self, path: str, suppressions: FileSuppressions, used: Mapping[int, set[str]], ctx: RuleContext
+    ) -> Iterable[Diagnostic]:
+        """MM009 for each suppression (or part of one) that suppressed nothing,
+        and a warning without a fix for each malformed directive and unknown
+        code. ``used`` maps a line to the codes its suppression really suppressed."""
+        return unused_suppression_diagnostics(path, suppressions, used, ctx.settings)
+
     def check_project(self, ctx: RuleContext) -> Iterable[Diagnostic]:
         project, settings = ctx.project, ctx.settings
-        usage = project.config_usage
+        usage = ctx.config_usage
         if not project.full_scan or settings.config_file is None or usage is None:
             return
         where = project.config_display_path or str(settings.config_file)
@@ -116,13 +130,13 @@ class UnusedSuppression(Rule):
                                   "not reported in the files it matches")
 
     def _stale(self, settings: Settings, where: str, key: str, message: str) -> Diagnostic:
-        line = config_key_line(settings, key)
+        line = settings.key_line(key)
         return self.diagnostic(where, Span(line, 1, line, 1), f"stale configuration: {message}")
 
 
 def _any_selected(settings: Settings, prefixes: tuple[str, ...]) -> bool:
     """Whether this run selected a rule the prefixes cover (else nothing can be judged)."""
-    return any(settings.is_selected(code) for code in all_codes() if code.startswith(prefixes))
+    return any(is_active(code, settings) for code in all_codes() if code.startswith(prefixes))
 
 
 def _defined_names(project: Project) -> tuple[set[str], set[str]]:
@@ -142,17 +156,14 @@ _RULE = UnusedSuppression()
 
 
 def unused_suppression_diagnostics(
-    path: str, suppressions: FileSuppressions, used: dict[int, set[str]], settings: Settings
+    path: str, suppressions: FileSuppressions, used: Mapping[int, set[str]], settings: Settings
 ) -> Iterable[Diagnostic]:
-    """MM009 for each suppression (or part of one) that suppressed nothing, and a
-    warning without a fix for each malformed directive and unknown code.
-    ``used`` maps a line to the codes its suppression actually suppressed."""
     known = set(all_codes())
     for suppression in suppressions.by_line:
         used_here = used.get(suppression.line, set())
         if suppression.codes is None:
             # A bare ignore covers every code: judge it only when every rule ran.
-            if not used_here and all(settings.is_selected(code) for code in known):
+            if not used_here and all(is_active(code, settings) for code in known):
                 yield _unused(path, suppression, "`# mmlint: ignore` suppressed nothing on this line", ())
             continue
         unknown = [code for code in suppression.codes if code not in known]
@@ -162,7 +173,7 @@ def unused_suppression_diagnostics(
                 path, suppression.span,
                 f"unknown code in suppression: {', '.join(unknown)} (no such rule); correct or remove it by hand",
             )
-        dead = [code for code in suppression.codes if code in known and settings.is_selected(code) and code not in used_here]
+        dead = [code for code in suppression.codes if code in known and is_active(code, settings) and code not in used_here]
         if dead:
             kept = tuple(code for code in suppression.codes if code not in dead)
             yield _unused(path, suppression, f"unused suppression: {', '.join(dead)} not reported on this line", kept)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from mmlint.rules.base import Example, Rule
+from collections.abc import Iterable
+
+from mmlint.core.diagnostics import Diagnostic
+from mmlint.rules.base import Example, Rule, RuleContext
 
 
 class SyntaxErrorRule(Rule):
@@ -29,6 +32,8 @@ class SyntaxErrorRule(Rule):
     code = "MM999"
     name = "syntax-error"
     summary = "A file that could hold a finding could not be parsed"
+    always_on = True
+    baselinable = False
 
     bad_examples = (
         Example(
@@ -49,3 +54,9 @@ class SyntaxErrorRule(Rule):
             """
         ),
     )
+
+    def check_project(self, ctx: RuleContext) -> Iterable[Diagnostic]:
+        """One diagnostic per target file the per-file pass could not parse (or
+        would not, past a budget): recorded by the engine, unfiltered."""
+        for path, failure in ctx.parse_failures.items():
+            yield self.diagnostic(path, failure.span, f"{failure.kind}: {failure.message}")

@@ -1,0 +1,95 @@
+"""The filter stage: what the configuration and inline comments keep from the
+rules' raw findings. It decides nothing itself about what is unused: it
+records, as values, which configuration entries met a file or dropped a
+finding and which codes each suppression comment really suppressed, and
+MM009 (mmlint.rules.mm009_unused_suppression) turns those into diagnostics."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from mmlint.config.globs import matches_any
+from mmlint.config.settings import Settings
+from mmlint.core.diagnostics import Diagnostic, Owner
+from mmlint.facts.suppressions import FileSuppressions
+from mmlint.rules import ConfigUsage
+
+
+class ConfigFilter:
+    """exempt.paths, exempt.classes / exempt.functions and per-file-ignores, applied
+    per file; it also records which entries matched a file or dropped a
+    diagnostic, so stale entries can be reported (MM009)."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.matched_exempt_paths: set[str] = set()
+        self.matched_ignore_patterns: set[str] = set()
+        self.used_ignore_patterns: set[str] = set()
+
+    def is_exempt_path(self, relpath: str) -> bool:
+        matched = {p for p in self.settings.exempt_paths if matches_any(relpath, [p])}
+        self.matched_exempt_paths |= matched
+        return bool(matched)
+
+    def apply(self, found: Iterable[Diagnostic], relpath: str) -> list[Diagnostic]:
+        ignores = [(p, codes) for p, codes in self.settings.per_file_ignores if matches_any(relpath, [p])]
+        self.matched_ignore_patterns.update(p for p, _ in ignores)
+        kept: list[Diagnostic] = []
+        for diagnostic in found:
+            # Judge each entry on its own, so an exemption never makes a
+            # per-file-ignore of the same finding look unused.
+            ignored_by = [p for p, codes in ignores if any(diagnostic.code.startswith(c) for c in codes)]
+            self.used_ignore_patterns.update(ignored_by)
+            if not ignored_by and not _is_exempt_owner(diagnostic.owner, self.settings):
+                kept.append(diagnostic)
+        return kept
+
+    def usage(self) -> ConfigUsage:
+        return ConfigUsage(
+            frozenset(self.matched_exempt_paths),
+            frozenset(self.matched_ignore_patterns),
+            frozenset(self.used_ignore_patterns),
+        )
+
+
+def _is_exempt_owner(owner: tuple[Owner, ...], settings: Settings) -> bool:
+    """Inside (or being) a class named in exempt.classes, a module-level function or
+    a `Class.method` named in exempt.functions."""
+    if any(part.kind == "class" and part.name in settings.exempt_classes for part in owner):
+        return True
+    if not settings.exempt_functions or not owner:
+        return False
+    if owner[0].kind != "class" and owner[0].name in settings.exempt_functions:
+        return True
+    return any(
+        outer.kind == "class" and inner.kind != "class" and f"{outer.name}.{inner.name}" in settings.exempt_functions
+        for outer, inner in zip(owner, owner[1:])
+    )
+
+
+@dataclass(frozen=True)
+class SuppressionOutcome:
+    kept: tuple[Diagnostic, ...]  # not suppressed
+    suppressed: tuple[Diagnostic, ...]  # dropped by a comment on their line
+    # Line -> the codes its comment suppressed among everything found there.
+    used: dict[int, set[str]]
+
+
+def apply_suppressions(found: list[Diagnostic], kept: list[Diagnostic], suppressions: FileSuppressions) -> SuppressionOutcome:
+    """Drop the diagnostics in ``kept`` that a comment suppresses. A comment is
+    judged against everything found on its line (``found``), including what
+    an exemption or a per-file-ignore also drops, so the two never make each
+    other look unused."""
+    on_line = {suppression.line: suppression for suppression in suppressions.by_line}
+    used: dict[int, set[str]] = {}
+    for diagnostic in found:
+        suppression = on_line.get(diagnostic.span.line)
+        if suppression is not None and suppression.covers(diagnostic.code):
+            used.setdefault(suppression.line, set()).add(diagnostic.code)
+    remaining: list[Diagnostic] = []
+    dropped: list[Diagnostic] = []
+    for diagnostic in kept:
+        suppression = on_line.get(diagnostic.span.line)
+        (dropped if suppression is not None and suppression.covers(diagnostic.code) else remaining).append(diagnostic)
+    return SuppressionOutcome(tuple(remaining), tuple(dropped), used)

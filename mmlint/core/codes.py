@@ -1,0 +1,21 @@
+"""The rule codes mmlint answers to, and their names: the public interface
+(SPEC's table), kept in one place that configuration can validate against
+without importing the rules. The rule registry (mmlint.rules) fails loudly
+when a rule module and this catalogue disagree."""
+
+from __future__ import annotations
+
+RULE_NAMES: dict[str, str] = {
+    "MM001": "sync-twin-call",
+    "MM002": "unawaitable-call-site",
+    "MM003": "fake-async",
+    "MM004": "hollow-await",
+    "MM005": "blocking-call-in-async",
+    "MM006": "unawaited-async-twin",
+    "MM007": "ineffective-timeout",
+    "MM008": "scan-found-too-few",
+    "MM009": "unused-suppression",
+    "MM999": "syntax-error",
+}
+
+RULE_CODES: tuple[str, ...] = tuple(sorted(RULE_NAMES))

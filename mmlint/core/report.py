@@ -1,0 +1,34 @@
+"""The outcome of a check run, as reporters, `fix`, `audit` and `baseline`
+read it: diagnostics beside the values they were found in."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from mmlint.core.diagnostics import Diagnostic
+
+if TYPE_CHECKING:
+    from mmlint.analysis.project import Project
+    from mmlint.config.settings import Settings
+    from mmlint.facts.outcome import FileOutcome
+
+
+@dataclass(frozen=True)
+class Report:
+    files_scanned: int
+    call_sites: int
+    diagnostics: tuple[Diagnostic, ...]
+    project: Project = field(repr=False)
+    file_paths: dict[str, Path] = field(repr=False)  # display path -> absolute path, every target
+    settings: Settings = field(repr=False)
+    explicitly_excluded: tuple[Path, ...] = ()
+    # Diagnostics an inline `# mmlint: ignore` comment suppressed (fix lists them as left alone).
+    suppressed: tuple[Diagnostic, ...] = ()
+    # Per target file, the outcome of reading it (parsed, skipped, failed).
+    outcomes: dict[str, FileOutcome] = field(default_factory=dict, repr=False)
+    # What finding the files had to skip (mmlint.check.discovery.Discovery.warnings).
+    discovery_warnings: tuple[str, ...] = ()
+    # Why the facts cache was not used, when the user should hear of it (see mmlint.check.cache).
+    cache_warning: str | None = None

@@ -1,0 +1,11 @@
+"""A twin pair: a sync body and its executor-backed async twin."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class TwinPair:
+    sync: str
+    async_: str

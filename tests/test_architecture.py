@@ -1,0 +1,83 @@
+"""The layers import one way: cli → api → check → rules → analysis → facts →
+core, with config beside check importing only core, and fix, reporters,
+audit, baseline and docs above the rules. Imports only for type annotations
+(under ``if TYPE_CHECKING:``) do not count: they never run."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from mmlint.core.codes import RULE_NAMES
+from mmlint.rules import all_rules
+
+PACKAGE = Path(__file__).resolve().parent.parent / "mmlint"
+
+# Lower ranks are lower layers; a module may import only its own room or lower ones.
+RANK = {
+    "core": 0, "facts": 1, "analysis": 2, "rules": 3, "config": 3, "check": 4,
+    "fix": 5, "reporters": 5, "audit": 5, "baseline": 5, "docs": 5, "api": 6, "cli": 7, "__main__": 8,
+}
+
+
+def _room(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "mmlint"
+
+
+def _runtime_imports(tree: ast.Module):
+    """mmlint modules imported at run time (not under `if TYPE_CHECKING:`)."""
+    skipped: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            skipped.update(id(child) for inner in node.body for child in ast.walk(inner))
+    for node in ast.walk(tree):
+        if id(node) in skipped:
+            continue
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("mmlint."):
+            yield node.module, node.lineno
+        elif isinstance(node, ast.Import):
+            yield from ((alias.name, node.lineno) for alias in node.names if alias.name.startswith("mmlint."))
+
+
+def _violations() -> list[str]:
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        module = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+        room = _room(module)
+        if room in ("__init__", "mmlint"):
+            continue
+        for imported, line in _runtime_imports(ast.parse(path.read_text(encoding="utf-8"))):
+            target = _room(imported)
+            if target == room:
+                continue
+            if room == "config" and target != "core":
+                found.append(f"{path.relative_to(PACKAGE.parent)}:{line} config imports {imported}")
+            elif RANK.get(target, 99) > RANK[room] or (target == "config" and RANK[room] < RANK["check"]):
+                found.append(f"{path.relative_to(PACKAGE.parent)}:{line} {room} imports {imported}")
+    return found
+
+
+def test_imports_run_one_way() -> None:
+    assert _violations() == []
+
+
+def test_every_room_is_ranked() -> None:
+    rooms = {path.name if path.is_dir() else path.stem for path in PACKAGE.iterdir() if path.suffix == ".py" or path.is_dir()}
+    rooms -= {"__init__", "__pycache__"}
+    assert rooms <= set(RANK), rooms - set(RANK)
+
+
+def test_the_rule_registry_and_the_code_catalogue_agree() -> None:
+    assert {rule.code: rule.name for rule in all_rules()} == RULE_NAMES
+
+
+@pytest.mark.parametrize(
+    ("code", "level", "always_on", "baselinable"),
+    [("MM001", "error", False, True), ("MM009", "warning", False, True), ("MM999", "error", True, False)],
+)
+def test_rules_declare_their_behaviour(code: str, level: str, always_on: bool, baselinable: bool) -> None:
+    (rule,) = [rule for rule in all_rules() if rule.code == code]
+    assert (rule.level, rule.always_on, rule.baselinable) == (level, always_on, baselinable)
