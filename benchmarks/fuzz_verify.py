@@ -78,6 +78,9 @@ def _directive_variants(line: str) -> list[str]:
         options = [(match.start(), match.end(), match.group())]
         blanks = len(before) - len(before.rstrip(_BLANKS))
         options += [(match.start() - k, match.end(), "") for k in range(blanks + 1)]
+        if after.strip(_BLANKS):  # a leading directive goes with the blanks after it: `# d  # why` -> `# why`
+            trailing = len(after) - len(after.lstrip(" \t"))
+            options.append((match.start(), match.end() + trailing, ""))
         if match.group(1):
             codes = [c.strip() for c in match.group(1).split(",") if c.strip()]
             for size in range(1, len(codes)):

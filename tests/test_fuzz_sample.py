@@ -44,6 +44,12 @@ def test_the_verifier_catches_bytes_changed_outside_the_edits(change: tuple[byte
     assert any(expected in p for p in problems), problems
 
 
+def test_the_verifier_accepts_a_leading_directive_removed_with_the_blanks_after_it() -> None:
+    original = b"x = 1  # mmlint: ignore[MM005]  # stale\n"
+    assert byte_problems(original, b"x = 1  # stale\n", []) == []
+    assert byte_problems(original, b"x = 1  # stal\n", [])
+
+
 def test_the_verifier_catches_an_unfixed_site_and_prose_removal() -> None:
     assert any("not rewritten" in p for p in byte_problems(ORIGINAL, ORIGINAL, [SITE]))
     prose = b"class P:\n    x = 1  # see `# mmlint: ignore` here\n"
