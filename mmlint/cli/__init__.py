@@ -12,13 +12,36 @@ import click
 from mmlint import __version__
 from mmlint.reporters.escaping import visible
 
-# Commands, each in mmlint/cli/<module>.py exposing a click command named `command`.
-COMMAND_MODULES = ("check", "fix", "audit", "baseline", "rules", "clean")
+# Command name -> the module of mmlint/cli/ that defines it. A module is
+# imported only when its command runs (or --help lists them), so
+# `mmlint --version` and `mmlint rules` import neither libcst nor the engine.
+COMMANDS = {
+    "check": "check",
+    "fix": "fix",
+    "audit": "audit",
+    "baseline": "baseline",
+    "rules": "rules",
+    "explain": "rules",
+    "clean": "clean",
+}
 
 
 class MmlintGroup(click.Group):
     """Every error the command line reports reads ``mmlint: error: ...``,
-    click's usage errors (a bad option, a missing argument) included."""
+    click's usage errors (a bad option, a missing argument) included.
+    Commands are loaded on first use (see COMMANDS)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in COMMANDS:
+            return None
+        module = importlib.import_module(f"{__name__}.{COMMANDS[name]}")
+        for command in getattr(module, "commands", None) or (module.command,):
+            if command.name == name:
+                return command
+        return None
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         try:
@@ -44,12 +67,6 @@ class MmlintGroup(click.Group):
 @click.version_option(__version__, "--version", prog_name="mmlint", message="%(prog)s %(version)s")
 def cli() -> None:
     """Find multimodal preprocessing that bypasses the worker pool or never yields."""
-
-
-for _name in COMMAND_MODULES:
-    _module = importlib.import_module(f"{__name__}.{_name}")
-    for _command in getattr(_module, "commands", None) or (_module.command,):
-        cli.add_command(_command)
 
 
 class Stopped(BaseException):
