@@ -147,3 +147,84 @@ def test_a_single_threaded_process_forks_its_workers():
         capture_output=True, text=True, check=True,
     ).stdout.strip()
     assert chosen == "fork"
+
+
+def _double_or_die(value: int) -> int:
+    """A task that kills its worker process outright on 7 (as a native crash would)."""
+    if value == 7:
+        os._exit(3)
+    time.sleep(0.01)
+    return value * 2
+
+
+def test_a_worker_that_dies_costs_only_its_own_task(monkeypatch):
+    monkeypatch.setenv("MMLINT_JOBS", "2")
+    tasks = [(value,) for value in range(MIN_FILES_FOR_POOL + 4)]
+    done = []
+    results = dict(run_all(_double_or_die, tasks, lambda: done.append(1), crashed=lambda task, why: f"crashed: {why}"))
+    assert sorted(results) == list(range(len(tasks)))
+    assert results[7].startswith("crashed: the worker process analysing it died")
+    assert all(results[index] == index * 2 for index in results if index != 7)
+    assert len(done) == len(tasks)
+
+
+def _crash_on_poison(data, *rest):
+    """The per-file pass, except that a file saying POISON kills its worker."""
+    from mmlint.check.per_file import analyse_file
+
+    if b"POISON" in data:
+        os._exit(9)
+    return analyse_file(data, *rest)
+
+
+def test_a_crash_file_is_mm999_and_the_others_are_checked(tmp_path, monkeypatch):
+    import mmlint.check.engine as engine
+
+    monkeypatch.setattr(engine, "analyse_file", _crash_on_poison)
+    monkeypatch.setenv("MMLINT_JOBS", "2")
+    monkeypatch.setenv("MMLINT_NO_CACHE", "1")
+    (tmp_path / "mmlint.toml").write_text("", encoding="utf-8")
+    for index in range(MIN_FILES_FOR_POOL + 2):
+        (tmp_path / f"m{index}.py").write_text(f"async def f{index}(self):\n    return 1\n", encoding="utf-8")
+    (tmp_path / "m3.py").write_text("async def f(self):\n    return 'POISON'\n", encoding="utf-8")
+    report = check(cwd=tmp_path)
+    by_code = sorted((d.path, d.code) for d in report.diagnostics)
+    assert ("m3.py", "MM999") in by_code
+    assert [d.message for d in report.diagnostics if d.code == "MM999"] == [
+        "analysis failed: the worker process analysing it died (a crash, or out of memory)"
+    ]
+    assert sum(code == "MM003" for _, code in by_code) == MIN_FILES_FOR_POOL + 1
+
+
+def _fix_waiting_for_the_others(file, write):
+    """fix_file, except that a_slow.py (first in path order) waits (up to 30 s) until every other file
+    is written: it passes only if the others' writes do not wait for it."""
+    from mmlint.fix.pipeline import fix_file
+
+    if file.path == "a_slow.py":
+        others = [path for path in file.abs_path.parent.glob("m*.py")]
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not all(b"_async(" in path.read_bytes() for path in others):
+            time.sleep(0.05)
+        if not all(b"_async(" in path.read_bytes() for path in others):
+            raise AssertionError("the other files were not written while a_slow.py was being fixed")
+    return fix_file(file, write=write)
+
+
+def test_fix_writes_each_file_without_waiting_for_a_slow_one(tmp_path, monkeypatch):
+    import mmlint.fix.run as fix_run
+    from click.testing import CliRunner
+
+    from mmlint.cli import cli
+
+    monkeypatch.setattr(fix_run, "fix_file", lambda file, write: _fix_waiting_for_the_others(file, write))
+    monkeypatch.setattr(fix_run, "_fix_one", _fix_waiting_for_the_others)
+    monkeypatch.setenv("MMLINT_JOBS", "2")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mmlint.toml").write_text("", encoding="utf-8")
+    source = "class P:\n    async def f(self, a):\n        return self.process_and_combine_mm_data(a)\n"
+    for name in ["a_slow", *(f"m{index}" for index in range(MIN_FILES_FOR_POOL + 2))]:
+        (tmp_path / f"{name}.py").write_text(source, encoding="utf-8")
+    result = CliRunner().invoke(cli, ["fix", "--no-cache", "."])
+    assert result.exit_code == 0, result.output
+    assert all(b"process_and_combine_mm_data_async(" in path.read_bytes() for path in tmp_path.glob("*.py"))

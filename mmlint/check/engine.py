@@ -100,14 +100,27 @@ def _analyse(files: Mapping[str, Path], settings: Settings, *, progress: bool, u
         tasks.append((data, real, shown, *options))
     finished: dict[int, FileOutcome] = {}  # by task index, in completion order
     with scan_progress(len(tasks), enabled=progress) as bar:
-        for index, outcome in run_all(analyse_file, tasks, bar.advance):
+        for index, outcome in run_all(analyse_file, tasks, bar.advance, crashed=_crashed):
             finished[index] = outcome
-            if cache is not None:
+            if cache is not None and not _is_crash(outcome):  # a crash may not happen again
                 cache.store(keys[tasks[index][2]], outcome)
     outcomes.update((tasks[index][2], finished[index]) for index in sorted(finished))  # task order: deterministic
     if cache is not None:
         cache.finish()
     return _Analysed(outcomes, opening.warning)
+
+
+_CRASHED = "analysis failed"  # the ParseFailure kind of a file whose worker died
+
+
+def _crashed(task: tuple, why: str) -> ParseFailure:
+    """The outcome of a file whose analysis killed its worker: MM999 for that
+    file alone, never the run's end."""
+    return ParseFailure(Span(1, 1, 1, 1), why, kind=_CRASHED)
+
+
+def _is_crash(outcome: FileOutcome) -> bool:
+    return isinstance(outcome, ParseFailure) and outcome.kind == _CRASHED
 
 
 # -- the project -----------------------------------------------------------------------

@@ -30,6 +30,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from typing import TypeVar
 
 Result = TypeVar("Result")
@@ -63,11 +64,20 @@ def worker_count(files: int) -> int:
 
 
 def run_all(
-    function: Callable[..., Result], tasks: Sequence[tuple], on_done: Callable[[], None]
+    function: Callable[..., Result],
+    tasks: Sequence[tuple],
+    on_done: Callable[[], None],
+    crashed: Callable[[tuple, str], Result] | None = None,
 ) -> Iterator[tuple[int, Result]]:
     """``(index, function(*tasks[index]))`` for every task, each as soon as it
     is done (in task order in-process, in completion order from the pool);
-    ``on_done()`` is called once per finished task, before it is yielded."""
+    ``on_done()`` is called once per finished task, before it is yielded.
+
+    A worker that dies (a native crash, the kernel's out-of-memory killer)
+    costs only its own task: the tasks the broken pool left unfinished are run
+    again one at a time, each in a fresh worker, and a task that kills that one
+    too gets ``crashed(task, why)`` as its result (without ``crashed``, the
+    error propagates)."""
     workers = worker_count(len(tasks))
     if workers <= 1:
         for index, task in enumerate(tasks):
@@ -75,18 +85,40 @@ def run_all(
             on_done()
             yield index, result
         return
+    unfinished = yield from _run_in_pool(function, tasks, range(len(tasks)), workers, on_done)
+    for index in unfinished:  # after a crash: isolate the culprit
+        left = yield from _run_in_pool(function, tasks, (index,), 1, on_done)
+        if left:
+            if crashed is None:
+                raise BrokenProcessPool(f"a worker died running task {index}")
+            on_done()
+            yield index, crashed(tasks[index], "the worker process analysing it died (a crash, or out of memory)")
+
+
+def _run_in_pool(
+    function: Callable[..., Result], tasks: Sequence[tuple], indexes: Sequence[int], workers: int, on_done: Callable[[], None]
+) -> Iterator[tuple[int, Result]]:
+    """Run the tasks at ``indexes``; return the indexes left unfinished when a
+    worker died (the pool is then broken), else an empty list."""
     pool = _start_pool(workers, function)
+    done: set[int] = set()
     try:
         with _signals_held():  # the pool starts its workers during the first submits
-            futures: dict[Future, int] = {pool.submit(function, *task): index for index, task in enumerate(tasks)}
+            futures: dict[Future, int] = {pool.submit(function, *tasks[index]): index for index in indexes}
         for future in as_completed(futures):
-            result = future.result()
+            try:
+                result = future.result()
+            except BrokenProcessPool:
+                _kill_pool(pool)
+                return sorted(set(indexes) - done)
+            done.add(futures[future])
             on_done()
             yield futures[future], result
     except BaseException:  # KeyboardInterrupt, a signal, the consumer closing us: stop now
         _kill_pool(pool)
         raise
     pool.shutdown()
+    return []
 
 
 def start_method() -> str:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from mmlint.core.diagnostics import Diagnostic
 from mmlint.fix.model import FileFixResult, UnfixedSite
+from mmlint.check.workers import run_all
 from mmlint.fix.pipeline import SYNTAX_ERROR_CODE, FileToFix, fix_file, fix_kind_of
 from mmlint.core.source import split_lines
 
@@ -53,16 +54,23 @@ def fix_report(report, *, write: bool) -> FixRun:
     for diagnostic in report.diagnostics:
         if diagnostic.path in report.file_paths and _is_fix_relevant(diagnostic):
             by_path[diagnostic.path].append(diagnostic)
-    results = []
-    for path in sorted(by_path):
-        file = FileToFix(
-            path=path,
-            abs_path=report.file_paths[path],
-            diagnostics=tuple(by_path[path]),
-            facts=report.project.files.get(path),
-        )
-        results.append(fix_file(file, write=write))
-    return FixRun(tuple(results))
+    tasks = [
+        (FileToFix(path, report.file_paths[path], tuple(by_path[path]), report.project.files.get(path)), write)
+        for path in sorted(by_path)
+    ]
+    # Each file is fixed (and written) in a worker as soon as one is free: a slow
+    # file holds back nobody else's write, and a crash costs only its own file.
+    results = dict(run_all(_fix_one, tasks, lambda: None, crashed=_crashed))
+    return FixRun(tuple(results[index] for index in range(len(tasks))))
+
+
+def _fix_one(file: FileToFix, write: bool) -> FileFixResult:
+    return fix_file(file, write=write)
+
+
+def _crashed(task: tuple, why: str) -> FileFixResult:
+    file = task[0]
+    return FileFixResult(file.path, file.abs_path, error=f"left untouched: {why}", diagnostics=file.diagnostics)
 
 
 def merge_rounds(rounds: list[FixRun]) -> FixRun:
