@@ -64,6 +64,9 @@ class Settings:
     # the more specific of --select / --ignore wins.
     cli_ignore: tuple[str, ...] = ()
     select_from_cli: bool = False
+    # [fake-async] report-light: MM003 and MM004 also report light
+    # never-suspending coroutines (by default only heavy ones).
+    report_light_async: bool = False
 
     def is_selected(self, code: str) -> bool:
         """select/ignore by code or prefix, as in ruff: within one layer the more
