@@ -7,9 +7,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from expectations import assert_diagnostics_match, expected_findings
 from mmlint.analysis.weight import HEAVY, LIGHT, STUB
+from click.testing import CliRunner
+
 from mmlint.api import check
+from mmlint.cli import cli
+from mmlint.config.load import ConfigError
 from mmlint.reporters import json_report, sarif
 
 PACKAGE = Path(__file__).resolve().parent.parent / "fixtures" / "weight"
@@ -69,10 +74,6 @@ def test_report_light_reports_light_ones_but_never_stubs(tmp_path: Path) -> None
 def test_report_light_must_be_a_boolean(tmp_path: Path) -> None:
     config = tmp_path / "mmlint.toml"
     config.write_text('[fake-async]\nreport-light = "yes"\n', encoding="utf-8")
-    import pytest
-
-    from mmlint.config.load import ConfigError
-
     with pytest.raises(ConfigError, match="report-light"):
         check(cwd=PACKAGE, config=config)
 
@@ -91,3 +92,30 @@ def test_hollow_await_carries_the_callee_mm003_as_a_related_location() -> None:
     location = result["relatedLocations"][0]
     assert location["physicalLocation"]["region"]["startLine"] == 9
     assert "MM003" in location["message"]["text"]
+
+
+def test_audit_shows_weight_and_blocking_chain_per_async_def(monkeypatch) -> None:
+    monkeypatch.chdir(PACKAGE)
+    text = CliRunner().invoke(cli, ["audit", "--show-defs", "--no-cache"]).output
+    data = json.loads(CliRunner().invoke(cli, ["audit", "--format", "json", "--no-cache"]).output)
+    assert "wpkg/routes.py:13 health: never, light\n" in text
+    assert "wpkg/media.py:26 FakeWebSocket.__aexit__: never, stub\n" in text
+    assert "wpkg/media.py:9 decode_async: never, heavy (calls `decode_frames` at wpkg/media.py:4, which is heavy)\n" in text
+    assert (
+        "wpkg/bench.py:23 run_benchmark: always\n"
+        "    blocks: `wait_for_service` at wpkg/bench.py:14 → `fetch_status` at wpkg/bench.py:10 → `requests.get`\n"
+    ) in text
+    offloaded = next(d for d in data["defs"] if d["qualname"] == "run_benchmark_offloaded")
+    assert offloaded["blocking"] == [] and offloaded["weight"] == ""
+
+
+def test_explain_documents_weight_chains_and_the_setting() -> None:
+    def explain(code: str) -> str:
+        return " ".join(CliRunner().invoke(cli, ["explain", code]).output.split())
+
+    mm003 = explain("MM003")
+    assert "report-light = true" in mm003 and "heavy" in mm003 and "plain" in mm003
+    mm004 = explain("MM004")
+    assert "relatedLocations" in mm004
+    mm005 = explain("MM005")
+    assert "`wait_for_service` → `requests.get`" in mm005 and "to_thread" in mm005
