@@ -108,6 +108,60 @@ MM005_BEFORE = MM005 - {
     ("srt/managers/tokenizer_manager.py", 3522),
 }
 
+# Every MM003 of before that is no longer reported by default, with why.
+MOVED_TO_LIGHT = {
+    ("multimodal_gen/runtime/entrypoints/http_server.py", 204): "light: route returning a constant dict",
+    ("multimodal_gen/runtime/entrypoints/http_server.py", 284): "light: route building a dict from attributes",
+    ("multimodal_gen/runtime/entrypoints/openai/common_api.py", 189): "light: route: argument-less getter, HTTPException, dict",
+    ("multimodal_gen/runtime/entrypoints/openai/realtime/realtime_adapter.py", 162): "stub: hook whose body is `del session`",
+    ("multimodal_gen/test/unit/realtime/test_realtime_consistency_harness.py", 188): "light: test double returning self",
+    ("multimodal_gen/test/unit/realtime/test_realtime_consistency_harness.py", 191): "stub: test double returning a constant",
+    ("multimodal_gen/test/unit/realtime/test_realtime_consistency_harness.py", 194): "light: test double appending a decoded message",
+    ("multimodal_gen/test/unit/realtime/test_realtime_consistency_harness.py", 197): "light: test double popping from a list",
+    ("multimodal_gen/test/unit/realtime/test_realtime_output_transport.py", 30): "light: test double appending to a list",
+    ("multimodal_gen/test/unit/realtime/test_realtime_runtime.py", 244): "light: monkeypatched stand-in returning its argument",
+    ("multimodal_gen/test/unit/realtime/test_realtime_runtime.py", 471): "stub: hook whose body is `del session`",
+    ("multimodal_gen/test/unit/realtime/test_realtime_runtime.py", 524): "light: test double appending to a list",
+    ("multimodal_gen/test/unit/realtime/test_realtime_runtime.py", 542): "light: test double appending to a list",
+    ("multimodal_gen/test/unit/realtime/test_realtime_runtime.py", 546): "light: test double returning a constant stats dict",
+    ("multimodal_gen/test/unit/realtime/test_realtime_runtime.py", 600): "light: test double raising WebSocketDisconnect",
+    ("multimodal_gen/test/unit/realtime/test_realtime_runtime.py", 603): "light: test double appending to a list",
+    ("multimodal_gen/test/unit/realtime/test_realtime_runtime.py", 697): "light: monkeypatched stand-in clearing a set",
+    ("multimodal_gen/test/unit/realtime/test_realtime_runtime.py", 730): "light: test double appending to a list",
+    ("multimodal_gen/test/unit/realtime/test_realtime_runtime.py", 780): "light: test double appending to a list",
+    ("multimodal_gen/test/unit/realtime/test_realtime_runtime.py", 1012): "light: test double appending and building stats",
+    ("multimodal_gen/test/unit/test_health_warmup_gate.py", 227): "light: test route returning its body",
+    ("multimodal_gen/test/unit/test_health_warmup_gate.py", 261): "light: test double returning self",
+    ("multimodal_gen/test/unit/test_health_warmup_gate.py", 264): "stub: test double returning a constant",
+    ("multimodal_gen/test/unit/test_health_warmup_gate.py", 267): "light: fake client: counter, list append, response object",
+    ("multimodal_gen/test/unit/test_image_response_bytes.py", 369): "light: test double building an OutputBatch",
+    ("multimodal_gen/test/unit/test_multiple_task_types.py", 213): "light: test double returning a list",
+    ("multimodal_gen/test/unit/test_openai_security.py", 100): "light: httpx event hook appending to a list",
+    ("multimodal_gen/test/unit/test_openai_security.py", 358): "light: test double building an OutputBatch",
+    ("multimodal_gen/test/unit/test_prompt_enhancement.py", 602): "light: test double returning an httpx.Response",
+    ("multimodal_gen/test/unit/test_scheduler_client.py", 473): "light: test double returning a dict or lambda",
+    ("multimodal_gen/test/unit/test_video_job_lifecycle.py", 305): "light: test double returning a tuple",
+    ("srt/disaggregation/common/conn.py", 3075): "light: route returning web.Response",
+    ("srt/disaggregation/encoder/grpc_server.py", 68): "light: gRPC servicer returning a HealthCheckResponse",
+    ("srt/disaggregation/encoder/receiver.py", 173): "light: route returning Response(OK)",
+    ("srt/entrypoints/elastic_ep.py", 78): "light: route: argument-less getters, ORJSONResponse",
+    ("srt/entrypoints/http_server.py", 579): "light: exception handler building an error response",
+    ("srt/entrypoints/http_server.py", 695): "light: dependency reading a header, raising RequestValidationError",
+    ("srt/entrypoints/http_server.py", 715): "light: route: argument-less is_ready(), Response",
+    ("srt/entrypoints/http_server.py", 2026): "light: route building a ModelCard / ORJSONResponse",
+    ("srt/entrypoints/http_server.py", 2118): "stub: route returning a constant string",
+    ("srt/entrypoints/http_server.py", 2126): "stub: route returning a constant string",
+    ("srt/entrypoints/http_server.py", 2146): "light: route: argument-less get_tags()",
+    ("srt/entrypoints/http_server.py", 2191): "light: route: argument-less is_healthy(), Response",
+    ("srt/entrypoints/ollama/serving.py", 133): "light: builds a StreamingResponse over a nested async generator",
+    ("srt/entrypoints/ollama/serving.py", 250): "light: builds a StreamingResponse over a nested async generator",
+    ("srt/entrypoints/openai/serving_base.py", 169): "light: default override returning an error response",
+    ("srt/entrypoints/openai/serving_base.py", 185): "light: default override returning an error response",
+    ("srt/utils/common.py", 3636): "light: route returning Response(status_code=200)",
+    ("srt/utils/common.py", 3641): "light: route returning Response(status_code=200)",
+    ("srt/utils/common.py", 3646): "light: route returning Response(status_code=200)",
+}
+
 
 @pytest.fixture(scope="module")
 def report(sglang_0_5_23_package: Path, tmp_path_factory: pytest.TempPathFactory):
@@ -122,7 +176,8 @@ def _sites(report, code: str) -> set[tuple[str, int]]:
 
 def test_heavy_fake_async_stays_and_light_drops(report) -> None:
     assert _sites(report, "MM003") == MM003
-    assert MM003_BEFORE - len(MM003) == 50
+    assert MM003_BEFORE - len(MM003) == len(MOVED_TO_LIGHT) == 50
+    assert not MM003 & MOVED_TO_LIGHT.keys()
 
 
 def test_every_multimodal_finding_of_before_is_heavy(report) -> None:
