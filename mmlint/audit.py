@@ -63,12 +63,33 @@ class AuditTotals:
 
 
 @dataclass(frozen=True)
+class AuditDef:
+    """One async def of a target file: its verdict, its weight when it never
+    suspends, and the blocking chains its calls of scanned sync code start."""
+
+    path: str
+    line: int
+    qualname: str
+    verdict: str  # always / some / never / not judged
+    weight: str  # heavy / light / stub for a def that never suspends, else ""
+    reason: str  # why heavy, else ""
+    blocking: tuple[str, ...]  # "`wait_for_service` at b.py:3 → `requests.get`", one per call
+
+    def describe(self) -> list[str]:
+        weight = f", {self.weight}" if self.weight else ""
+        reason = f" ({self.reason})" if self.reason else ""
+        lines = [f"{self.path}:{self.line} {self.qualname}: {self.verdict}{weight}{reason}"]
+        return lines + [f"    blocks: {chain}" for chain in self.blocking]
+
+
+@dataclass(frozen=True)
 class Audit:
     rows: tuple[AuditRow, ...]  # worst first
     totals: AuditTotals
     # Target files that could hold a finding but did not parse (MM999): not in
     # the rows, and said so, so that the inventory never looks complete when it is not.
     unparsed: tuple[str, ...] = ()
+    defs: tuple[AuditDef, ...] = ()  # every async def of the target files, in file order
 
     def unparsed_note(self) -> str | None:
         if not self.unparsed:
@@ -130,7 +151,38 @@ def build_audit(report: Report) -> Audit:
         },
     )
     unparsed = tuple(sorted(path for path in report.file_paths if isinstance(report.outcomes.get(path), ParseFailure)))
-    return Audit(tuple(rows), totals, unparsed)
+    return Audit(tuple(rows), totals, unparsed, _audit_defs(report))
+
+
+def _audit_defs(report: Report) -> tuple[AuditDef, ...]:
+    """Verdict, weight and blocking chains of every async def of the targets:
+    the same classification MM003, MM004 and MM005 read."""
+    project = report.project
+    analysis = project.suspension
+    weights = project.weight(report.settings.blocking_calls)
+    found = []
+    for path in sorted(project.targets):
+        for key in analysis.defs_by_path.get(path, ()):
+            info = analysis.defs[key]
+            weight = weights.weight(key)
+            found.append(
+                AuditDef(
+                    path=path,
+                    line=info.line,
+                    qualname=info.qualname,
+                    verdict=analysis.classify(key),
+                    weight="" if weight is None else weight.kind,
+                    reason="" if weight is None else weight.reason,
+                    blocking=tuple(chain.describe() for _, chain in weights.chains_of(key)),
+                )
+            )
+    return tuple(found)
+
+
+def render_defs(audit: Audit) -> str:
+    """`audit --show-defs`: one line per async def (verdict, weight and why),
+    then a line per blocking chain its calls start."""
+    return "".join(visible(line) + "\n" for entry in audit.defs for line in entry.describe())
 
 
 # ---------------------------------------------------------------- rendering
@@ -170,6 +222,7 @@ def render_json(audit: Audit) -> str:
         "totals": asdict(audit.totals),
         "summary": audit.totals.summary(),
         "unparsed": list(audit.unparsed),
+        "defs": [asdict(entry) for entry in audit.defs],
     }
     return json.dumps(data, indent=2) + "\n"
 

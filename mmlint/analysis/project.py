@@ -3,7 +3,7 @@ context), which files are reported on, and cross-file analyses computed once."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 from mmlint.facts.model import FileFacts
@@ -17,6 +17,7 @@ class Project:
     full_scan: bool = False
     call_site_count: int = 0
     config_display_path: str | None = None
+    _weights: dict = field(default_factory=dict, repr=False, compare=False)
 
     @cached_property
     def suspension(self):
@@ -24,3 +25,13 @@ class Project:
         from mmlint.analysis import analyse_project
 
         return analyse_project(self)
+
+    def weight(self, blocking_calls: tuple[str, ...]):
+        """Weights and blocking chains (MM003, MM004, MM005, audit) for one
+        list of blocking-call patterns, computed on first use."""
+        key = tuple(blocking_calls)
+        if key not in self._weights:
+            from mmlint.analysis.weight import WeightAnalysis
+
+            self._weights[key] = WeightAnalysis(self.suspension, key)
+        return self._weights[key]

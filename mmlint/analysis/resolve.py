@@ -13,6 +13,8 @@ from mmlint.facts.model import CLS, DOTTED, NAME, SELF, SUPER, CalleeRef, FileFa
 
 # A def is identified by the display path of its file and its index there.
 DefKey = tuple[str, int]
+# A sync def likewise, by its index in FileFacts.sync_defs.
+SyncKey = tuple[str, int]
 ClassKey = tuple[str, str]  # (display path of the module, class qualname)
 
 
@@ -38,9 +40,25 @@ class Resolution:
 
 UNRESOLVED = Resolution((), True)
 
+
+@dataclass(frozen=True)
+class SyncCall:
+    """What a call (not an await) runs inside the scanned code, for the call
+    graph through sync code. ``targets``: the sync defs it may run (for a
+    class, its scanned ``__init__`` if any); ``coroutine``: it only creates a
+    coroutine of a scanned async def; ``complete``: every target is known."""
+
+    targets: tuple[SyncKey, ...]
+    coroutine: bool
+    complete: bool
+
+
+UNKNOWN_CALL = SyncCall((), False, False)
+
 _MODULE = "module"
 _CLASS = "class"
 _DEF = "def"
+_SYNC = "sync def"
 
 
 class Resolver:
@@ -102,7 +120,10 @@ class Resolver:
             return (_CLASS, (module, name))
         if name in facts.functions:
             index = _module_level_async_def(facts, name)
-            return None if index is None else (_DEF, (module, index))
+            if index is not None:
+                return (_DEF, (module, index))
+            sync_index = _module_level_sync_def(facts, name)
+            return None if sync_index is None else (_SYNC, (module, sync_index))
         if name in facts.assigned_names:
             return None
         for fact in reversed(facts.imports):
@@ -145,6 +166,9 @@ class Resolver:
             found = self.lookup_method(value, attr)
             if found is not None:
                 return (_DEF, found)
+            sync = self.lookup_sync_method(value, attr)
+            if sync is not None:
+                return (_SYNC, sync)
         return None
 
     def resolve_dotted(self, module: str, text: str):
@@ -196,6 +220,20 @@ class Resolver:
                 return _method_async_def(facts, info.name, name)
         return None
 
+    def lookup_sync_method(self, key: ClassKey, name: str, after: bool = False) -> SyncKey | None:
+        """The sync def ``name`` resolves to on an instance of ``key`` (or after
+        it in its MRO): a SyncKey, or None when unknown or not a sync def."""
+        order = self.mro(key)
+        if after:
+            order = order[1:]
+        for entry in order:
+            if isinstance(entry, External):
+                return None
+            facts, info = self.classes[entry]
+            if name in info.methods:
+                return _method_sync_def(facts, info.name, name)
+        return None
+
     @cached_property
     def _subclasses(self) -> dict[ClassKey, tuple[ClassKey, ...]]:
         found: dict[ClassKey, list[ClassKey]] = {key: [] for key in self.classes}
@@ -231,6 +269,39 @@ class Resolver:
             return Resolution(tuple(concrete), unresolved)
         return UNRESOLVED
 
+    def resolve_sync_call(self, facts: FileFacts, class_name: str | None, ref: CalleeRef) -> SyncCall:
+        """What a plain call runs, seen from a function in ``facts`` (a method
+        of ``class_name`` when not None): scanned sync defs (a class's scanned
+        ``__init__``), a scanned coroutine function, or something unknown."""
+        if ref.kind in (NAME, DOTTED):
+            symbol = self.resolve_dotted(facts.path, ref.text)
+            if symbol is None:
+                return UNKNOWN_CALL
+            if symbol[0] == _SYNC:
+                return SyncCall((symbol[1],), False, True)
+            if symbol[0] == _DEF:
+                return SyncCall((), True, True)
+            if symbol[0] == _CLASS:
+                # Constructing a scanned class runs its scanned __init__; without
+                # one it is a dataclass, a model, an exception...: cheap.
+                init = self.lookup_sync_method(symbol[1], "__init__")
+                return SyncCall(() if init is None else (init,), False, True)
+            return UNKNOWN_CALL
+        if class_name is None or (facts.path, class_name) not in self.classes:
+            return UNKNOWN_CALL
+        key = (facts.path, class_name)
+        if ref.kind == SUPER:
+            found = self.lookup_sync_method(key, ref.text, after=True)
+            return UNKNOWN_CALL if found is None else SyncCall((found,), False, True)
+        if ref.kind in (SELF, CLS):
+            classes = (key, *self._subclasses.get(key, ()))
+            if all(self.lookup_method(k, ref.text) is not None for k in classes):
+                return SyncCall((), True, True)
+            candidates = [self.lookup_sync_method(k, ref.text) for k in classes]
+            found = tuple(c for c in dict.fromkeys(candidates) if c is not None)
+            return SyncCall(found, False, bool(found) and all(c is not None for c in candidates))
+        return UNKNOWN_CALL
+
     def _is_stub(self, key: DefKey) -> bool:
         """Whether calling this def tells us nothing we can trust: a stub or an
         abstract method stands for an implementation we cannot see, an async
@@ -255,6 +326,30 @@ def _module_level_async_def(facts: FileFacts, name: str) -> int | None:
     if found is None:
         return None
     return found if _last_definition_is_async(facts.functions, name, facts, class_name=None) else None
+
+
+def _module_level_sync_def(facts: FileFacts, name: str) -> int | None:
+    """Index of the module-level sync def named ``name`` (the last one wins);
+    None when the name is also defined by an async def."""
+    if any(info.class_name is None and info.qualname == name for info in facts.async_defs):
+        return None
+    found = None
+    for index, info in enumerate(facts.sync_defs):
+        if info.qualname == name:
+            found = index
+    return found
+
+
+def _method_sync_def(facts: FileFacts, class_name: str, name: str) -> SyncKey | None:
+    """The sync method ``name`` of ``class_name``; None when the class also
+    defines it as an async def."""
+    if any(info.class_name == class_name and info.name == name for info in facts.async_defs):
+        return None
+    found = None
+    for index, info in enumerate(facts.sync_defs):
+        if info.class_name == class_name and info.name == name:
+            found = index
+    return None if found is None else (facts.path, found)
 
 
 def _method_async_def(facts: FileFacts, class_name: str, name: str) -> DefKey | None:

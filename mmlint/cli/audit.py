@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import click
 
-from mmlint.audit import AUDIT_FORMATS, build_audit, render
+from mmlint.audit import AUDIT_FORMATS, build_audit, render, render_defs
 from mmlint.cli.common import (
     emit,
     output_options,
@@ -22,8 +22,13 @@ from mmlint.cli.common import (
 @click.command("audit")
 @scan_options(exit_zero=False)  # an inventory always exits 0: --exit-zero would mean nothing
 @output_options(AUDIT_FORMATS)
+@click.option(
+    "--show-defs",
+    is_flag=True,
+    help="After the table, one line per async def: verdict, weight (heavy/light/stub) and why, and its blocking chains.",
+)
 @tool_errors
-def command(paths, config_file, select, ignore, quiet, no_color, no_cache, output_format, output):
+def command(paths, config_file, select, ignore, quiet, no_color, no_cache, output_format, output, show_defs):
     """Inventory of twin call sites and suspension behaviour for PATH (default: the configured paths, else the cwd).
 
     One row per file with a twin call or an async def, worst first. An
@@ -36,5 +41,7 @@ def command(paths, config_file, select, ignore, quiet, no_color, no_cache, outpu
     text = render(
         audit, output_format, color=use_color(no_color, output), width=terminal_width(output), quiet=quiet
     )
+    if show_defs and output_format != "json":  # JSON always holds "defs"
+        text += "\n" + render_defs(audit)
     emit(text, output)
     raise SystemExit(0)

@@ -63,10 +63,12 @@ _TOP_KEYS = (
     "twins",
     "per-file-ignores",
     "blocking-calls",
+    "fake-async",
 )
 _EXEMPT_KEYS = ("paths", "classes", "functions")
 _TWIN_KEYS = ("sync", "async")
 _BLOCKING_KEYS = ("extend",)
+_FAKE_ASYNC_KEYS = ("report-light",)
 
 
 class ConfigError(Exception):
@@ -238,6 +240,7 @@ class _TableReader:
         self._check_keys(table, _TOP_KEYS, ())
         exempt = self._table(table, "exempt", _EXEMPT_KEYS)
         blocking = self._table(table, "blocking-calls", _BLOCKING_KEYS)
+        fake_async = self._table(table, "fake-async", _FAKE_ASYNC_KEYS)
         return Settings(
             config_file=self.path,
             root=self.root,
@@ -258,6 +261,7 @@ class _TableReader:
             twins=self._unambiguous(_unique(DEFAULT_TWINS + self._twins(table.get("twins", [])))),
             per_file_ignores=self._per_file_ignores(table.get("per-file-ignores", {})),
             blocking_calls=_unique(DEFAULT_BLOCKING_CALLS + self._strings(blocking.get("extend", []), "blocking-calls.extend")),
+            report_light_async=self._boolean(fake_async, "report-light", default=Settings.report_light_async),
         )
 
     # -- errors

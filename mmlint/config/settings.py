@@ -64,6 +64,9 @@ class Settings:
     # the more specific of --select / --ignore wins.
     cli_ignore: tuple[str, ...] = ()
     select_from_cli: bool = False
+    # [fake-async] report-light: MM003 and MM004 also report light
+    # never-suspending coroutines (by default only heavy ones).
+    report_light_async: bool = False
 
     def key_line(self, dotted_key: str) -> int:
         """The 1-based line of ``dotted_key`` in the configuration file (1 when

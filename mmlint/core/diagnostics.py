@@ -33,6 +33,16 @@ class Owner:
 
 
 @dataclass(frozen=True, slots=True)
+class RelatedLocation:
+    """Another place a diagnostic is about, such as the MM003 of the coroutine
+    a hollow await runs (SARIF ``relatedLocations``, JSON ``related``)."""
+
+    path: str
+    span: Span
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
 class Diagnostic:
     path: str
     span: Span
@@ -45,6 +55,7 @@ class Diagnostic:
     edits: tuple[Edit, ...] = ()
     # Enclosing classes and functions, innermost last; for exemptions.
     owner: tuple[Owner, ...] = field(default=(), compare=False)
+    related: tuple[RelatedLocation, ...] = ()
 
     @property
     def sort_key(self) -> tuple[str, int, int, str]:

@@ -46,6 +46,7 @@ from mmlint.facts.model import (
     TwinPair,
 )
 from mmlint.facts.positions import Range, node_ranges, to_span
+from mmlint.facts.stub_like import is_stub_like_body
 from mmlint.facts.scopes import (
     ANNOTATION_SCOPE,
     CLASS_SCOPE,
@@ -644,7 +645,8 @@ class FileWalk:
             params=parameters_of(node.params),
             has_loop=frame.has_loop,
             calls=tuple(
-                CallRef(self.dotted_callee(call, pending.imports_seen), self.callee_ref(call.func)) for call in frame.calls
+                CallRef(self.dotted_callee(call, pending.imports_seen), self.callee_ref(call.func), len(call.args))
+                for call in frame.calls
             ),
         )
 
@@ -656,6 +658,7 @@ class FileWalk:
         def_range = self.ranges[id(node)]
         name_range = self.ranges[id(node.name)]
         class_node = pending.class_node
+        params = parameters_of(node.params)
         return AsyncDef(
             name=node.name.value,
             qualname=qualname(owner),
@@ -669,13 +672,14 @@ class FileWalk:
             and any(dotted_tail(_unsubscripted(base.value)) == "Protocol" for base in class_node.bases),
             is_generator=frame.is_generator,
             opaque_decorators=opaque_decorators(node),
-            params=parameters_of(node.params),
+            params=params,
             has_loop=frame.has_loop,
             body=body,
             awaits=tuple(builder.awaits),
             calls=tuple(builder.calls),
             timeouts=tuple(builder.timeouts),
             has_suspension_point=has_suspension_point(body),
+            is_stub_like=is_stub_like_body(node.body, frozenset(p.name for p in params)),
         )
 
 

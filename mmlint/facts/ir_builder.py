@@ -204,7 +204,9 @@ class BodyBuilder:
                 future_result = True
             elif isinstance(receiver, cst.Call) and self._makes_future(receiver):
                 future_result = True
-        self.calls.append(CallFact(self.walk.span(node), dotted, future_result, self.walk.callee_ref(node.func)))
+        self.calls.append(
+            CallFact(self.walk.span(node), dotted, future_result, self.walk.callee_ref(node.func), len(node.args))
+        )
         if dotted == "asyncio.wait_for" and node.args:
             wrapped = node.args[0].value
             callee = self.walk.callee_ref(wrapped.func) if isinstance(wrapped, cst.Call) else None

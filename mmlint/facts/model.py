@@ -110,6 +110,7 @@ class CallFact:
     dotted: str  # callee resolved through the file's imports: "time.sleep", "<expr>.read"
     future_result: bool  # `.result()` on a future from `.submit(...)` or concurrent.futures
     callee: CalleeRef  # what the callee refers to, for resolution inside the scanned code
+    arity: int = 0  # how many arguments it is given (a zero-argument getter is cheap)
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +120,7 @@ class CallRef:
 
     dotted: str
     callee: CalleeRef
+    arity: int = 0
 
 
 # Parameter kinds, as inspect names them.
@@ -175,6 +177,10 @@ class AsyncDef:
     # await / async for / async with anywhere in its own body (comprehensions
     # included; nested defs, lambdas and classes not).
     has_suspension_point: bool
+    # Only docstring / pass / ... / raise NotImplementedError, `del` of its
+    # parameters and a constant `return`: satisfies an interface, does no work
+    # (its weight is "stub"; see mmlint.analysis.weight).
+    is_stub_like: bool = False
 
     @property
     def line(self) -> int:

@@ -14,7 +14,7 @@ REPORT_VERSION = 1
 
 
 def diagnostic_dict(d: Diagnostic) -> dict:
-    return {
+    found = {
         "path": d.path,
         "line": d.span.line,
         "column": d.span.column,
@@ -25,6 +25,19 @@ def diagnostic_dict(d: Diagnostic) -> dict:
         "message": d.message,
         "fixable": d.fixable,
     }
+    if d.related:  # only present when there is one, so older consumers see the same objects
+        found["related"] = [
+            {
+                "path": r.path,
+                "line": r.span.line,
+                "column": r.span.column,
+                "end_line": r.span.end_line,
+                "end_column": r.span.end_column,
+                "message": r.message,
+            }
+            for r in d.related
+        ]
+    return found
 
 
 def render_statistics(report: "Report") -> str:

@@ -90,6 +90,15 @@ def _result(diagnostic: Diagnostic, rule_index: dict[str, int]) -> dict[str, Any
             "locations": [{"physicalLocation": {"artifactLocation": artifact, "region": _region(diagnostic.span)}}],
         }
     )
+    if diagnostic.related:
+        result["relatedLocations"] = [
+            {
+                "id": index,
+                "physicalLocation": {"artifactLocation": _artifact_location(r.path), "region": _region(r.span)},
+                "message": {"text": r.message},
+            }
+            for index, r in enumerate(diagnostic.related)
+        ]
     if diagnostic.fixable and diagnostic.edits:
         result["fixes"] = [
             {

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from mmlint.analysis.weight import HEAVY, LIGHT, Weight, is_route
 from mmlint.core.diagnostics import Diagnostic
 from mmlint.facts.model import AsyncDef, FileFacts
 from mmlint.rules.base import Example, Rule, RuleContext
@@ -16,6 +17,19 @@ class FakeAsync(Rule):
     `lambda` and `class` bodies do not). Abstract methods, `@overload`s,
     `Protocol` members, stub bodies (docstring, `pass`, `...`,
     `raise NotImplementedError`) and async generators are not flagged.
+
+    Each such `async def` is weighed. It is *heavy* when its body, a scanned
+    sync function it calls (followed through the call graph), or a coroutine
+    it awaits reaches a blocking call (`blocking-calls`), a loop, or a call
+    not known to be cheap. It is *light* when it only returns constants,
+    builds responses, exceptions or other objects (a CamelCase constructor),
+    works on containers and strings, reads attributes or calls getters with
+    no argument: typically a test double, a hook or a small route. It is a
+    *stub* when its body only satisfies an interface (`pass`, a docstring,
+    `del` of its parameters, a constant `return`, `raise NotImplementedError`).
+    By default only heavy ones are reported; `[fake-async] report-light = true`
+    reports light ones too (stubs never). `mmlint audit --show-defs` shows the
+    weight of every async def either way.
 
     ## Why is this bad?
     A coroutine that never suspends runs its whole body on the event loop in
@@ -31,7 +45,9 @@ class FakeAsync(Rule):
     `await loop.run_in_executor(executor, f, ...)`, or await the async twin. For
     a module-level helper with no reason to be a coroutine, a plain `def` is
     also honest; for a method that overrides an async entry point, keep
-    `async` and offload.
+    `async` and offload. For a heavy route or handler (`@app.get(...)`,
+    `@router.post(...)`, `@app.exception_handler(...)`...), make it a plain
+    `def`: FastAPI and Starlette run plain routes in their threadpool.
 
     ## When to suppress
     When the body is provably cheap (a few attribute reads) and the function is
@@ -62,6 +78,19 @@ class FakeAsync(Rule):
             """,
             expect=("MM003",),
         ),
+        Example(
+            """
+            from fastapi import APIRouter
+
+            router = APIRouter()
+
+            @router.post("/thumbnail")
+            async def thumbnail(request: ThumbnailRequest):
+                image = download_image(request.url)
+                return {"thumbnail": encode_png(image.resize((128, 128)))}
+            """,
+            expect=("MM003",),
+        ),
     )
     good_examples = (
         Example(
@@ -86,20 +115,49 @@ class FakeAsync(Rule):
                         yield item
             """
         ),
+        Example(
+            """
+            from fastapi import APIRouter
+            from fastapi.responses import JSONResponse
+
+            router = APIRouter()
+
+            @router.get("/health")
+            async def health():
+                return JSONResponse({"status": "ok"})
+
+            @router.post("/thumbnail")
+            def thumbnail(request: ThumbnailRequest):
+                image = download_image(request.url)
+                return {"thumbnail": encode_png(image.resize((128, 128)))}
+            """
+        ),
     )
 
     def check_file(self, facts: FileFacts, ctx: RuleContext) -> Iterable[Diagnostic]:
-        for fn in facts.async_defs:
+        if not any(fn.is_fake_async for fn in facts.async_defs):
+            return
+        reported = (HEAVY, LIGHT) if ctx.settings.report_light_async else (HEAVY,)
+        weights = ctx.project.weight(ctx.settings.blocking_calls)
+        for index, fn in enumerate(facts.async_defs):
             if not fn.is_fake_async:
                 continue
-            yield self.diagnostic(facts.path, fn.span, message(fn), owner=fn.owner)
+            weight = weights.weight((facts.path, index))
+            if weight is None or weight.kind not in reported:
+                continue
+            yield self.diagnostic(facts.path, fn.span, message(fn, weight), owner=fn.owner)
 
 
-def message(fn: AsyncDef) -> str:
+def message(fn: AsyncDef, weight: Weight) -> str:
+    why = f" ({weight.reason})" if weight.reason else ""
     head = (
         f"`async def {fn.qualname}` has no `await`, `async for` or `async with`: "
-        "its whole body runs on the event loop, so timeouts and semaphores around it cannot act; "
+        f"its whole body runs on the event loop{why}, so timeouts and semaphores around it cannot act; "
     )
+    if weight.kind == LIGHT:
+        return head + "its body is light: make it a plain `def` if no caller needs a coroutine, or keep it if an interface does"
+    if is_route(fn):
+        return head + "make it a plain `def`: the framework runs a plain route or handler in its threadpool"
     is_method = len(fn.owner) >= 2 and fn.owner[-2].kind == "class"
     if is_method:
         return head + "keep it `async` and offload the blocking work (`await asyncio.to_thread(...)`, " \

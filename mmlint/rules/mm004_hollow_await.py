@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from mmlint.analysis import ChainLink, HollowAwait
-from mmlint.core.diagnostics import Diagnostic
+from mmlint.analysis.weight import HEAVY, LIGHT
+from mmlint.core.diagnostics import Diagnostic, RelatedLocation
 from mmlint.facts.model import FileFacts
 from mmlint.rules.base import Example, Rule, RuleContext
 
@@ -21,6 +22,13 @@ class HollowAwaitRule(Rule):
     A callee that cannot be resolved, or lives outside the scanned code, is
     assumed to suspend, so nothing is reported on a guess. A callee that
     suspends on some paths only is not reported.
+
+    By default only awaits of a *heavy* coroutine are reported (one that
+    reaches a blocking call, a loop or a call not known to be cheap, see
+    MM003); `[fake-async] report-light = true` reports awaits of light ones
+    too. The MM003 finding at the end of the chain is attached as a related
+    location (SARIF `relatedLocations`, JSON `related`), so one fix or one
+    suppression story covers both.
 
     ## Why is this bad?
     The `await` looks like a point where the event loop may run other work,
@@ -93,9 +101,24 @@ class HollowAwaitRule(Rule):
         if facts.path not in ctx.project.targets:
             return
         analysis = ctx.project.suspension
-        for hollow in analysis.hollow_awaits(frozenset({facts.path})):
+        hollow_awaits = analysis.hollow_awaits(frozenset({facts.path}))
+        if not hollow_awaits:
+            return
+        weights = ctx.project.weight(ctx.settings.blocking_calls)
+        reported = (HEAVY, LIGHT) if ctx.settings.report_light_async else (HEAVY,)
+        by_line = {(key[0], info.line): key for key, info in analysis.defs.items()}
+        for hollow in hollow_awaits:
+            callee = by_line[(hollow.chain[0].path, hollow.chain[0].line)]
+            weight = weights.weight(callee)
+            if weight is None or weight.kind not in reported:
+                continue
             owner = analysis.defs[hollow.enclosing].owner
-            yield self.diagnostic(facts.path, hollow.span, message(hollow), owner=owner)
+            related = ()
+            last = by_line[(hollow.chain[-1].path, hollow.chain[-1].line)]
+            if not hollow.ends_in_cycle and analysis.defs[last].is_fake_async:
+                info = analysis.defs[last]
+                related = (RelatedLocation(last[0], info.span, f"MM003: `async def {info.qualname}` never suspends"),)
+            yield self.diagnostic(facts.path, hollow.span, message(hollow), owner=owner, related=related)
 
 
 def describe_chain(chain: tuple[ChainLink, ...], ends_in_cycle: bool, ends_without_suspension_point: bool) -> str:

@@ -23,6 +23,13 @@ class BlockingCallInAsync(Rule):
     with `[tool.mmlint.blocking-calls] extend = [...]`: dotted names and `*`
     wildcards such as `"*.get_frames_as_tensor"` or `"decord.VideoReader"`.
 
+    Calls of scanned sync functions are followed too: a call, in an
+    `async def`, of a sync function that reaches a blocking call through
+    other scanned sync functions is reported with the chain
+    (`wait_for_service` → `requests.get`). Offloading stops the chain: a
+    function handed to `asyncio.to_thread`, `run_in_executor` or a pool's
+    `submit` is not called where it is passed.
+
     ## Why is this bad?
     A blocking call inside a coroutine stops the event loop until it returns:
     no other request makes progress, timeouts cannot fire. A synchronous image
@@ -68,6 +75,22 @@ class BlockingCallInAsync(Rule):
         ),
         Example(
             """
+            import time
+
+            import requests
+
+            def wait_for_service(url):
+                while requests.get(url, timeout=5).status_code != 200:
+                    time.sleep(1)
+
+            async def run_benchmark(url, client):
+                wait_for_service(url)
+                return await client.run()
+            """,
+            expect=("MM005",),
+        ),
+        Example(
+            """
             from decord import VideoReader
 
             async def load_frames(path, decode_slots):
@@ -97,6 +120,22 @@ class BlockingCallInAsync(Rule):
                 return await asyncio.wrap_future(future)
             """
         ),
+        Example(
+            """
+            import asyncio
+            import time
+
+            import requests
+
+            def wait_for_service(url):
+                while requests.get(url, timeout=5).status_code != 200:
+                    time.sleep(1)
+
+            async def run_benchmark(url, client):
+                await asyncio.to_thread(wait_for_service, url)
+                return await client.run()
+            """
+        ),
     )
 
     def check_file(self, facts: FileFacts, ctx: RuleContext) -> Iterable[Diagnostic]:
@@ -115,6 +154,17 @@ class BlockingCallInAsync(Rule):
                         "or use an async equivalent",
                         owner=info.owner,
                     )
+        weights = ctx.project.weight(patterns)
+        for found in weights.transitive_blocking(frozenset({facts.path})):
+            info = ctx.project.suspension.defs[found.enclosing]
+            yield self.diagnostic(
+                facts.path,
+                found.span,
+                f"`{found.callee}(...)` blocks the event loop inside `async def {info.qualname}`: "
+                f"{found.chain.describe()}; offload it (`await asyncio.to_thread({found.callee}, ...)`, "
+                "`await loop.run_in_executor(...)`) or use an async equivalent",
+                owner=info.owner,
+            )
 
 
 def blocking_reason(call: CallFact, patterns: tuple[str, ...]) -> str | None:

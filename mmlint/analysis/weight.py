@@ -1,0 +1,353 @@
+"""Weight of code that runs on the event loop in one go, and blocking calls
+reached through the call graph of scanned sync code.
+
+One classification, read by MM003, MM004, MM005 and `audit`:
+
+- a never-suspending async def is *heavy* when its body, an in-package sync
+  function it calls, or a coroutine it awaits hollowly, reaches a blocking call,
+  a loop, or a call not known to be cheap; *stub* when its body only satisfies
+  an interface (``AsyncDef.is_stub_like``); *light* otherwise (constants,
+  response and exception constructors, container operations, attribute access);
+- a scanned sync def *blocks* when it reaches a known blocking call through
+  scanned sync calls. Offloading stops a chain by construction: the function
+  handed to ``to_thread`` / ``run_in_executor`` / ``submit`` is an argument, not
+  a call, and a lambda's body is not its enclosing function's.
+
+Both are least fixed points over the defs reachable from async defs, as the
+suspension verdicts are: a cycle with nothing heavy in it is light.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fnmatch import fnmatchcase
+
+from mmlint.analysis.resolve import DefKey, SyncCall, SyncKey
+from mmlint.core.diagnostics import Span
+from mmlint.facts.model import UNKNOWN, AsyncDef, CalleeRef, FileFacts
+
+HEAVY = "heavy"
+LIGHT = "light"
+STUB = "stub"
+
+# Builtins that do no more than container, string or type work.
+CHEAP_BUILTINS = frozenset(
+    {
+        "len", "str", "int", "float", "bool", "bytes", "dict", "list", "tuple", "set", "frozenset", "object",
+        "isinstance", "issubclass", "getattr", "setattr", "hasattr", "delattr", "id", "type", "repr", "hash",
+        "min", "max", "abs", "round", "any", "all", "sum", "enumerate", "zip", "range", "iter", "next", "reversed",
+        "sorted", "map", "filter", "format", "callable", "super", "vars", "divmod", "print", "slice", "ord", "chr",
+    }
+)
+# Methods that are container, string, event or logging operations whatever
+# the receiver (`.get` on a dict; `requests.get` is matched as blocking first).
+CHEAP_METHODS = frozenset(
+    {
+        "append", "appendleft", "extend", "insert", "pop", "popleft", "popitem", "remove", "clear", "add",
+        "discard", "update", "get", "setdefault", "keys", "values", "items", "copy", "index", "count",
+        "startswith", "endswith", "lower", "upper", "strip", "lstrip", "rstrip", "split", "rsplit", "join",
+        "format", "replace", "is_set", "set", "put_nowait", "get_nowait", "qsize", "empty", "full",
+        "set_result", "set_exception", "done", "cancel", "cancelled", "create_task", "call_soon",
+        "call_soon_threadsafe", "call_later", "create_future", "debug", "info", "warning", "warn", "error",
+        "exception", "critical", "log", "isoformat", "total_seconds", "fromkeys", "model_dump", "decode", "encode",
+    }
+)
+# Modules whose functions are arithmetic, type or small-value work.
+CHEAP_MODULES = frozenset(
+    {"math", "operator", "typing", "enum", "http", "uuid", "collections", "dataclasses", "functools", "itertools", "string"}
+)
+# Accessors: a call of one of these with no argument reads a value.
+GETTER_PREFIXES = ("get_", "is_", "has_")
+CHEAP_FUNCTIONS = frozenset(
+    {
+        "time.time", "time.perf_counter", "time.monotonic", "time.time_ns", "time.perf_counter_ns",
+        "time.monotonic_ns", "uuid.uuid4", "os.getenv", "os.environ.get", "os.getpid", "asyncio.create_task",
+        "asyncio.ensure_future", "asyncio.get_running_loop", "asyncio.get_event_loop", "asyncio.Event",
+        "asyncio.Queue", "asyncio.Lock", "asyncio.Future", "asyncio.Semaphore", "logging.getLogger",
+        "dataclasses.replace", "copy.copy", "functools.partial", "typing.cast",
+    }
+)
+# Constructors by their last name: responses and exceptions.
+CHEAP_CLASS_SUFFIXES = ("Response", "Error", "Exception", "Warning", "Exit", "Disconnect")
+
+
+def is_cheap_call(dotted: str, arity: int) -> bool:
+    """Whether a call outside the scanned code, by its resolved dotted name and
+    its number of arguments, is known to be cheap: a cheap builtin, method or
+    module function; a constructor (a CamelCase name: responses, exceptions,
+    data objects; an expensive one belongs in `blocking-calls`); a response
+    helper (``*_response``); a getter called with no argument (``get_*``,
+    ``is_*``, ``has_*``)."""
+    if dotted in CHEAP_FUNCTIONS or dotted.split(".", 1)[0] in CHEAP_MODULES:
+        return True
+    last = dotted.rsplit(".", 1)[-1]
+    if last[:1].isupper() and not last.isupper() or last.endswith(CHEAP_CLASS_SUFFIXES):
+        return True
+    if last.endswith("_response") or (arity == 0 and last.startswith(GETTER_PREFIXES)):
+        return True
+    if "." not in dotted:
+        return dotted in CHEAP_BUILTINS
+    return last in CHEAP_METHODS
+
+
+def matching_pattern(dotted: str, patterns: tuple[str, ...]) -> str | None:
+    """The first blocking-call pattern ``dotted`` matches, or None."""
+    return next((pattern for pattern in patterns if fnmatchcase(dotted, pattern)), None)
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """A sync def on a blocking chain."""
+
+    name: str  # qualname
+    path: str
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class BlockingChain:
+    steps: tuple[Step, ...]  # the called sync def first, then what it calls, ...
+    call: str  # the known blocking call at the end: "requests.get"
+
+    def describe(self) -> str:
+        """"`wait_for_service` at bench.py:3 → `requests.get`"."""
+        return " → ".join([*(f"`{s.name}` at {s.path}:{s.line}" for s in self.steps), f"`{self.call}`"])
+
+
+@dataclass(frozen=True, slots=True)
+class TransitiveBlocking:
+    """A call, in an async def, of a scanned sync def that reaches a blocking call."""
+
+    path: str
+    span: Span
+    callee: str  # the call as written: "wait_for_service", "self.poll"
+    chain: BlockingChain
+    enclosing: DefKey
+
+
+@dataclass(frozen=True, slots=True)
+class Weight:
+    kind: str  # HEAVY, LIGHT or STUB
+    reason: str  # why heavy ("a loop", "calls `decode(...)`, not known to be cheap"); "" otherwise
+
+
+class WeightAnalysis:
+    """Weights of the never-suspending async defs and blocking chains of the
+    sync defs of a scan, for one list of blocking-call patterns."""
+
+    def __init__(self, suspension, blocking_patterns: tuple[str, ...]) -> None:
+        self.suspension = suspension
+        self.files: dict[str, FileFacts] = suspension.files
+        self.resolver = suspension.resolver
+        self.patterns = tuple(blocking_patterns)
+        self._sync_calls: dict[SyncKey, tuple[tuple[str, CalleeRef, int, SyncCall], ...]] = {}
+        self._async_calls: dict[DefKey, tuple[SyncCall, ...]] = {}
+        self._local_cache: dict[str, dict[str, tuple[bool, int]]] = {}
+        for key, info in suspension.defs.items():
+            facts = self.files[key[0]]
+            self._async_calls[key] = tuple(
+                self._resolve(facts, info.qualname, info.class_name, c.callee) for c in info.calls
+            )
+        self._reach_sync()
+        self.chains: dict[SyncKey, BlockingChain] = self._blocking_fixed_point()
+        self.sync_heavy: dict[SyncKey, str] = self._sync_weight_fixed_point()
+        self.weights: dict[DefKey, Weight] = self._async_weight_fixed_point()
+
+    # ------------------------------------------------------------ graph
+
+    def _resolve(self, facts: FileFacts, enclosing: str, class_name: str | None, ref: CalleeRef) -> SyncCall:
+        if ref.kind == UNKNOWN and ref.text.isidentifier():
+            # A def nested in the calling function, called by its name.
+            local = self._local_defs(facts).get(f"{enclosing}.<locals>.{ref.text}")
+            if local is not None:
+                is_async, index = local
+                return SyncCall((), True, True) if is_async else SyncCall(((facts.path, index),), False, True)
+        return self.resolver.resolve_sync_call(facts, class_name, ref)
+
+    def _local_defs(self, facts: FileFacts) -> dict[str, tuple[bool, int]]:
+        found = self._local_cache.get(facts.path)
+        if found is None:
+            found = {info.qualname: (False, index) for index, info in enumerate(facts.sync_defs)}
+            found.update({info.qualname: (True, index) for index, info in enumerate(facts.async_defs)})
+            self._local_cache[facts.path] = found
+        return found
+
+    def sync_def(self, key: SyncKey):
+        return self.files[key[0]].sync_defs[key[1]]
+
+    def _reach_sync(self) -> None:
+        """Resolve the calls of every sync def reachable from an async def, once."""
+        pending = [t for calls in self._async_calls.values() for call in calls for t in call.targets]
+        while pending:
+            key = pending.pop()
+            if key in self._sync_calls:
+                continue
+            info = self.sync_def(key)
+            facts = self.files[key[0]]
+            resolved = tuple(
+                (c.dotted, c.callee, c.arity, self._resolve(facts, info.qualname, info.class_name, c.callee))
+                for c in info.calls
+            )
+            self._sync_calls[key] = resolved
+            pending.extend(t for *_, call in resolved for t in call.targets if t not in self._sync_calls)
+
+    def _step(self, key: SyncKey) -> Step:
+        info = self.sync_def(key)
+        return Step(info.qualname, key[0], info.line)
+
+    # ------------------------------------------------------------ blocking
+
+    def _blocking_fixed_point(self) -> dict[SyncKey, BlockingChain]:
+        chains: dict[SyncKey, BlockingChain] = {}
+        changed = True
+        while changed:
+            changed = False
+            for key, calls in self._sync_calls.items():
+                if key in chains:
+                    continue
+                for dotted, _, _, call in calls:
+                    if matching_pattern(dotted, self.patterns) is not None:
+                        chains[key] = BlockingChain((self._step(key),), dotted)
+                        break
+                    reached = next((chains[t] for t in call.targets if t in chains), None)
+                    if reached is not None:
+                        chains[key] = BlockingChain((self._step(key), *reached.steps), reached.call)
+                        break
+                if key in chains:
+                    changed = True
+        return chains
+
+    def blocking_chain(self, call: SyncCall) -> BlockingChain | None:
+        """The chain a call of scanned sync code reaches a blocking call by, if any."""
+        return next((self.chains[t] for t in call.targets if t in self.chains), None)
+
+    def transitive_blocking(self, paths: frozenset[str] | None = None) -> list[TransitiveBlocking]:
+        """Calls in async defs of scanned sync defs that reach a blocking call
+        (calls that match a blocking pattern themselves are MM005's direct case)."""
+        found = []
+        for key in self.suspension._keys(paths):
+            info = self.suspension.defs[key]
+            for fact, call in zip(info.calls, self._async_calls[key]):
+                if fact.future_result or matching_pattern(fact.dotted, self.patterns) is not None:
+                    continue
+                chain = self.blocking_chain(call)
+                if chain is not None:
+                    found.append(TransitiveBlocking(key[0], fact.span, fact.callee.describe(), chain, key))
+        return found
+
+    def chains_of(self, key: DefKey) -> list[tuple[str, BlockingChain]]:
+        """Every blocking chain an async def's own calls start, with the callee as written (audit)."""
+        info = self.suspension.defs[key]
+        return [
+            (fact.callee.describe(), chain)
+            for fact, call in zip(info.calls, self._async_calls[key])
+            if (chain := self.blocking_chain(call)) is not None
+        ]
+
+    # ------------------------------------------------------------ weight
+
+    def _call_cost(self, dotted: str, ref: CalleeRef, arity: int, call: SyncCall, heavy: dict[SyncKey, str]) -> str | None:
+        """Why this call is heavy, or None when it is cheap."""
+        pattern = matching_pattern(dotted, self.patterns)
+        if pattern is not None:
+            return f"`{dotted}(...)` blocks"
+        if call.coroutine:
+            return None  # only creates a coroutine
+        if call.targets:
+            for target in call.targets:
+                if target in self.chains:
+                    return f"calls {self.chains[target].describe()}"
+                if target in heavy:
+                    step = self._step(target)
+                    return f"calls `{step.name}` at {step.path}:{step.line}, which is heavy"
+            if call.complete:
+                return None
+        elif call.complete:
+            return None  # a scanned class with no scanned __init__
+        if is_cheap_call(dotted, arity):
+            return None
+        return f"calls `{ref.describe()}(...)`, not known to be cheap"
+
+    def _sync_weight_fixed_point(self) -> dict[SyncKey, str]:
+        heavy: dict[SyncKey, str] = {}
+        changed = True
+        while changed:
+            changed = False
+            for key, calls in self._sync_calls.items():
+                if key in heavy:
+                    continue
+                reason = "a loop" if self.sync_def(key).has_loop else None
+                for dotted, ref, arity, call in calls:
+                    if reason is not None:
+                        break
+                    reason = self._call_cost(dotted, ref, arity, call, heavy)
+                if reason is not None:
+                    heavy[key] = reason
+                    changed = True
+        return heavy
+
+    def _async_weight_fixed_point(self) -> dict[DefKey, Weight]:
+        suspension = self.suspension
+        never = [key for key in suspension.defs if suspension.classify(key) == "never"]
+        heavy: dict[DefKey, str] = {}
+        for key in never:
+            reason = self._own_weight(key)
+            if reason is not None:
+                heavy[key] = reason
+        changed = True
+        while changed:
+            changed = False
+            for key in never:
+                if key in heavy:
+                    continue
+                reason = self._awaited_weight(key, heavy)
+                if reason is not None:
+                    heavy[key] = reason
+                    changed = True
+        weights = {}
+        for key in never:
+            info: AsyncDef = suspension.defs[key]
+            if key in heavy:
+                weights[key] = Weight(HEAVY, heavy[key])
+            elif info.is_stub_like and info.is_fake_async:
+                weights[key] = Weight(STUB, "")
+            else:
+                weights[key] = Weight(LIGHT, "")
+        return weights
+
+    def _own_weight(self, key: DefKey) -> str | None:
+        info = self.suspension.defs[key]
+        if info.has_loop:
+            return "a loop"
+        for fact, call in zip(info.calls, self._async_calls[key]):
+            if fact.future_result:
+                return "`.result()` on a future blocks"
+            reason = self._call_cost(fact.dotted, fact.callee, fact.arity, call, self.sync_heavy)
+            if reason is not None:
+                return reason
+        return None
+
+    def _awaited_weight(self, key: DefKey, heavy: dict[DefKey, str]) -> str | None:
+        info = self.suspension.defs[key]
+        for index in range(len(info.awaits)):
+            for target in self.suspension.resolution(key, index).targets:
+                if target in heavy:
+                    callee = self.suspension.defs[target]
+                    return f"awaits `{callee.qualname}` at {target[0]}:{callee.line}, which is heavy"
+        return None
+
+    def weight(self, key: DefKey) -> Weight | None:
+        """The weight of a never-suspending judged async def; None for any other."""
+        return self.weights.get(key)
+
+
+# Decorators that register an async def as a web route or handler
+# (FastAPI, Starlette, Flask-style): `@app.get(...)`, `@router.post(...)`...
+ROUTE_DECORATORS = frozenset(
+    {"get", "post", "put", "delete", "patch", "head", "options", "api_route", "route", "websocket", "exception_handler"}
+)
+
+
+def is_route(info: AsyncDef) -> bool:
+    """Decorated as a route or handler: `@<x>.get(...)`, `@<x>.exception_handler(...)`..."""
+    return any("." in text and text.rsplit(".", 1)[1] in ROUTE_DECORATORS for text in info.opaque_decorators)

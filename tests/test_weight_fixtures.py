@@ -1,0 +1,121 @@
+"""Weight of never-suspending coroutines and blocking chains (fixtures/weight):
+with defaults exactly the `# expect:` markers; chains, related locations,
+route advice and the report-light setting."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from expectations import assert_diagnostics_match, expected_findings
+from mmlint.analysis.weight import HEAVY, LIGHT, STUB
+from click.testing import CliRunner
+
+from mmlint.api import check
+from mmlint.cli import cli
+from mmlint.config.load import ConfigError
+from mmlint.reporters import json_report, sarif
+
+PACKAGE = Path(__file__).resolve().parent.parent / "fixtures" / "weight"
+CODES = ("MM003", "MM004", "MM005")
+
+
+def test_defaults_report_exactly_the_markers() -> None:
+    report = check(cwd=PACKAGE)
+    assert_diagnostics_match(expected_findings(PACKAGE, PACKAGE), report.diagnostics, CODES)
+
+
+def test_transitive_blocking_names_the_chain_two_calls_deep() -> None:
+    report = check(["wpkg/bench.py"], cwd=PACKAGE, select=["MM005"])
+    (found,) = report.diagnostics
+    assert found.span.line == 24
+    assert "`wait_for_service` at wpkg/bench.py:14 → `fetch_status` at wpkg/bench.py:10 → `requests.get`" in found.message
+
+
+def test_weights_of_every_kind() -> None:
+    report = check(cwd=PACKAGE)
+    weights = report.project.weight(report.settings.blocking_calls)
+    analysis = report.project.suspension
+    by_name = {(key[0], analysis.defs[key].qualname): weights.weight(key) for key in analysis.defs}
+    kinds = {name: weight.kind for name, weight in by_name.items() if weight is not None}
+    assert kinds[("wpkg/media.py", "decode_async")] == HEAVY  # one-line delegation to a heavy def
+    assert kinds[("wpkg/media.py", "load")] == HEAVY  # awaits a heavy one
+    assert kinds[("wpkg/routes.py", "thumbnail")] == HEAVY
+    assert kinds[("wpkg/routes.py", "health")] == LIGHT
+    assert kinds[("wpkg/bench.py", "status_text")] == LIGHT
+    assert kinds[("wpkg/media.py", "FakeWebSocket.__aenter__")] == LIGHT
+    assert kinds[("wpkg/media.py", "FakeWebSocket.send")] == LIGHT
+    assert kinds[("wpkg/media.py", "FakeWebSocket.__aexit__")] == STUB
+    assert kinds[("wpkg/media.py", "Adapter.on_close")] == STUB
+
+
+def test_a_heavy_route_gets_the_plain_def_advice() -> None:
+    report = check(["wpkg/routes.py"], cwd=PACKAGE, select=["MM003"])
+    assert all("make it a plain `def`: the framework runs" in d.message for d in report.diagnostics)
+    assert len(report.diagnostics) == 2
+
+
+def test_report_light_reports_light_ones_but_never_stubs(tmp_path: Path) -> None:
+    config = tmp_path / "mmlint.toml"
+    config.write_text(
+        f'paths = ["{(PACKAGE / "wpkg").as_posix()}"]\n\n[fake-async]\nreport-light = true\n', encoding="utf-8"
+    )
+    report = check(cwd=PACKAGE, config=config, select=["MM003", "MM004"])
+    flagged = {(d.path, d.span.line, d.code) for d in report.diagnostics}
+    assert ("wpkg/routes.py", 13, "MM003") in flagged  # the light route
+    assert ("wpkg/media.py", 23, "MM003") in flagged  # __aenter__ of the test double
+    assert ("wpkg/media.py", 50, "MM004") in flagged  # await of the light send
+    assert not any(line in (26, 37) for path, line, _ in flagged if path == "wpkg/media.py")  # stubs
+    light = next(d for d in report.diagnostics if d.code == "MM003" and d.span.line == 13)
+    assert "its body is light" in light.message
+
+
+def test_report_light_must_be_a_boolean(tmp_path: Path) -> None:
+    config = tmp_path / "mmlint.toml"
+    config.write_text('[fake-async]\nreport-light = "yes"\n', encoding="utf-8")
+    with pytest.raises(ConfigError, match="report-light"):
+        check(cwd=PACKAGE, config=config)
+
+
+def test_hollow_await_carries_the_callee_mm003_as_a_related_location() -> None:
+    report = check(cwd=PACKAGE, select=["MM003", "MM004"])
+    hollow = next(d for d in report.diagnostics if d.code == "MM004")
+    (related,) = hollow.related
+    mm003 = next(d for d in report.diagnostics if d.code == "MM003" and d.path == related.path and d.span == related.span)
+    assert mm003.span.line == 9
+    payload = json.loads(json_report.render(report))
+    (entry,) = [d for d in payload["diagnostics"] if d["code"] == "MM004"]
+    assert entry["related"][0]["path"] == "wpkg/media.py" and entry["related"][0]["line"] == 9
+    log = json.loads(sarif.render(report))
+    (result,) = [r for r in log["runs"][0]["results"] if r["ruleId"] == "MM004"]
+    location = result["relatedLocations"][0]
+    assert location["physicalLocation"]["region"]["startLine"] == 9
+    assert "MM003" in location["message"]["text"]
+
+
+def test_audit_shows_weight_and_blocking_chain_per_async_def(monkeypatch) -> None:
+    monkeypatch.chdir(PACKAGE)
+    text = CliRunner().invoke(cli, ["audit", "--show-defs", "--no-cache"]).output
+    data = json.loads(CliRunner().invoke(cli, ["audit", "--format", "json", "--no-cache"]).output)
+    assert "wpkg/routes.py:13 health: never, light\n" in text
+    assert "wpkg/media.py:26 FakeWebSocket.__aexit__: never, stub\n" in text
+    assert "wpkg/media.py:9 decode_async: never, heavy (calls `decode_frames` at wpkg/media.py:4, which is heavy)\n" in text
+    assert (
+        "wpkg/bench.py:23 run_benchmark: always\n"
+        "    blocks: `wait_for_service` at wpkg/bench.py:14 → `fetch_status` at wpkg/bench.py:10 → `requests.get`\n"
+    ) in text
+    offloaded = next(d for d in data["defs"] if d["qualname"] == "run_benchmark_offloaded")
+    assert offloaded["blocking"] == [] and offloaded["weight"] == ""
+
+
+def test_explain_documents_weight_chains_and_the_setting() -> None:
+    def explain(code: str) -> str:
+        return " ".join(CliRunner().invoke(cli, ["explain", code]).output.split())
+
+    mm003 = explain("MM003")
+    assert "report-light = true" in mm003 and "heavy" in mm003 and "plain" in mm003
+    mm004 = explain("MM004")
+    assert "relatedLocations" in mm004
+    mm005 = explain("MM005")
+    assert "`wait_for_service` → `requests.get`" in mm005 and "to_thread" in mm005
