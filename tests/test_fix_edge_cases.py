@@ -90,6 +90,13 @@ CASES = [
         b"class P:\n    async def f(self, a):\n        x = 1\n  \x0c\t    \x0c        y = await self.process_and_combine_mm_data_async(a)\n",
     ),
     (
+        # A form-feed-only line after a lone CR: the view once made CRLF of CR + LF,
+        # and every position after it was a line early.
+        "form feed alone on a line after a lone CR",
+        b"class P:\r\x0c\n    async def f(self, a):\n        y = self.process_and_combine_mm_data(a)\n",
+        b"class P:\r\x0c\n    async def f(self, a):\n        y = await self.process_and_combine_mm_data_async(a)\n",
+    ),
+    (
         # tokenize.detect_encoding over BytesIO.readline read the whole file as line 1 (MM999).
         "Latin-1 cookie line ended by a lone CR",
         b"# -*- coding: latin-1 -*-\r# caf\xe9\rclass P:\r    async def f(self, a):\r"
@@ -161,10 +168,12 @@ def test_a_form_feed_dedent_means_what_python_says(tmp_path: Path) -> None:
 
 
 def test_indentation_view() -> None:
-    text = "a\n\x0c  b\r \x0c\tc\r\nd \x0c e\n\x0c"
+    text = "a\n\x0c  b\r \x0c\tc\r\nd \x0c e\n\x0c # c\r\x0c\n\x0c"
     view, shift = indentation_view(text)
-    assert view == "a\n  b\r\tc\r\nd \x0c e\n"
-    assert shift == {2: 1, 3: 2, 5: 1}
+    # Lines without code keep their length (a form feed becomes a space): an emptied
+    # line between a lone CR and an LF would join them into one CRLF.
+    assert view == "a\n  b\r\tc\r\nd \x0c e\n  # c\r \n "
+    assert shift == {2: 1, 3: 2}
     assert indentation_view("x = 1\n") == ("x = 1\n", {})
 
 

@@ -104,8 +104,11 @@ def indentation_view(text: str) -> tuple[str, dict[int, int]]:
     blanks (so ``"\\f        y"`` is indented 8, whatever came before); libcst
     does not, and rejects or misreads such a block. Without them the view means
     the same to Python, libcst reads it, and a position on a changed line is the
-    original one shifted by the count. The file itself is never changed: fixes
-    are edits of the original text."""
+    original one shifted by the count. On a line without code (blank, or only a
+    comment), whose indentation means nothing, each such form feed becomes a
+    space instead: emptied, a line ended by LF after a lone CR would make one
+    CRLF of the two, and every later line would move up. The file itself is
+    never changed: fixes are edits of the original text."""
     if "\f" not in text:
         return text, {}
     pieces: list[str] = []
@@ -113,8 +116,12 @@ def indentation_view(text: str) -> tuple[str, dict[int, int]]:
     for number, line in enumerate(split_lines(text, keepends=True), start=1):
         match = _INDENT_THROUGH_FORM_FEED.match(line)
         if match:
-            removed[number] = match.end()
-            line = line[match.end() :]
+            rest = line[match.end() :].lstrip(" \t\f")
+            if rest[:1] in ("", "#", "\r", "\n"):
+                line = match.group().replace("\f", " ") + line[match.end() :]
+            else:
+                removed[number] = match.end()
+                line = line[match.end() :]
         pieces.append(line)
     return "".join(pieces), removed
 

@@ -50,7 +50,7 @@ class Suppression:
     # What removing the directive removes: its span plus the whitespace that
     # separated it from the code or `#` segment before it (a directive alone on
     # its line takes the line's blanks, or the blanks up to the next segment).
-    # None when no removal keeps every line break as it is (see _removal).
+    # None when no removal keeps every line break as it is (_Parser._suppression).
     removal_span: Span | None
 
     def covers(self, code: str) -> bool:
