@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import bisect
 import codecs
-import io
 import itertools
 import re
 import tokenize
@@ -39,7 +38,9 @@ class Site:
 
 def decode(data: bytes) -> tuple[str, str, bool]:
     """The text as Python reads it (newlines kept), its codec and whether it had a BOM."""
-    encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    # Python's lines: a cookie line may end with a lone CR (BytesIO.readline splits at LF only).
+    lines = iter(data.splitlines(keepends=True))
+    encoding, _ = tokenize.detect_encoding(lambda: next(lines, b""))
     bom = data.startswith(codecs.BOM_UTF8)
     body = data[len(codecs.BOM_UTF8):] if bom else data
     codec = "utf-8" if encoding == "utf-8-sig" else encoding

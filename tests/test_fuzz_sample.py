@@ -63,12 +63,6 @@ def test_generation_is_reproducible_by_seed() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(
-    strict=True,
-    reason="mmlint bugs the campaign found (see the h-fuzz report): lone-CR files marked [*] but not fixed; "
-    "chained twin calls `self.f(a)[0].f(b)` make fix refuse the whole file; a form feed before a nested "
-    "block or a Latin-1 cookie line ended by a lone CR is MM999 though Python compiles it",
-)
 def test_a_sample_of_the_campaign_has_no_failures() -> None:
     result = fuzz_fix.run_campaign(count=60, seed=2024, jobs=1, batch_size=60)
     assert sum(result.generated.values()) == 60

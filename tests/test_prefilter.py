@@ -22,6 +22,10 @@ PREFILTER = Prefilter(DEFAULT_TWINS + (TwinPair("encode_audio", "encode_audio_as
         b"async\tdef f():\n    pass\n",
         b"class A:\n    async  def f(self): ...\n",
         b"async \\\ndef f():\n    pass\n",
+        b"async \\\rdef f():\r    pass\r",  # a lone CR ends a line for Python
+        # UTF-7 `async def f(self): self.process_and_combine_mm_data(a)`, its cookie
+        # on line 2 after a blank line ended by a lone CR.
+        b"\r# coding: utf-7\r+AGE-sync def f(self): self.process+AF8-and+AF8-combine+AF8-mm+AF8-data(a)\r",
         b"x = 1  # mmlint: ignore[MM001]\n",
     ],
 )

@@ -15,7 +15,7 @@ from pathlib import Path
 from mmlint.core.diagnostics import Span
 from mmlint.facts.model import FileFacts, TwinPair
 from mmlint.config.settings import Budgets
-from mmlint.core.source import DecodeError, decode_source, round_trips
+from mmlint.core.source import DecodeError, decode_source, indentation_view, round_trips
 from mmlint.facts.outcome import FileOutcome, Parsed, ParseFailure, Unparsed
 from mmlint.facts.suppressions import parse_suppressions
 
@@ -81,8 +81,11 @@ def _analyse(
         if refused is not None:
             return refused
     suppressions = parse_suppressions(text)
+    # libcst reads the decoded text (its own decoding misses a cookie line ended
+    # by a lone CR), without the form feeds Python's indentation ignores.
+    view, column_shift = indentation_view(text)
     try:
-        module = cst.parse_module(data)
+        module = cst.parse_module(view)
     except cst.ParserSyntaxError as error:
         if suppressions.skip_file:  # not checked, so not even for syntax
             return Unparsed("skip-file")
@@ -92,7 +95,7 @@ def _analyse(
     except (RecursionError, UnicodeError, ValueError) as error:  # absurdly deep nesting, odd bytes
         return ParseFailure(Span(1, 1, 1, 1), f"could not parse: {type(error).__name__}: {_first_line(str(error))}")
     try:
-        facts = collect_facts(module, real_path, display_path, twins)
+        facts = collect_facts(module, real_path, display_path, twins, column_shift)
         if not round_trips(data):
             facts = replace(facts, round_trips=False)
     except RecursionError:

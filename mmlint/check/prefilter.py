@@ -19,7 +19,7 @@ from mmlint.facts.model import TwinPair
 from mmlint.core.source import DecodeError, decode_source
 
 # `async` and `def` may be separated by any whitespace, even a line continuation.
-_COROUTINE_DEF = re.compile(rb"\basync(?:[ \t\f]|\\\r?\n)+def\b")
+_COROUTINE_DEF = re.compile(rb"\basync(?:[ \t\f]|\\(?:\r\n?|\n))+def\b")
 
 
 class Prefilter:
@@ -38,8 +38,9 @@ class Prefilter:
         return text is not None and self.could_hold_finding(text.encode("utf-8", "surrogatepass"))
 
 
-# PEP 263: a cookie in a comment on the first or second line.
-_COOKIE = re.compile(rb"\A(?:[^\n]*\n)?[ \t\f]*#[^\n]*?coding[:=][ \t]*([-\w.]+)")
+# PEP 263: a cookie in a comment on the first or second line (lines end at
+# \n, \r\n or a lone \r, as CPython reads them).
+_COOKIE = re.compile(rb"\A(?:[^\r\n]*(?:\r\n?|\n))?[ \t\f]*#[^\r\n]*?coding[:=][ \t]*([-\w.]+)")
 _UTF8_NAMES = frozenset({"utf-8", "utf8", "utf_8", "utf-8-sig", "utf_8_sig"})
 
 

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import codecs
-import io
 import re
 import tokenize
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 
@@ -22,10 +21,20 @@ class DecodeError(Exception):
         return self.message
 
 
+def detect_encoding(data: bytes) -> str:
+    """The encoding Python reads ``data`` with (BOM, then a PEP 263 cookie in the
+    first two lines, else UTF-8). The lines are Python's: a cookie line may end
+    with a lone CR, which ``tokenize.detect_encoding`` over ``BytesIO.readline``
+    (split at LF only) would read together with the rest of the file. Raises
+    ``SyntaxError`` for an unknown cookie or a BOM and cookie that disagree."""
+    lines = iter(data.splitlines(keepends=True))  # bytes split at \n, \r\n and \r only
+    return tokenize.detect_encoding(lambda: next(lines, b""))[0]
+
+
 def decode_source(data: bytes) -> str:
     """Decode with the encoding Python would use (BOM, then PEP 263 cookie, else UTF-8)."""
     try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        encoding = detect_encoding(data)
     except SyntaxError as error:  # unknown encoding name, or BOM and cookie disagree
         raise DecodeError(str(error)) from None
     try:
@@ -65,6 +74,58 @@ def line_starts(text: str) -> list[int]:
     return [0] + [match.end() for match in LINE_BREAK.finditer(text)]
 
 
+def python_tokens(text: str) -> list[tokenize.TokenInfo]:
+    """Every token of ``text`` (see ``iter_python_tokens``)."""
+    return list(iter_python_tokens(text))
+
+
+def iter_python_tokens(text: str) -> Iterator[tokenize.TokenInfo]:
+    """The tokens of ``text`` as Python reads it, lines split at \\n, \\r\\n and \\r
+    (``io.StringIO.readline`` splits at \\n only, and before Python 3.12 the
+    tokenizer takes a lone CR for an error token, not a line end). A lone CR
+    is read as LF, as CPython's own tokenizer does: same length, so every
+    position is the same. Raises ``tokenize.TokenError`` / ``SyntaxError``."""
+    lines = split_lines(_LONE_CR.sub("\n", text), keepends=True)
+    return tokenize.generate_tokens(iter(lines).__next__)
+
+
+_LONE_CR = re.compile(r"\r(?!\n)")
+
+
+# The blanks that start a line, up to and including the last form feed among them.
+_INDENT_THROUGH_FORM_FEED = re.compile(r"[ \t\f]*\f")
+
+
+def indentation_view(text: str) -> tuple[str, dict[int, int]]:
+    """``text`` without the blanks up to the last form feed at the start of a
+    line, and how many characters each such line lost (1-based line -> count).
+
+    Python resets its indentation count at a form feed in a line's leading
+    blanks (so ``"\\f        y"`` is indented 8, whatever came before); libcst
+    does not, and rejects or misreads such a block. Without them the view means
+    the same to Python, libcst reads it, and a position on a changed line is the
+    original one shifted by the count. On a line without code (blank, or only a
+    comment), whose indentation means nothing, each such form feed becomes a
+    space instead: emptied, a line ended by LF after a lone CR would make one
+    CRLF of the two, and every later line would move up. The file itself is
+    never changed: fixes are edits of the original text."""
+    if "\f" not in text:
+        return text, {}
+    pieces: list[str] = []
+    removed: dict[int, int] = {}
+    for number, line in enumerate(split_lines(text, keepends=True), start=1):
+        match = _INDENT_THROUGH_FORM_FEED.match(line)
+        if match:
+            rest = line[match.end() :].lstrip(" \t\f")
+            if rest[:1] in ("", "#", "\r", "\n"):
+                line = match.group().replace("\f", " ") + line[match.end() :]
+            else:
+                removed[number] = match.end()
+                line = line[match.end() :]
+        pieces.append(line)
+    return "".join(pieces), removed
+
+
 def source_lines(data: bytes) -> list[str]:
     """The decoded lines (without line endings), split where Python counts lines
     (see ``split_lines``). Empty when the bytes do not decode."""
@@ -79,7 +140,7 @@ def decode_keeping_format(source: bytes) -> tuple[str, Callable[[str], bytes]]:
     """The text of ``source`` as Python decodes it, and a function that encodes a
     text back the same way (same codec, BOM kept). Raises ``SyntaxError`` for an
     unknown cookie and ``UnicodeDecodeError`` for invalid bytes."""
-    encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
+    encoding = detect_encoding(source)
     has_bom = source.startswith(codecs.BOM_UTF8)
     body = source[len(codecs.BOM_UTF8) :] if has_bom else source
     codec = "utf-8" if encoding == "utf-8-sig" else encoding

@@ -18,6 +18,7 @@ scope's bindings are known (a binding may follow its use).
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -76,9 +77,16 @@ from mmlint.facts.syntax import (
 )
 
 
-def collect_facts(module: cst.Module, real_path: Path, display_path: str, twins: tuple[TwinPair, ...]) -> FileFacts:
-    """The facts of one parsed file."""
-    walk = FileWalk(module, real_path, twins)
+def collect_facts(
+    module: cst.Module,
+    real_path: Path,
+    display_path: str,
+    twins: tuple[TwinPair, ...],
+    column_shift: Mapping[int, int] | None = None,
+) -> FileFacts:
+    """The facts of one parsed file. ``column_shift``: see positions.node_ranges
+    (``module`` parsed from a view of the file, mmlint.core.source.indentation_view)."""
+    walk = FileWalk(module, real_path, twins, column_shift)
     walk.run()
     return walk.facts(display_path)
 
@@ -191,8 +199,11 @@ def _push(value: cst.CSTNode | None, ctx: _Context, link: Link, stack: list) -> 
 
 
 class FileWalk:
-    def __init__(self, module: cst.Module, real_path: Path, twins: tuple[TwinPair, ...]) -> None:
+    def __init__(
+        self, module: cst.Module, real_path: Path, twins: tuple[TwinPair, ...], column_shift: Mapping[int, int] | None = None
+    ) -> None:
         self.module = module
+        self.column_shift = column_shift
         self.real_path = real_path
         self.pairs: dict[str, tuple[TwinPair, bool]] = {}
         for pair in twins:
@@ -556,7 +567,7 @@ class FileWalk:
         return nodes
 
     def facts(self, display_path: str) -> FileFacts:
-        self.ranges = node_ranges(self.module, self._positioned_nodes())
+        self.ranges = node_ranges(self.module, self._positioned_nodes(), self.column_shift)
         kept = self._kept_coroutines()
         module_name, is_package = module_name_for(self.real_path)
         return FileFacts(

@@ -13,7 +13,7 @@ nodes where libcst says so; else the whitespace-inclusive range).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -118,15 +118,25 @@ class _PositionState(CodegenState):
         )
 
 
-def node_ranges(module: cst.Module, nodes: Iterable[cst.CSTNode]) -> dict[int, Range]:
+def node_ranges(
+    module: cst.Module, nodes: Iterable[cst.CSTNode], column_shift: Mapping[int, int] | None = None
+) -> dict[int, Range]:
     """Ranges of ``nodes`` (keyed by ``id(node)``), exactly as PositionProvider
-    gives them, from one lean codegen pass."""
+    gives them, from one lean codegen pass. ``column_shift`` (line -> count) adds
+    to the columns on those lines: ``module`` was parsed from a view of the file
+    with that many characters removed at the start of each such line
+    (mmlint.core.source.indentation_view)."""
     wanted = {id(node) for node in nodes}
     if not wanted:
         return {}
     state = _PositionState(default_indent=module.default_indent, default_newline=module.default_newline, wanted=wanted)
     module._codegen(state)
-    return state.ranges
+    if not column_shift:
+        return state.ranges
+    return {
+        key: (line, column + column_shift.get(line, 0), end_line, end_column + column_shift.get(end_line, 0))
+        for key, (line, column, end_line, end_column) in state.ranges.items()
+    }
 
 
 def to_span(code_range: Range) -> Span:

@@ -18,13 +18,12 @@ but is not one is recorded as malformed, for a warning (MM009, never a fix).
 
 from __future__ import annotations
 
-import io
 import re
 import tokenize
 from dataclasses import dataclass
 
 from mmlint.core.diagnostics import Span
-from mmlint.core.source import split_lines
+from mmlint.core.source import iter_python_tokens, split_lines
 
 _BLANK = " \t\f"  # whitespace as Python counts it between tokens
 _SPACE = f"[{_BLANK}]"
@@ -39,7 +38,6 @@ _ATTEMPT = re.compile(rf"#{_SPACE}*mmlint{_SPACE}*:", re.IGNORECASE)
 # After a directive: the end of the comment, or whitespace and the next segment.
 _DIRECTIVE_END = re.compile(rf"{_SPACE}*\Z|{_SPACE}+(?=#)")
 _CODE = re.compile(r"[A-Z]+[0-9]+\Z")
-_LONE_CR = re.compile(r"\r(?!\n)")
 EXAMPLE = "`# mmlint: ignore[MM001]  # why`"
 
 
@@ -52,7 +50,8 @@ class Suppression:
     # What removing the directive removes: its span plus the whitespace that
     # separated it from the code or `#` segment before it (a directive alone on
     # its line takes the line's blanks, or the blanks up to the next segment).
-    removal_span: Span
+    # None when no removal keeps every line break as it is (_Parser._suppression).
+    removal_span: Span | None
 
     def covers(self, code: str) -> bool:
         return self.codes is None or code in self.codes
@@ -84,13 +83,10 @@ class _Segment:
 
 def parse_suppressions(text: str) -> FileSuppressions:
     """Find suppression directives; a tokenize error yields what was found before it."""
-    # A lone CR becomes LF (same length, so columns stay): the tokenizer reads
-    # lines at LF only, mmlint's lines end at CR too (source.split_lines).
-    lines = split_lines(_LONE_CR.sub("\n", text), keepends=True)
-    parser = _Parser(lines)
+    parser = _Parser(split_lines(text, keepends=True))
     header = True  # still before the first code token (a module docstring may come first)
     try:
-        for token in tokenize.generate_tokens(iter(lines).__next__):
+        for token in iter_python_tokens(text):
             if token.type == tokenize.COMMENT:
                 parser.comment(token, header)
             elif token.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.ENCODING, tokenize.STRING, tokenize.INDENT, tokenize.DEDENT):
@@ -145,16 +141,29 @@ class _Parser:
         elif after.end() < len(comment):
             # Starts its line and another segment follows: take the blanks up to it.
             removal = (begin, column + after.end())
-        else:
+        elif not self._empty_line_merges_breaks(line):
             # Alone on its line: the line's blanks go with it (the line stays, empty).
             removal = (0, len(text_line))
+        elif begin > 0:
+            # Emptied, this line's LF would join the lone CR before it into one
+            # CRLF, and the file would lose a line: the leading blanks stay.
+            removal = (begin, len(text_line))
+        else:
+            removal = None  # nothing can stay on the line: not removable as text
         return Suppression(
             line=line,
             codes=codes,
             span=Span(line, begin + 1, line, end + 1),
             codes_span=codes_span,
-            removal_span=Span(line, removal[0] + 1, line, removal[1] + 1),
+            removal_span=None if removal is None else Span(line, removal[0] + 1, line, removal[1] + 1),
         )
+
+    def _empty_line_merges_breaks(self, line: int) -> bool:
+        """Whether line ``line``, emptied, would leave a lone CR (the end of the
+        line before) directly followed by its LF: one CRLF, one line less."""
+        previous = self._lines[line - 2] if line >= 2 else ""
+        own = self._lines[line - 1]
+        return previous.endswith("\r") and own.endswith("\n") and not own.endswith("\r\n")
 
 
 def _segment_starts(comment: str) -> list[int]:

@@ -10,12 +10,12 @@ encoding cookie and BOM. No parse is needed; the verifier checks the result."""
 
 from __future__ import annotations
 
-import io
 import tokenize
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from mmlint.core.diagnostics import Edit, Span
+from mmlint.core.source import python_tokens
 from mmlint.fix.model import CallFix, FixedSite, UnfixedSite
 from mmlint.fix.text_edits import apply_text_edits, decode_keeping_format
 
@@ -36,10 +36,6 @@ class CallRewrite:
 
 class CannotRewrite(ValueError):
     """The file cannot be rewritten without touching other bytes."""
-
-
-def _tokens(text: str) -> list[tokenize.TokenInfo]:
-    return list(tokenize.generate_tokens(io.StringIO(text).readline))
 
 
 def _callee_name(tokens: Sequence[tokenize.TokenInfo], close: int) -> int:
@@ -79,13 +75,16 @@ def _inside_fstring(tokens: Sequence[tokenize.TokenInfo], line: int, column: int
 
 def plan_call_edits(text: str, fixes: Sequence[CallFix]) -> tuple[list[Edit], list[FixedSite], list[UnfixedSite]]:
     """The edits for every planned call that the tokens confirm; the others are unfixed with a reason."""
-    tokens = _tokens(text)
+    tokens = python_tokens(text)
     starts = {tok.start: index for index, tok in enumerate(tokens) if tok.start != tok.end}
     closes = {tok.end: index for index, tok in enumerate(tokens) if tok.type == tokenize.OP and tok.string == ")"}
     edits: list[Edit] = []
     fixed: list[FixedSite] = []
     unfixed: list[UnfixedSite] = []
-    for fix in fixes:
+    # Outer calls first where several start at one token (`self.f(a)[0].f(b)`): their
+    # `await ` must come before the inner call's `(await ` at that position, and
+    # edits at one position are applied in the order they are planned.
+    for fix in sorted(fixes, key=lambda f: (f.span.line, f.span.column, -f.span.end_line, -f.span.end_column)):
         span = fix.span
         start = starts.get((span.line, span.column - 1))
         close = closes.get((span.end_line, span.end_column - 1))

@@ -26,17 +26,21 @@ def offset_of(starts: list[int], text: str, line: int, column: int) -> int:
     return offset
 
 
+def locate_edits(text: str, edits: Sequence[Edit]) -> list[tuple[int, int, str]]:
+    """``edits`` as (start offset, end offset, new text), by position; edits at
+    one position keep their given order (`await ` before `(await ` where an
+    outer and an inner call start together)."""
+    starts = line_starts(text)
+    located = [
+        (offset_of(starts, text, e.span.line, e.span.column), offset_of(starts, text, e.span.end_line, e.span.end_column), e.text)
+        for e in edits
+    ]
+    return sorted(located, key=lambda item: item[:2])
+
+
 def apply_text_edits(text: str, edits: Sequence[Edit]) -> str:
     """Apply non-overlapping ``edits`` to ``text``; raise ``EditConflict`` otherwise."""
-    starts = line_starts(text)
-    located = sorted(
-        (
-            offset_of(starts, text, e.span.line, e.span.column),
-            offset_of(starts, text, e.span.end_line, e.span.end_column),
-            e.text,
-        )
-        for e in edits
-    )
+    located = locate_edits(text, edits)
     pieces: list[str] = []
     position = 0
     for start, end, replacement in located:

@@ -15,15 +15,14 @@ tree, unchanged."""
 from __future__ import annotations
 
 import ast
-import io
 import tokenize
 import warnings
 from collections.abc import Iterable, Sequence
 
 from mmlint.core.diagnostics import Edit
 from mmlint.fix.model import CallFix, FixedSite
-from mmlint.fix.text_edits import offset_of
-from mmlint.core.source import line_starts
+from mmlint.fix.text_edits import locate_edits
+from mmlint.core.source import decode_keeping_format, python_tokens
 
 
 class VerificationFailed(Exception):
@@ -34,9 +33,12 @@ _Token = tokenize.TokenInfo
 
 
 def _tokens(source: bytes, label: str) -> list[_Token]:
+    """Python's tokens of ``source``, in the same lines as the facts' positions
+    (a lone CR ends a line)."""
     try:
-        return [tok for tok in tokenize.tokenize(io.BytesIO(source).readline) if tok.type != tokenize.ENCODING]
-    except (tokenize.TokenError, SyntaxError) as error:
+        text, _ = decode_keeping_format(source)
+        return python_tokens(text)
+    except (tokenize.TokenError, SyntaxError, UnicodeError, LookupError) as error:
         raise VerificationFailed(f"the {label} text does not tokenize: {error}") from None
 
 
@@ -187,11 +189,7 @@ def verify_only_edits_changed(old: str, new: str, edits: Sequence[Edit]) -> None
     """Raise ``VerificationFailed`` unless ``new`` is ``old`` with exactly
     ``edits`` (spans in ``old``) applied: every character outside the edit
     spans is compared, one by one, to where it must stand in ``new``."""
-    starts = line_starts(old)
-    located = sorted(
-        (offset_of(starts, old, e.span.line, e.span.column), offset_of(starts, old, e.span.end_line, e.span.end_column), e.text)
-        for e in edits
-    )
+    located = locate_edits(old, edits)
     old_at = new_at = 0
     for start, end, text in located:
         kept = start - old_at

@@ -168,8 +168,6 @@ def unfixable_reason(site: CallSite, facts: FileFacts) -> str | None:
         return "the callee is in parentheses"
     if not facts.round_trips:
         return "the file's encoding does not round-trip (decoding and encoding back changes its bytes)"
-    if facts.newline == "\r":
-        return "the file ends its lines with a bare CR (classic Mac OS), which the fixer does not rewrite"
     if not site.receiver and site.pair.async_ not in facts.module_bindings:
         return f"`{site.pair.async_}` is not defined or imported in this module"
     return None

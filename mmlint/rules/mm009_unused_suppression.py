@@ -187,6 +187,11 @@ def _unused(path: str, suppression: Suppression, message: str, kept: tuple[str, 
     if kept:
         assert suppression.codes_span is not None  # only a code list keeps codes
         edit = Edit(suppression.codes_span, ",".join(kept))
-    else:
+    elif suppression.removal_span is not None:
         edit = Edit(suppression.removal_span, "")
+    else:
+        # Alone on a line between a lone CR and an LF: emptying the line would join
+        # the two breaks into one CRLF, so the file would lose a line.
+        return _RULE.diagnostic(path, suppression.span, message + " (remove it by hand: it is alone on a line "
+                                "between a bare CR and an LF, which emptied would join into one line break)")
     return _RULE.diagnostic(path, suppression.span, message, fixable=True, edits=(edit,))
