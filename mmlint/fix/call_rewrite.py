@@ -79,8 +79,11 @@ def _inside_fstring(tokens: Sequence[tokenize.TokenInfo], line: int, column: int
     return depth > 0
 
 
-def plan_call_edits(text: str, fixes: Sequence[CallFix]) -> tuple[list[Edit], list[FixedSite], list[UnfixedSite]]:
-    """The edits for every planned call that the tokens confirm; the others are unfixed with a reason."""
+def plan_call_edits(
+    text: str, fixes: Sequence[CallFix], code: str = MM001
+) -> tuple[list[Edit], list[FixedSite], list[UnfixedSite]]:
+    """The edits for every planned call that the tokens confirm; the others are
+    unfixed with a reason. ``code``: the rule the sites are reported under."""
     tokens = _tokens(text)
     starts = {tok.start: index for index, tok in enumerate(tokens) if tok.start != tok.end}
     closes = {tok.end: index for index, tok in enumerate(tokens) if tok.type == tokenize.OP and tok.string == ")"}
@@ -93,13 +96,13 @@ def plan_call_edits(text: str, fixes: Sequence[CallFix]) -> tuple[list[Edit], li
         close = closes.get((span.end_line, span.end_column - 1))
         if start is None or close is None:
             if _inside_fstring(tokens, span.line, span.column - 1):
-                unfixed.append(UnfixedSite(span, MM001, "inside an f-string"))
+                unfixed.append(UnfixedSite(span, code, "inside an f-string"))
             else:
-                unfixed.append(UnfixedSite(span, MM001, "no call of the twin starts and ends at this position"))
+                unfixed.append(UnfixedSite(span, code, "no call of the twin starts and ends at this position"))
             continue
         name = _callee_name(tokens, close)
         if name < start or tokens[name].type != tokenize.NAME or tokens[name].string != fix.sync:
-            unfixed.append(UnfixedSite(span, MM001, f"the callee here is not `{fix.sync}`"))
+            unfixed.append(UnfixedSite(span, code, f"the callee here is not `{fix.sync}`"))
             continue
         following = close + 1
         while following < len(tokens) and tokens[following].type in (tokenize.NL, tokenize.COMMENT):
@@ -114,11 +117,11 @@ def plan_call_edits(text: str, fixes: Sequence[CallFix]) -> tuple[list[Edit], li
         edits.append(Edit(name_span, fix.async_))
         if parenthesize:
             edits.append(Edit(Span(span.end_line, span.end_column, span.end_line, span.end_column), ")"))
-        fixed.append(FixedSite(span, MM001, parenthesized=parenthesize))
+        fixed.append(FixedSite(span, code, parenthesized=parenthesize))
     return edits, fixed, unfixed
 
 
-def rewrite_calls(source: bytes, fixes: Sequence[CallFix]) -> CallRewrite:
+def rewrite_calls(source: bytes, fixes: Sequence[CallFix], code: str = MM001) -> CallRewrite:
     """Rewrite every planned call in ``source`` as text edits. A planned span
     that matches no call of the twin is reported as unfixed, never guessed at.
     Raises ``SyntaxError`` / ``UnicodeError`` for text Python cannot decode or
@@ -129,7 +132,7 @@ def rewrite_calls(source: bytes, fixes: Sequence[CallFix]) -> CallRewrite:
     text, encode = decode_keeping_format(source)
     if encode(text) != source:
         raise CannotRewrite("its encoding does not round-trip, so other bytes would change")
-    edits, fixed, unfixed = plan_call_edits(text, fixes)
+    edits, fixed, unfixed = plan_call_edits(text, fixes, code)
     new = encode(apply_text_edits(text, edits)) if edits else source
     by_span = lambda site: site.span  # noqa: E731
     return CallRewrite(new, tuple(sorted(fixed, key=by_span)), tuple(sorted(unfixed, key=by_span)), tuple(edits))

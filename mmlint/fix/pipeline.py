@@ -26,6 +26,7 @@ from mmlint.fix.call_rewrite import MM001, CannotRewrite, rewrite_calls
 from mmlint.fix.verify import VerificationFailed, verify_call_rewrite, verify_comment_edit, verify_only_edits_changed
 from mmlint.core.write import write_atomically
 from mmlint.rules.mm001_sync_twin_call import unfixable_reason as mm001_unfixable_reason
+from mmlint.rules.mm010_sync_call_with_async_twin import CODE as MM010, reason_in as mm010_reason_in
 
 SYNTAX_ERROR_CODE = "MM999"
 
@@ -117,6 +118,41 @@ class CallRewriteFixer(Fixer):
         return StageResult(rewrite.new, rewrite.fixed, tuple(unfixed) + rewrite.unfixed)
 
 
+class TwinCallFixer(Fixer):
+    """MM010: the same rewrite as MM001's, for a discovered pair. The sync name
+    comes from the collected call, the async one from the diagnostic's rename
+    edit (the rule decided the pair with the whole project in view)."""
+
+    order = 11
+
+    def run(
+        self, source: bytes, diagnostics: Sequence[Diagnostic], file: FileToFix, original: Mapping[Span, Span]
+    ) -> StageResult:
+        calls = {
+            call.span: call for info in (file.facts.async_defs if file.facts else ()) for call in info.calls
+        }
+        fixes: list[CallFix] = []
+        unfixed: list[UnfixedSite] = []
+        for diagnostic in diagnostics:
+            call = calls.get(original.get(diagnostic.span, diagnostic.span))
+            renames = [edit.text for edit in diagnostic.edits if edit.span.line != edit.span.end_line or edit.span.column != edit.span.end_column]
+            if not diagnostic.fixable:
+                unfixed.append(UnfixedSite(diagnostic.span, MM010, mm010_reason_in(diagnostic.message)))
+            elif call is None or len(renames) != 1:
+                unfixed.append(UnfixedSite(diagnostic.span, MM010, "no call of the twin was collected at this position"))
+            else:
+                fixes.append(CallFix(diagnostic.span, call.callee.text.rpartition(".")[2], renames[0]))
+        if not fixes:
+            return StageResult(source, unfixed=tuple(unfixed))
+        rewrite = rewrite_calls(source, fixes, MM010)
+        if rewrite.fixed:
+            text, _ = decode_keeping_format(source)
+            new_text, _ = decode_keeping_format(rewrite.new)
+            verify_only_edits_changed(text, new_text, rewrite.edits)
+            verify_call_rewrite(source, rewrite.new, fixes, rewrite.fixed)
+        return StageResult(rewrite.new, rewrite.fixed, tuple(unfixed) + rewrite.unfixed)
+
+
 def unfixable_reason(site: CallSite | None, facts: FileFacts | None, diagnostic: Diagnostic) -> str:
     """Why an MM001 site is left as written: the rule's own reason, so `check`
     and `fix` never disagree."""
@@ -132,7 +168,9 @@ def _fixer_for(code: str) -> Fixer:
 COMMENT_EDITS = CommentEditFixer()
 # Rule code -> fixer. A fixable diagnostic of a code not listed here carries
 # comment-only text edits and goes to COMMENT_EDITS.
-FIXERS: dict[str, Fixer] = {MM001: CallRewriteFixer()}
+FIXERS: dict[str, Fixer] = {MM001: CallRewriteFixer(), MM010: TwinCallFixer()}
+# Codes whose sites go to their fixer even when not fixable, to be listed with the reason.
+_LISTED_WHEN_UNFIXABLE = frozenset({MM001, MM010})
 
 
 def _remap(span: Span, positions: PositionMap) -> Span | None:
@@ -144,11 +182,11 @@ def _remap(span: Span, positions: PositionMap) -> Span | None:
 
 
 def _stage_work(file: FileToFix) -> list[tuple[Fixer, list[Diagnostic]]]:
-    """The diagnostics each fixer handles, fixers in order. MM001 sites that are
-    not fixable still go to the call fixer, which reports them with a reason."""
+    """The diagnostics each fixer handles, fixers in order. MM001 and MM010 sites
+    that are not fixable still go to their fixer, which reports them with a reason."""
     work: dict[int, tuple[Fixer, list[Diagnostic]]] = {}
     for diagnostic in file.diagnostics:
-        if diagnostic.code != MM001 and not (diagnostic.fixable and diagnostic.edits):
+        if diagnostic.code not in _LISTED_WHEN_UNFIXABLE and not (diagnostic.fixable and diagnostic.edits):
             continue
         fixer = _fixer_for(diagnostic.code)
         work.setdefault(id(fixer), (fixer, []))[1].append(diagnostic)
