@@ -267,6 +267,8 @@ class TwinAnalysis:
         through imports; each once."""
         found: dict[tuple[SyncKey, DefKey], Twin] = {}
         for (path, class_name, name), index in self._syncs.items():
+            if name in self.excluded_names:
+                continue
             for async_name in self.twin_names(name):
                 if class_name is None:
                     if self._member(path, None, name) == (False, index):

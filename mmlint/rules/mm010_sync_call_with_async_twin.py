@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from mmlint.analysis.twins import Contract, TwinAnalysis, TwinCall, describe_verdict
+from mmlint.analysis.flow import NEVER
+from mmlint.analysis.twins import Contract, TwinAnalysis, TwinCall
 from mmlint.core.diagnostics import Diagnostic, Edit, Span
 from mmlint.facts.model import FileFacts
 from mmlint.rules.base import Example, Rule, RuleContext
@@ -190,8 +191,10 @@ def unfixable_reason(twin_call: TwinCall, contract: Contract, facts: FileFacts) 
         return f"`{twin_call.rewritten}` is not defined or imported where the call is written"
     if contract.arguments_problem is not None:
         return f"the twins' arguments differ: {contract.arguments_problem}"
+    if contract.verdict == NEVER:
+        return f"`{async_name}` never suspends, so awaiting it gains nothing"
     if not contract.suspends:
-        return f"`{async_name}` {describe_verdict(contract.verdict)}, so awaiting it gains nothing"
+        return f"`{async_name}` is a stub, abstract, an overload or a generator, so whether it suspends is unknown"
     return None
 
 
