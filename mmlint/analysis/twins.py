@@ -308,8 +308,10 @@ def _is_property_like(info: SyncDef) -> bool:
 
 def arguments_problem(sync: tuple[Parameter, ...], async_: tuple[Parameter, ...], sync_name: str, async_name: str) -> str | None:
     """Why a call written for ``sync`` might not fit ``async_``, or None: the
-    async twin must have the sync one's parameters (names, kinds, defaults) in
-    the same places, and any more only with defaults (or as *args / **kwargs)."""
+    async twin must have the sync one's parameters (names, kinds, defaults,
+    annotations: `zmq.Socket` where the twin wants `zmq.asyncio.Socket` is a
+    different contract) in the same places, and any more only with defaults
+    (or as *args / **kwargs)."""
     s, a = _Signature(sync), _Signature(async_)
     for place, param in enumerate(s.positional):
         if place >= len(a.positional):
@@ -319,6 +321,8 @@ def arguments_problem(sync: tuple[Parameter, ...], async_: tuple[Parameter, ...]
             return f"`{sync_name}` takes `{param.name}` where `{async_name}` takes `{other.name}`"
         if other.default != param.default:
             return f"the default of `{param.name}` differs"
+        if other.annotation != param.annotation:
+            return f"`{param.name}` is annotated differently"
     for other in a.positional[len(s.positional):]:
         if not other.has_default:
             return f"`{async_name}` also requires `{other.name}`"
@@ -332,6 +336,8 @@ def arguments_problem(sync: tuple[Parameter, ...], async_: tuple[Parameter, ...]
             return f"`{async_name}` has no keyword `{name}`"
         if other.default != param.default:
             return f"the default of `{name}` differs"
+        if other.annotation != param.annotation:
+            return f"`{name}` is annotated differently"
     for name, other in a.keyword_only.items():
         if name not in s.keyword_only and not other.has_default:
             return f"`{async_name}` also requires the keyword `{name}`"

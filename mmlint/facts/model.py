@@ -158,6 +158,7 @@ class Parameter:
     kind: str  # one of the kinds above
     has_default: bool
     default: str = ""  # the default's source text ("" when none): twins must agree on it (MM010)
+    annotation: str = ""  # the annotation's source text ("" when none), for the same reason
 
 
 @dataclass(frozen=True, slots=True)

@@ -141,15 +141,16 @@ _EMPTY_MODULE = cst.Module(body=[])
 
 
 def _parameter(param: cst.Param, kind: str) -> Parameter:
-    default = param.default
-    if default is None:
-        return Parameter(param.name.value, kind, False)
-    # The common defaults are leaves; only other expressions pay for codegen.
-    if isinstance(default, (cst.Name, cst.Integer, cst.Float, cst.SimpleString)) and not default.lpar:
-        text = default.value
-    else:
-        text = _EMPTY_MODULE.code_for_node(default)
-    return Parameter(param.name.value, kind, True, text)
+    default = "" if param.default is None else _expression_text(param.default)
+    annotation = "" if param.annotation is None else _expression_text(param.annotation.annotation)
+    return Parameter(param.name.value, kind, param.default is not None, default, annotation)
+
+
+def _expression_text(node: cst.BaseExpression) -> str:
+    # The common cases are leaves and dotted names; only other expressions pay for codegen.
+    if isinstance(node, (cst.Name, cst.Integer, cst.Float, cst.SimpleString)) and not node.lpar:
+        return node.value
+    return dotted_text(node) or _EMPTY_MODULE.code_for_node(node)
 
 
 def decorator_texts(node: cst.FunctionDef) -> tuple[str, ...]:
