@@ -48,8 +48,8 @@ class SyncCallWithAsyncTwin(Rule):
     ## Fix
     `mmlint fix` rewrites the call to `await <receiver>.<async twin>(...)`
     (parenthesised where a trailer follows) only when the async twin fits: it
-    takes the sync twin's parameters with the same names, kinds and defaults
-    (any extra ones with defaults), and the suspension analysis finds that it
+    takes the sync twin's parameters with the same names, kinds, defaults and
+    annotations (any extra ones with defaults), and the suspension analysis finds that it
     suspends on every path or on some; rewriting to a twin that never suspends
     gains nothing. Otherwise, and for a call in a generator expression, in an
     f-string, with a parenthesised callee, or a bare name whose async twin is
