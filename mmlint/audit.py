@@ -83,6 +83,30 @@ class AuditDef:
 
 
 @dataclass(frozen=True)
+class TwinCallRow:
+    """A call of a discovered pair's sync member from async code."""
+
+    path: str
+    line: int
+    column: int
+    function: str  # qualname of the async def the call is in
+
+
+@dataclass(frozen=True)
+class TwinRow:
+    """A discovered twin pair (MM010) and its contract."""
+
+    sync: str
+    async_: str
+    sync_defined: str  # "path:line"
+    async_defined: str
+    accepts_same_arguments: bool
+    arguments_problem: str | None
+    suspends: str  # always / some / never / not judged
+    calls: tuple[TwinCallRow, ...]  # from async defs in the target files
+
+
+@dataclass(frozen=True)
 class Audit:
     rows: tuple[AuditRow, ...]  # worst first
     totals: AuditTotals
@@ -90,6 +114,7 @@ class Audit:
     # the rows, and said so, so that the inventory never looks complete when it is not.
     unparsed: tuple[str, ...] = ()
     defs: tuple[AuditDef, ...] = ()  # every async def of the target files, in file order
+    twins: tuple[TwinRow, ...] = ()  # discovered pairs (empty when auto-twins is off)
 
     def unparsed_note(self) -> str | None:
         if not self.unparsed:
@@ -151,7 +176,7 @@ def build_audit(report: Report) -> Audit:
         },
     )
     unparsed = tuple(sorted(path for path in report.file_paths if isinstance(report.outcomes.get(path), ParseFailure)))
-    return Audit(tuple(rows), totals, unparsed, _audit_defs(report))
+    return Audit(tuple(rows), totals, unparsed, _audit_defs(report), _twin_rows(report))
 
 
 def _audit_defs(report: Report) -> tuple[AuditDef, ...]:
@@ -183,6 +208,49 @@ def render_defs(audit: Audit) -> str:
     """`audit --show-defs`: one line per async def (verdict, weight and why),
     then a line per blocking chain its calls start."""
     return "".join(visible(line) + "\n" for entry in audit.defs for line in entry.describe())
+
+
+def _twin_rows(report: Report) -> tuple[TwinRow, ...]:
+    """Each discovered pair defined or called in the target files, with its
+    calls from async code there and whether the async twin fits."""
+    settings = report.settings
+    if not settings.auto_twins:
+        return ()
+    project = report.project
+    excluded = frozenset(name for pair in settings.twins for name in (pair.sync, pair.async_))
+    analysis = project.twins(tuple(settings.twin_patterns), excluded)
+    calls: dict = {}
+    for path in sorted(project.targets):
+        if path in project.files:
+            for twin_call in analysis.calls_in(path):
+                calls.setdefault(twin_call.twin, []).append(twin_call)
+    rows = []
+    for twin in analysis.pairs():
+        if twin not in calls and twin.sync[0] not in project.targets and twin.async_[0] not in project.targets:
+            continue
+        contract = analysis.contract(twin)
+        rows.append(
+            TwinRow(
+                sync=twin.sync_name,
+                async_=twin.async_name,
+                sync_defined=f"{twin.sync[0]}:{analysis.sync_def(twin).line}",
+                async_defined=f"{twin.async_[0]}:{analysis.async_def(twin).line}",
+                accepts_same_arguments=contract.arguments_problem is None,
+                arguments_problem=contract.arguments_problem,
+                suspends=contract.verdict,
+                calls=tuple(
+                    TwinCallRow(c.path, c.call.span.line, c.call.span.column, analysis.suspension.defs[c.enclosing].qualname)
+                    for c in calls.get(twin, ())
+                ),
+            )
+        )
+    return tuple(rows)
+
+
+def _twin_json(row: TwinRow) -> dict:
+    data = asdict(row)
+    data["async"] = data.pop("async_")
+    return data
 
 
 # ---------------------------------------------------------------- rendering
@@ -223,6 +291,7 @@ def render_json(audit: Audit) -> str:
         "summary": audit.totals.summary(),
         "unparsed": list(audit.unparsed),
         "defs": [asdict(entry) for entry in audit.defs],
+        "twins": [_twin_json(row) for row in audit.twins],
     }
     return json.dumps(data, indent=2) + "\n"
 
@@ -244,11 +313,32 @@ def render_markdown(audit: Audit, *, quiet: bool = False) -> str:
         cells = _cells(row, _markdown_code(row.path))
         lines.append("| " + " | ".join(cells) + " |")
     lines.append("| " + " | ".join(f"**{cell}**" for cell in _cells(audit.totals, "total")) + " |")
+    if audit.twins:
+        lines += ["", "| " + " | ".join(_TWIN_HEADERS) + " |", "|" + "|".join([" --- "] * (len(_TWIN_HEADERS) - 1) + [" ---: "]) + "|"]
+        for twin in audit.twins:
+            cells = [_markdown_code(cell) if index < 4 else cell for index, cell in enumerate(_twin_cells(twin))]
+            lines.append("| " + " | ".join(cells) + " |")
     if not quiet:
         lines += ["", audit.totals.summary()]
     if audit.unparsed_note():
         lines += ["", audit.unparsed_note()]
     return "\n".join(lines) + "\n"
+
+
+# The discovered twin pairs (MM010), one row each.
+_TWIN_HEADERS = ("sync twin", "defined", "async twin", "defined", "same arguments", "suspends", "calls from async code")
+
+
+def _twin_cells(twin: TwinRow) -> tuple[str, ...]:
+    return (
+        twin.sync,
+        twin.sync_defined,
+        twin.async_,
+        twin.async_defined,
+        "yes" if twin.accepts_same_arguments else f"no: {twin.arguments_problem}",
+        twin.suspends,
+        str(len(twin.calls)),
+    )
 
 
 def render_text(audit: Audit, *, color: bool, width: int | None = None, quiet: bool = False) -> str:
@@ -301,6 +391,16 @@ def render_text(audit: Audit, *, color: bool, width: int | None = None, quiet: b
                 break
             console.width = max(minimum, console.width - (widest - target))
     console.print(table, crop=False)
+    if audit.twins:
+        pairs = Table(title="twin pairs (MM010)")
+        for index, header in enumerate(_TWIN_HEADERS):
+            pairs.add_column(header, justify="right" if index == len(_TWIN_HEADERS) - 1 else "left")
+        for twin in audit.twins:
+            cells = [escape(visible(cell)) for cell in _twin_cells(twin)]
+            if twin.calls:
+                cells[-1] = f"[bold red]{cells[-1]}[/]"
+            pairs.add_row(*cells)
+        console.print(pairs, crop=False)
     if not quiet:
         console.print(audit.totals.summary(), soft_wrap=True)
     if audit.unparsed_note():

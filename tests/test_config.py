@@ -515,3 +515,32 @@ def test_a_twin_name_in_two_pairs_is_an_error(tmp_path):
     assert str(error.value) == (
         "mmlint.toml:1: 'twins': 'encode' belongs to two pairs, encode/encode_async and encode/encode_v2"
     )
+
+
+# --- twin discovery (MM010) --------------------------------------------------------------------
+
+
+def test_twin_discovery_defaults_and_values(tmp_path: Path) -> None:
+    assert load_settings(tmp_path).auto_twins is True
+    assert load_settings(tmp_path).twin_patterns == ("{name}_async", "async_{name}", "a{name}")
+    write(tmp_path / "mmlint.toml", 'auto-twins = false\ntwin-patterns = ["{name}_nb", "{name}_async", "{name}_nb"]\n')
+    settings = load_settings(tmp_path)
+    assert settings.auto_twins is False
+    assert settings.twin_patterns == ("{name}_nb", "{name}_async")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('auto-twins = "yes"', "'auto-twins' must be true or false, got string"),
+        ("twin-patterns = \"{name}_async\"", "'twin-patterns' must be an array of strings, got string"),
+        ('twin-patterns = ["_async"]', "'twin-patterns[0]' must hold '{name}' once"),
+        ('twin-patterns = ["{name}"]', "'twin-patterns[0]' must hold '{name}' once"),
+        ('twin-patterns = ["{name}-async"]', "'twin-patterns[0]' must hold '{name}' once"),
+        ('twin-patterns = ["{name}_{name}"]', "'twin-patterns[0]' must hold '{name}' once"),
+        ("twin_patterns = []", "unknown key 'twin_patterns' in the top level (did you mean 'twin-patterns'?)"),
+    ],
+)
+def test_bad_twin_discovery_settings_are_errors(tmp_path: Path, text: str, expected: str) -> None:
+    write(tmp_path / "mmlint.toml", text + "\n")
+    assert error_of(tmp_path).startswith(f"mmlint.toml:1: {expected}")

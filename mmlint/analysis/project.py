@@ -35,3 +35,13 @@ class Project:
 
             self._weights[key] = WeightAnalysis(self.suspension, key)
         return self._weights[key]
+    def twins(self, patterns: tuple[str, ...], excluded_names: frozenset[str]):
+        """Twin discovery and twin calls (MM010, audit) for these name patterns,
+        configured pair names left to MM001; computed once per setting."""
+        from mmlint.analysis.twins import TwinAnalysis
+
+        cache = self.__dict__.setdefault("_twin_analyses", {})
+        key = (patterns, excluded_names)
+        if key not in cache:
+            cache[key] = TwinAnalysis(self.files, self.suspension, patterns, excluded_names)
+        return cache[key]

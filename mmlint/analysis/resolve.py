@@ -59,6 +59,9 @@ _MODULE = "module"
 _CLASS = "class"
 _DEF = "def"
 _SYNC = "sync def"
+# The kinds of symbol ``resolve_dotted`` returns, for callers outside this module.
+MODULE_SYMBOL = _MODULE
+CLASS_SYMBOL = _CLASS
 
 
 class Resolver:
@@ -232,6 +235,43 @@ class Resolver:
             facts, info = self.classes[entry]
             if name in info.methods:
                 return _method_sync_def(facts, info.name, name)
+    # ------------------------------------------------------------ any def (MM010)
+
+    def defining_class(self, key: ClassKey, name: str, after: bool = False) -> ClassKey | None:
+        """The class whose body defines ``name`` first along ``key``'s MRO (after
+        ``key`` itself, for super()), sync or async alike; None when a base
+        outside the scan comes first or nothing defines it."""
+        order = self.mro(key)
+        for entry in order[1:] if after else order:
+            if isinstance(entry, External):
+                return None
+            if name in self.classes[entry][1].methods:
+                return entry
+        return None
+
+    def module_function(self, module: str, name: str, seen: frozenset = frozenset()) -> tuple[str, str] | None:
+        """(module, name) of the module-level def, sync or async, that ``name``
+        denotes at module level in ``module``, imports and re-exports followed."""
+        facts = self.files.get(module)
+        if facts is None or (module, name) in seen:
+            return None
+        seen = seen | {(module, name)}
+        if name in facts.functions:
+            return (module, name)
+        if name in facts.assigned_names or (module, name) in self.classes:
+            return None
+        for fact in reversed(facts.imports):
+            if fact.local == name:
+                parent_text, _, last = fact.target.rpartition(".")
+                if parent_text:
+                    parent = self._resolve_import(parent_text, fact.anchor, frozenset())
+                elif fact.anchor and (found := self._by_module_path.get(fact.anchor)) is not None:
+                    parent = (_MODULE, found)
+                else:
+                    parent = None
+                if parent is None or parent[0] != _MODULE:
+                    return None
+                return self.module_function(parent[1], last, seen)
         return None
 
     @cached_property

@@ -61,6 +61,8 @@ _TOP_KEYS = (
     "max-nesting-depth",
     "exempt",
     "twins",
+    "auto-twins",
+    "twin-patterns",
     "per-file-ignores",
     "blocking-calls",
     "fake-async",
@@ -259,6 +261,8 @@ class _TableReader:
             exempt_classes=frozenset(self._names(exempt.get("classes", []), "exempt.classes", dotted=False)),
             exempt_functions=frozenset(self._names(exempt.get("functions", []), "exempt.functions", dotted=True)),
             twins=self._unambiguous(_unique(DEFAULT_TWINS + self._twins(table.get("twins", [])))),
+            auto_twins=self._boolean(table, "auto-twins", default=Settings.auto_twins),
+            twin_patterns=self._twin_patterns(table),
             per_file_ignores=self._per_file_ignores(table.get("per-file-ignores", {})),
             blocking_calls=_unique(DEFAULT_BLOCKING_CALLS + self._strings(blocking.get("extend", []), "blocking-calls.extend")),
             report_light_async=self._boolean(fake_async, "report-light", default=Settings.report_light_async),
@@ -355,6 +359,21 @@ class _TableReader:
             if path not in resolved:
                 resolved.append(path)
         return tuple(resolved)
+
+    def _twin_patterns(self, table: dict[str, Any]) -> tuple[str, ...]:
+        """Each pattern names the async twin of a sync ``{name}``: exactly one
+        ``{name}`` and other identifier characters around it."""
+        if "twin-patterns" not in table:
+            return Settings.twin_patterns
+        patterns = self._strings(table["twin-patterns"], "twin-patterns")
+        for index, pattern in enumerate(patterns):
+            if pattern.count("{name}") != 1 or pattern == "{name}" or not pattern.replace("{name}", "x").isidentifier():
+                raise self.error(
+                    f"'twin-patterns[{index}]' must hold '{{name}}' once with identifier characters around it "
+                    f"(as \"{{name}}_async\"), got {pattern!r}",
+                    "twin-patterns",
+                )
+        return _unique(patterns)
 
     def _twins(self, value: Any) -> tuple[TwinPair, ...]:
         if not isinstance(value, list):

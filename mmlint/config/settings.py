@@ -10,6 +10,8 @@ from mmlint.core.twins import TwinPair
 
 DEFAULT_TWINS = (TwinPair("process_and_combine_mm_data", "process_and_combine_mm_data_async"),)
 
+DEFAULT_TWIN_PATTERNS = ("{name}_async", "async_{name}", "a{name}")
+
 DEFAULT_BLOCKING_CALLS = (
     "time.sleep",
     "requests.get",
@@ -57,6 +59,9 @@ class Settings:
     exempt_classes: frozenset[str] = frozenset()
     exempt_functions: frozenset[str] = frozenset()
     twins: tuple[TwinPair, ...] = DEFAULT_TWINS
+    # MM010: discover twin pairs in the scanned code, by these name patterns.
+    auto_twins: bool = True
+    twin_patterns: tuple[str, ...] = DEFAULT_TWIN_PATTERNS
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
     blocking_calls: tuple[str, ...] = DEFAULT_BLOCKING_CALLS
     # The command line is a layer above the configuration (as in ruff): its

@@ -15,6 +15,7 @@ RULE_NAMES: dict[str, str] = {
     "MM007": "ineffective-timeout",
     "MM008": "scan-found-too-few",
     "MM009": "unused-suppression",
+    "MM010": "sync-call-with-async-twin",
     "MM999": "syntax-error",
 }
 

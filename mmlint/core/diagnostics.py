@@ -56,6 +56,9 @@ class Diagnostic:
     # Enclosing classes and functions, innermost last; for exemptions.
     owner: tuple[Owner, ...] = field(default=(), compare=False)
     related: tuple[RelatedLocation, ...] = ()
+    # Why `mmlint fix` leaves it as written, when the rule decided so with the
+    # whole project in view (MM010): the fixer lists this, never a guess.
+    unfixable_reason: str | None = field(default=None, compare=False)
 
     @property
     def sort_key(self) -> tuple[str, int, int, str]:

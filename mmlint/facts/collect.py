@@ -59,6 +59,7 @@ from mmlint.facts.scopes import (
     bound_in_function,
 )
 from mmlint.facts.syntax import (
+    callee_name,
     dotted_tail,
     dotted_text,
     import_head,
@@ -222,6 +223,8 @@ class FileWalk:
         # id(await or async CompFor) -> its ancestor chain, itself first.
         self.links: dict[int, Link] = {}
         self.call_scopes: dict[int, NameScope] = {}  # id(call.func) -> the name scope the call is in
+        # id(call) -> its scope chain and ancestor chain, for calls in a body (MM010's rewrite).
+        self.call_places: dict[int, tuple[tuple[str, ...], Link]] = {}
         self.ranges: dict[int, Range] = {}
 
     # -- the walk
@@ -465,6 +468,7 @@ class FileWalk:
         if ctx.frame is not None:
             ctx.frame.calls.append(node)
             self.call_scopes[id(func)] = ctx.names
+            self.call_places[id(node)] = (ctx.chain, link)
         if isinstance(func, cst.Attribute):
             name_node = func.attr
         elif isinstance(func, cst.Name):
@@ -563,6 +567,7 @@ class FileWalk:
             nodes += (pending.node, pending.node.name)
             nodes += pending.frame.awaits
             nodes += pending.frame.calls
+            nodes += (callee_name(call) for call in pending.frame.calls if callee_name(call) is not None)
         nodes += (pending.node.name for pending in self.classes)
         return nodes
 

@@ -14,7 +14,7 @@ import libcst as cst
 
 from mmlint.facts.ir import EMPTY, AsyncLoopOrContext, AwaitPoint, Branch, Exit, Jump, Loop, Node, Seq, Try
 from mmlint.facts.model import AwaitFact, CallFact, TimeoutFact
-from mmlint.facts.syntax import dotted_text, short_text
+from mmlint.facts.syntax import call_place_flags, callee_name, dotted_text, short_text
 
 if TYPE_CHECKING:
     from mmlint.facts.collect import Frame, FileWalk
@@ -204,8 +204,24 @@ class BodyBuilder:
                 future_result = True
             elif isinstance(receiver, cst.Call) and self._makes_future(receiver):
                 future_result = True
+        chain, link = self.walk.call_places[id(node)]
+        awaited, parens, in_fstring, in_annotation = call_place_flags(node, link)
+        name = callee_name(node)
         self.calls.append(
-            CallFact(self.walk.span(node), dotted, future_result, self.walk.callee_ref(node.func), len(node.args))
+            CallFact(
+                self.walk.span(node),
+                dotted,
+                future_result,
+                self.walk.callee_ref(node.func),
+                len(node.args),
+                name_span=None if name is None else self.walk.span(name),
+                scope_chain=chain,
+                awaited=awaited,
+                needs_parens=parens,
+                callee_parenthesized=bool(node.func.lpar) if hasattr(node.func, "lpar") else False,
+                in_fstring=in_fstring,
+                in_annotation=in_annotation,
+            )
         )
         if dotted == "asyncio.wait_for" and node.args:
             wrapped = node.args[0].value

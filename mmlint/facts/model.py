@@ -111,6 +111,25 @@ class CallFact:
     future_result: bool  # `.result()` on a future from `.submit(...)` or concurrent.futures
     callee: CalleeRef  # what the callee refers to, for resolution inside the scanned code
     arity: int = 0  # how many arguments it is given (a zero-argument getter is cheap)
+    # Where the call sits, for a rewrite to `await` (MM010): the callee's name
+    # token (None when the callee is not a name or attribute), scope kinds from
+    # the call out to the async def (comprehensions included), and the syntax
+    # around it that an inserted `await` must respect.
+    name_span: Span | None = None
+    scope_chain: tuple[str, ...] = ()
+    awaited: bool = False  # the direct operand of `await`
+    needs_parens: bool = False  # `await` must be parenthesised here ((await x)[0], (await x).a)
+    callee_parenthesized: bool = False
+    in_fstring: bool = False
+    in_annotation: bool = False
+
+    @property
+    def in_genexp(self) -> bool:
+        return GENEXP in self.scope_chain
+
+    @property
+    def comprehension_depth(self) -> int:
+        return sum(kind in (COMPREHENSION, GENEXP) for kind in self.scope_chain)
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +155,8 @@ class Parameter:
     name: str
     kind: str  # one of the kinds above
     has_default: bool
+    default: str = ""  # the default's source text ("" when none): twins must agree on it (MM010)
+    annotation: str = ""  # the annotation's source text ("" when none), for the same reason
 
 
 @dataclass(frozen=True, slots=True)

@@ -127,14 +127,30 @@ def is_stub_body(body: cst.BaseSuite) -> bool:
 
 def parameters_of(params: cst.Parameters) -> tuple[Parameter, ...]:
     """The parameters of a def or lambda, in order, with their kinds."""
-    found = [Parameter(p.name.value, POSITIONAL_ONLY, p.default is not None) for p in params.posonly_params]
-    found += [Parameter(p.name.value, POSITIONAL_OR_KEYWORD, p.default is not None) for p in params.params]
+    found = [_parameter(p, POSITIONAL_ONLY) for p in params.posonly_params]
+    found += [_parameter(p, POSITIONAL_OR_KEYWORD) for p in params.params]
     if isinstance(params.star_arg, cst.Param):
         found.append(Parameter(params.star_arg.name.value, VAR_POSITIONAL, False))
-    found += [Parameter(p.name.value, KEYWORD_ONLY, p.default is not None) for p in params.kwonly_params]
+    found += [_parameter(p, KEYWORD_ONLY) for p in params.kwonly_params]
     if params.star_kwarg is not None:
         found.append(Parameter(params.star_kwarg.name.value, VAR_KEYWORD, False))
     return tuple(found)
+
+
+_EMPTY_MODULE = cst.Module(body=[])
+
+
+def _parameter(param: cst.Param, kind: str) -> Parameter:
+    default = "" if param.default is None else _expression_text(param.default)
+    annotation = "" if param.annotation is None else _expression_text(param.annotation.annotation)
+    return Parameter(param.name.value, kind, param.default is not None, default, annotation)
+
+
+def _expression_text(node: cst.BaseExpression) -> str:
+    # The common cases are leaves and dotted names; only other expressions pay for codegen.
+    if isinstance(node, (cst.Name, cst.Integer, cst.Float, cst.SimpleString)) and not node.lpar:
+        return node.value
+    return dotted_text(node) or _EMPTY_MODULE.code_for_node(node)
 
 
 def decorator_texts(node: cst.FunctionDef) -> tuple[str, ...]:
@@ -208,3 +224,29 @@ def relative_anchor(real_path: Path, level: int) -> tuple[str, ...] | None:
             return None
         directory = directory.parent
     return directory.parts
+
+
+def callee_name(call: cst.Call) -> cst.Name | None:
+    """The name token a call's callee ends with (``f`` in ``f()``, ``x.f()``)."""
+    func = call.func
+    if isinstance(func, cst.Attribute):
+        return func.attr
+    return func if isinstance(func, cst.Name) else None
+
+
+def call_place_flags(call: cst.Call, link: tuple) -> tuple[bool, bool, bool, bool]:
+    """(awaited, needs parentheses under `await`, in an f-string, in an
+    annotation): the expression around a call up to its statement."""
+    parent = link[1][0] if link[1] is not None else None
+    in_fstring = in_annotation = False
+    ancestor_link = link[1]
+    while ancestor_link is not None:
+        ancestor = ancestor_link[0]
+        if isinstance(ancestor, (cst.BaseStatement, cst.BaseSmallStatement)):
+            break
+        if isinstance(ancestor, cst.FormattedString):
+            in_fstring = True
+        elif isinstance(ancestor, cst.Annotation):
+            in_annotation = True
+        ancestor_link = ancestor_link[1]
+    return isinstance(parent, cst.Await), needs_parens(call, parent), in_fstring, in_annotation

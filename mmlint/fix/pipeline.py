@@ -119,6 +119,42 @@ class CallRewriteFixer(Fixer):
         return StageResult(rewrite.new, rewrite.fixed, tuple(unfixed) + rewrite.unfixed)
 
 
+class TwinCallFixer(Fixer):
+    """MM010: the same rewrite as MM001's, for a discovered pair. The sync name
+    comes from the collected call, the async one from the diagnostic's rename
+    edit (the rule decided the pair with the whole project in view)."""
+
+    order = 11
+
+    def run(
+        self, source: bytes, diagnostics: Sequence[Diagnostic], file: FileToFix, original: Mapping[Span, Span]
+    ) -> StageResult:
+        calls = {
+            call.span: call for info in (file.facts.async_defs if file.facts else ()) for call in info.calls
+        }
+        fixes: list[CallFix] = []
+        unfixed: list[UnfixedSite] = []
+        for diagnostic in diagnostics:
+            call = calls.get(original.get(diagnostic.span, diagnostic.span))
+            renames = [edit.text for edit in diagnostic.edits if edit.span.line != edit.span.end_line or edit.span.column != edit.span.end_column]
+            if not diagnostic.fixable:
+                reason = diagnostic.unfixable_reason or "not fixable: " + diagnostic.message
+                unfixed.append(UnfixedSite(diagnostic.span, diagnostic.code, reason))
+            elif call is None or len(renames) != 1:
+                unfixed.append(UnfixedSite(diagnostic.span, diagnostic.code, "no call of the twin was collected at this position"))
+            else:
+                fixes.append(CallFix(diagnostic.span, call.callee.text.rpartition(".")[2], renames[0], diagnostic.code))
+        if not fixes:
+            return StageResult(source, unfixed=tuple(unfixed))
+        rewrite = rewrite_calls(source, fixes)
+        if rewrite.fixed:
+            text, _ = decode_keeping_format(source)
+            new_text, _ = decode_keeping_format(rewrite.new)
+            verify_only_edits_changed(text, new_text, rewrite.edits)
+            verify_call_rewrite(source, rewrite.new, fixes, rewrite.fixed)
+        return StageResult(rewrite.new, rewrite.fixed, tuple(unfixed) + rewrite.unfixed)
+
+
 def unfixable_reason(site: CallSite | None, facts: FileFacts | None, diagnostic: Diagnostic) -> str:
     """Why an MM001 site is left as written: the rule's own reason, so `check`
     and `fix` never disagree."""
@@ -128,7 +164,11 @@ def unfixable_reason(site: CallSite | None, facts: FileFacts | None, diagnostic:
 
 
 # The stage for each kind of fix a rule declares (mmlint.rules.base.Rule.fix_kind).
-STAGES: dict[str, Fixer] = {"call-rewrite": CallRewriteFixer(), "text-edits": CommentEditFixer()}
+STAGES: dict[str, Fixer] = {
+    "call-rewrite": CallRewriteFixer(),
+    "twin-rewrite": TwinCallFixer(),
+    "text-edits": CommentEditFixer(),
+}
 
 
 def fix_kind_of(code: str) -> str | None:
@@ -150,7 +190,7 @@ def _stage_work(file: FileToFix) -> list[tuple[Fixer, list[Diagnostic]]]:
     work: dict[int, tuple[Fixer, list[Diagnostic]]] = {}
     for diagnostic in file.diagnostics:
         kind = fix_kind_of(diagnostic.code)
-        if kind is None or (kind != "call-rewrite" and not (diagnostic.fixable and diagnostic.edits)):
+        if kind is None or (kind == "text-edits" and not (diagnostic.fixable and diagnostic.edits)):
             continue
         fixer = STAGES[kind]
         work.setdefault(id(fixer), (fixer, []))[1].append(diagnostic)

@@ -82,7 +82,8 @@ class Rule:
     # recording that would hide every finding in it for good).
     baselinable: ClassVar[bool] = True
     # How `mmlint fix` applies the rule's fixes: "call-rewrite" (a twin call
-    # becomes `await <receiver>.<async twin>(...)`, mmlint.fix.call_rewrite) or
+    # becomes `await <receiver>.<async twin>(...)`, mmlint.fix.call_rewrite),
+    # "twin-rewrite" (the same for a discovered pair, MM010) or
     # "text-edits" (the diagnostic's own edits, comments only); None: no fix.
     fix_kind: ClassVar[str | None] = None
     bad_examples: ClassVar[tuple[Example, ...]] = ()

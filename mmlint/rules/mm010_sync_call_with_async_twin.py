@@ -1,0 +1,208 @@
+"""MM010 sync-call-with-async-twin."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from mmlint.analysis.flow import NEVER
+from mmlint.analysis.twins import Contract, TwinAnalysis, TwinCall
+from mmlint.core.diagnostics import Diagnostic, Edit, Span
+from mmlint.facts.model import FileFacts
+from mmlint.rules.base import Example, Rule, RuleContext
+
+CODE = "MM010"
+_NOT_FIXABLE = " (not auto-fixable: "
+
+_TWIN_HELPERS = """
+    import asyncio
+
+    class ImageHelper:
+        def resize_image(self, image, size):
+            return image.resize(size)
+
+        async def resize_image_async(self, image, size):
+            return await asyncio.to_thread(self.resize_image, image, size)
+"""
+
+
+class SyncCallWithAsyncTwin(Rule):
+    """## What it does
+    Flags a call, made directly in an `async def`, of the sync member of a twin
+    pair the scanned package defines itself: a `def X` beside an `async def`
+    named by the `twin-patterns` (`X_async`, `async_X`, `aX` by default) in the
+    same class (or along its MRO) or the same module. The callee must resolve,
+    inside the scanned code, through `self.` / `cls.` / `super().`, the class
+    hierarchy and imports, to the sync member, and the async member must be
+    reachable from the same receiver; a callee that cannot be resolved is
+    never reported, so `str.encode` is no twin of a package's `async_encode`.
+    The async twin's own body (the delegation to the sync one) is not flagged.
+    Pairs listed under `[[tool.mmlint.twins]]` are MM001's, never MM010's.
+
+    ## Why is this bad?
+    The package offers an awaitable path for this work, usually one that
+    offloads it to a thread or a worker pool; calling the sync member instead
+    runs the work on the event loop thread, and every other request waits for
+    it. Nothing fails; only latency and throughput show it. Linters that know
+    fixed lists of blocking calls cannot see the package's own twins.
+
+    ## Fix
+    `mmlint fix` rewrites the call to `await <receiver>.<async twin>(...)`
+    (parenthesised where a trailer follows) only when the async twin fits: it
+    takes the sync twin's parameters with the same names, kinds, defaults and
+    annotations (any extra ones with defaults), and the suspension analysis finds that it
+    suspends on every path or on some; rewriting to a twin that never suspends
+    gains nothing. Otherwise, and for a call in a generator expression, in an
+    f-string, with a parenthesised callee, or a bare name whose async twin is
+    not bound in the module, the diagnostic says why it is left alone.
+
+    ## When to suppress
+    When the sync call is cheap or must run on the loop on purpose (a cache
+    hit, a call during start-up). Say why next to `# mmlint: ignore[MM010]`,
+    or turn discovery off with `auto-twins = false`.
+    """
+
+    code = CODE
+    name = "sync-call-with-async-twin"
+    summary = "Sync call in an `async def` where the package defines an awaitable twin"
+    fixable = True
+    fix_kind = "twin-rewrite"
+
+    bad_examples = (
+        Example(
+            """
+            from .helpers import ImageHelper
+
+            class ImageProcessor(ImageHelper):
+                async def process(self, request):
+                    image = await request.image()
+                    small = self.resize_image(image, (224, 224))
+                    return small
+            """,
+            expect=("MM010",),
+            fixed="""
+            from .helpers import ImageHelper
+
+            class ImageProcessor(ImageHelper):
+                async def process(self, request):
+                    image = await request.image()
+                    small = await self.resize_image_async(image, (224, 224))
+                    return small
+            """,
+            files={"helpers.py": _TWIN_HELPERS},
+        ),
+        Example(
+            """
+            import zlib
+
+            def encode(text):
+                return zlib.compress(text.encode())
+
+            async def aencode(text, *, errors="strict"):
+                return encode(text)
+
+            async def handle(request):
+                text = await request.body()
+                return encode(text)
+            """,
+            # Not fixed: `aencode` never suspends, so awaiting it would gain nothing.
+            expect=("MM010", "MM003"),
+        ),
+    )
+    good_examples = (
+        Example(
+            """
+            from .helpers import ImageHelper
+
+            class ImageProcessor(ImageHelper):
+                async def process(self, request):
+                    image = await request.image()
+                    small = await self.resize_image_async(image, (224, 224))
+                    return small
+            """,
+            files={"helpers.py": _TWIN_HELPERS},
+        ),
+        Example(
+            """
+            async def handle(request, async_encode):
+                # `str.encode` is not the sync twin of any `async_encode`.
+                return await async_encode(request.text.encode())
+            """
+        ),
+    )
+
+    def check_file(self, facts: FileFacts, ctx: RuleContext) -> Iterable[Diagnostic]:
+        if not ctx.settings.auto_twins or facts.path not in ctx.project.targets or not facts.async_defs:
+            return
+        analysis = twin_analysis(ctx)
+        for twin_call in analysis.calls_in(facts.path):
+            contract = analysis.contract(twin_call.twin)
+            reason = unfixable_reason(twin_call, contract, facts)
+            yield self.diagnostic(
+                facts.path,
+                twin_call.call.span,
+                message(twin_call, analysis, reason),
+                fixable=reason is None,
+                edits=fix_edits(twin_call) if reason is None else (),
+                unfixable_reason=reason,
+                owner=analysis.suspension.defs[twin_call.enclosing].owner,
+            )
+
+
+def twin_analysis(ctx: RuleContext) -> TwinAnalysis:
+    """The project's twin analysis for the configured patterns, configured pairs left to MM001."""
+    excluded = frozenset(name for pair in ctx.settings.twins for name in (pair.sync, pair.async_))
+    return ctx.project.twins(tuple(ctx.settings.twin_patterns), excluded)
+
+
+def message(twin_call: TwinCall, analysis: TwinAnalysis, reason: str | None) -> str:
+    twin = twin_call.twin
+    defined = analysis.async_def(twin)
+    text = (
+        f"`{twin_call.written}(...)` runs the sync `{twin.sync_name}` on the event loop, "
+        f"but its async twin `{twin.async_name}` is defined at {twin.async_[0]}:{defined.line}; "
+    )
+    if reason is None:
+        return text + f"use `await {twin_call.rewritten}(...)`"
+    return text + f"consider `await {twin_call.rewritten}(...)`{_NOT_FIXABLE}{reason})"
+
+
+def unfixable_reason(twin_call: TwinCall, contract: Contract, facts: FileFacts) -> str | None:
+    """Why `mmlint fix` leaves this call alone, or None when it rewrites it: the
+    one answer both the `[*]` marker and the fixer use."""
+    call = twin_call.call
+    async_name = twin_call.twin.async_name
+    if call.in_genexp:
+        return "inside a generator expression, where `await` would make it an async generator"
+    if call.comprehension_depth >= 2:
+        return "inside a comprehension nested in another, where `await` needs Python 3.11"
+    if call.in_fstring:
+        return "inside an f-string"
+    if call.in_annotation:
+        return "inside an annotation, where `await` is not allowed"
+    if call.callee_parenthesized or call.name_span is None:
+        return "the callee is in parentheses"
+    if not facts.round_trips:
+        return "the file's encoding does not round-trip (decoding and encoding back changes its bytes)"
+    if facts.newline == "\r":
+        return "the file ends its lines with a bare CR (classic Mac OS), which the fixer does not rewrite"
+    if not twin_call.reachable:
+        return f"`{twin_call.rewritten}` is not defined or imported where the call is written"
+    if contract.arguments_problem is not None:
+        return f"the twins' arguments differ: {contract.arguments_problem}"
+    if contract.verdict == NEVER:
+        return f"`{async_name}` never suspends, so awaiting it gains nothing"
+    if not contract.suspends:
+        return f"`{async_name}` is a stub, abstract, an overload or a generator, so whether it suspends is unknown"
+    return None
+
+
+def fix_edits(twin_call: TwinCall) -> tuple[Edit, ...]:
+    """`x.f(...)` -> `await x.f_async(...)` as text edits (SARIF; the fixer
+    plans its own from the tokens and must agree)."""
+    call = twin_call.call
+    start = Span(call.span.line, call.span.column, call.span.line, call.span.column)
+    edits = [Edit(start, "(await " if call.needs_parens else "await "), Edit(call.name_span, twin_call.twin.async_name)]
+    if call.needs_parens:
+        end = Span(call.span.end_line, call.span.end_column, call.span.end_line, call.span.end_column)
+        edits.append(Edit(end, ")"))
+    return tuple(edits)
