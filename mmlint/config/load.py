@@ -46,6 +46,8 @@ __all__ = [
 CONFIG_FILE_NAMES = ("pyproject.toml", "mmlint.toml", ".mmlint.toml")
 
 _PYPROJECT = "pyproject.toml"
+# The only files a run reads (configured `paths` naming another file are an error).
+SOURCE_SUFFIXES = (".py", ".pyi")
 _PYPROJECT_TABLE = ("tool", "mmlint")
 
 # The schema: the keys each table may hold.
@@ -160,16 +162,24 @@ def _line_of_key(path: Path, dotted_key: str) -> int | None:
 
 def _find_config(cwd: Path) -> tuple[Path, dict[str, Any]] | None:
     for directory in (cwd, *cwd.parents):
-        for name in CONFIG_FILE_NAMES:
-            candidate = directory / name
-            if not candidate.is_file():
+        found = _find_in_directory(directory, cwd)
+        if found is not None:
+            return found
+    return None
+
+
+def _find_in_directory(directory: Path, cwd: Path) -> tuple[Path, dict[str, Any]] | None:
+    """The configuration held in ``directory`` itself (not above), with its table."""
+    for name in CONFIG_FILE_NAMES:
+        candidate = directory / name
+        if not candidate.is_file():
+            continue
+        if name == _PYPROJECT:
+            table = _pyproject_table(candidate, cwd, required=False)
+            if table is None:
                 continue
-            if name == _PYPROJECT:
-                table = _pyproject_table(candidate, cwd, required=False)
-                if table is None:
-                    continue
-                return candidate, table
-            return candidate, _parse(candidate, cwd)
+            return candidate, table
+        return candidate, _parse(candidate, cwd)
     return None
 
 
@@ -346,8 +356,17 @@ class _TableReader:
         resolved: list[Path] = []
         for index, entry in enumerate(self._strings(table.get("paths", []), "paths")):
             path = Path(os.path.abspath(self.root / entry))
+            # A configuration speaks for its own directory: nothing outside it is
+            # read (a shared or downloaded configuration must not reach ../secrets).
+            inside = os.path.realpath(path) == os.path.realpath(self.root) or os.path.realpath(path).startswith(
+                os.path.join(os.path.realpath(self.root), "")
+            )
+            if not inside:
+                raise self.error(f"'paths[{index}]' names {entry!r}, which is outside the configuration's directory", "paths")
             if not path.exists():
                 raise self.error(f"'paths[{index}]' names {entry!r}, which does not exist ({path})", "paths")
+            if path.is_file() and not path.name.endswith(SOURCE_SUFFIXES):
+                raise self.error(f"'paths[{index}]' names {entry!r}, which is not a Python file (.py, .pyi)", "paths")
             if path not in resolved:
                 resolved.append(path)
         return tuple(resolved)
