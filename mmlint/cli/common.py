@@ -129,8 +129,7 @@ def read_stdin(paths, stdin_filename: Path | None):
         return None
     if len(paths) != 1:
         raise click.UsageError("`-` (standard input) cannot be combined with other PATHs")
-    stream = click.get_binary_stream("stdin")
-    return StdinSource(stream.read(), stdin_filename)
+    return StdinSource(sys.stdin.buffer.read(), stdin_filename)
 
 
 @contextlib.contextmanager

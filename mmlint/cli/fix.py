@@ -147,9 +147,9 @@ def _fix_stdin(stdin, paths, config_file, select, ignore, *, quiet: bool, no_col
         for result in run.changed:
             click.echo(unified_diff(result), nl=False, color=False)
     elif not check_only:
-        stream = click.get_binary_stream("stdout")
-        stream.write(source)
-        stream.flush()
+        sys.stdout.flush()
+        sys.stdout.buffer.write(source)
+        sys.stdout.buffer.flush()
     mode = "diff" if show_diff else "check" if check_only else "write"
     color = use_color(no_color, None) and sys.stderr.isatty()
     suppressed = sum(1 for d in report.suppressed if fix_kind_of(d.code) == "call-rewrite")
