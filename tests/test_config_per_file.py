@@ -198,3 +198,10 @@ def test_a_configured_path_naming_a_file_that_is_not_python_is_an_error(tmp_path
     assert result.exit_code == 2
     assert "mmlint: error: mmlint.toml:1: 'paths[0]' names 'creds.env', which is not a Python file (.py, .pyi)" in result.output
     assert "secret" not in result.output
+
+
+def test_an_invalid_nested_configuration_met_in_a_walk_is_an_error(tmp_path, monkeypatch):
+    write(tmp_path, {"lib/mmlint.toml": "exclud = []\n", "lib/a.py": "x = 1\n"})
+    result = run_cli(tmp_path, monkeypatch, "check", "lib")
+    assert result.exit_code == 2
+    assert "mmlint: error: lib/mmlint.toml:1: unknown key 'exclud' in the top level (did you mean 'exclude'?)" in result.output

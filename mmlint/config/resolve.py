@@ -13,7 +13,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from mmlint.config.load import _apply_cli, _find_in_directory, _read_explicit, _TableReader
+from mmlint.config.load import apply_cli, config_in_directory, read_explicit_config
 from mmlint.config.settings import Settings
 
 __all__ = ["ConfigResolver"]
@@ -34,11 +34,10 @@ class ConfigResolver:
         self.cwd = Path(os.path.abspath(cwd))
         self._overrides = (select, ignore, extend_select)
         self._by_directory: dict[str, Settings] = {}
-        self._by_file: dict[Path, Settings] = {}
         self._fixed: Settings | None = None
         if config_file is not None:
             path = Path(os.path.abspath(self.cwd / config_file))
-            self._fixed = self._layer(_TableReader(path, self.cwd).settings(_read_explicit(path, self.cwd)))
+            self._fixed = self._layer(read_explicit_config(path, self.cwd))
         self._default: Settings | None = None
         # Validates the CLI codes and the cwd's configuration up front: a bad one is an error even with no files.
         self.for_cwd = self.settings_for_directory(self.cwd)
@@ -49,7 +48,7 @@ class ConfigResolver:
         resolver = cls.__new__(cls)
         resolver.cwd = Path(os.path.abspath(cwd))
         resolver._overrides = (None, None, None)
-        resolver._by_directory, resolver._by_file, resolver._default = {}, {}, None
+        resolver._by_directory, resolver._default = {}, None
         resolver._fixed = settings
         resolver.for_cwd = settings
         return resolver
@@ -66,12 +65,9 @@ class ConfigResolver:
         found = self._by_directory.get(key)
         if found is not None:
             return found
-        config = _find_in_directory(directory, self.cwd)
-        if config is not None:
-            path, table = config
-            settings = self._by_file.get(path)
-            if settings is None:
-                settings = self._by_file[path] = self._layer(_TableReader(path, self.cwd).settings(table))
+        found = config_in_directory(directory, self.cwd)  # each directory is looked at once
+        if found is not None:
+            settings = self._layer(found)
         elif directory.parent != directory:
             settings = self.settings_for_directory(directory.parent)
         else:
@@ -91,4 +87,4 @@ class ConfigResolver:
         return self._default
 
     def _layer(self, settings: Settings) -> Settings:
-        return _apply_cli(settings, *self._overrides)
+        return apply_cli(settings, *self._overrides)
