@@ -13,7 +13,8 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from mmlint.config.load import ConfigError, load_settings
+from mmlint.config.load import ConfigError
+from mmlint.config.resolve import ConfigResolver
 from mmlint.core.diagnostics import Diagnostic, Span
 from mmlint.check.discovery import DiscoveryError
 from mmlint.check.engine import Report, run_check
@@ -31,13 +32,13 @@ def check(
 ) -> Report:
     """Check ``paths`` (files or directories; None: the configured `paths`, else
     ``cwd``) and return the Report: ``diagnostics``, ``files_scanned`` and
-    ``call_sites``. ``config`` names a configuration file, else it is discovered
-    from ``cwd`` upward. Raises ConfigError or DiscoveryError for bad input."""
+    ``call_sites``. ``config`` names a configuration file for every file, else
+    each file is governed by the closest one at or above it (as in ruff). Raises ConfigError or DiscoveryError for bad input."""
     where = Path(cwd) if cwd is not None else Path.cwd()
-    settings = load_settings(
+    resolver = ConfigResolver(
         where,
         Path(config) if config is not None else None,
         select=list(select) if select is not None else None,
         ignore=list(ignore) if ignore is not None else None,
     )
-    return run_check([Path(p) for p in paths] if paths else None, settings, where)
+    return run_check([Path(p) for p in paths] if paths else None, resolver, where)

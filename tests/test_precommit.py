@@ -133,11 +133,15 @@ def workspace(tmp_path: Path):
     return hooks_repo, user_repo
 
 
-def _try_repo(hooks_repo: Path, user_repo: Path, hook: str, home: Path, tmp_path: Path) -> subprocess.CompletedProcess:
+def _try_repo(
+    hooks_repo: Path, user_repo: Path, hook: str, home: Path, tmp_path: Path, *, all_files: bool = True
+) -> subprocess.CompletedProcess:
+    """``all_files=False``: the hook sees the staged files only, as on `git commit`."""
     env = {key: value for key, value in os.environ.items() if not key.startswith(("PRE_COMMIT", "GIT_"))}
     env.update(PRE_COMMIT_HOME=str(home), PRE_COMMIT_COLOR="never", **GIT_IDENTITY)
+    scope = ["--all-files"] if all_files else []
     result = subprocess.run(
-        [sys.executable, "-m", "pre_commit", "try-repo", str(hooks_repo), hook, "--all-files", "--verbose", "--color", "never"],
+        [sys.executable, "-m", "pre_commit", "try-repo", str(hooks_repo), hook, *scope, "--verbose", "--color", "never"],
         cwd=user_repo,
         env=env,
         capture_output=True,
@@ -177,3 +181,31 @@ def test_hooks_check_fix_and_pass(workspace, pre_commit_home: Path, tmp_path: Pa
     output = second.stdout + second.stderr
     assert second.returncode == 0, output
     assert re.search(r"^mmlint\.+Passed$", output, re.MULTILINE), output
+
+
+@pytest.mark.slow
+def test_a_one_file_commit_in_sglangs_layout_is_checked_with_its_configuration(
+    pre_commit_home: Path, tmp_path: Path
+) -> None:
+    """sglang keeps [tool.mmlint] in python/pyproject.toml; pre-commit runs from
+    the repository root and names the one staged file. The hollow await needs
+    the configured context (the helper in another module) to be seen."""
+    from test_config_per_file import PROCESSOR as HOLLOW_AWAIT, sglang_layout
+
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    pytest.importorskip("pre_commit", reason="pre-commit is not installed (pip install pre-commit)")
+    hooks_repo = _snapshot_project(tmp_path / "mmlint-snapshot")
+    user_repo = _make_repo(tmp_path / "sglang")
+    sglang_layout(user_repo)
+    processor = user_repo / "python" / "pkg" / "processors" / "video.py"
+    processor.write_text("class VideoProcessor:\n    pass\n", encoding="utf-8")
+    _commit_all(user_repo)
+    processor.write_text(HOLLOW_AWAIT, encoding="utf-8")
+    _git(user_repo, "add", str(processor.relative_to(user_repo)))
+
+    result = _try_repo(hooks_repo, user_repo, "mmlint", pre_commit_home, tmp_path, all_files=False)
+    output = result.stdout + result.stderr
+    assert result.returncode == 1, output
+    assert re.search(r"python/pkg/processors/video\.py:\d+:\d+: MM004", output), output
+    assert not re.search(r"^python/pkg/helpers\.py:\d+", output, re.MULTILINE), output  # context only

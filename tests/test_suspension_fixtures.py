@@ -4,6 +4,7 @@ full scan and for a scan naming a single file (the rest read as context)."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -53,7 +54,9 @@ def test_a_cycle_is_named_as_one() -> None:
 
 
 def test_without_the_blocking_calls_extension_only_the_defaults_remain(tmp_path: Path) -> None:
+    # Configured paths lie inside the configuration's directory: a copy of the package beside it.
+    shutil.copytree(PACKAGE / "mmproc", tmp_path / "mmproc")
     config = tmp_path / "mmlint.toml"
-    config.write_text('paths = ["%s"]\n' % (PACKAGE / "mmproc").as_posix(), encoding="utf-8")
-    report = check(cwd=PACKAGE, config=config, select=["MM005"])
+    config.write_text('paths = ["mmproc"]\n', encoding="utf-8")
+    report = check(cwd=tmp_path, config=config, select=["MM005"])
     assert sorted(d.message.split(" ")[0] for d in report.diagnostics) == ["`.result()`", "`time.sleep(...)`"]

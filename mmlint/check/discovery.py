@@ -23,12 +23,22 @@ from pathlib import Path
 
 from mmlint.check.gitignore import IgnoreRules
 from mmlint.config.globs import GlobPattern, compile_glob
-from mmlint.core.paths import display_path
+from mmlint.config.load import SOURCE_SUFFIXES
+from mmlint.config.resolve import ConfigResolver
 from mmlint.config.settings import Settings
+from mmlint.core.paths import display_path
 
-__all__ = ["DEFAULT_EXCLUDES", "Discovery", "DiscoveryError", "context_files", "discover", "glob_relpath"]
+__all__ = [
+    "DEFAULT_EXCLUDES",
+    "Discovery",
+    "DiscoveryError",
+    "as_resolver",
+    "context_files",
+    "discover",
+    "discover_stdin",
+    "glob_relpath",
+]
 
-SOURCE_SUFFIXES = (".py", ".pyi")
 # Conventional names of virtual environments; skipped when they really hold one
 # (an `env` package in a project is ordinary code; `venv` is a default exclude).
 VENV_NAMES = frozenset({"venv", ".venv", "env"})
@@ -56,24 +66,33 @@ class Discovery:
     full_scan: bool
     # One line each, for stderr: what the walk had to skip (an unreadable directory).
     warnings: tuple[str, ...] = ()
+    # The directories walked (absolute): a configuration whose whole scope lies
+    # under one of them was scanned in full (MM008, MM009's stale entries).
+    walked: tuple[Path, ...] = ()
 
 
-def discover(paths: Sequence[Path] | None, settings: Settings, cwd: Path) -> Discovery:
+def discover(paths: Sequence[Path] | None, config: Settings | ConfigResolver, cwd: Path) -> Discovery:
     """Expand ``paths`` (relative to ``cwd``) into the files to read; with no
-    paths, scan ``settings.paths`` or else ``cwd``. Raises DiscoveryError for a
-    path that does not exist or cannot be read."""
+    paths, scan the configured ``paths`` of the configuration governing ``cwd``,
+    or else ``cwd``. Each directory is walked with the excludes of the
+    configuration governing it (``config``: one Settings for every file, or a
+    resolver finding each file's own). Raises DiscoveryError for a path that
+    does not exist or cannot be read."""
     cwd = Path(os.path.abspath(cwd))
+    resolver = as_resolver(config, cwd)
     full_scan = not paths
     if full_scan:
-        targets = [(path, display_path(path, cwd)) for path in (settings.paths or (cwd,))]
+        targets = [(path, display_path(path, cwd)) for path in (resolver.for_cwd.paths or (cwd,))]
     else:
         targets = [(Path(os.path.abspath(cwd / path)), str(path)) for path in paths]
-    walker = _Walker(settings)
+    walker = _Walker(resolver)
     excluded: list[Path] = []
+    walked: list[Path] = []
     for path, shown in targets:
         mode = _stat(path, shown)
         if stat.S_ISDIR(mode):
             walker.walk(path, shown)
+            walked.append(path)
         elif stat.S_ISREG(mode):
             if not walker.add_named_file(path, shown) and not full_scan:
                 excluded.append(path)
@@ -84,15 +103,32 @@ def discover(paths: Sequence[Path] | None, settings: Settings, cwd: Path) -> Dis
         explicitly_excluded=tuple(sorted(set(excluded))),
         full_scan=full_scan,
         warnings=tuple(dict.fromkeys(walker.warnings)),
+        walked=tuple(dict.fromkeys(walked)),
     )
 
 
-def context_files(settings: Settings, cwd: Path) -> tuple[Path, ...]:
-    """The files of the configured ``paths`` (read as context by cross-file
-    rules when PATH names only some files); empty when none are configured."""
+def discover_stdin(path: Path, config: Settings | ConfigResolver, cwd: Path) -> Discovery:
+    """What a run on standard input reads: the file it stands for (``path``,
+    absolute, which need not exist), unless `exclude` removes it, as for a file
+    named explicitly."""
+    walker = _Walker(as_resolver(config, cwd))
+    excluded = walker.named_file_excluded(path)
+    return Discovery(files=() if excluded else (path,), explicitly_excluded=(path,) if excluded else (), full_scan=False)
+
+
+def as_resolver(config: Settings | ConfigResolver, cwd: Path) -> ConfigResolver:
+    """One Settings given (tests, --config through the API) governs every file."""
+    return config if isinstance(config, ConfigResolver) else ConfigResolver.fixed(config, cwd)
+
+
+def context_files(settings: Settings, cwd: Path, config: Settings | ConfigResolver | None = None) -> tuple[Path, ...]:
+    """The files of the configured ``paths`` of ``settings`` (read as context by
+    cross-file rules when PATH names only some files); empty when none are
+    configured. ``config`` decides the excludes below them (default: ``settings``)."""
     if not settings.paths:
         return ()
-    return discover(None, settings, cwd).files
+    resolver = as_resolver(config if config is not None else settings, cwd)
+    return discover([Path(p) for p in settings.paths], resolver, cwd).files
 
 
 def glob_relpath(path: Path, root: Path) -> str:
@@ -104,46 +140,54 @@ def glob_relpath(path: Path, root: Path) -> str:
 
 
 class _Walker:
-    """Collects files; holds the compiled exclude globs for the whole run."""
+    """Collects files, each directory's entries judged by the excludes of the
+    configuration governing that directory."""
 
-    def __init__(self, settings: Settings) -> None:
-        self.root = str(Path(os.path.abspath(settings.root)))
-        globs = settings.exclude + settings.extend_exclude
-        self.exclude: tuple[GlobPattern, ...] = tuple(compile_glob(glob) for glob in globs)
-        self.respect_gitignore = settings.respect_gitignore
+    def __init__(self, resolver: ConfigResolver) -> None:
+        self.resolver = resolver
+        self._excludes: dict[int, tuple[GlobPattern, ...]] = {}  # by id of a Settings the resolver keeps
         self.files: set[Path] = set()
         self.warnings: list[str] = []
 
     def add_named_file(self, path: Path, shown: str) -> bool:
         """Add a file named explicitly; False when `exclude` removes it."""
         _check_readable(path, shown)
-        relative = _relative_to(str(path), self.root)
-        # Outside the root, the file is matched by its path relative to the scan
-        # path, here its own directory: its name.
-        relpath = relative.replace(os.sep, "/") if relative is not None else path.name
-        if self._excluded(relpath, is_dir=False):
+        if self.named_file_excluded(path):
             return False
         self.files.add(path)
         return True
 
+    def named_file_excluded(self, path: Path) -> bool:
+        """Whether `exclude` removes ``path`` (which need not exist) when named explicitly."""
+        settings = self.resolver.settings_for(path)
+        relative = _relative_to(str(path), _root_of(settings))
+        # Outside the root, the file is matched by its path relative to the scan
+        # path, here its own directory: its name.
+        relpath = relative.replace(os.sep, "/") if relative is not None else path.name
+        return self._excluded(settings, relpath, is_dir=False)
+
     def walk(self, directory: Path, shown: str) -> None:
-        relative = _relative_to(str(directory), self.root)
-        # Paths under the root are matched relative to it; a directory outside
-        # the root is matched relative to itself.
-        prefix = "" if not relative or relative == "." else relative.replace(os.sep, "/") + "/"
-        rules = IgnoreRules.for_walk(str(directory), self.root, self.warnings.append) if self.respect_gitignore else None
+        settings = self.resolver.settings_for_directory(directory)
+        rules = IgnoreRules.for_walk(str(directory), _root_of(settings), self.warnings.append)
         try:
             children = _list_directory(str(directory))
         except OSError as error:
             raise DiscoveryError(f"{shown}: cannot read directory: {error.strerror or error}") from None
-        stack = [(children, prefix, shown, rules)]
+        stack = [(children, str(directory), shown, rules)]
         while stack:
-            entries, prefix, current_shown, rules = stack.pop()
+            entries, parent, current_shown, rules = stack.pop()
+            # Paths under a configuration's root are matched relative to it; a
+            # directory outside it is matched relative to where the walk started.
+            settings = self.resolver.settings_for_directory(Path(parent))
+            base = _relative_to(parent, _root_of(settings))
+            if base is None:
+                base = _relative_to(parent, str(directory))
+            prefix = "" if base in (None, ".") else base.replace(os.sep, "/") + "/"
+            honoured = rules if settings.respect_gitignore else None
             for entry in entries:
-                child = self._visit(entry, prefix, rules)
+                child = self._visit(entry, prefix, settings, honoured)
                 if child is None:
                     continue
-                child_prefix, child_rules = child
                 child_shown = entry.name if current_shown == "." else os.path.join(current_shown, entry.name)
                 try:
                     grandchildren = _list_directory(entry.path)
@@ -151,11 +195,10 @@ class _Walker:
                     # One unreadable corner must not hide the rest of the tree.
                     self.warnings.append(f"{child_shown}: cannot read directory: {error.strerror or error}; skipped")
                     continue
-                stack.append((grandchildren, child_prefix, child_shown, child_rules))
+                stack.append((grandchildren, entry.path, child_shown, rules.enter(entry.path)))
 
-    def _visit(self, entry: os.DirEntry[str], prefix: str, rules: IgnoreRules | None) -> tuple[str, IgnoreRules | None] | None:
-        """Add ``entry`` if it is a source file to read; for a directory to walk
-        into, return its glob prefix and the ignore rules in force inside it."""
+    def _visit(self, entry: os.DirEntry[str], prefix: str, settings: Settings, rules: IgnoreRules | None) -> bool | None:
+        """Add ``entry`` if it is a source file to read; True for a directory to walk into."""
         name = entry.name
         if name.startswith("."):
             return None
@@ -173,21 +216,27 @@ class _Walker:
         if is_dir:
             if name == "__pycache__" or name in DEFAULT_EXCLUDES or _is_virtualenv(entry.path, name):
                 return None
-            if self._excluded(relpath, is_dir=True):
+            if self._excluded(settings, relpath, is_dir=True):
                 return None
-            if rules is not None:
-                if rules.ignores(entry.path, is_dir=True):
-                    return None
-                rules = rules.enter(entry.path)
-            return relpath + "/", rules
-        if not name.endswith(SOURCE_SUFFIXES) or self._excluded(relpath, is_dir=False):
+            if rules is not None and rules.ignores(entry.path, is_dir=True):
+                return None
+            return True
+        if not name.endswith(SOURCE_SUFFIXES) or self._excluded(settings, relpath, is_dir=False):
             return None
         if rules is None or not rules.ignores(entry.path, is_dir=False):
             self.files.add(Path(entry.path))
         return None
 
-    def _excluded(self, relpath: str, *, is_dir: bool) -> bool:
-        return any(pattern.matches(relpath, is_dir=is_dir) for pattern in self.exclude)
+    def _excluded(self, settings: Settings, relpath: str, *, is_dir: bool) -> bool:
+        patterns = self._excludes.get(id(settings))
+        if patterns is None:
+            globs = settings.exclude + settings.extend_exclude
+            patterns = self._excludes[id(settings)] = tuple(compile_glob(glob) for glob in globs)
+        return any(pattern.matches(relpath, is_dir=is_dir) for pattern in patterns)
+
+
+def _root_of(settings: Settings) -> str:
+    return str(Path(os.path.abspath(settings.root)))
 
 
 def _list_directory(path: str) -> list[os.DirEntry[str]]:

@@ -12,9 +12,12 @@ from mmlint.cli.common import (
     emit,
     exit_code,
     output_options,
+    read_stdin,
     refuse_output_over_input,
     scan_options,
     run_scan,
+    stdin_filename_option,
+    stdin_on_disk,
     tool_errors,
     use_color,
     ToolError,
@@ -38,16 +41,19 @@ def _refuse_fix(ctx: click.Context, param: click.Parameter, value: bool) -> None
 @click.option("--statistics", is_flag=True, help="Show counts per rule instead of each diagnostic.")
 @click.option("--baseline", "baseline_file", type=FILE_TYPE,
               help="Report only diagnostics not recorded in this baseline file (see `mmlint baseline`).")
+@stdin_filename_option
 @click.option("--fix", is_flag=True, hidden=True, expose_value=False, callback=_refuse_fix)
 @tool_errors
 def command(paths, config_file, select, ignore, quiet, no_color, exit_zero, no_cache, statistics, baseline_file,
-            output_format, output):
-    """Report diagnostics for PATH (files or directories; default: the configured paths, else the cwd)."""
+            output_format, output, stdin_filename):
+    """Report diagnostics for PATH (files or directories; default: the configured paths, else the cwd;
+    `-`: the source on standard input)."""
     if statistics and output_format not in STATISTICS_FORMATS:
         raise click.UsageError(
             f"--statistics works with --format {' or '.join(STATISTICS_FORMATS)}, not {output_format}"
         )
-    report = run_scan(paths, config_file, select, ignore, quiet=quiet, no_cache=no_cache)
+    stdin = read_stdin(paths, stdin_filename)
+    report = run_scan(paths, config_file, select, ignore, quiet=quiet, no_cache=no_cache, stdin=stdin)
     refuse_output_over_input(output, paths, report)
     notes = []
     if baseline_file is not None:
@@ -60,7 +66,8 @@ def command(paths, config_file, select, ignore, quiet, no_color, exit_zero, no_c
     render = get_reporter(output_format)
     color = use_color(no_color, output)
     if output_format == "text":
-        text = render(report, color=color, quiet=quiet, statistics=statistics)
+        with stdin_on_disk(report, stdin) as shown_report:  # snippets of the input, not of a file on disk
+            text = render(shown_report, color=color, quiet=quiet, statistics=statistics)
     elif statistics:
         text = render_statistics(report)
     else:

@@ -3,21 +3,24 @@ the output, and mapping outcomes to exit codes 0 / 1 / 2 in one place."""
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import functools
 import io
 import os
 import sys
-from collections.abc import Callable
+import tempfile
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import click
 from rich.console import Console
 
-from mmlint.config.load import ConfigError, load_settings, parse_codes
+from mmlint.config.load import ConfigError, parse_codes
+from mmlint.config.resolve import ConfigResolver
 from mmlint.check.discovery import DiscoveryError
 from mmlint.core.write import write_atomically
 from mmlint.reporters.escaping import visible
-from mmlint.config.settings import Settings
 
 EXIT_CLEAN = 0
 EXIT_FINDINGS = 1
@@ -45,15 +48,18 @@ no_cache_option = click.option(
 )
 
 
-def run_scan(paths, config_file: Path | None, select, ignore, *, quiet: bool, no_cache: bool):
-    """Build the settings from the options and run the check pipeline: what every
-    scanning command (check, fix, audit, baseline) starts with."""
+def run_scan(paths, config_file: Path | None, select, ignore, *, quiet: bool, no_cache: bool, stdin=None):
+    """Build the configuration resolver from the options and run the check
+    pipeline: what every scanning command (check, fix, audit, baseline) starts
+    with. ``stdin``: an mmlint.check.engine.StdinSource to check instead of PATHs."""
     from mmlint.check.engine import run_check
     from mmlint.core.paths import display_path
 
-    settings = build_settings(config_file, select, ignore)
+    resolver = build_resolver(config_file, select, ignore)
     cwd = logical_cwd()
-    report = run_check(list(paths) or None, settings, cwd, progress=show_progress(quiet), use_cache=not no_cache)
+    report = run_check(
+        list(paths) or None, resolver, cwd, progress=show_progress(quiet), use_cache=not no_cache, stdin=stdin
+    )
     if report.cache_warning:  # even with --quiet: the user's cache is not safe to use
         warn_once(report.cache_warning)
     if quiet:  # diagnostics only, as ruff's --quiet (later fix rounds pass it too)
@@ -66,7 +72,7 @@ def run_scan(paths, config_file: Path | None, select, ignore, *, quiet: bool, no
         count = len(report.explicitly_excluded)
         click.echo(f"mmlint: every input is excluded by the configuration ({count} file{'s' if count != 1 else ''})", err=True)
     else:
-        scanned = [str(path) for path in paths] or [display_path(path, cwd) for path in settings.paths] or ["."]
+        scanned = [str(path) for path in paths] or [display_path(path, cwd) for path in resolver.for_cwd.paths] or ["."]
         click.echo(f"mmlint: warning: no Python files found under {' '.join(scanned)}", err=True)
     return report
 
@@ -88,7 +94,8 @@ def scan_options(command: Callable | None = None, *, exit_zero: bool = True) -> 
     decorators = [
         click.argument("paths", nargs=-1, type=PATH_TYPE),
         click.option("--config", "config_file", type=FILE_TYPE,
-                     help="Configuration file (pyproject.toml [tool.mmlint], mmlint.toml); default: discovered upward."),
+                     help="Configuration file for every file (pyproject.toml [tool.mmlint], mmlint.toml); "
+                          "default: the closest one at or above each file."),
         click.option("--select", multiple=True,
                      help="Codes or prefixes to report, comma separated or repeated (replaces the configured select)."),
         click.option("--ignore", multiple=True,
@@ -101,6 +108,43 @@ def scan_options(command: Callable | None = None, *, exit_zero: bool = True) -> 
     for decorator in reversed(decorators):
         command = decorator(command)
     return command
+
+
+STDIN = Path("-")
+
+stdin_filename_option = click.option(
+    "--stdin-filename", type=PATH_TYPE,
+    help="With PATH `-` (standard input): the path the source stands for, which need not exist; "
+         "its configuration, exemptions and context apply, and reports name it.",
+)
+
+
+def read_stdin(paths, stdin_filename: Path | None):
+    """The source on standard input when PATH is `-` (alone), else None."""
+    from mmlint.check.engine import StdinSource
+
+    if STDIN not in paths:
+        if stdin_filename is not None:
+            raise click.UsageError("--stdin-filename needs PATH `-` (the source on standard input)")
+        return None
+    if len(paths) != 1:
+        raise click.UsageError("`-` (standard input) cannot be combined with other PATHs")
+    return StdinSource(sys.stdin.buffer.read(), stdin_filename)
+
+
+@contextlib.contextmanager
+def stdin_on_disk(report, stdin) -> Iterator:
+    """``report`` with standard input's file backed by a scratch copy of its
+    bytes while the block runs: reporters (snippets) and the fixer read files,
+    and the file standing for the input may differ from it or not exist."""
+    if stdin is None or not report.file_paths:
+        yield report
+        return
+    with tempfile.TemporaryDirectory(prefix="mmlint-stdin-") as scratch_dir:
+        ((shown, real),) = report.file_paths.items()
+        scratch = Path(scratch_dir) / (real.name if real.name.endswith((".py", ".pyi")) else "stdin.py")
+        scratch.write_bytes(stdin.data)
+        yield dataclasses.replace(report, file_paths={shown: scratch})
 
 
 def output_options(formats: tuple[str, ...]) -> Callable[[Callable], Callable]:
@@ -127,13 +171,14 @@ def logical_cwd() -> Path:
     return Path.cwd()
 
 
-def build_settings(config_file: Path | None, select, ignore) -> Settings:
-    """``select`` / ``ignore``: the option's values (repeated options accumulate)."""
+def build_resolver(config_file: Path | None, select, ignore) -> ConfigResolver:
+    """Each file's configuration (``--config``: one for all), with the command
+    line's ``select`` / ``ignore`` over each (repeated options accumulate)."""
     cwd = logical_cwd()
     select = (select,) if isinstance(select, str) else tuple(select or ())
     ignore = (ignore,) if isinstance(ignore, str) else tuple(ignore or ())
     try:
-        return load_settings(
+        return ConfigResolver(
             cwd,
             config_file,
             select=parse_codes(",".join(select), "--select") if select else None,

@@ -4,6 +4,8 @@ engine, hands its report to mmlint.fix, prints a summary, picks the exit code.""
 
 from __future__ import annotations
 
+import dataclasses
+import sys
 from pathlib import Path
 
 import click
@@ -11,8 +13,11 @@ import click
 from mmlint.cli.common import (
     EXIT_CLEAN,
     EXIT_FINDINGS,
+    read_stdin,
     scan_options,
     run_scan,
+    stdin_filename_option,
+    stdin_on_disk,
     tool_errors,
     use_color,
 )
@@ -71,6 +76,7 @@ def render_summary(run: FixRun, *, mode: str, quiet: bool, suppressed: int = 0) 
 @scan_options
 @click.option("--diff", "show_diff", is_flag=True, help="Print a unified diff of the fixes; write nothing.")
 @click.option("--check", "check_only", is_flag=True, help="Write nothing; list the files that would change.")
+@stdin_filename_option
 @tool_errors
 def command(
     paths: tuple[Path, ...],
@@ -83,11 +89,17 @@ def command(
     no_cache: bool,
     show_diff: bool,
     check_only: bool,
+    stdin_filename: Path | None,
 ) -> None:
     """Rewrite sync-twin calls in async defs to `await <receiver>.<async twin>(...)`.
 
     Sites that cannot be fixed are listed with the reason and left as they are.
+    With PATH `-`, the source on standard input is fixed to standard output.
     """
+    stdin = read_stdin(paths, stdin_filename)
+    if stdin is not None:
+        _fix_stdin(stdin, paths, config_file, select, ignore, quiet=quiet, no_color=no_color, exit_zero=exit_zero,
+                   no_cache=no_cache, show_diff=show_diff, check_only=check_only)
     report = run_scan(paths, config_file, select, ignore, quiet=quiet, no_cache=no_cache)
     dry_run = show_diff or check_only
     run = fix_report(report, write=not dry_run)
@@ -110,4 +122,37 @@ def command(
     for text, colour in render_summary(run, mode=mode, quiet=quiet, suppressed=suppressed):
         # With --diff, stdout is the patch alone; the summary goes to stderr.
         click.echo(click.style(text, fg=colour) if colour and color else text, err=show_diff, color=color)
+    raise SystemExit(EXIT_CLEAN if exit_zero else exit_code_for(run, dry_run=dry_run))
+
+
+def _fix_stdin(stdin, paths, config_file, select, ignore, *, quiet: bool, no_color: bool, exit_zero: bool,
+               no_cache: bool, show_diff: bool, check_only: bool) -> None:
+    """`mmlint fix -`: the fixed source (or, with --diff, the patch; with --check,
+    nothing) on stdout, and nothing else there: the summary goes to stderr.
+    Rounds as for files, each on the previous round's output; nothing is written
+    to disk, not even the file --stdin-filename names."""
+    dry_run = show_diff or check_only
+    source = stdin.data
+    rounds = []
+    while len(rounds) < (1 if dry_run else MAX_FIX_ROUNDS):
+        current = dataclasses.replace(stdin, data=source)
+        report = run_scan(paths, config_file, select, ignore, quiet=quiet or bool(rounds), no_cache=no_cache, stdin=current)
+        with stdin_on_disk(report, current) as on_disk:
+            rounds.append(fix_report(on_disk, write=False))
+        if not rounds[-1].changed:
+            break
+        source = rounds[-1].changed[0].new
+    run = merge_rounds(rounds)
+    if show_diff:
+        for result in run.changed:
+            click.echo(unified_diff(result), nl=False, color=False)
+    elif not check_only:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(source)
+        sys.stdout.buffer.flush()
+    mode = "diff" if show_diff else "check" if check_only else "write"
+    color = use_color(no_color, None) and sys.stderr.isatty()
+    suppressed = sum(1 for d in report.suppressed if fix_kind_of(d.code) == "call-rewrite")
+    for text, colour in render_summary(run, mode=mode, quiet=quiet, suppressed=suppressed):
+        click.echo(click.style(text, fg=colour) if colour and color else text, err=True, color=color)
     raise SystemExit(EXIT_CLEAN if exit_zero else exit_code_for(run, dry_run=dry_run))

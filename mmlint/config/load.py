@@ -1,9 +1,10 @@
 """Find, read and validate the configuration, and build the frozen Settings.
 
 The configuration lives in ``[tool.mmlint]`` of the nearest ``pyproject.toml``
-that has that table, or at the top level of ``mmlint.toml`` / ``.mmlint.toml``,
-searching from the current directory upward (in each directory in that order);
-``--config FILE`` names one explicitly. Every problem is a ``ConfigError``
+that has that table, or at the top level of ``mmlint.toml`` / ``.mmlint.toml``
+(in each directory in that order); ``--config FILE`` names one explicitly.
+``load_settings`` finds the one governing the current directory;
+mmlint.config.resolve finds each file's own. Every problem is a ``ConfigError``
 whose one-line message names the file, the key and, where one is close, the
 key that was probably meant; the CLI turns it into exit code 2.
 """
@@ -35,10 +36,13 @@ else:  # pragma: no cover - exercised on Python 3.10 only
 __all__ = [
     "CONFIG_FILE_NAMES",
     "ConfigError",
+    "apply_cli",
+    "config_in_directory",
     "config_key_line",
     "find_config_file",
     "load_settings",
     "parse_codes",
+    "read_explicit_config",
 ]
 
 # Looked for in each directory, in this order; the first one that holds a
@@ -46,6 +50,8 @@ __all__ = [
 CONFIG_FILE_NAMES = ("pyproject.toml", "mmlint.toml", ".mmlint.toml")
 
 _PYPROJECT = "pyproject.toml"
+# The only files a run reads (configured `paths` naming another file are an error).
+SOURCE_SUFFIXES = (".py", ".pyi")
 _PYPROJECT_TABLE = ("tool", "mmlint")
 
 # The schema: the keys each table may hold.
@@ -109,10 +115,24 @@ def load_settings(
         found = _find_config(cwd)
         if found is None:
             settings = Settings(config_file=None, root=cwd)
-            return _apply_cli(settings, select, ignore, extend_select)
+            return apply_cli(settings, select, ignore, extend_select)
         path, table = found
     settings = _TableReader(path, cwd).settings(table)
-    return _apply_cli(settings, select, ignore, extend_select)
+    return apply_cli(settings, select, ignore, extend_select)
+
+
+def read_explicit_config(path: Path, cwd: Path) -> Settings:
+    """The Settings of the configuration file ``path`` (absolute) named with
+    ``--config``, without CLI overrides. Raises ConfigError."""
+    return _TableReader(path, cwd).settings(_read_explicit(path, cwd))
+
+
+def config_in_directory(directory: Path, cwd: Path) -> Settings | None:
+    """The Settings of the configuration held in ``directory`` itself (not
+    above it), without CLI overrides; None when it holds none. ``cwd``: what
+    error messages are relative to. Raises ConfigError."""
+    found = _find_in_directory(directory, cwd)
+    return None if found is None else _TableReader(found[0], cwd).settings(found[1])
 
 
 def parse_codes(text: str, option: str) -> tuple[str, ...]:
@@ -164,16 +184,24 @@ def _line_of_key(path: Path, dotted_key: str) -> int | None:
 
 def _find_config(cwd: Path) -> tuple[Path, dict[str, Any]] | None:
     for directory in (cwd, *cwd.parents):
-        for name in CONFIG_FILE_NAMES:
-            candidate = directory / name
-            if not candidate.is_file():
+        found = _find_in_directory(directory, cwd)
+        if found is not None:
+            return found
+    return None
+
+
+def _find_in_directory(directory: Path, cwd: Path) -> tuple[Path, dict[str, Any]] | None:
+    """The configuration held in ``directory`` itself (not above), with its table."""
+    for name in CONFIG_FILE_NAMES:
+        candidate = directory / name
+        if not candidate.is_file():
+            continue
+        if name == _PYPROJECT:
+            table = _pyproject_table(candidate, cwd, required=False)
+            if table is None:
                 continue
-            if name == _PYPROJECT:
-                table = _pyproject_table(candidate, cwd, required=False)
-                if table is None:
-                    continue
-                return candidate, table
-            return candidate, _parse(candidate, cwd)
+            return candidate, table
+        return candidate, _parse(candidate, cwd)
     return None
 
 
@@ -354,8 +382,17 @@ class _TableReader:
         resolved: list[Path] = []
         for index, entry in enumerate(self._strings(table.get("paths", []), "paths")):
             path = Path(os.path.abspath(self.root / entry))
+            # A configuration speaks for its own directory: nothing outside it is
+            # read (a shared or downloaded configuration must not reach ../secrets).
+            inside = os.path.realpath(path) == os.path.realpath(self.root) or os.path.realpath(path).startswith(
+                os.path.join(os.path.realpath(self.root), "")
+            )
+            if not inside:
+                raise self.error(f"'paths[{index}]' names {entry!r}, which is outside the configuration's directory", "paths")
             if not path.exists():
                 raise self.error(f"'paths[{index}]' names {entry!r}, which does not exist ({path})", "paths")
+            if path.is_file() and not path.name.endswith(SOURCE_SUFFIXES):
+                raise self.error(f"'paths[{index}]' names {entry!r}, which is not a Python file (.py, .pyi)", "paths")
             if path not in resolved:
                 resolved.append(path)
         return tuple(resolved)
@@ -428,12 +465,15 @@ class _TableReader:
         return tuple(entries)
 
 
-def _apply_cli(
+def apply_cli(
     settings: Settings,
     select: Sequence[str] | None,
     ignore: Sequence[str] | None,
     extend_select: Sequence[str] | None,
 ) -> Settings:
+    """The command line as a layer over a configuration, as in ruff: ``select``
+    replaces the configured select, ``extend_select`` adds to it, ``ignore``
+    adds to the configured ignore."""
     changes: dict[str, tuple[str, ...]] = {}
     new_select = settings.select
     if select is not None:

@@ -28,13 +28,17 @@ def _release_root(multimodal: Path) -> Path:
 
 
 def _write_config(directory: Path, multimodal: Path, *, exempt_base: bool) -> Path:
-    """A mmlint.toml outside the release tree whose `paths` points at it."""
-    lines = [f"paths = [{json.dumps(multimodal.as_posix())}]"]
-    if exempt_base:
-        lines += ["", "[exempt]", f"paths = [{json.dumps('**/' + BASE_PROCESSOR)}]"]
+    """A mmlint.toml outside the release tree (the shared cache stays untouched);
+    configured `paths` cannot leave the configuration's directory, so the
+    release is named as PATH (see _check)."""
+    lines = ["[exempt]", f"paths = [{json.dumps('**/' + BASE_PROCESSOR)}]"] if exempt_base else []
     config = directory / "mmlint.toml"
     config.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return config
+
+
+def _check(config: Path, multimodal: Path):
+    return check([multimodal], config=config, cwd=_release_root(multimodal))
 
 
 def _python_files(multimodal: Path) -> list[Path]:
@@ -72,7 +76,7 @@ def _independent_scan(multimodal: Path, *, exempt_base: bool) -> tuple[set[tuple
 def report_0_5_14(sglang_0_5_14: Path, tmp_path_factory: pytest.TempPathFactory):
     """0.5.14 checked once with the base processor exempt (shared by two tests)."""
     config = _write_config(tmp_path_factory.mktemp("config-0.5.14"), sglang_0_5_14, exempt_base=True)
-    return check(config=config, cwd=_release_root(sglang_0_5_14))
+    return _check(config, sglang_0_5_14)
 
 
 def _sites(report, code: str) -> set[tuple[str, int]]:
@@ -97,7 +101,7 @@ def test_0_5_14_reports_every_direct_sync_call(sglang_0_5_14: Path, report_0_5_1
 
 def test_0_5_23_is_clean(sglang_0_5_23: Path, tmp_path: Path):
     config = _write_config(tmp_path, sglang_0_5_23, exempt_base=True)
-    report = check(config=config, cwd=_release_root(sglang_0_5_23))
+    report = _check(config, sglang_0_5_23)
     sync_calls, unawaitable, total = _independent_scan(sglang_0_5_23, exempt_base=True)
 
     assert sync_calls == unawaitable == set()
@@ -109,7 +113,7 @@ def test_0_5_23_is_clean(sglang_0_5_23: Path, tmp_path: Path):
 
 def test_0_5_23_base_delegation_is_not_flagged_without_exemption(sglang_0_5_23: Path, tmp_path: Path):
     config = _write_config(tmp_path, sglang_0_5_23, exempt_base=False)
-    report = check(config=config, cwd=_release_root(sglang_0_5_23))
+    report = _check(config, sglang_0_5_23)
 
     base = next(file for file in _python_files(sglang_0_5_23) if file.name == BASE_PROCESSOR)
     delegations = [site for site in scan_twin_calls(base.read_bytes(), TWINS) if is_delegation(site, TWINS)]
@@ -127,7 +131,7 @@ def test_copy_of_a_release_checks_like_the_cache(
     cached = report_0_5_14
     (tmp_path / "copy-config").mkdir()
     copied_config = _write_config(tmp_path / "copy-config", copied, exempt_base=True)
-    from_copy = check(config=copied_config, cwd=_release_root(copied))
+    from_copy = _check(copied_config, copied)
 
     assert copied != sglang_0_5_14
     assert from_copy.files_scanned == cached.files_scanned

@@ -56,10 +56,10 @@ def _only_await_and_suffix(old: str, new: str) -> bool:
 
 def test_fix_sglang_0_5_14(sglang_copy: Callable[[str], Path], tmp_path: Path) -> None:
     multimodal = sglang_copy("0.5.14")
-    config_dir = tmp_path / "config"
-    config_dir.mkdir()
+    # The configuration sits at the copy's root: configured paths stay inside its directory.
+    config_dir = multimodal.parents[2]
     (config_dir / "mmlint.toml").write_text(
-        f"paths = [{json.dumps(multimodal.as_posix())}]\n\n[exempt]\npaths = [\"**/base_processor.py\"]\n",
+        f"paths = [{json.dumps(multimodal.relative_to(config_dir).as_posix())}]\n\n[exempt]\npaths = [\"**/base_processor.py\"]\n",
         encoding="utf-8",
     )
     before = _snapshot(multimodal)
