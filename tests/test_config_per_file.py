@@ -35,7 +35,7 @@ paths = ["**/base_processor.py"]
 HELPERS = """\
 async def decode_frames(path):
     # Declared async, never suspends: the await on it is hollow.
-    return [path] * 4
+    return [read_frame(path, index) for index in range(4)]
 """
 PROCESSOR = """\
 from pkg.helpers import decode_frames

@@ -72,21 +72,26 @@ def test_a_configured_pair_is_mm001s_only() -> None:
     assert any(codes == {"MM001"} for codes in by_place.values())
 
 
-def test_auto_twins_off_reports_nothing(tmp_path: Path) -> None:
+def _copy_with_config(tmp_path: Path, settings: str) -> Path:
+    """The fixture package copied beside a configuration of its own (configured
+    paths must lie inside the configuration's directory)."""
+    shutil.copytree(PACKAGE / "twinpkg", tmp_path / "twinpkg")
     config = tmp_path / "mmlint.toml"
-    config.write_text(f'paths = ["{(PACKAGE / "twinpkg").as_posix()}"]\nauto-twins = false\n', encoding="utf-8")
-    report = check(cwd=PACKAGE, config=config, select=["MM010"])
+    config.write_text('paths = ["twinpkg"]\n' + settings, encoding="utf-8")
+    return config
+
+
+def test_auto_twins_off_reports_nothing(tmp_path: Path) -> None:
+    config = _copy_with_config(tmp_path, "auto-twins = false\n")
+    report = check(cwd=tmp_path, config=config, select=["MM010"])
     assert report.diagnostics == ()
 
 
 def test_twin_patterns_decide_the_pairs(tmp_path: Path) -> None:
     """Only the `{name}_async` pattern: the `async_X` and `aX` pairs are gone (and
     without the configured pair, `render` is discovered like any other)."""
-    config = tmp_path / "mmlint.toml"
-    config.write_text(
-        f'paths = ["{(PACKAGE / "twinpkg").as_posix()}"]\ntwin-patterns = ["{{name}}_async"]\n', encoding="utf-8"
-    )
-    report = check(cwd=PACKAGE, config=config, select=["MM010"])
+    config = _copy_with_config(tmp_path, 'twin-patterns = ["{name}_async"]\n')
+    report = check(cwd=tmp_path, config=config, select=["MM010"])
     twins = {d.message.split("async twin `")[1].split("`")[0] for d in report.diagnostics}
     assert twins == {"preprocess_async", "resize_async", "fetch_async", "decode_async", "crop_async",
                      "normalize_async", "prepare_async", "warmup_async", "render_async"}

@@ -5,6 +5,7 @@ route advice and the report-light setting."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -57,11 +58,12 @@ def test_a_heavy_route_gets_the_plain_def_advice() -> None:
 
 
 def test_report_light_reports_light_ones_but_never_stubs(tmp_path: Path) -> None:
+    # The package copied beside its own configuration (configured paths must
+    # lie inside the configuration's directory).
+    shutil.copytree(PACKAGE / "wpkg", tmp_path / "wpkg")
     config = tmp_path / "mmlint.toml"
-    config.write_text(
-        f'paths = ["{(PACKAGE / "wpkg").as_posix()}"]\n\n[fake-async]\nreport-light = true\n', encoding="utf-8"
-    )
-    report = check(cwd=PACKAGE, config=config, select=["MM003", "MM004"])
+    config.write_text('paths = ["wpkg"]\n\n[fake-async]\nreport-light = true\n', encoding="utf-8")
+    report = check(cwd=tmp_path, config=config, select=["MM003", "MM004"])
     flagged = {(d.path, d.span.line, d.code) for d in report.diagnostics}
     assert ("wpkg/routes.py", 13, "MM003") in flagged  # the light route
     assert ("wpkg/media.py", 23, "MM003") in flagged  # __aenter__ of the test double
