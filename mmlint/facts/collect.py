@@ -72,6 +72,7 @@ from mmlint.facts.syntax import (
     opaque_decorators,
     parameters_of,
     decorator_texts,
+    expression_flags,
     qualname,
     relative_anchor,
     stored_names,
@@ -597,31 +598,7 @@ class FileWalk:
         pair, is_async_twin = self.pairs[name_node.value]
         func = node.func
         parent = link[1][0] if link[1] is not None else None
-        in_task_wrapper = in_fstring = in_annotation = False
-        searching_wrapper = True  # a lambda ends the search for a coroutine consumer
-        child: cst.CSTNode = node
-        ancestor_link = link[1]
-        # Up through the expression the call is part of, to its statement.
-        while ancestor_link is not None:
-            ancestor = ancestor_link[0]
-            if isinstance(ancestor, (cst.BaseStatement, cst.BaseSmallStatement)):
-                break
-            if isinstance(ancestor, cst.Lambda):
-                searching_wrapper = False
-            elif isinstance(ancestor, cst.FormattedString):
-                in_fstring = True
-            elif isinstance(ancestor, cst.Annotation):
-                in_annotation = True
-            elif (
-                searching_wrapper
-                and isinstance(ancestor, cst.Call)
-                and child is not ancestor.func
-                and dotted_tail(ancestor.func) in TASK_WRAPPERS
-            ):
-                in_task_wrapper = True
-                searching_wrapper = False
-            child = ancestor
-            ancestor_link = ancestor_link[1]
+        in_task_wrapper, in_fstring, in_annotation = expression_flags(node, link)
         chain = ctx.chain
         owner = ctx.owner
         call_range = self.ranges[id(node)]

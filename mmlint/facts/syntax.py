@@ -9,6 +9,7 @@ import libcst as cst
 
 from mmlint.core.diagnostics import Owner
 from mmlint.facts.model import (
+    TASK_WRAPPERS,
     KEYWORD_ONLY,
     POSITIONAL_ONLY,
     POSITIONAL_OR_KEYWORD,
@@ -234,19 +235,41 @@ def callee_name(call: cst.Call) -> cst.Name | None:
     return func if isinstance(func, cst.Name) else None
 
 
-def call_place_flags(call: cst.Call, link: tuple) -> tuple[bool, bool, bool, bool]:
-    """(awaited, needs parentheses under `await`, in an f-string, in an
-    annotation): the expression around a call up to its statement."""
-    parent = link[1][0] if link[1] is not None else None
-    in_fstring = in_annotation = False
+def expression_flags(call: cst.Call, link: tuple) -> tuple[bool, bool, bool]:
+    """(an argument of a coroutine consumer such as `asyncio.gather`, in an
+    f-string, in an annotation), from the expression around a call up to its
+    statement. ``link`` is the walk's ancestor chain of the call; a lambda ends
+    the search for a consumer."""
+    in_task_wrapper = in_fstring = in_annotation = False
+    searching_wrapper = True
+    child: cst.CSTNode = call
     ancestor_link = link[1]
     while ancestor_link is not None:
         ancestor = ancestor_link[0]
         if isinstance(ancestor, (cst.BaseStatement, cst.BaseSmallStatement)):
             break
-        if isinstance(ancestor, cst.FormattedString):
+        if isinstance(ancestor, cst.Lambda):
+            searching_wrapper = False
+        elif isinstance(ancestor, cst.FormattedString):
             in_fstring = True
         elif isinstance(ancestor, cst.Annotation):
             in_annotation = True
+        elif (
+            searching_wrapper
+            and isinstance(ancestor, cst.Call)
+            and child is not ancestor.func
+            and dotted_tail(ancestor.func) in TASK_WRAPPERS
+        ):
+            in_task_wrapper = True
+            searching_wrapper = False
+        child = ancestor
         ancestor_link = ancestor_link[1]
+    return in_task_wrapper, in_fstring, in_annotation
+
+
+def call_place_flags(call: cst.Call, link: tuple) -> tuple[bool, bool, bool, bool]:
+    """(awaited, needs parentheses under `await`, in an f-string, in an
+    annotation): the expression around a call up to its statement."""
+    parent = link[1][0] if link[1] is not None else None
+    _, in_fstring, in_annotation = expression_flags(call, link)
     return isinstance(parent, cst.Await), needs_parens(call, parent), in_fstring, in_annotation

@@ -38,7 +38,7 @@ class CannotRewrite(ValueError):
     """The file cannot be rewritten without touching other bytes."""
 
 
-def _callee_name(tokens: Sequence[tokenize.TokenInfo], close: int) -> int:
+def callee_name_index(tokens: Sequence[tokenize.TokenInfo], close: int) -> int:
     """Index of the NAME just before the ``(`` matching ``tokens[close]``."""
     depth = 0
     for index in range(close, -1, -1):
@@ -94,7 +94,7 @@ def plan_call_edits(text: str, fixes: Sequence[CallFix]) -> tuple[list[Edit], li
             else:
                 unfixed.append(UnfixedSite(span, fix.code, "no call of the twin starts and ends at this position"))
             continue
-        name = _callee_name(tokens, close)
+        name = callee_name_index(tokens, close)
         if name < start or tokens[name].type != tokenize.NAME or tokens[name].string != fix.sync:
             unfixed.append(UnfixedSite(span, fix.code, f"the callee here is not `{fix.sync}`"))
             continue

@@ -108,15 +108,7 @@ class CallRewriteFixer(Fixer):
                 continue
             pair = site.pair
             fixes.append(CallFix(diagnostic.span, pair.sync, pair.async_, diagnostic.code))
-        if not fixes:
-            return StageResult(source, unfixed=tuple(unfixed))
-        rewrite = rewrite_calls(source, fixes)
-        if rewrite.fixed:
-            text, _ = decode_keeping_format(source)
-            new_text, _ = decode_keeping_format(rewrite.new)
-            verify_only_edits_changed(text, new_text, rewrite.edits)
-            verify_call_rewrite(source, rewrite.new, fixes, rewrite.fixed)
-        return StageResult(rewrite.new, rewrite.fixed, tuple(unfixed) + rewrite.unfixed)
+        return _rewrite_verified(source, fixes, unfixed)
 
 
 class TwinCallFixer(Fixer):
@@ -144,15 +136,21 @@ class TwinCallFixer(Fixer):
                 unfixed.append(UnfixedSite(diagnostic.span, diagnostic.code, "no call of the twin was collected at this position"))
             else:
                 fixes.append(CallFix(diagnostic.span, call.callee.text.rpartition(".")[2], renames[0], diagnostic.code))
-        if not fixes:
-            return StageResult(source, unfixed=tuple(unfixed))
-        rewrite = rewrite_calls(source, fixes)
-        if rewrite.fixed:
-            text, _ = decode_keeping_format(source)
-            new_text, _ = decode_keeping_format(rewrite.new)
-            verify_only_edits_changed(text, new_text, rewrite.edits)
-            verify_call_rewrite(source, rewrite.new, fixes, rewrite.fixed)
-        return StageResult(rewrite.new, rewrite.fixed, tuple(unfixed) + rewrite.unfixed)
+        return _rewrite_verified(source, fixes, unfixed)
+
+
+def _rewrite_verified(source: bytes, fixes: list[CallFix], unfixed: list[UnfixedSite]) -> StageResult:
+    """The planned call rewrites applied, then checked twice: every character
+    outside the edits, and the tokens and trees (mmlint.fix.verify)."""
+    if not fixes:
+        return StageResult(source, unfixed=tuple(unfixed))
+    rewrite = rewrite_calls(source, fixes)
+    if rewrite.fixed:
+        text, _ = decode_keeping_format(source)
+        new_text, _ = decode_keeping_format(rewrite.new)
+        verify_only_edits_changed(text, new_text, rewrite.edits)
+        verify_call_rewrite(source, rewrite.new, fixes, rewrite.fixed)
+    return StageResult(rewrite.new, rewrite.fixed, tuple(unfixed) + rewrite.unfixed)
 
 
 def unfixable_reason(site: CallSite | None, facts: FileFacts | None, diagnostic: Diagnostic) -> str:

@@ -20,6 +20,7 @@ import warnings
 from collections.abc import Iterable, Sequence
 
 from mmlint.core.diagnostics import Edit
+from mmlint.fix.call_rewrite import callee_name_index
 from mmlint.fix.model import CallFix, FixedSite
 from mmlint.fix.text_edits import locate_edits
 from mmlint.core.source import decode_keeping_format, python_tokens
@@ -75,24 +76,6 @@ def _kind(tok: _Token) -> tuple[int, str]:
     return (tok.type, tok.string)
 
 
-def _rename_index(tokens: Sequence[_Token], close_index: int) -> int:
-    """Index of the callee's name token for the call whose closing paren is
-    ``tokens[close_index]``: the NAME just before the matching ``(``."""
-    depth = 0
-    for index in range(close_index, -1, -1):
-        tok = tokens[index]
-        if tok.type == tokenize.OP and tok.string in ")]}":
-            depth += 1
-        elif tok.type == tokenize.OP and tok.string in "([{":
-            depth -= 1
-            if depth == 0:
-                name = index - 1
-                while name >= 0 and tokens[name].type in (tokenize.NL, tokenize.COMMENT):
-                    name -= 1
-                return name
-    return -1
-
-
 def verify_call_rewrite(old: bytes, new: bytes, fixes: Sequence[CallFix], fixed: Sequence[FixedSite]) -> None:
     """Raise ``VerificationFailed`` unless ``new`` is ``old`` with exactly the
     ``fixed`` sites rewritten as planned in ``fixes``."""
@@ -115,7 +98,7 @@ def verify_call_rewrite(old: bytes, new: bytes, fixes: Sequence[CallFix], fixed:
         close = ends.get((site.span.end_line, site.span.end_column - 1))
         if fix is None or start is None or close is None:
             raise VerificationFailed(f"line {site.span.line}: the fixed site does not match the original tokens")
-        name = _rename_index(old_tokens, close)
+        name = callee_name_index(old_tokens, close)
         if name < start or old_tokens[name].string != fix.sync:
             raise VerificationFailed(f"line {site.span.line}: no `{fix.sync}` name in the fixed call")
         opening = [(tokenize.OP, "(")] if site.parenthesized else []
