@@ -19,6 +19,9 @@ suspension verdicts are: a cycle with nothing heavy in it is light.
 
 from __future__ import annotations
 
+import fnmatch
+import functools
+import re
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 
@@ -92,7 +95,23 @@ def is_cheap_call(dotted: str, arity: int) -> bool:
 
 def matching_pattern(dotted: str, patterns: tuple[str, ...]) -> str | None:
     """The first blocking-call pattern ``dotted`` matches, or None."""
+    combined, exact = _compiled(patterns)
+    if dotted in exact:
+        return exact[dotted]
+    if combined is None or combined.match(dotted) is None:
+        return None  # the common case, decided by one regex
     return next((pattern for pattern in patterns if fnmatchcase(dotted, pattern)), None)
+
+
+@functools.lru_cache(maxsize=16)
+def _compiled(patterns: tuple[str, ...]) -> tuple[re.Pattern[str] | None, dict[str, str]]:
+    """One regex for all the wildcard patterns, and the exact names (first pattern wins)."""
+    exact: dict[str, str] = {}
+    for pattern in patterns:
+        if not any(char in pattern for char in "*?["):
+            exact.setdefault(pattern, pattern)
+    wild = [fnmatch.translate(pattern) for pattern in patterns if pattern not in exact]
+    return (re.compile("|".join(f"(?:{part})" for part in wild)) if wild else None), exact
 
 
 @dataclass(frozen=True, slots=True)

@@ -296,11 +296,15 @@ def _check_targets(
 def _one_per_file(files: Sequence[Path], cwd: Path) -> dict[str, Path]:
     """Display path -> path, once per real file: a symbolic link to a file that is
     scanned anyway would report (and fix) the same code twice."""
-    seen: set[str] = set()
+    seen: set[object] = set()
     unique: dict[str, Path] = {}
     for path in files:
-        real = os.path.realpath(path)
-        if real not in seen:
-            seen.add(real)
+        try:
+            status = os.stat(path)  # follows links: one identity per real file, cheaper than realpath
+            identity: object = (status.st_dev, status.st_ino)
+        except OSError:
+            identity = os.path.realpath(path)
+        if identity not in seen:
+            seen.add(identity)
             unique[display_path(path, cwd)] = path
     return unique

@@ -32,7 +32,9 @@ class Prefilter:
         self.words = tuple(sorted(words))
 
     def could_hold_finding(self, data: bytes) -> bool:
-        if any(word in data for word in self.words) or _COROUTINE_DEF.search(data) is not None:
+        # `async` found by a plain search first: the regex's word boundary would
+        # otherwise be tried at every byte of every file.
+        if any(word in data for word in self.words) or (b"async" in data and _COROUTINE_DEF.search(data) is not None):
             return True
         text = _decoded_if_not_ascii_based(data)
         return text is not None and self.could_hold_finding(text.encode("utf-8", "surrogatepass"))

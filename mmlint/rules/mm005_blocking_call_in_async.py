@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from fnmatch import fnmatchcase
 
+from mmlint.analysis.weight import matching_pattern
 from mmlint.core.diagnostics import Diagnostic
-from mmlint.facts.model import FileFacts
-from mmlint.facts.model import CallFact
+from mmlint.facts.model import CallFact, FileFacts
 from mmlint.rules.base import Example, Rule, RuleContext
 
 
@@ -171,7 +170,7 @@ def blocking_reason(call: CallFact, patterns: tuple[str, ...]) -> str | None:
     """Why ``call`` blocks ("`time.sleep(...)`", "`.result()` on a future"), or None."""
     if call.future_result:
         return "`.result()` on a future"
-    for pattern in patterns:
-        if fnmatchcase(call.dotted, pattern):
-            return f"`{call.dotted}(...)` (matches `{pattern}`)" if pattern != call.dotted else f"`{call.dotted}(...)`"
-    return None
+    pattern = matching_pattern(call.dotted, patterns)
+    if pattern is None:
+        return None
+    return f"`{call.dotted}(...)` (matches `{pattern}`)" if pattern != call.dotted else f"`{call.dotted}(...)`"
