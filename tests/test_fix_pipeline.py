@@ -271,3 +271,49 @@ def test_temp_file_creation_refused_is_a_file_error(tmp_path: Path, monkeypatch:
     run = fix_path(target)
     assert target.read_bytes() == SOURCE
     assert run.errors and run.errors[0].error == "could not write: Permission denied"
+
+
+def test_a_file_changed_meanwhile_is_not_overwritten_nor_counted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two `mmlint fix` runs over one tree: the one that finds the file already
+    rewritten by the other writes nothing and claims no fixed site."""
+    target = tmp_path / "proc.py"
+    target.write_bytes(SOURCE)
+    real_rewrite = pipeline.rewrite_calls
+
+    def rewrite_while_another_run_writes(source, fixes):
+        result = real_rewrite(source, fixes)
+        target.write_bytes(FIXED)  # the other run got there first
+        return result
+
+    monkeypatch.setattr(pipeline, "rewrite_calls", rewrite_while_another_run_writes)
+    run = fix_path(target)
+    assert target.read_bytes() == FIXED
+    assert not run.changed and run.sites_fixed == 0
+    assert run.errors[0].error.startswith("changed on disk while it was being fixed")
+
+
+def test_write_atomically_refuses_when_the_file_is_not_what_was_read(tmp_path: Path) -> None:
+    target = tmp_path / "proc.py"
+    target.write_bytes(b"now\n")
+    with pytest.raises(write_module.ChangedMeanwhile):
+        write_atomically(target, b"new\n", expected=b"then\n")
+    assert target.read_bytes() == b"now\n" and _tree_files(tmp_path) == {"proc.py"}
+    write_atomically(target, b"new\n", expected=b"now\n")
+    assert target.read_bytes() == b"new\n"
+
+
+def test_a_later_round_failing_does_not_hide_an_earlier_write(tmp_path: Path) -> None:
+    """Round 1 wrote the file, round 2 failed on it: the summary says it was
+    fixed in part, not that it was left untouched."""
+    from mmlint.cli.fix import render_summary
+    from mmlint.fix.model import FileFixResult, FixedSite
+    from mmlint.fix.run import FixRun, merge_rounds
+
+    site = FixedSite(Span(3, 25, 6, 10), "MM001")
+    first = FileFixResult("proc.py", tmp_path / "proc.py", fixed=(site,), old=SOURCE, new=FIXED)
+    second = FileFixResult("proc.py", tmp_path / "proc.py", error="fix not applied: boom", old=FIXED, new=FIXED)
+    run = merge_rounds([FixRun((first,)), FixRun((second,))])
+    assert run.changed and run.sites_fixed == 1 and run.errors and not run.untouched_by_errors
+    text = "\n".join(line for line, _ in render_summary(run, mode="write", quiet=False))
+    assert "Fixed 1 site in 1 file." in text
+    assert "fixed only in part because of errors" in text and "left untouched" not in text

@@ -194,13 +194,17 @@ def _analyse(
                 outcomes[shown] = cached
                 continue
         tasks.append((data, real, shown, *options))
+    # Largest first: the pool's last busy worker then holds a small file, not a
+    # large one that started late (the order of outcomes stays the files' order).
+    tasks.sort(key=lambda task: -len(task[0]))
     finished: dict[int, FileOutcome] = {}  # by task index, in completion order
     with scan_progress(len(tasks), enabled=progress) as bar:
         for index, outcome in run_all(analyse_file, tasks, bar.advance, crashed=_crashed):
             finished[index] = outcome
             if cache is not None and not _is_crash(outcome):  # a crash may not happen again
                 cache.store(keys[tasks[index][2]], outcome)
-    outcomes.update((tasks[index][2], finished[index]) for index in sorted(finished))  # task order: deterministic
+    outcomes.update({tasks[index][2]: finished[index] for index in finished})
+    outcomes = {shown: outcomes[shown] for shown in files if shown in outcomes}  # the files' order: deterministic
     if cache is not None:
         cache.finish()
     return _Analysed(outcomes, opening.warning)

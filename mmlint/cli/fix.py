@@ -67,8 +67,11 @@ def render_summary(run: FixRun, *, mode: str, quiet: bool, suppressed: int = 0) 
             lines.append((f"  {visible_path(path)}:{site.span.line}:{site.span.column}: {site.code} {visible(site.reason)}", None))
     if suppressed:
         lines.append((f"Left alone because of a `# mmlint: ignore` comment: {_plural(suppressed, 'site')}.", None))
-    if run.errors:
-        lines.append((f"{_plural(len(run.errors), 'file')} left untouched because of errors.", "red"))
+    untouched = run.untouched_by_errors
+    if untouched:
+        lines.append((f"{_plural(len(untouched), 'file')} left untouched because of errors.", "red"))
+    if partly := len(run.errors) - len(untouched):
+        lines.append((f"{_plural(partly, 'file')} fixed only in part because of errors.", "red"))
     return lines
 
 

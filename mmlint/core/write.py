@@ -11,10 +11,19 @@ import tempfile
 from pathlib import Path
 
 
-def write_atomically(path: Path, data: bytes) -> None:
+class ChangedMeanwhile(OSError):
+    """The file no longer holds the bytes the new content was made from."""
+
+
+def write_atomically(path: Path, data: bytes, *, expected: bytes | None = None) -> None:
     """Replace ``path``'s content with ``data`` (or create it); raise ``OSError`` on
     failure, in which case ``path`` is unchanged and no temporary file remains.
-    A symbolic link is followed: its target is rewritten and the link stays."""
+    A symbolic link is followed: its target is rewritten and the link stays.
+
+    With ``expected``, the file is replaced only if it still holds exactly those
+    bytes, checked under an advisory lock that concurrent mmlint runs share
+    (else ChangedMeanwhile): two `mmlint fix` runs over one tree never both
+    claim the same rewrite, and an edit made meanwhile is never overwritten."""
     if os.path.exists(path) and not os.path.isfile(path):
         # A device, a FIFO, /dev/stdout: renaming over it would replace the node
         # itself, so write into it instead (there is nothing to keep atomic).
@@ -29,11 +38,39 @@ def write_atomically(path: Path, data: bytes) -> None:
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(temp_name, mode)
-        os.replace(temp_name, path)
+        with _locked(path):
+            if expected is not None and _current(path) != expected:
+                raise ChangedMeanwhile(f"{path} changed on disk while it was being fixed")
+            os.replace(temp_name, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(temp_name)
         raise
+
+
+@contextlib.contextmanager
+def _locked(path: Path):
+    """An exclusive advisory lock on the file being replaced (POSIX; elsewhere none)."""
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: the check above still narrows the window
+        yield
+        return
+    try:
+        handle = open(path, "rb")
+    except OSError:  # a new file: nothing to lock
+        yield
+        return
+    with handle:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        yield
+
+
+def _current(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
 
 
 def _default_mode() -> int:

@@ -55,7 +55,10 @@ class FileFixResult:
     old: bytes = b""
     new: bytes = b""
     diagnostics: tuple[Diagnostic, ...] = field(default=(), compare=False)
+    # An earlier round wrote ``new`` before a later one failed with ``error``:
+    # the file was changed, though not as far as it could have been.
+    partial: bool = False
 
     @property
     def changed(self) -> bool:
-        return self.error is None and self.new != self.old
+        return (self.error is None or self.partial) and self.new != self.old

@@ -24,7 +24,7 @@ from mmlint.fix.model import CallFix, FileFixResult, FixedSite, UnfixedSite
 from mmlint.fix.text_edits import EditConflict, PositionMap, decode_keeping_format
 from mmlint.fix.call_rewrite import CannotRewrite, rewrite_calls
 from mmlint.fix.verify import VerificationFailed, verify_call_rewrite, verify_comment_edit, verify_only_edits_changed
-from mmlint.core.write import write_atomically
+from mmlint.core.write import ChangedMeanwhile, write_atomically
 from mmlint.rules import rule_by_code
 from mmlint.rules.mm001_sync_twin_call import unfixable_reason as mm001_unfixable_reason
 from mmlint.rules.mm999_syntax_error import SyntaxErrorRule
@@ -252,7 +252,11 @@ def fix_file(file: FileToFix, *, write: bool) -> FileFixResult:
     )
     if write and result.changed:
         try:
-            write_atomically(file.abs_path, current)
+            write_atomically(file.abs_path, current, expected=old)
+        except ChangedMeanwhile:
+            return dataclasses.replace(
+                result, error="changed on disk while it was being fixed (another run?): left as it is now", new=old
+            )
         except OSError as error:
             return dataclasses.replace(result, error=f"could not write: {error.strerror or error}", new=old)
     return result

@@ -30,6 +30,10 @@ class FixRun:
         return tuple(result for result in self.results if result.error is not None)
 
     @property
+    def untouched_by_errors(self) -> tuple[FileFixResult, ...]:
+        return tuple(result for result in self.errors if not result.partial)
+
+    @property
     def sites_fixed(self) -> int:
         return sum(len(result.fixed) for result in self.changed)
 
@@ -90,6 +94,8 @@ def merge_rounds(rounds: list[FixRun]) -> FixRun:
                 fixed=earlier.fixed + result.fixed,
                 old=earlier.old,
                 new=result.new if result.changed else earlier.new,
+                # A later round's error does not undo what an earlier one wrote.
+                partial=result.error is not None and earlier.changed,
             )
         if not last:
             continue
@@ -97,7 +103,7 @@ def merge_rounds(rounds: list[FixRun]) -> FixRun:
         seen = {result.path for result in run.results}
         for path, result in list(merged.items()):
             if path not in seen:
-                merged[path] = dataclasses.replace(result, unfixed=(), error=None)
+                merged[path] = dataclasses.replace(result, unfixed=(), error=None, partial=False)
     return FixRun(tuple(merged[path] for path in sorted(merged)))
 
 
