@@ -50,8 +50,8 @@ class Diagnostic:
     name: str
     message: str
     fixable: bool = False
-    # The text edits that fix it, when fixable (used by SARIF and as a
-    # cross-check of the libcst fixer).
+    # The text edits that fix it, when fixable (SARIF reports them; comment
+    # fixes apply them; call rewrites rename with them).
     edits: tuple[Edit, ...] = ()
     # Enclosing classes and functions, innermost last; for exemptions.
     owner: tuple[Owner, ...] = field(default=(), compare=False)

@@ -175,7 +175,8 @@ def unfixable_reason(site: CallSite, facts: FileFacts) -> str | None:
 
 def fix_edits(site: CallSite) -> tuple[Edit, ...]:
     """The rewrite as text edits: `x.f(...)` -> `await x.f_async(...)`, parenthesised
-    where a trailer follows. The libcst fixer performs it; these describe it (SARIF)."""
+    where a trailer follows: what SARIF reports; the fixer locates the same rewrite in
+    the tokens and verifies it (mmlint.fix.call_rewrite)."""
     start = Span(site.span.line, site.span.column, site.span.line, site.span.column)
     end = Span(site.span.end_line, site.span.end_column, site.span.end_line, site.span.end_column)
     edits = [Edit(start, "(await " if site.needs_parens else "await "), Edit(site.name_span, site.pair.async_)]
