@@ -212,29 +212,21 @@ class Resolver:
     def lookup_method(self, key: ClassKey, name: str, after: bool = False):
         """The async def ``name`` resolves to on an instance of ``key`` (or after
         ``key`` in its MRO, for super()): a DefKey, or None when unknown."""
-        order = self.mro(key)
-        if after:
-            order = order[1:]
-        for entry in order:
-            if isinstance(entry, External):
-                return None
-            facts, info = self.classes[entry]
-            if name in info.methods:
-                return _method_async_def(facts, info.name, name)
-        return None
+        entry = self.defining_class(key, name, after)
+        if entry is None:
+            return None
+        facts, info = self.classes[entry]
+        return _method_async_def(facts, info.name, name)
 
     def lookup_sync_method(self, key: ClassKey, name: str, after: bool = False) -> SyncKey | None:
         """The sync def ``name`` resolves to on an instance of ``key`` (or after
         it in its MRO): a SyncKey, or None when unknown or not a sync def."""
-        order = self.mro(key)
-        if after:
-            order = order[1:]
-        for entry in order:
-            if isinstance(entry, External):
-                return None
-            facts, info = self.classes[entry]
-            if name in info.methods:
-                return _method_sync_def(facts, info.name, name)
+        entry = self.defining_class(key, name, after)
+        if entry is None:
+            return None
+        facts, info = self.classes[entry]
+        return _method_sync_def(facts, info.name, name)
+
     # ------------------------------------------------------------ any def (MM010)
 
     def defining_class(self, key: ClassKey, name: str, after: bool = False) -> ClassKey | None:
