@@ -34,7 +34,7 @@ from mmlint.core.diagnostics import Diagnostic, Span
 from mmlint.core.paths import display_path
 from mmlint.core.report import Report
 from mmlint.facts.outcome import FileOutcome, Parsed, ParseFailure, Unparsed
-from mmlint.rules import Rule, RuleContext, active_rules
+from mmlint.rules import ConfigUsage, Rule, RuleContext, active_rules
 
 __all__ = ["Report", "StdinSource", "run_check"]
 
@@ -267,7 +267,7 @@ def _call_sites(parsed: Mapping[str, object], targets: Mapping[str, Path]) -> in
 class _Checked:
     reported: list[Diagnostic]
     suppressed: list[Diagnostic]
-    config_usage: object  # mmlint.rules.ConfigUsage
+    config_usage: ConfigUsage
 
 
 def _check_targets(
