@@ -13,8 +13,12 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests"))
 
-from ecosystem.sglang import _cached_wheel, _download_wheel, cache_dir, sglang_multimodal  # noqa: E402
-
+from ecosystem.sglang import (  # noqa: E402
+    _cached_wheel,
+    _download_wheel,
+    cache_dir,
+    sglang_multimodal,
+)
 from floors import python_files  # noqa: E402
 
 TARGET_NAMES = ("whole", "multimodal", "generated")

@@ -9,9 +9,8 @@ import sys
 import textwrap
 from pathlib import Path
 
-import pytest
-
 import floors
+import pytest
 import targets
 from measure import MeasureError, Samples, run_once
 from report import checks

@@ -13,11 +13,11 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
+from mmlint.check.discovery import DiscoveryError
+from mmlint.check.engine import Report, run_check
 from mmlint.config.load import ConfigError
 from mmlint.config.resolve import ConfigResolver
 from mmlint.core.diagnostics import Diagnostic, Span
-from mmlint.check.discovery import DiscoveryError
-from mmlint.check.engine import Report, run_check
 
 __all__ = ["check", "Report", "Diagnostic", "Span", "ConfigError", "DiscoveryError"]
 

@@ -12,9 +12,8 @@ from dataclasses import asdict, dataclass
 from rich.text import Text
 
 from mmlint.analysis import ALWAYS, NEVER, NOT_JUDGED, SOME
-
-from mmlint.facts.outcome import ParseFailure
 from mmlint.core.report import Report
+from mmlint.facts.outcome import ParseFailure
 from mmlint.reporters.escaping import visible, visible_path
 
 AUDIT_FORMATS = ("text", "json", "markdown")

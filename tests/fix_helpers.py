@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from mmlint.check.engine import Report, run_check
 from mmlint.config.load import load_settings
 from mmlint.core.diagnostics import Diagnostic
-from mmlint.check.engine import Report, run_check
 from mmlint.fix import FixRun, fix_report
 from mmlint.fix.text_edits import apply_edits_to_bytes
 

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mmlint.core.diagnostics import Diagnostic, Edit, Span
-from mmlint.core.report import Report
 from mmlint.analysis.project import Project
 from mmlint.config.settings import Settings
-
+from mmlint.core.diagnostics import Diagnostic, Edit, Span
+from mmlint.core.report import Report
 
 # A processor whose only finding is one MM001 (it does suspend, so no MM003):
 # the call starts at line 4, column 16, and ends at column 54.

@@ -6,7 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from mmlint.api import check
-from mmlint.docs import EXAMPLE_CONFIG_FILE, EXAMPLE_FILE, example_config_toml, example_file_text
+from mmlint.docs import (
+    EXAMPLE_CONFIG_FILE,
+    EXAMPLE_FILE,
+    example_config_toml,
+    example_file_text,
+)
 from mmlint.rules import Example
 
 

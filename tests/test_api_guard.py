@@ -11,8 +11,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from expectations import assert_diagnostics_match, expected_findings
+
 from mmlint.api import check
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from suspension_support import write_project
 
 from mmlint.api import check
 from mmlint.audit import AuditRow, build_audit, render_markdown
 from mmlint.cli import cli
-from suspension_support import write_project
 
 PACKAGE = Path(__file__).resolve().parent.parent / "fixtures" / "suspension"
 

@@ -9,10 +9,16 @@ import re
 from pathlib import Path
 
 import pytest
-
-from mmlint.baseline import BaselineError, apply_baseline, baseline_data, load_baseline, render_baseline
-from mmlint.core.diagnostics import Diagnostic, Span
 from reporter_support import make_report
+
+from mmlint.baseline import (
+    BaselineError,
+    apply_baseline,
+    baseline_data,
+    load_baseline,
+    render_baseline,
+)
+from mmlint.core.diagnostics import Diagnostic, Span
 
 PROCESSOR = """\
 class ClipProcessor:

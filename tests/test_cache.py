@@ -8,8 +8,8 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from mmlint.check import cache as cache_module
 from mmlint.api import check
+from mmlint.check import cache as cache_module
 from mmlint.cli import cli
 
 SOURCE = """\

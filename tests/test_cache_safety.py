@@ -13,16 +13,16 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from conftest import FIXTURES_DIR
-from mmlint.check import cache as cache_module
-from mmlint.check.per_file import analyse_file
-from mmlint.facts.outcome import FileOutcome, Parsed, ParseFailure, Unparsed
+
 from mmlint.api import check
+from mmlint.check import cache as cache_module
 from mmlint.check.cache import FORMAT, FactsCache, outcome_codec
+from mmlint.check.per_file import analyse_file
 from mmlint.cli import cli
 from mmlint.core.diagnostics import Span
 from mmlint.facts.model import TwinPair
+from mmlint.facts.outcome import FileOutcome, Parsed, ParseFailure, Unparsed
 
 SOURCE = """\
 class P(BaseMultimodalProcessor):

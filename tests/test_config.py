@@ -10,9 +10,15 @@ from pathlib import Path
 import pytest
 
 import mmlint.config.load as config
-from mmlint.config.load import ConfigError, config_key_line, find_config_file, load_settings, parse_codes
-from mmlint.facts.model import TwinPair
+from mmlint.config.load import (
+    ConfigError,
+    config_key_line,
+    find_config_file,
+    load_settings,
+    parse_codes,
+)
 from mmlint.config.settings import DEFAULT_BLOCKING_CALLS, DEFAULT_TWINS, Settings
+from mmlint.facts.model import TwinPair
 
 # The codes SPEC.md defines. The catalogue may grow (wave 2 adds codes), so
 # validation is pinned to this list here; test_codes_come_from_the_catalogue

@@ -7,8 +7,14 @@ from pathlib import Path
 
 import pytest
 
+from mmlint.check.discovery import (
+    Discovery,
+    DiscoveryError,
+    context_files,
+    discover,
+    glob_relpath,
+)
 from mmlint.config.load import ConfigError, load_settings
-from mmlint.check.discovery import Discovery, DiscoveryError, context_files, discover, glob_relpath
 from mmlint.config.settings import Settings
 
 

@@ -11,9 +11,9 @@ from click.testing import CliRunner
 from mmlint.cli import cli
 from mmlint.docs import (
     REQUIRED_SECTIONS,
-    expected_pages,
     example_config_toml,
     example_file_text,
+    expected_pages,
     readme_with_rules_table,
     render_rule_markdown,
     rule_sections,

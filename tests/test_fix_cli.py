@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from fix_helpers import FIXTURES
 
 from mmlint.cli import cli
-from fix_helpers import FIXTURES
 
 
 @pytest.fixture()

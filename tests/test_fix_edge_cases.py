@@ -13,9 +13,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from fix_helpers import check_file, fix_path
-from mmlint.core.source import decode_source, indentation_view, python_tokens, split_lines
+
+from mmlint.core.source import (
+    decode_source,
+    indentation_view,
+    python_tokens,
+    split_lines,
+)
 
 SYNC = "process_and_combine_mm_data"
 ASYNC = "process_and_combine_mm_data_async"

@@ -17,9 +17,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from fix_helpers import FIXTURES, apply_reported_edits, check_file, fix_path, mm001
 
 from mmlint.fix import unified_diff
-from fix_helpers import FIXTURES, apply_reported_edits, check_file, fix_path, mm001
 
 REGENERATE = os.environ.get("MMLINT_REGENERATE") == "1"
 CASES = sorted(p.name[: -len(".py")] for p in FIXTURES.glob("*.py") if not p.name.endswith(".fixed.py"))

@@ -8,18 +8,21 @@ import os
 import stat
 from pathlib import Path
 
-import libcst as cst
 import pytest
-
-import mmlint.fix.pipeline as pipeline
-import mmlint.core.write as write_module
-from mmlint.core.diagnostics import Diagnostic, Edit, Span
-from mmlint.fix import FileToFix, fix_file
-from mmlint.fix.model import CallFix
-from mmlint.fix.call_rewrite import plan_call_edits, rewrite_calls
-from mmlint.fix.verify import VerificationFailed, verify_call_rewrite, verify_comment_edit
-from mmlint.core.write import write_atomically
 from fix_helpers import check_file, fix_path
+
+import mmlint.core.write as write_module
+import mmlint.fix.pipeline as pipeline
+from mmlint.core.diagnostics import Diagnostic, Edit, Span
+from mmlint.core.write import write_atomically
+from mmlint.fix import FileToFix, fix_file
+from mmlint.fix.call_rewrite import plan_call_edits, rewrite_calls
+from mmlint.fix.model import CallFix
+from mmlint.fix.verify import (
+    VerificationFailed,
+    verify_call_rewrite,
+    verify_comment_edit,
+)
 
 SOURCE = b"""class P(Base):
     async def run(self, out):

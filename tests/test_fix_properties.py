@@ -10,10 +10,9 @@ import ast
 import tempfile
 from pathlib import Path
 
+from fix_helpers import check_file, fix_path, mm001
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from fix_helpers import check_file, fix_path, mm001
 
 SYNC = "process_and_combine_mm_data"
 ASYNC = "process_and_combine_mm_data_async"

@@ -14,7 +14,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from expectations import (
     assert_diagnostics_match,
     expected_findings,
@@ -22,6 +21,7 @@ from expectations import (
     markers_to_suppressions,
     scan_twin_calls,
 )
+
 from mmlint.api import check
 
 if sys.version_info >= (3, 11):

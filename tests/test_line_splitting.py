@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from mmlint.config.load import config_key_line, load_settings
+from mmlint.core.source import line_starts, split_lines
 from mmlint.fix.model import FileFixResult
 from mmlint.fix.run import unified_diff
 from mmlint.reporters.snippets import line_of
-from mmlint.core.source import line_starts, split_lines
 
 NOT_LINE_BREAKS = "\x0c\x0b\x1c\x1d\x1e\x85\u2028\u2029"
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mmlint.api import check
 from suspension_support import findings, write_project
+
+from mmlint.api import check
 
 FILES = {
     "pkg/__init__.py": "",

@@ -190,7 +190,8 @@ def test_a_one_file_commit_in_sglangs_layout_is_checked_with_its_configuration(
     """sglang keeps [tool.mmlint] in python/pyproject.toml; pre-commit runs from
     the repository root and names the one staged file. The hollow await needs
     the configured context (the helper in another module) to be seen."""
-    from test_config_per_file import PROCESSOR as HOLLOW_AWAIT, sglang_layout
+    from test_config_per_file import PROCESSOR as HOLLOW_AWAIT
+    from test_config_per_file import sglang_layout
 
     if shutil.which("git") is None:
         pytest.skip("git is not installed")

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from mmlint.api import check
-from mmlint.facts.model import TwinPair
 from mmlint.check.prefilter import Prefilter
 from mmlint.config.settings import DEFAULT_TWINS
+from mmlint.facts.model import TwinPair
 
 PREFILTER = Prefilter(DEFAULT_TWINS + (TwinPair("encode_audio", "encode_audio_async"),))
 

@@ -6,7 +6,12 @@ import io
 
 import pytest
 
-from mmlint.check.progress import MIN_FILES_FOR_PROGRESS, running_in_ci, scan_progress, should_show_progress
+from mmlint.check.progress import (
+    MIN_FILES_FOR_PROGRESS,
+    running_in_ci,
+    scan_progress,
+    should_show_progress,
+)
 
 LARGE = MIN_FILES_FOR_PROGRESS + 1
 

@@ -7,10 +7,10 @@ import os
 from pathlib import Path
 
 import pytest
+from reporter_support import REAL_PROCESSOR, make_report, sample_report
 
 from mmlint.core.diagnostics import Diagnostic, Span
 from mmlint.reporters import github
-from reporter_support import REAL_PROCESSOR, make_report, sample_report
 
 GOLDEN = Path(__file__).resolve().parent.parent / "fixtures" / "reporters" / "github.txt"
 # Set to regenerate the golden file on purpose, then review the diff.

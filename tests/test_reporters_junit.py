@@ -7,10 +7,10 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from reporter_support import REAL_PROCESSOR, make_report, sample_report
 
 from mmlint.core.diagnostics import Diagnostic, Span
 from mmlint.reporters import junit
-from reporter_support import REAL_PROCESSOR, make_report, sample_report
 
 
 def _parse(report) -> ET.Element:

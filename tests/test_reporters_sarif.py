@@ -8,11 +8,11 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 import pytest
+from reporter_support import REAL_PROCESSOR, make_report, sample_report, sync_twin_call
 
 from mmlint.core.diagnostics import Diagnostic, Span
 from mmlint.reporters import sarif
 from mmlint.rules import all_rules
-from reporter_support import REAL_PROCESSOR, make_report, sample_report, sync_twin_call
 
 jsonschema = pytest.importorskip("jsonschema")
 

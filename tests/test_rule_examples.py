@@ -5,9 +5,9 @@ fails), a good one none, and a fixable example must fix to its stated text."""
 from __future__ import annotations
 
 import pytest
+from rule_examples import EXAMPLE_FILE, codes_in_example, run_example
 
 from mmlint.rules import all_rules
-from rule_examples import EXAMPLE_FILE, codes_in_example, run_example
 
 BAD = [(rule.code, i, ex) for rule in all_rules() for i, ex in enumerate(rule.bad_examples)]
 GOOD = [(rule.code, i, ex) for rule in all_rules() for i, ex in enumerate(rule.good_examples)]

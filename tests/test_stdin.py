@@ -9,10 +9,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from test_config_per_file import BASE_PROCESSOR, PROCESSOR, sglang_layout, write
 
 from mmlint.cli import cli
-
-from test_config_per_file import BASE_PROCESSOR, PROCESSOR, sglang_layout, write
 
 UNSAVED = b"class P:\n    async def f(self, a):\n        return self.process_and_combine_mm_data(a)\n"
 FIXED = b"class P:\n    async def f(self, a):\n        return await self.process_and_combine_mm_data_async(a)\n"

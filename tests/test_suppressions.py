@@ -8,15 +8,17 @@ import shutil
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings as hypothesis_settings, strategies as st
+from fix_helpers import check_file, fix_path
+from hypothesis import given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
 
+from mmlint.check.engine import run_check
 from mmlint.config.load import load_settings
 from mmlint.core.diagnostics import Edit
-from mmlint.check.engine import run_check
+from mmlint.facts.suppressions import parse_suppressions
 from mmlint.fix import fix_report
 from mmlint.fix.text_edits import apply_text_edits
-from mmlint.facts.suppressions import parse_suppressions
-from fix_helpers import check_file, fix_path
 
 MMLINT_PACKAGE = Path(__file__).resolve().parent.parent / "mmlint"
 

@@ -11,8 +11,8 @@ import libcst as cst
 import pytest
 
 from mmlint.analysis import ALWAYS, NEVER, SOME, SuspensionAnalysis, analyse_files
-from mmlint.facts.collect import collect_facts
 from mmlint.config.settings import DEFAULT_TWINS
+from mmlint.facts.collect import collect_facts
 
 
 def analyse(tmp_path: Path, files: dict[str, str]) -> SuspensionAnalysis:

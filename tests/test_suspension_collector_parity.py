@@ -11,10 +11,10 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
+from mmlint.config.settings import DEFAULT_TWINS
 from mmlint.facts.collect import collect_facts
 from mmlint.facts.ir import AwaitPoint, Branch, Seq
 from mmlint.facts.model import DOTTED, NAME, UNKNOWN, FileFacts
-from mmlint.config.settings import DEFAULT_TWINS
 
 
 def collect(tmp_path: Path, source: str) -> FileFacts:

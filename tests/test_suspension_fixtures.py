@@ -8,8 +8,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from expectations import assert_diagnostics_match, expected_findings, restrict
+
 from mmlint.api import check
 
 PACKAGE = Path(__file__).resolve().parent.parent / "fixtures" / "suspension"

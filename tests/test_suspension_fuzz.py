@@ -10,8 +10,8 @@ import libcst as cst
 from hypothesis import HealthCheck, given, settings
 
 from mmlint.analysis import analyse_files
-from mmlint.facts.collect import collect_facts
 from mmlint.config.settings import DEFAULT_TWINS
+from mmlint.facts.collect import collect_facts
 
 ASYNC_SHAPES = """
 import asyncio

@@ -11,10 +11,9 @@ import re
 import shutil
 from pathlib import Path
 
-import pytest
 from click.testing import CliRunner
-
 from expectations import assert_diagnostics_match, expected_findings
+
 from mmlint.api import check
 from mmlint.cli import cli
 

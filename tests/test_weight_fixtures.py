@@ -9,10 +9,10 @@ import shutil
 from pathlib import Path
 
 import pytest
-from expectations import assert_diagnostics_match, expected_findings
-from mmlint.analysis.weight import HEAVY, LIGHT, STUB
 from click.testing import CliRunner
+from expectations import assert_diagnostics_match, expected_findings
 
+from mmlint.analysis.weight import HEAVY, LIGHT, STUB
 from mmlint.api import check
 from mmlint.cli import cli
 from mmlint.config.load import ConfigError

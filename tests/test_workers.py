@@ -13,7 +13,12 @@ from pathlib import Path
 import pytest
 
 from mmlint.api import check
-from mmlint.check.workers import MIN_FILES_FOR_POOL, PARENT_CHECK_SECONDS, run_all, worker_count
+from mmlint.check.workers import (
+    MIN_FILES_FOR_POOL,
+    PARENT_CHECK_SECONDS,
+    run_all,
+    worker_count,
+)
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "processors"
 
@@ -212,9 +217,9 @@ def _fix_waiting_for_the_others(file, write):
 
 
 def test_fix_writes_each_file_without_waiting_for_a_slow_one(tmp_path, monkeypatch):
-    import mmlint.fix.run as fix_run
     from click.testing import CliRunner
 
+    import mmlint.fix.run as fix_run
     from mmlint.cli import cli
 
     monkeypatch.setattr(fix_run, "fix_file", lambda file, write: _fix_waiting_for_the_others(file, write))

@@ -12,7 +12,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from mmlint.analysis.flow import ALWAYS, NEVER, SOME, SUSPENDED, apply_verdict, run_body, verdict_of
+from mmlint.analysis.flow import (
+    ALWAYS,
+    NEVER,
+    SOME,
+    SUSPENDED,
+    apply_verdict,
+    run_body,
+    verdict_of,
+)
 from mmlint.analysis.resolve import DefKey, Resolution, Resolver
 from mmlint.core.diagnostics import Span
 from mmlint.facts.model import AsyncDef, AwaitFact, FileFacts, TimeoutFact

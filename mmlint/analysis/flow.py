@@ -24,7 +24,6 @@ from mmlint.facts.ir import (
     Node,
     Seq,
     Try,
-    has_suspension_point,
 )
 
 NOT_SUSPENDED = 1

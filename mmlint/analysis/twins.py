@@ -16,7 +16,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from mmlint.analysis.flow import ALWAYS, NEVER, SOME
-from mmlint.analysis.resolve import CLASS_SYMBOL, MODULE_SYMBOL, ClassKey, DefKey, Resolver
+from mmlint.analysis.resolve import (
+    CLASS_SYMBOL,
+    MODULE_SYMBOL,
+    ClassKey,
+    DefKey,
+    Resolver,
+)
 from mmlint.facts.model import (
     ASYNC_DEF,
     CLS,

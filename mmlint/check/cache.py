@@ -32,9 +32,8 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from mmlint import __version__
-from mmlint.facts.outcome import FileOutcome
 from mmlint.core.datacodec import DataCodec, reachable_dataclasses
-from mmlint.facts.model import TwinPair
+from mmlint.facts.outcome import FileOutcome
 
 FORMAT = "facts-v2"
 FORMAT_PREFIX = "facts-v"  # every format's directory, for `mmlint clean`

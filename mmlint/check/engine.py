@@ -22,7 +22,14 @@ from pathlib import Path
 
 from mmlint.analysis.project import Project
 from mmlint.check.cache import open_cache
-from mmlint.check.discovery import Discovery, as_resolver, context_files, discover, discover_stdin, glob_relpath
+from mmlint.check.discovery import (
+    Discovery,
+    as_resolver,
+    context_files,
+    discover,
+    discover_stdin,
+    glob_relpath,
+)
 from mmlint.check.filters import ConfigFilter, apply_suppressions
 from mmlint.check.per_file import analyse_file
 from mmlint.check.prefilter import Prefilter

@@ -12,14 +12,12 @@ import threading
 from dataclasses import replace
 from pathlib import Path
 
-from mmlint.core.diagnostics import Span
-from mmlint.facts.model import FileFacts, TwinPair
 from mmlint.config.settings import Budgets
+from mmlint.core.diagnostics import Span
 from mmlint.core.source import DecodeError, decode_source, indentation_view, round_trips
+from mmlint.facts.model import TwinPair
 from mmlint.facts.outcome import FileOutcome, Parsed, ParseFailure, Unparsed
 from mmlint.facts.suppressions import parse_suppressions
-
-
 
 
 def analyse_file(

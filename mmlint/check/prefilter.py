@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from mmlint.facts.model import TwinPair
 from mmlint.core.source import DecodeError, decode_source
+from mmlint.facts.model import TwinPair
 
 # `async` and `def` may be separated by any whitespace, even a line continuation.
 _COROUTINE_DEF = re.compile(rb"\basync(?:[ \t\f]|\\(?:\r\n?|\n))+def\b")

@@ -3,7 +3,6 @@ bypass the worker pool, per file."""
 
 from __future__ import annotations
 
-
 import click
 
 from mmlint.audit import AUDIT_FORMATS, build_audit, render, render_defs

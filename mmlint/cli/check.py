@@ -2,25 +2,23 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from mmlint.baseline import BaselineError, apply_baseline
 from mmlint.cli.common import (
     FILE_TYPE,
+    ToolError,
     emit,
     exit_code,
     output_options,
     read_stdin,
     refuse_output_over_input,
-    scan_options,
     run_scan,
+    scan_options,
     stdin_filename_option,
     stdin_on_disk,
     tool_errors,
     use_color,
-    ToolError,
 )
 from mmlint.reporters import FORMATS, get_reporter
 from mmlint.reporters.json_report import render_statistics

@@ -16,9 +16,9 @@ from pathlib import Path
 import click
 from rich.console import Console
 
+from mmlint.check.discovery import DiscoveryError
 from mmlint.config.load import ConfigError, parse_codes
 from mmlint.config.resolve import ConfigResolver
-from mmlint.check.discovery import DiscoveryError
 from mmlint.core.write import write_atomically
 from mmlint.reporters.escaping import visible
 

@@ -20,10 +20,15 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from mmlint.config.settings import (
+    DEFAULT_BLOCKING_CALLS,
+    DEFAULT_TWINS,
+    Budgets,
+    Settings,
+)
 from mmlint.core.codes import RULE_CODES
 from mmlint.core.paths import display_path
 from mmlint.core.twins import TwinPair
-from mmlint.config.settings import DEFAULT_BLOCKING_CALLS, DEFAULT_TWINS, Budgets, Settings
 
 DEFAULT_BUDGETS = Budgets()
 from mmlint.core.source import split_lines

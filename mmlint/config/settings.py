@@ -76,7 +76,9 @@ class Settings:
     def key_line(self, dotted_key: str) -> int:
         """The 1-based line of ``dotted_key`` in the configuration file (1 when
         there is none), for diagnostics reported against it (MM008, MM009)."""
-        from mmlint.config.load import config_key_line  # the loader knows the file's layout
+        from mmlint.config.load import (
+            config_key_line,  # the loader knows the file's layout
+        )
 
         return config_key_line(self, dotted_key)
 

@@ -47,7 +47,6 @@ from mmlint.facts.model import (
     TwinPair,
 )
 from mmlint.facts.positions import Range, node_ranges, to_span
-from mmlint.facts.stub_like import is_stub_like_body
 from mmlint.facts.scopes import (
     ANNOTATION_SCOPE,
     CLASS_SCOPE,
@@ -58,10 +57,13 @@ from mmlint.facts.scopes import (
     bind,
     bound_in_function,
 )
+from mmlint.facts.stub_like import is_stub_like_body
 from mmlint.facts.syntax import (
     callee_name,
+    decorator_texts,
     dotted_tail,
     dotted_text,
+    expression_flags,
     import_head,
     is_abstract,
     is_overload,
@@ -71,8 +73,6 @@ from mmlint.facts.syntax import (
     needs_parens,
     opaque_decorators,
     parameters_of,
-    decorator_texts,
-    expression_flags,
     qualname,
     relative_anchor,
     stored_names,

@@ -12,12 +12,23 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from mmlint.facts.ir import EMPTY, AsyncLoopOrContext, AwaitPoint, Branch, Exit, Jump, Loop, Node, Seq, Try
+from mmlint.facts.ir import (
+    EMPTY,
+    AsyncLoopOrContext,
+    AwaitPoint,
+    Branch,
+    Exit,
+    Jump,
+    Loop,
+    Node,
+    Seq,
+    Try,
+)
 from mmlint.facts.model import AwaitFact, CallFact, TimeoutFact
 from mmlint.facts.syntax import call_place_flags, callee_name, dotted_text, short_text
 
 if TYPE_CHECKING:
-    from mmlint.facts.collect import Frame, FileWalk
+    from mmlint.facts.collect import FileWalk, Frame
 
 TIMEOUT_CONTEXTS = frozenset({"asyncio.timeout", "asyncio.timeout_at", "async_timeout.timeout"})
 FUTURE_FACTORIES = frozenset({"concurrent.futures.Future", "asyncio.run_coroutine_threadsafe"})

@@ -10,7 +10,6 @@ from mmlint.core.diagnostics import Owner, Span
 from mmlint.core.twins import TwinPair
 from mmlint.facts.ir import Node
 
-
 # Scope kinds, innermost first, as seen from a call site.
 MODULE = "module"
 CLASS = "class"

@@ -9,10 +9,10 @@ import libcst as cst
 
 from mmlint.core.diagnostics import Owner
 from mmlint.facts.model import (
-    TASK_WRAPPERS,
     KEYWORD_ONLY,
     POSITIONAL_ONLY,
     POSITIONAL_OR_KEYWORD,
+    TASK_WRAPPERS,
     VAR_KEYWORD,
     VAR_POSITIONAL,
     Parameter,

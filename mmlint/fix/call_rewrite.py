@@ -15,9 +15,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from mmlint.core.diagnostics import Edit, Span
-from mmlint.core.source import python_tokens
+from mmlint.core.source import decode_keeping_format, python_tokens
 from mmlint.fix.model import CallFix, FixedSite, UnfixedSite
-from mmlint.fix.text_edits import apply_text_edits, decode_keeping_format
+from mmlint.fix.text_edits import apply_text_edits
 
 # Tokens after a call that make it the primary of a trailer: `await` must be
 # parenthesised there ((await x())[0], (await x()).a, (await x())()).

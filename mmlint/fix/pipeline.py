@@ -19,12 +19,18 @@ from pathlib import Path
 from typing import ClassVar
 
 from mmlint.core.diagnostics import Diagnostic, Span
-from mmlint.facts.model import CallSite, FileFacts
-from mmlint.fix.model import CallFix, FileFixResult, FixedSite, UnfixedSite
-from mmlint.fix.text_edits import EditConflict, PositionMap, decode_keeping_format
-from mmlint.fix.call_rewrite import CannotRewrite, rewrite_calls
-from mmlint.fix.verify import VerificationFailed, verify_call_rewrite, verify_comment_edit, verify_only_edits_changed
+from mmlint.core.source import decode_keeping_format
 from mmlint.core.write import ChangedMeanwhile, write_atomically
+from mmlint.facts.model import CallSite, FileFacts
+from mmlint.fix.call_rewrite import CannotRewrite, rewrite_calls
+from mmlint.fix.model import CallFix, FileFixResult, FixedSite, UnfixedSite
+from mmlint.fix.text_edits import EditConflict, PositionMap
+from mmlint.fix.verify import (
+    VerificationFailed,
+    verify_call_rewrite,
+    verify_comment_edit,
+    verify_only_edits_changed,
+)
 from mmlint.rules import rule_by_code
 from mmlint.rules.mm001_sync_twin_call import unfixable_reason as mm001_unfixable_reason
 from mmlint.rules.mm999_syntax_error import SyntaxErrorRule

@@ -7,11 +7,11 @@ import difflib
 from collections import defaultdict
 from dataclasses import dataclass
 
-from mmlint.core.diagnostics import Diagnostic
-from mmlint.fix.model import FileFixResult, UnfixedSite
 from mmlint.check.workers import run_all
-from mmlint.fix.pipeline import SYNTAX_ERROR_CODE, FileToFix, fix_file, fix_kind_of
+from mmlint.core.diagnostics import Diagnostic
 from mmlint.core.source import split_lines
+from mmlint.fix.model import FileFixResult, UnfixedSite
+from mmlint.fix.pipeline import SYNTAX_ERROR_CODE, FileToFix, fix_file, fix_kind_of
 
 
 @dataclass(frozen=True)
@@ -111,7 +111,7 @@ def unified_diff(result: FileFixResult) -> str:
     """The change to one file as a unified diff with ``a/<path>`` / ``b/<path>``
     headers (the display path). Lines are decoded leniently: the diff is for
     reading; the bytes written are exactly ``result.new``."""
-    from mmlint.fix.text_edits import decode_keeping_format
+    from mmlint.core.source import decode_keeping_format
 
     def lines(data: bytes) -> list[str]:
         try:

@@ -4,10 +4,7 @@ end exclusive) to a file's bytes, keeping its encoding, BOM and line endings."""
 from __future__ import annotations
 
 import bisect
-import codecs
-import io
-import tokenize
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from mmlint.core.diagnostics import Edit
 from mmlint.core.source import decode_keeping_format, line_starts

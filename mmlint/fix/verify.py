@@ -20,10 +20,10 @@ import warnings
 from collections.abc import Iterable, Sequence
 
 from mmlint.core.diagnostics import Edit
+from mmlint.core.source import decode_keeping_format, python_tokens
 from mmlint.fix.call_rewrite import callee_name_index
 from mmlint.fix.model import CallFix, FixedSite
 from mmlint.fix.text_edits import locate_edits
-from mmlint.core.source import decode_keeping_format, python_tokens
 
 
 class VerificationFailed(Exception):

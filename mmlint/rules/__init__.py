@@ -6,7 +6,6 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from functools import cache
-
 from typing import TYPE_CHECKING
 
 from mmlint.core.codes import RULE_NAMES

@@ -12,8 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-
 from expectations import is_delegation, scan_twin_calls
+
 from mmlint.api import check
 
 pytestmark = pytest.mark.ecosystem

@@ -11,10 +11,10 @@ import pytest
 from classification_agreement import assert_mm003_agrees_with_audit
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from mmlint.facts.collect import FileWalk
-from mmlint.facts.positions import node_ranges
 from mmlint.check.prefilter import Prefilter
 from mmlint.config.settings import DEFAULT_TWINS
+from mmlint.facts.collect import FileWalk
+from mmlint.facts.positions import node_ranges
 
 pytestmark = pytest.mark.ecosystem
 

@@ -12,10 +12,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-
 from fix_helpers import mm001
-from mmlint.config.load import load_settings
+
 from mmlint.check.engine import run_check
+from mmlint.config.load import load_settings
 from mmlint.fix import fix_report
 
 pytestmark = pytest.mark.ecosystem
