@@ -59,30 +59,26 @@ def cache_dir() -> Path:
 
 def sglang_multimodal(version: str) -> Path:
     """The extracted ``sglang/srt/multimodal`` directory of ``sglang==version``."""
-    cache = cache_dir()
-    release_root = cache / f"sglang-{version}"
-    multimodal = release_root / MULTIMODAL_PREFIX
-    if multimodal.is_dir():
-        return multimodal
-    wheel = _cached_wheel(cache / "wheels", version) or _download_wheel(cache / "wheels", version)
-    _extract(wheel, release_root, MULTIMODAL_PREFIX)
-    if not multimodal.is_dir():
-        raise EcosystemSetupError(f"{wheel.name} has no {MULTIMODAL_PREFIX} directory")
-    return multimodal
+    return _extracted(version, f"sglang-{version}", MULTIMODAL_PREFIX)
 
 
 def sglang_package(version: str) -> Path:
     """The whole extracted ``sglang`` package (every ``.py`` file) of ``sglang==version``."""
+    return _extracted(version, f"sglang-{version}-full", PACKAGE_PREFIX, suffix=".py")
+
+
+def _extracted(version: str, folder: str, prefix: str, suffix: str = "") -> Path:
+    """``prefix`` of the release's wheel, extracted once into ``<cache>/<folder>``."""
     cache = cache_dir()
-    release_root = cache / f"sglang-{version}-full"
-    package = release_root / PACKAGE_PREFIX
-    if package.is_dir():
-        return package
+    release_root = cache / folder
+    target = release_root / prefix
+    if target.is_dir():
+        return target
     wheel = _cached_wheel(cache / "wheels", version) or _download_wheel(cache / "wheels", version)
-    _extract(wheel, release_root, PACKAGE_PREFIX, suffix=".py")
-    if not package.is_dir():
-        raise EcosystemSetupError(f"{wheel.name} has no {PACKAGE_PREFIX} directory")
-    return package
+    _extract(wheel, release_root, prefix, suffix)
+    if not target.is_dir():
+        raise EcosystemSetupError(f"{wheel.name} has no {prefix} directory")
+    return target
 
 
 def _cached_wheel(wheels: Path, version: str) -> Path | None:
