@@ -23,7 +23,7 @@ from mmlint.analysis.flow import (
 )
 from mmlint.analysis.resolve import DefKey, Resolution, Resolver
 from mmlint.core.diagnostics import Span
-from mmlint.facts.model import AsyncDef, AwaitFact, FileFacts, TimeoutFact
+from mmlint.facts.model import AsyncDef, FileFacts, TimeoutFact
 
 if TYPE_CHECKING:
     from mmlint.analysis.project import Project
@@ -184,9 +184,6 @@ class SuspensionAnalysis:
                     if not run_body(timeout.body, effect) & SUSPENDED:
                         found.append(IneffectiveTimeout(key[0], timeout, (), False, False, key))
         return sorted(found, key=lambda finding: (finding.path, finding.timeout.span))
-
-    def awaits_of(self, key: DefKey) -> tuple[AwaitFact, ...]:
-        return self.defs[key].awaits
 
 
 def analyse_files(files: dict[str, FileFacts]) -> SuspensionAnalysis:

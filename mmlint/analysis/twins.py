@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from mmlint.analysis.flow import ALWAYS, NEVER, SOME
+from mmlint.analysis.flow import ALWAYS, SOME
 from mmlint.analysis.resolve import (
     CLASS_SYMBOL,
     MODULE_SYMBOL,
@@ -360,9 +360,3 @@ class _Signature:
         self.var_positional = next((p for p in params if p.kind == VAR_POSITIONAL), None)
         self.keyword_only = {p.name: p for p in params if p.kind == KEYWORD_ONLY}
         self.var_keyword = next((p for p in params if p.kind == VAR_KEYWORD), None)
-
-
-def describe_verdict(verdict: str) -> str:
-    return {ALWAYS: "suspends always", SOME: "suspends on some paths", NEVER: "never suspends"}.get(
-        verdict, "not judged (stub, abstract, overload or generator)"
-    )

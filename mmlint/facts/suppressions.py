@@ -73,14 +73,6 @@ class FileSuppressions:
     malformed: tuple[MalformedDirective, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class _Segment:
-    """One ``#`` segment of a comment: where it starts and the comment it is in."""
-
-    comment: str
-    start: int  # index of its `#` in the comment
-
-
 def parse_suppressions(text: str) -> FileSuppressions:
     """Find suppression directives; a tokenize error yields what was found before it."""
     parser = _Parser(split_lines(text, keepends=True))

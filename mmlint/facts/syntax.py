@@ -40,12 +40,6 @@ def dotted_tail(expr: cst.BaseExpression) -> str:
     return ""
 
 
-def dotted_head(expr: cst.BaseExpression) -> str:
-    while isinstance(expr, cst.Attribute):
-        expr = expr.value
-    return expr.value if isinstance(expr, cst.Name) else ""
-
-
 def stored_names(target: cst.CSTNode) -> list[str]:
     """Names an assignment target binds: through tuples, lists and starred
     elements, not into attributes or subscripts."""
