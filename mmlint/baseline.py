@@ -177,7 +177,7 @@ def apply_baseline(report: "Report", baseline_path: Path, *, cwd: Path | None = 
         else:
             kept.append(diagnostic)
 
-    full_scan = bool(getattr(report.project, "full_scan", False))
+    full_scan = report.full_scan
     scanned = {_key_path(source.absolute(display), anchor) for display in report.file_paths}
     stale = sum(count for (path, _, _), count in remaining.items() if count > 0 and (full_scan or path in scanned))
     return BaselineOutcome(

@@ -32,6 +32,7 @@ def make_report(
         project=Project(files={}, targets=frozenset(file_paths), full_scan=full_scan),
         file_paths=dict(file_paths),
         settings=Settings(),
+        full_scan=full_scan,
     )
 
 

@@ -46,7 +46,7 @@ def test_second_run_reads_the_cache_and_reports_the_same(cache_dir, project, mon
     first = check(cwd=project)
     assert len(entries(cache_dir)) == 1
     parsed = []
-    monkeypatch.setattr("mmlint.check.engine.analyse_file", lambda *a: parsed.append(a) or pytest.fail("parsed again"))
+    monkeypatch.setattr("mmlint.check.findings.analyse_file", lambda *a: parsed.append(a) or pytest.fail("parsed again"))
     second = check(cwd=project)
     assert codes(second) == codes(first) == [("p.py", 2, "MM003"), ("p.py", 3, "MM001")]
     assert not parsed

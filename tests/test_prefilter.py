@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from mmlint.api import check
-from mmlint.check.prefilter import Prefilter
+from mmlint.check.prefilter import _COROUTINE_DEF, Prefilter, _defines_coroutine
 from mmlint.config.settings import DEFAULT_TWINS
 from mmlint.facts.model import TwinPair
 
@@ -51,3 +53,20 @@ def test_a_skipped_file_is_never_parsed(tmp_path):
     report = check(cwd=tmp_path)
     assert report.files_scanned == 1 and report.diagnostics == ()
     assert report.outcomes["tools.py"].reason == "prefilter"
+
+
+# Pieces `async def` can be made of, and near misses: other whitespace, line
+# continuations of each kind, word characters that glue `async` to a name.
+_PIECES = [b"async", b"def", b" ", b"\t", b"\f", b"\\\n", b"\\\r\n", b"\\\r", b"\n", b"x", b"_", b"1", b"\xc3\xa9", b"("]
+
+
+@given(st.lists(st.sampled_from(_PIECES), max_size=10).map(b"".join))
+def test_the_coroutine_search_agrees_with_the_reference_pattern(data: bytes) -> None:
+    """_defines_coroutine tries the pattern only where `async` starts; it must
+    find `async def` exactly where the whole-file pattern would."""
+    assert _defines_coroutine(data) == (_COROUTINE_DEF.search(data) is not None)
+
+
+def test_a_twin_name_inside_another_is_searched_for_once() -> None:
+    # process_and_combine_mm_data_async contains process_and_combine_mm_data.
+    assert Prefilter(DEFAULT_TWINS).words == (b"mmlint:", b"process_and_combine_mm_data")

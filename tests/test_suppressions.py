@@ -248,3 +248,20 @@ def test_removal_takes_only_a_directive_and_its_separating_blanks(fragments: lis
         left = apply_text_edits(source, [Edit(suppression.removal_span, "")])
         assert left == source.replace(removed, "", 1)
         assert left.startswith("x = 1")
+
+
+def test_a_text_that_never_names_mmlint_is_not_tokenized(monkeypatch) -> None:
+    import mmlint.facts.suppressions as suppressions
+
+    def tokenize(text):
+        raise AssertionError("tokenized a text without a directive")
+
+    monkeypatch.setattr(suppressions, "iter_python_tokens", tokenize)
+    assert parse_suppressions("x = 1  # noqa\n") == suppressions.FileSuppressions()
+
+
+@pytest.mark.parametrize("spelling", ["MMLINT", "MmLint", "mmlint"])
+def test_any_case_of_the_word_is_still_read(spelling: str) -> None:
+    # A directive in another case is malformed (MM009 says so): the shortcut must not hide it.
+    found = parse_suppressions(f"x = 1  # {spelling}: ignore[MM001]\n")
+    assert found.by_line or found.malformed

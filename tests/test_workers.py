@@ -183,9 +183,9 @@ def _crash_on_poison(data, *rest):
 
 
 def test_a_crash_file_is_mm999_and_the_others_are_checked(tmp_path, monkeypatch):
-    import mmlint.check.engine as engine
+    import mmlint.check.findings as findings
 
-    monkeypatch.setattr(engine, "analyse_file", _crash_on_poison)
+    monkeypatch.setattr(findings, "analyse_file", _crash_on_poison)
     monkeypatch.setenv("MMLINT_JOBS", "2")
     monkeypatch.setenv("MMLINT_NO_CACHE", "1")
     (tmp_path / "mmlint.toml").write_text("", encoding="utf-8")

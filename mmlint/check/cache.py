@@ -1,20 +1,27 @@
-"""A cache of per-file outcomes, keyed by content hash.
+"""Two caches, keyed by content hash.
 
-The key covers everything a file's facts depend on: the bytes, the path (module
-names and relative imports come from it), the display path, the twin pairs and
-the code that collects facts (a fingerprint of those modules' source, so an
-edited collector never reads stale facts). Rules always run afresh.
+Facts (`facts-v*`): per-file outcomes. The key covers everything a file's
+facts depend on: the bytes, the path (module names and relative imports come
+from it), the display path, the twin pairs and the code that collects facts
+(a fingerprint of those modules' source, so an edited collector never reads
+stale facts).
+
+Results (`results-v*`): a check run's findings, keyed by everything they
+depend on (mmlint.check.results): every file's bytes and paths, every
+configuration and the whole of mmlint's code. Running `check` again over an
+unchanged tree costs reading and hashing it. Any change is a miss, and the run
+then reads facts from the facts cache and runs the rules afresh.
 
 Where: `$MMLINT_CACHE_DIR`, else `$XDG_CACHE_HOME/mmlint`, else
 `~/.cache/mmlint`. Entries are JSON data (mmlint.core.datacodec): reading one can
-build only the outcome and fact classes, each field checked against its type,
-and anything else (wrong shape, unknown class, truncated, another format) is
-a miss. A well-formed entry under the right key is trusted, so the directory
-must be the user's own: owned by them and writable by no one else, or the run
-goes on uncached with a warning. `MMLINT_NO_CACHE=1` or `--no-cache` turns it
-off; `MMLINT_CACHE_MAX_MB` caps its size (least recently used entries go
-first). Every other cache error is ignored: a cache may only speed a run up,
-never change or break it.
+build only the outcome, fact and diagnostic classes, each field checked against
+its type, and anything else (wrong shape, unknown class, truncated, another
+format) is a miss. A well-formed entry under the right key is trusted, so the
+directory must be the user's own: owned by them and writable by no one else,
+or the run goes on uncached with a warning. `MMLINT_NO_CACHE=1` or `--no-cache`
+turns it off; `MMLINT_CACHE_MAX_MB` caps the size of both together (least
+recently used entries go first). Every other cache error is ignored: a cache
+may only speed a run up, never change or break it.
 """
 
 from __future__ import annotations
@@ -24,19 +31,24 @@ import hashlib
 import json
 import os
 import stat
+import sys
 import tempfile
 import time
 from dataclasses import dataclass
 from functools import cache
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mmlint import __version__
+from mmlint.check.results import RunResults
 from mmlint.core.datacodec import DataCodec, reachable_dataclasses
-from mmlint.facts.outcome import FileOutcome
+
+if TYPE_CHECKING:
+    from mmlint.facts.outcome import FileOutcome
 
 FORMAT = "facts-v2"
-FORMAT_PREFIX = "facts-v"  # every format's directory, for `mmlint clean`
+RESULTS_FORMAT = "results-v1"
+FORMAT_PREFIXES = ("facts-v", "results-v")  # every format's directory, for `mmlint clean`
 # The modules whose code decides a file's outcome or how it is stored.
 # (every module of mmlint/facts/ is fingerprinted too).
 _FACT_MODULES = ("check/per_file.py", "core/source.py", "core/diagnostics.py", "core/datacodec.py", "check/cache.py")
@@ -62,17 +74,33 @@ def cache_enabled(requested: bool = True) -> bool:
 def outcome_codec() -> DataCodec:
     """The codec for FileOutcome values. Its allowed classes are exactly those
     the outcome types reach through their type hints."""
+    from mmlint.facts.outcome import FileOutcome  # not needed by a run the results cache answers
+
     return DataCodec(reachable_dataclasses(FileOutcome))
+
+
+def _file_outcome():
+    from mmlint.facts.outcome import FileOutcome
+
+    return FileOutcome
+
+
+@cache
+def results_codec() -> DataCodec:
+    return DataCodec(reachable_dataclasses(RunResults))
 
 
 @cache
 def _code_fingerprint() -> bytes:
+    from importlib.metadata import PackageNotFoundError, version
+
     package = Path(__file__).resolve().parent.parent  # mmlint/
     try:
         libcst_version = version("libcst")
     except PackageNotFoundError:
         libcst_version = "unknown"
-    digest = hashlib.sha256(f"{FORMAT}|{__version__}|{libcst_version}".encode())
+    # Python's version too: which files CPython refuses decides some outcomes.
+    digest = hashlib.sha256(f"{FORMAT}|{__version__}|{libcst_version}|{sys.version}".encode())
     for path in [*(package / relative for relative in _FACT_MODULES), *sorted((package / "facts").glob("*.py"))]:
         with contextlib.suppress(OSError):
             digest.update(path.read_bytes())
@@ -120,6 +148,7 @@ class CacheOpening:
 
     cache: FactsCache | None
     warning: str | None = None
+    results: ResultsCache | None = None
 
 
 def open_cache(requested: bool = True) -> CacheOpening:
@@ -140,49 +169,51 @@ def open_cache(requested: bool = True) -> CacheOpening:
         reason = unsafe_directory_reason(path)
         if reason is not None:
             return CacheOpening(None, f"not using the cache at {path}: {reason}")
-    return CacheOpening(FactsCache(directory, max_bytes))
+    results_directory = root / RESULTS_FORMAT
+    try:
+        results_directory.mkdir(exist_ok=True, mode=0o700)
+    except OSError:
+        return CacheOpening(FactsCache(directory, max_bytes))
+    if unsafe_directory_reason(results_directory) is not None:  # planted by someone else: facts only
+        return CacheOpening(FactsCache(directory, max_bytes))
+    both = (directory, results_directory)
+    return CacheOpening(FactsCache(directory, max_bytes, both), results=ResultsCache(results_directory, max_bytes, both))
 
 
-class FactsCache:
-    def __init__(self, directory: Path, max_bytes: int = DEFAULT_MAX_MB * 1024 * 1024) -> None:
+class _EntryStore:
+    """Entries of one format: ``[format, key, payload]`` JSON files named by
+    their key, in two-character shards, written atomically. ``pruned`` are
+    the directories whose entries share the size cap."""
+
+    format = ""
+
+    def __init__(self, directory: Path, max_bytes: int = DEFAULT_MAX_MB * 1024 * 1024, pruned: tuple[Path, ...] = ()) -> None:
         self.directory = directory
         self.max_bytes = max_bytes
+        self._pruned = pruned or (directory,)
         self._stored = False
-
-    def key(self, data: bytes, real_path: Path, display_path: str, options: object) -> str:
-        """``options``: whatever else decides the outcome (twin pairs, budgets), by its repr."""
-        digest = hashlib.sha256(_code_fingerprint())
-        for part in (str(real_path), display_path, repr(options)):
-            digest.update(part.encode("utf-8", "surrogateescape") + b"\0")
-        digest.update(data)
-        return digest.hexdigest()
 
     def _path(self, key: str) -> Path:
         return self.directory / key[:2] / key
 
-    def load(self, key: str) -> FileOutcome | None:
-        """The outcome stored under ``key``, or None for a miss: missing, unreadable,
-        not this format, not this key, or anything that does not decode to an outcome."""
+    def _load_payload(self, key: str) -> object:
+        """The payload stored under ``key``; raises for every kind of miss."""
         path = self._path(key)
-        try:
-            with open(path, "rb") as handle:
-                modified = os.fstat(handle.fileno()).st_mtime
-                raw = handle.read()
-            entry = json.loads(raw)
-            if type(entry) is not list or len(entry) != 3 or entry[0] != FORMAT or entry[1] != key:
-                return None
-            outcome = outcome_codec().decode(entry[2], FileOutcome)
-        except Exception:  # every way an entry can be bad is a miss
-            return None
+        with open(path, "rb") as handle:
+            modified = os.fstat(handle.fileno()).st_mtime
+            raw = handle.read()
+        entry = json.loads(raw)
+        if type(entry) is not list or len(entry) != 3 or entry[0] != self.format or entry[1] != key:
+            raise ValueError("not an entry of this format and key")
         if time.time() - modified > _HIT_TOUCH_SECONDS:
             with contextlib.suppress(OSError):
                 os.utime(path)
-        return outcome
+        return entry[2]
 
-    def store(self, key: str, outcome: FileOutcome) -> None:
+    def _store_payload(self, key: str, encode) -> None:
         target = self._path(key)
         try:
-            raw = json.dumps([FORMAT, key, outcome_codec().encode(outcome, FileOutcome)], separators=(",", ":"))
+            raw = json.dumps([self.format, key, encode()], separators=(",", ":"))
             target.parent.mkdir(exist_ok=True, mode=0o700)
             descriptor, temp_name = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
             try:
@@ -202,7 +233,45 @@ class FactsCache:
         nothing cannot have grown it, so it does not even look."""
         if self._stored:
             self._stored = False
-            prune(self.directory, self.max_bytes)
+            prune(self._pruned, self.max_bytes)
+
+
+class FactsCache(_EntryStore):
+    format = FORMAT
+
+    def key(self, data: bytes, real_path: Path, display_path: str, options: object) -> str:
+        """``options``: whatever else decides the outcome (twin pairs, budgets), by its repr."""
+        digest = hashlib.sha256(_code_fingerprint())
+        for part in (str(real_path), display_path, repr(options)):
+            digest.update(part.encode("utf-8", "surrogateescape") + b"\0")
+        digest.update(data)
+        return digest.hexdigest()
+
+    def load(self, key: str) -> FileOutcome | None:
+        """The outcome stored under ``key``, or None for a miss: missing, unreadable,
+        not this format, not this key, or anything that does not decode to an outcome."""
+        try:
+            return outcome_codec().decode(self._load_payload(key), _file_outcome())
+        except Exception:  # every way an entry can be bad is a miss
+            return None
+
+    def store(self, key: str, outcome: FileOutcome) -> None:
+        self._store_payload(key, lambda: outcome_codec().encode(outcome, _file_outcome()))
+
+
+class ResultsCache(_EntryStore):
+    """Whole-run findings (mmlint.check.results.RunResults) under a run key."""
+
+    format = RESULTS_FORMAT
+
+    def load(self, key: str) -> RunResults | None:
+        try:
+            return results_codec().decode(self._load_payload(key), RunResults)
+        except Exception:  # every way an entry can be bad is a miss
+            return None
+
+    def store(self, key: str, results: RunResults) -> None:
+        self._store_payload(key, lambda: results_codec().encode(results, RunResults))
 
 
 def _entries(directory: Path):
@@ -223,10 +292,13 @@ def _is_entry_name(name: str) -> bool:
     return name.startswith(".tmp-") or (len(name) == 64 and all(c in "0123456789abcdef" for c in name))
 
 
-def prune(directory: Path, max_bytes: int) -> int:
-    """Past ``max_bytes``, remove the least recently used entries down to
-    PRUNE_TO of it (and temp files a killed run left); returns the bytes freed."""
-    entries = list(_entries(directory))
+def prune(directories: Path | tuple[Path, ...], max_bytes: int) -> int:
+    """Past ``max_bytes`` (all ``directories`` together), remove the least
+    recently used entries down to PRUNE_TO of it (and temp files a killed run
+    left); returns the bytes freed."""
+    if isinstance(directories, Path):
+        directories = (directories,)
+    entries = [entry for directory in directories for entry in _entries(directory)]
     now = time.time()
     freed = 0
     for path, size, modified in entries:
@@ -261,7 +333,7 @@ def clean(root: Path) -> Cleaned:
     removed = freed = 0
     errors: list[str] = []
     try:
-        formats = [e for e in os.scandir(root) if e.name.startswith(FORMAT_PREFIX) and e.is_dir(follow_symlinks=False)]
+        formats = [e for e in os.scandir(root) if e.name.startswith(FORMAT_PREFIXES) and e.is_dir(follow_symlinks=False)]
     except FileNotFoundError:
         return Cleaned(0, 0, ())
     except OSError as error:

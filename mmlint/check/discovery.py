@@ -99,7 +99,7 @@ def discover(paths: Sequence[Path] | None, config: Settings | ConfigResolver, cw
         else:
             raise DiscoveryError(f"{shown}: not a regular file or directory")
     return Discovery(
-        files=tuple(sorted(walker.files)),
+        files=tuple(Path(path) for path in sorted(walker.files, key=_path_order)),
         explicitly_excluded=tuple(sorted(set(excluded))),
         full_scan=full_scan,
         warnings=tuple(dict.fromkeys(walker.warnings)),
@@ -146,7 +146,7 @@ class _Walker:
     def __init__(self, resolver: ConfigResolver) -> None:
         self.resolver = resolver
         self._excludes: dict[int, tuple[GlobPattern, ...]] = {}  # by id of a Settings the resolver keeps
-        self.files: set[Path] = set()
+        self.files: set[str] = set()  # strings: a Path per file is built once, at the end
         self.warnings: list[str] = []
 
     def add_named_file(self, path: Path, shown: str) -> bool:
@@ -154,7 +154,7 @@ class _Walker:
         _check_readable(path, shown)
         if self.named_file_excluded(path):
             return False
-        self.files.add(path)
+        self.files.add(str(path))
         return True
 
     def named_file_excluded(self, path: Path) -> bool:
@@ -224,7 +224,7 @@ class _Walker:
         if not name.endswith(SOURCE_SUFFIXES) or self._excluded(settings, relpath, is_dir=False):
             return None
         if rules is None or not rules.ignores(entry.path, is_dir=False):
-            self.files.add(Path(entry.path))
+            self.files.add(entry.path)
         return None
 
     def _excluded(self, settings: Settings, relpath: str, *, is_dir: bool) -> bool:
@@ -233,6 +233,11 @@ class _Walker:
             globs = settings.exclude + settings.extend_exclude
             patterns = self._excludes[id(settings)] = tuple(compile_glob(glob) for glob in globs)
         return any(pattern.matches(relpath, is_dir=is_dir) for pattern in patterns)
+
+
+def _path_order(path: str) -> list[str]:
+    """pathlib's order: component by component."""
+    return path.split(os.sep)
 
 
 def _root_of(settings: Settings) -> str:

@@ -1,47 +1,35 @@
 """The check pipeline as named stages:
 
-    discover → prefilter and analyse (per file: cache, workers) → project
-    → rules (per file) → filters (configuration, suppressions) → rules on the
-    filter records (MM009) → project rules (MM008, MM009, MM999) → Report
+    discover → read (hash, prefilter) → results cache → on a miss, the
+    analysis (mmlint.check.findings: per-file outcomes from the facts cache or
+    workers → project → rules per file → filters → project rules) → Report
 
 Each file is governed by its own configuration (mmlint.config.resolve): the
 walk, the per-file pass (twins, budgets), the rules and filters use that
-file's; the stages after the project run once per configuration (a scope),
-over the targets it governs. The project itself is one: cross-file analyses
-see every file, targets and context alike.
+file's; the stages after the project run once per configuration (a scope,
+mmlint.check.scopes), over the targets it governs. The project itself is
+one: cross-file analyses see every file, targets and context alike.
 
-Every stage takes and returns plain values; only `analyse` does I/O beyond
-reading the files (the cache)."""
+Every stage takes and returns plain values; only the caches do I/O beyond
+reading the files."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
-from mmlint.analysis.project import Project
 from mmlint.check.cache import open_cache
-from mmlint.check.discovery import (
-    Discovery,
-    as_resolver,
-    context_files,
-    discover,
-    discover_stdin,
-    glob_relpath,
-)
-from mmlint.check.filters import ConfigFilter, apply_suppressions
-from mmlint.check.per_file import analyse_file
+from mmlint.check.discovery import as_resolver, context_files, discover, discover_stdin
 from mmlint.check.prefilter import Prefilter
-from mmlint.check.progress import scan_progress
-from mmlint.check.workers import run_all
+from mmlint.check.results import RunResults, ScopeInput, run_key
+from mmlint.check.scopes import scopes_of
 from mmlint.config.resolve import ConfigResolver
 from mmlint.config.settings import Settings
-from mmlint.core.diagnostics import Diagnostic, Span
 from mmlint.core.paths import display_path
 from mmlint.core.report import Report
-from mmlint.facts.outcome import FileOutcome, Parsed, ParseFailure, Unparsed
-from mmlint.rules import ConfigUsage, Rule, RuleContext, active_rules
 
 __all__ = ["Report", "StdinSource", "run_check"]
 
@@ -65,10 +53,16 @@ def run_check(
     progress: bool = False,
     use_cache: bool = True,
     stdin: StdinSource | None = None,
+    findings_only: bool = False,
 ) -> Report:
     """Check ``paths`` (None: the configured paths of the cwd's configuration,
     else the cwd), or ``stdin``. ``config``: a resolver giving each file the
-    configuration that governs it, or one Settings for every file."""
+    configuration that governs it, or one Settings for every file.
+
+    ``findings_only``: the caller reads the findings and counts, not the
+    project or the outcomes (`check`). Such a run whose every input matches a
+    stored run's takes that run's findings from the results cache, and its
+    Report has no project."""
     cwd = Path(os.path.abspath(cwd))
     resolver = as_resolver(config, cwd)
     sources: dict[str, bytes] = {}
@@ -81,227 +75,108 @@ def run_check(
         shown = str(stdin.filename) if stdin.filename is not None else "-"
         targets = {shown: path for path in discovery.files}
         sources = {shown: stdin.data}
-    scopes = _scopes(targets, discovery, resolver)
+    scopes = scopes_of(targets, discovery, resolver)
     # Cross-file rules read the configured paths as context when the run covers only part of them.
     context = {
         display_path(p, cwd): p for scope in scopes if not scope.full_scan for p in context_files(scope.settings, cwd, resolver)
     }
-    analysed = _analyse({**context, **targets}, resolver, sources, progress=progress, use_cache=use_cache)
-    project = _project(analysed.outcomes, targets, discovery, resolver, cwd)
-    failures = {shown: o for shown, o in analysed.outcomes.items() if shown in targets and isinstance(o, ParseFailure)}
-    reported: list[Diagnostic] = []
-    suppressed: list[Diagnostic] = []
-    for scope in scopes:
-        rules = active_rules(scope.settings)
-        checked = _check_targets(project, analysed.outcomes, scope.targets, rules, scope.settings)
-        ctx = RuleContext(
-            scope.settings,
-            _project_view(project, scope, cwd),
-            parse_failures={shown: failure for shown, failure in failures.items() if shown in scope.targets},
-            config_usage=checked.config_usage,
+    opening = open_cache(use_cache)
+    read = _read({**context, **targets}, resolver, sources)
+    results_key = None
+    if findings_only and stdin is None and opening.results is not None and read.complete:
+        results_key = run_key(
+            read.digests,
+            [ScopeInput(scope.settings, tuple(scope.targets), scope.full_scan) for scope in scopes],
+            resolver.for_cwd,
+            cwd,
         )
-        reported += [*checked.reported, *(d for rule in rules for d in rule.check_project(ctx))]
-        suppressed += checked.suppressed
-    return Report(
+        found = opening.results.load(results_key)
+        if found is not None:
+            return Report(
+                files_scanned=len(targets),
+                call_sites=found.call_sites,
+                diagnostics=found.diagnostics,
+                project=None,
+                file_paths=targets,
+                settings=resolver.for_cwd,
+                explicitly_excluded=discovery.explicitly_excluded,
+                suppressed=found.suppressed,
+                discovery_warnings=discovery.warnings,
+                cache_warning=opening.warning,
+                full_scan=found.full_scan,
+            )
+    # Imported only now: a run the results cache answers needs no rules and no analysis.
+    from mmlint.check.findings import find
+
+    found = find(read, opening.cache, scopes, targets, discovery, resolver, cwd, progress=progress)
+    report = Report(
         files_scanned=len(targets),
-        call_sites=project.call_site_count,
-        diagnostics=tuple(sorted(reported, key=lambda d: d.sort_key)),
-        project=project,
+        call_sites=found.project.call_site_count,
+        diagnostics=found.reported,
+        project=found.project,
         file_paths=targets,
         settings=resolver.for_cwd,
         explicitly_excluded=discovery.explicitly_excluded,
-        suppressed=tuple(sorted(suppressed, key=lambda d: d.sort_key)),
-        outcomes={shown: analysed.outcomes[shown] for shown in targets},
+        suppressed=found.suppressed,
+        outcomes={shown: found.outcomes[shown] for shown in targets},
         discovery_warnings=discovery.warnings,
-        cache_warning=analysed.cache_warning,
+        cache_warning=opening.warning,
+        full_scan=found.project.full_scan,
     )
+    if results_key is not None and not found.crashed:
+        opening.results.store(
+            results_key, RunResults(report.diagnostics, report.suppressed, report.call_sites, report.full_scan)
+        )
+        opening.results.finish()
+    return report
 
 
-# -- which configuration governs which target --------------------------------------------
-
-
-@dataclass(frozen=True)
-class _Scope:
-    """One configuration of the run and the targets it governs."""
-
-    settings: Settings
-    targets: dict[str, Path]
-    # The run covers everything the configuration scans (its `paths`, else its
-    # directory): its stale entries and too-few call sites can be judged (MM008, MM009).
-    full_scan: bool
-
-
-def _scopes(targets: Mapping[str, Path], discovery: Discovery, resolver: ConfigResolver) -> list[_Scope]:
-    """The configurations governing the targets, and those of the directories
-    walked (a configuration whose scan came out empty still hears of it, MM008)."""
-    governed: dict[int, tuple[Settings, dict[str, Path]]] = {}
-    for shown, real in targets.items():
-        settings = resolver.settings_for(real)
-        governed.setdefault(id(settings), (settings, {}))[1][shown] = real
-    walked = [resolver.settings_for_directory(path) for path in discovery.walked]
-    for settings in ([resolver.for_cwd] if discovery.full_scan else []) + walked:
-        governed.setdefault(id(settings), (settings, {}))
-    return [
-        _Scope(settings, files, _covers(discovery, settings))
-        for settings, files in sorted(governed.values(), key=lambda pair: str(pair[0].config_file or ""))
-    ]
-
-
-def _covers(discovery: Discovery, settings: Settings) -> bool:
-    """Whether every directory or file the configuration scans lies under a directory walked."""
-    scope = settings.paths or (settings.root,)
-    return all(any(_is_under(str(path), str(walked)) for walked in discovery.walked) for path in scope)
-
-
-def _is_under(path: str, directory: str) -> bool:
-    return path == directory or path.startswith(os.path.join(directory, ""))
-
-
-# -- prefilter and analyse ---------------------------------------------------------------
+# -- read, hash, prefilter ---------------------------------------------------------------
 
 
 @dataclass(frozen=True)
-class _Analysed:
-    outcomes: dict[str, FileOutcome]  # display path -> outcome, targets and context
-    cache_warning: str | None
+class FilesRead:
+    """Every file read once: the ones that could not be, the ones the prefilter
+    says cannot hold a finding, the bytes of the others (to analyse), and
+    every read file's digest (the results cache's key)."""
+
+    files: tuple[str, ...]  # display paths, the run's order
+    unreadable: dict[str, str]  # display path -> why
+    prefiltered: tuple[str, ...]
+    tasks: list[tuple]  # analyse_file's arguments: bytes, real path, display path, twins, budgets
+    digests: list[tuple[str, Path, bytes]]  # (display path, real path, sha256 of the bytes)
+
+    @property
+    def complete(self) -> bool:
+        return not self.unreadable
 
 
-def _analyse(
-    files: Mapping[str, Path], resolver: ConfigResolver, sources: Mapping[str, bytes], *, progress: bool, use_cache: bool
-) -> _Analysed:
-    """Every file's outcome: unparsed when the prefilter says it cannot hold a
-    finding, from the cache when its bytes were seen, else from the per-file
-    pass (in worker processes when there are many). Each file is read with the
-    twins and budgets of its configuration; ``sources`` holds bytes already read
-    (standard input) by display path."""
+def _read(files: Mapping[str, Path], resolver: ConfigResolver, sources: Mapping[str, bytes]) -> FilesRead:
+    """Read each file once, hash it and run the prefilter; keep the bytes of
+    only the files the prefilter passes. ``sources`` holds bytes already read
+    (standard input) by display path. Each file is read with the twins and
+    budgets of its configuration."""
     prefilters: dict[tuple, Prefilter] = {}
-    opening = open_cache(use_cache)
-    cache = opening.cache
-    outcomes: dict[str, FileOutcome] = {}
+    unreadable: dict[str, str] = {}
+    prefiltered: list[str] = []
     tasks: list[tuple] = []
-    keys: dict[str, str] = {}
+    digests: list[tuple[str, Path, bytes]] = []
     for shown, real in files.items():
         settings = resolver.settings_for(real)
-        options = (settings.twins, settings.budgets)  # what besides the bytes decides an outcome
         try:
             data = sources[shown] if shown in sources else real.read_bytes()
         except OSError as error:
-            outcomes[shown] = ParseFailure(Span(1, 1, 1, 1), f"could not read file: {error.strerror or error}")
+            unreadable[shown] = str(error.strerror or error)
             continue
+        digests.append((shown, real, hashlib.sha256(data).digest()))
         prefilter = prefilters.get(settings.twins)
         if prefilter is None:
             prefilter = prefilters[settings.twins] = Prefilter(settings.twins)
-        if not prefilter.could_hold_finding(data):
-            outcomes[shown] = Unparsed("prefilter")  # never parsed
-            continue
-        if cache is not None:
-            keys[shown] = cache.key(data, real, shown, options)
-            cached = cache.load(keys[shown])
-            if cached is not None:
-                outcomes[shown] = cached
-                continue
-        tasks.append((data, real, shown, *options))
-    # Largest first: the pool's last busy worker then holds a small file, not a
-    # large one that started late (the order of outcomes stays the files' order).
-    tasks.sort(key=lambda task: -len(task[0]))
-    finished: dict[int, FileOutcome] = {}  # by task index, in completion order
-    with scan_progress(len(tasks), enabled=progress) as bar:
-        for index, outcome in run_all(analyse_file, tasks, bar.advance, crashed=_crashed):
-            finished[index] = outcome
-            if cache is not None and not _is_crash(outcome):  # a crash may not happen again
-                cache.store(keys[tasks[index][2]], outcome)
-    outcomes.update({tasks[index][2]: finished[index] for index in finished})
-    outcomes = {shown: outcomes[shown] for shown in files if shown in outcomes}  # the files' order: deterministic
-    if cache is not None:
-        cache.finish()
-    return _Analysed(outcomes, opening.warning)
-
-
-_CRASHED = "analysis failed"  # the ParseFailure kind of a file whose worker died
-
-
-def _crashed(task: tuple, why: str) -> ParseFailure:
-    """The outcome of a file whose analysis killed its worker: MM999 for that
-    file alone, never the run's end."""
-    return ParseFailure(Span(1, 1, 1, 1), why, kind=_CRASHED)
-
-
-def _is_crash(outcome: FileOutcome) -> bool:
-    return isinstance(outcome, ParseFailure) and outcome.kind == _CRASHED
-
-
-# -- the project -----------------------------------------------------------------------
-
-
-def _project(
-    outcomes: Mapping[str, FileOutcome], targets: Mapping[str, Path], discovery: Discovery, resolver: ConfigResolver, cwd: Path
-) -> Project:
-    """The whole scan, as the cwd's configuration sees it (the project stage
-    looks at it through each configuration: _project_view)."""
-    parsed = {shown: o.facts for shown, o in outcomes.items() if isinstance(o, Parsed)}
-    settings = resolver.for_cwd
-    return Project(
-        files=parsed,
-        targets=frozenset(targets),
-        # The configured scope: the `paths`, or without them the configuration's
-        # directory; a run from a subdirectory sees only part of it.
-        full_scan=discovery.full_scan and _covers(discovery, settings),
-        call_site_count=_call_sites(parsed, targets),
-        config_display_path=None if settings.config_file is None else display_path(settings.config_file, cwd),
-    )
-
-
-def _project_view(project: Project, scope: _Scope, cwd: Path) -> Project:
-    """The project as one configuration's project rules judge it: its own
-    targets' call sites, its own file, its own full-scan condition."""
-    config_file = scope.settings.config_file
-    return replace(
-        project,
-        full_scan=scope.full_scan,
-        call_site_count=_call_sites(project.files, scope.targets),
-        config_display_path=None if config_file is None else display_path(config_file, cwd),
-    )
-
-
-def _call_sites(parsed: Mapping[str, object], targets: Mapping[str, Path]) -> int:
-    return sum(len(parsed[shown].call_sites) for shown in targets if shown in parsed)
-
-
-# -- rules per file, then the filters ------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _Checked:
-    reported: list[Diagnostic]
-    suppressed: list[Diagnostic]
-    config_usage: ConfigUsage
-
-
-def _check_targets(
-    project: Project, outcomes: Mapping[str, FileOutcome], targets: Mapping[str, Path], rules: Sequence[Rule], settings: Settings
-) -> _Checked:
-    """Each target's findings through the filters: exemptions and per-file
-    ignores, then inline suppressions; then the rules that judge the
-    suppressions (MM009), whose findings pass the configuration filters too."""
-    ctx = RuleContext(settings, project)
-    config_filter = ConfigFilter(settings)
-    reported: list[Diagnostic] = []
-    suppressed: list[Diagnostic] = []
-    for shown, real in targets.items():
-        outcome = outcomes[shown]
-        relpath = glob_relpath(real, settings.root)
-        exempt = config_filter.is_exempt_path(relpath)  # recorded for every file: MM009 judges the globs
-        if not isinstance(outcome, Parsed) or exempt or outcome.suppressions.skip_file:
-            continue  # failures are MM999's (project stage); exempt files are context only
-        found = [d for rule in rules for d in rule.check_file(outcome.facts, ctx)]
-        filtered = apply_suppressions(found, config_filter.apply(found, relpath), outcome.suppressions)
-        suppressed.extend(filtered.suppressed)
-        about_suppressions = [
-            d for rule in rules for d in rule.check_suppressions(shown, outcome.suppressions, filtered.used, ctx)
-        ]
-        reported.extend(filtered.kept)
-        reported.extend(config_filter.apply(about_suppressions, relpath))
-    return _Checked(reported, suppressed, config_filter.usage())
+        if prefilter.could_hold_finding(data):
+            tasks.append((data, real, shown, settings.twins, settings.budgets))  # what besides the bytes decides an outcome
+        else:
+            prefiltered.append(shown)
+    return FilesRead(tuple(files), unreadable, tuple(prefiltered), tasks, digests)
 
 
 def _one_per_file(files: Sequence[Path], cwd: Path) -> dict[str, Path]:

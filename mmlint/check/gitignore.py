@@ -23,8 +23,10 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import pathspec
+if TYPE_CHECKING:
+    import pathspec
 
 __all__ = ["IgnoreRules", "find_repository_root"]
 
@@ -117,6 +119,8 @@ def find_repository_root(directory: str) -> str | None:
 
 def _compile(lines: list[str]) -> pathspec.GitIgnoreSpec:
     """A spec of the valid lines; git skips a pattern it cannot read, so do we."""
+    import pathspec  # here: only a tree with a .gitignore pays for importing it
+
     try:
         return pathspec.GitIgnoreSpec.from_lines(lines)
     except ValueError:  # pathspec's pattern error (its class moved between versions)

@@ -16,10 +16,14 @@ import re
 from collections.abc import Iterable
 
 from mmlint.core.source import DecodeError, decode_source
-from mmlint.facts.model import TwinPair
+from mmlint.core.twins import TwinPair
 
 # `async` and `def` may be separated by any whitespace, even a line continuation.
 _COROUTINE_DEF = re.compile(rb"\basync(?:[ \t\f]|\\(?:\r\n?|\n))+def\b")
+# The same, tried only where `async` starts: a pattern opening with `\b` gets
+# no literal-prefix search, so searching with it tries every byte of the file.
+_DEF_AFTER_ASYNC = re.compile(rb"(?:[ \t\f]|\\(?:\r\n?|\n))+def\b")
+_WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 
 
 class Prefilter:
@@ -29,15 +33,24 @@ class Prefilter:
             # The async twin's name need not contain the sync one's.
             words.add(pair.sync.encode("ascii", "backslashreplace"))
             words.add(pair.async_.encode("ascii", "backslashreplace"))
-        self.words = tuple(sorted(words))
+        # A word containing another is found wherever that one is: one search each.
+        self.words = tuple(sorted(w for w in words if not any(o != w and o in w for o in words)))
 
     def could_hold_finding(self, data: bytes) -> bool:
-        # `async` found by a plain search first: the regex's word boundary would
-        # otherwise be tried at every byte of every file.
-        if any(word in data for word in self.words) or (b"async" in data and _COROUTINE_DEF.search(data) is not None):
+        if any(word in data for word in self.words) or _defines_coroutine(data):
             return True
         text = _decoded_if_not_ascii_based(data)
         return text is not None and self.could_hold_finding(text.encode("utf-8", "surrogatepass"))
+
+
+def _defines_coroutine(data: bytes) -> bool:
+    """Whether ``data`` holds `async def` (as _COROUTINE_DEF matches it)."""
+    start = data.find(b"async")
+    while start != -1:
+        if (start == 0 or data[start - 1] not in _WORD_BYTES) and _DEF_AFTER_ASYNC.match(data, start + 5):
+            return True
+        start = data.find(b"async", start + 5)
+    return False
 
 
 # PEP 263: a cookie in a comment on the first or second line (lines end at

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import click
 
-from mmlint.baseline import BaselineError, apply_baseline
 from mmlint.cli.common import (
     FILE_TYPE,
     ToolError,
@@ -21,7 +20,6 @@ from mmlint.cli.common import (
     use_color,
 )
 from mmlint.reporters import FORMATS, get_reporter
-from mmlint.reporters.json_report import render_statistics
 
 # --statistics replaces the list of diagnostics with counts per rule: text and
 # JSON can say that; the CI formats are one entry per finding by definition.
@@ -51,10 +49,14 @@ def command(paths, config_file, select, ignore, quiet, no_color, exit_zero, no_c
             f"--statistics works with --format {' or '.join(STATISTICS_FORMATS)}, not {output_format}"
         )
     stdin = read_stdin(paths, stdin_filename)
-    report = run_scan(paths, config_file, select, ignore, quiet=quiet, no_cache=no_cache, stdin=stdin)
+    report = run_scan(
+        paths, config_file, select, ignore, quiet=quiet, no_cache=no_cache, stdin=stdin, findings_only=True
+    )
     refuse_output_over_input(output, paths, report)
     notes = []
     if baseline_file is not None:
+        from mmlint.baseline import BaselineError, apply_baseline  # imports the rules: only when asked for
+
         try:
             outcome = apply_baseline(report, baseline_file)
         except BaselineError as error:
@@ -67,6 +69,8 @@ def command(paths, config_file, select, ignore, quiet, no_color, exit_zero, no_c
         with stdin_on_disk(report, stdin) as shown_report:  # snippets of the input, not of a file on disk
             text = render(shown_report, color=color, quiet=quiet, statistics=statistics)
     elif statistics:
+        from mmlint.reporters.json_report import render_statistics
+
         text = render_statistics(report)
     else:
         text = render(report, color=color)

@@ -48,17 +48,26 @@ no_cache_option = click.option(
 )
 
 
-def run_scan(paths, config_file: Path | None, select, ignore, *, quiet: bool, no_cache: bool, stdin=None):
+def run_scan(
+    paths, config_file: Path | None, select, ignore, *, quiet: bool, no_cache: bool, stdin=None, findings_only=False
+):
     """Build the configuration resolver from the options and run the check
     pipeline: what every scanning command (check, fix, audit, baseline) starts
-    with. ``stdin``: an mmlint.check.engine.StdinSource to check instead of PATHs."""
+    with. ``stdin``: an mmlint.check.engine.StdinSource to check instead of PATHs;
+    ``findings_only``: see mmlint.check.engine.run_check."""
     from mmlint.check.engine import run_check
     from mmlint.core.paths import display_path
 
     resolver = build_resolver(config_file, select, ignore)
     cwd = logical_cwd()
     report = run_check(
-        list(paths) or None, resolver, cwd, progress=show_progress(quiet), use_cache=not no_cache, stdin=stdin
+        list(paths) or None,
+        resolver,
+        cwd,
+        progress=show_progress(quiet),
+        use_cache=not no_cache,
+        stdin=stdin,
+        findings_only=findings_only,
     )
     if report.cache_warning:  # even with --quiet: the user's cache is not safe to use
         warn_once(report.cache_warning)

@@ -55,7 +55,11 @@ class ConfigResolver:
 
     def settings_for(self, path: Path) -> Settings:
         """The Settings of the file ``path`` (absolute; it need not exist)."""
-        return self.settings_for_directory(Path(os.path.dirname(os.path.abspath(path))))
+        if self._fixed is not None:
+            return self._fixed
+        directory = os.path.dirname(os.path.abspath(path))
+        found = self._by_directory.get(directory)  # a file's directory is almost always known: no Path built
+        return found if found is not None else self.settings_for_directory(Path(directory))
 
     def settings_for_directory(self, directory: Path) -> Settings:
         """The Settings governing the files directly inside ``directory`` (absolute)."""

@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
+
+# What pathlib would rewrite (`a//b`, `a/./b`, a trailing `/`): only such a
+# path pays for building a Path.
+_NOT_AS_PATHLIB_WRITES = re.compile(r"//|/\Z|(?:\A|/)\.(?:/|\Z)")
 
 
 def display_path(path: Path | str, cwd: Path | str) -> str:
@@ -13,9 +18,10 @@ def display_path(path: Path | str, cwd: Path | str) -> str:
     path_text, cwd_text = os.fspath(path), os.fspath(cwd)
     base = cwd_text if cwd_text.endswith(os.sep) else cwd_text + os.sep
     if path_text == cwd_text:
-        shown = "."
-    elif path_text.startswith(base):
-        shown = Path(path_text[len(base) :]).as_posix()
-    else:
-        shown = Path(path_text).as_posix()
+        return "."
+    shown = path_text[len(base) :] if path_text.startswith(base) else path_text
+    if os.sep != "/" or _NOT_AS_PATHLIB_WRITES.search(shown):
+        shown = Path(shown).as_posix()
+    if shown.isascii():  # the common case: no bytes to escape
+        return shown
     return shown.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")

@@ -20,7 +20,9 @@ class Report:
     files_scanned: int
     call_sites: int
     diagnostics: tuple[Diagnostic, ...]
-    project: Project = field(repr=False)
+    # The facts and cross-file analyses behind the findings; None when a run
+    # asked for findings only took them from the results cache.
+    project: Project | None = field(repr=False)
     file_paths: dict[str, Path] = field(repr=False)  # display path -> absolute path, every target
     settings: Settings = field(repr=False)
     explicitly_excluded: tuple[Path, ...] = ()
@@ -32,3 +34,5 @@ class Report:
     discovery_warnings: tuple[str, ...] = ()
     # Why the facts cache was not used, when the user should hear of it (see mmlint.check.cache).
     cache_warning: str | None = None
+    # The run covered everything the configuration scans (stale baseline entries can be judged).
+    full_scan: bool = False

@@ -35,6 +35,9 @@ _DIRECTIVE = re.compile(
 )
 # What a segment that means to be a directive starts with.
 _ATTEMPT = re.compile(rf"#{_SPACE}*mmlint{_SPACE}*:", re.IGNORECASE)
+# Every attempt contains this, with the same case folding: a text without it
+# has no directive, and is not tokenized (a fifth of the per-file pass's time).
+_MENTION = re.compile("mmlint", re.IGNORECASE)
 # After a directive: the end of the comment, or whitespace and the next segment.
 _DIRECTIVE_END = re.compile(rf"{_SPACE}*\Z|{_SPACE}+(?=#)")
 _CODE = re.compile(r"[A-Z]+[0-9]+\Z")
@@ -73,8 +76,13 @@ class FileSuppressions:
     malformed: tuple[MalformedDirective, ...] = ()
 
 
+_NONE = FileSuppressions()
+
+
 def parse_suppressions(text: str) -> FileSuppressions:
     """Find suppression directives; a tokenize error yields what was found before it."""
+    if _MENTION.search(text) is None:
+        return _NONE
     parser = _Parser(split_lines(text, keepends=True))
     header = True  # still before the first code token (a module docstring may come first)
     try:

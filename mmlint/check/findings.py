@@ -1,0 +1,207 @@
+"""The analysis behind a run's findings, for a run the results cache did
+not answer: each file's outcome (facts cache, then the per-file pass in
+workers) → project → rules per file → filters (configuration, suppressions)
+→ rules on the filter records (MM009) → project rules (MM008, MM009, MM999).
+
+Imported only when a run needs it: a run answered by the results cache
+imports neither the rules nor the analyses."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from mmlint.analysis.project import Project
+from mmlint.check.cache import FactsCache
+from mmlint.check.discovery import Discovery, glob_relpath
+from mmlint.check.filters import ConfigFilter, apply_suppressions
+from mmlint.check.per_file import analyse_file
+from mmlint.check.progress import scan_progress
+from mmlint.check.scopes import Scope, covers
+from mmlint.check.workers import run_all
+from mmlint.config.resolve import ConfigResolver
+from mmlint.config.settings import Settings
+from mmlint.core.diagnostics import Diagnostic, Span
+from mmlint.core.paths import display_path
+from mmlint.facts.outcome import FileOutcome, Parsed, ParseFailure, Unparsed
+from mmlint.rules import ConfigUsage, Rule, RuleContext, active_rules
+
+if TYPE_CHECKING:
+    from mmlint.check.engine import FilesRead
+
+__all__ = ["Found", "find"]
+
+
+@dataclass(frozen=True)
+class Found:
+    outcomes: dict[str, FileOutcome]  # display path -> outcome, targets and context, the files' order
+    project: Project
+    reported: tuple[Diagnostic, ...]  # sorted
+    suppressed: tuple[Diagnostic, ...]  # sorted
+
+    @property
+    def crashed(self) -> bool:
+        """A worker died on some file: such a run may not happen again, so it is not kept."""
+        return any(_is_crash(outcome) for outcome in self.outcomes.values())
+
+
+def find(
+    read: FilesRead,
+    facts_cache: FactsCache | None,
+    scopes: Sequence[Scope],
+    targets: Mapping[str, Path],
+    discovery: Discovery,
+    resolver: ConfigResolver,
+    cwd: Path,
+    *,
+    progress: bool,
+) -> Found:
+    outcomes = _analyse(read, facts_cache, progress=progress)
+    project = _project(outcomes, targets, discovery, resolver, cwd)
+    failures = {shown: o for shown, o in outcomes.items() if shown in targets and isinstance(o, ParseFailure)}
+    reported: list[Diagnostic] = []
+    suppressed: list[Diagnostic] = []
+    for scope in scopes:
+        rules = active_rules(scope.settings)
+        checked = _check_targets(project, outcomes, scope.targets, rules, scope.settings)
+        ctx = RuleContext(
+            scope.settings,
+            _project_view(project, scope, cwd),
+            parse_failures={shown: failure for shown, failure in failures.items() if shown in scope.targets},
+            config_usage=checked.config_usage,
+        )
+        reported += [*checked.reported, *(d for rule in rules for d in rule.check_project(ctx))]
+        suppressed += checked.suppressed
+    return Found(
+        outcomes,
+        project,
+        tuple(sorted(reported, key=lambda d: d.sort_key)),
+        tuple(sorted(suppressed, key=lambda d: d.sort_key)),
+    )
+
+
+# -- each file's outcome -------------------------------------------------------------------
+
+
+def _analyse(read: FilesRead, cache: FactsCache | None, *, progress: bool) -> dict[str, FileOutcome]:
+    """Every file's outcome: decided by the read (unreadable, prefiltered out),
+    from the facts cache when its bytes were seen, else from the per-file pass
+    (in worker processes when there are many)."""
+    outcomes: dict[str, FileOutcome] = {
+        shown: ParseFailure(Span(1, 1, 1, 1), f"could not read file: {why}") for shown, why in read.unreadable.items()
+    }
+    outcomes.update((shown, Unparsed("prefilter")) for shown in read.prefiltered)  # never parsed
+    tasks: list[tuple] = []
+    keys: dict[str, str] = {}
+    for task in read.tasks:
+        data, real, shown, *options = task
+        if cache is not None:
+            keys[shown] = cache.key(data, real, shown, tuple(options))
+            cached = cache.load(keys[shown])
+            if cached is not None:
+                outcomes[shown] = cached
+                continue
+        tasks.append(task)
+    # Largest first: the pool's last busy worker then holds a small file, not a
+    # large one that started late (the order of outcomes stays the files' order).
+    tasks.sort(key=lambda task: -len(task[0]))
+    finished: dict[int, FileOutcome] = {}  # by task index, in completion order
+    with scan_progress(len(tasks), enabled=progress) as bar:
+        for index, outcome in run_all(analyse_file, tasks, bar.advance, crashed=_crashed):
+            finished[index] = outcome
+            if cache is not None and not _is_crash(outcome):  # a crash may not happen again
+                cache.store(keys[tasks[index][2]], outcome)
+    outcomes.update({tasks[index][2]: finished[index] for index in finished})
+    outcomes = {shown: outcomes[shown] for shown in read.files if shown in outcomes}  # the files' order: deterministic
+    if cache is not None:
+        cache.finish()
+    return outcomes
+
+
+_CRASHED = "analysis failed"  # the ParseFailure kind of a file whose worker died
+
+
+def _crashed(task: tuple, why: str) -> ParseFailure:
+    """The outcome of a file whose analysis killed its worker: MM999 for that
+    file alone, never the run's end."""
+    return ParseFailure(Span(1, 1, 1, 1), why, kind=_CRASHED)
+
+
+def _is_crash(outcome: FileOutcome) -> bool:
+    return isinstance(outcome, ParseFailure) and outcome.kind == _CRASHED
+
+
+# -- the project -----------------------------------------------------------------------
+
+
+def _project(
+    outcomes: Mapping[str, FileOutcome], targets: Mapping[str, Path], discovery: Discovery, resolver: ConfigResolver, cwd: Path
+) -> Project:
+    """The whole scan, as the cwd's configuration sees it (the project stage
+    looks at it through each configuration: _project_view)."""
+    parsed = {shown: o.facts for shown, o in outcomes.items() if isinstance(o, Parsed)}
+    settings = resolver.for_cwd
+    return Project(
+        files=parsed,
+        targets=frozenset(targets),
+        # The configured scope: the `paths`, or without them the configuration's
+        # directory; a run from a subdirectory sees only part of it.
+        full_scan=discovery.full_scan and covers(discovery, settings),
+        call_site_count=_call_sites(parsed, targets),
+        config_display_path=None if settings.config_file is None else display_path(settings.config_file, cwd),
+    )
+
+
+def _project_view(project: Project, scope: Scope, cwd: Path) -> Project:
+    """The project as one configuration's project rules judge it: its own
+    targets' call sites, its own file, its own full-scan condition."""
+    config_file = scope.settings.config_file
+    return replace(
+        project,
+        full_scan=scope.full_scan,
+        call_site_count=_call_sites(project.files, scope.targets),
+        config_display_path=None if config_file is None else display_path(config_file, cwd),
+    )
+
+
+def _call_sites(parsed: Mapping[str, object], targets: Mapping[str, Path]) -> int:
+    return sum(len(parsed[shown].call_sites) for shown in targets if shown in parsed)
+
+
+# -- rules per file, then the filters ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Checked:
+    reported: list[Diagnostic]
+    suppressed: list[Diagnostic]
+    config_usage: ConfigUsage
+
+
+def _check_targets(
+    project: Project, outcomes: Mapping[str, FileOutcome], targets: Mapping[str, Path], rules: Sequence[Rule], settings: Settings
+) -> _Checked:
+    """Each target's findings through the filters: exemptions and per-file
+    ignores, then inline suppressions; then the rules that judge the
+    suppressions (MM009), whose findings pass the configuration filters too."""
+    ctx = RuleContext(settings, project)
+    config_filter = ConfigFilter(settings)
+    reported: list[Diagnostic] = []
+    suppressed: list[Diagnostic] = []
+    for shown, real in targets.items():
+        outcome = outcomes[shown]
+        relpath = glob_relpath(real, settings.root)
+        exempt = config_filter.is_exempt_path(relpath)  # recorded for every file: MM009 judges the globs
+        if not isinstance(outcome, Parsed) or exempt or outcome.suppressions.skip_file:
+            continue  # failures are MM999's (project stage); exempt files are context only
+        found = [d for rule in rules for d in rule.check_file(outcome.facts, ctx)]
+        filtered = apply_suppressions(found, config_filter.apply(found, relpath), outcome.suppressions)
+        suppressed.extend(filtered.suppressed)
+        about_suppressions = [
+            d for rule in rules for d in rule.check_suppressions(shown, outcome.suppressions, filtered.used, ctx)
+        ]
+        reported.extend(filtered.kept)
+        reported.extend(config_filter.apply(about_suppressions, relpath))
+    return _Checked(reported, suppressed, config_filter.usage())
