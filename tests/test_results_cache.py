@@ -167,7 +167,7 @@ def test_a_run_with_an_unreadable_file_is_not_kept(cache_dir, project, monkeypat
 def test_a_run_whose_worker_crashed_is_not_kept(cache_dir, project, monkeypatch):
     from mmlint.check import findings
 
-    def every_worker_dies(function, tasks, on_done, crashed):
+    def every_worker_dies(function, tasks, on_done, crashed, **options):
         return ((index, crashed(task, "the worker died")) for index, task in enumerate(tasks))
 
     monkeypatch.setattr(findings, "run_all", every_worker_dies)

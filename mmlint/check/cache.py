@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mmlint import __version__
-from mmlint.check.results import RunResults
+from mmlint.check.results import RunResults, installed_libcst_version
 from mmlint.core.datacodec import DataCodec, reachable_dataclasses
 
 if TYPE_CHECKING:
@@ -74,7 +74,8 @@ def cache_enabled(requested: bool = True) -> bool:
 def outcome_codec() -> DataCodec:
     """The codec for FileOutcome values. Its allowed classes are exactly those
     the outcome types reach through their type hints."""
-    from mmlint.facts.outcome import FileOutcome  # not needed by a run the results cache answers
+    # Imported here: a run the results cache answers never decodes an outcome.
+    from mmlint.facts.outcome import FileOutcome
 
     return DataCodec(reachable_dataclasses(FileOutcome))
 
@@ -92,13 +93,8 @@ def results_codec() -> DataCodec:
 
 @cache
 def _code_fingerprint() -> bytes:
-    from importlib.metadata import PackageNotFoundError, version
-
     package = Path(__file__).resolve().parent.parent  # mmlint/
-    try:
-        libcst_version = version("libcst")
-    except PackageNotFoundError:
-        libcst_version = "unknown"
+    libcst_version = installed_libcst_version()
     # Python's version too: which files CPython refuses decides some outcomes.
     digest = hashlib.sha256(f"{FORMAT}|{__version__}|{libcst_version}|{sys.version}".encode())
     for path in [*(package / relative for relative in _FACT_MODULES), *sorted((package / "facts").glob("*.py"))]:

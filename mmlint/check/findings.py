@@ -17,7 +17,7 @@ from mmlint.analysis.project import Project
 from mmlint.check.cache import FactsCache
 from mmlint.check.discovery import Discovery, glob_relpath
 from mmlint.check.filters import ConfigFilter, apply_suppressions
-from mmlint.check.per_file import analyse_file
+from mmlint.check.per_file import analyse_file, prepare_worker
 from mmlint.check.progress import scan_progress
 from mmlint.check.scopes import Scope, covers
 from mmlint.check.workers import run_all
@@ -109,7 +109,7 @@ def _analyse(read: FilesRead, cache: FactsCache | None, *, progress: bool) -> di
     tasks.sort(key=lambda task: -len(task[0]))
     finished: dict[int, FileOutcome] = {}  # by task index, in completion order
     with scan_progress(len(tasks), enabled=progress) as bar:
-        for index, outcome in run_all(analyse_file, tasks, bar.advance, crashed=_crashed):
+        for index, outcome in run_all(analyse_file, tasks, bar.advance, crashed=_crashed, worker_setup=prepare_worker):
             finished[index] = outcome
             if cache is not None and not _is_crash(outcome):  # a crash may not happen again
                 cache.store(keys[tasks[index][2]], outcome)

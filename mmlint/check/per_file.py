@@ -14,6 +14,7 @@ from pathlib import Path
 
 from mmlint.config.settings import Budgets
 from mmlint.core.diagnostics import Span
+from mmlint.core.gc_tuning import collect_less_often
 from mmlint.core.source import DecodeError, decode_source, indentation_view, round_trips
 from mmlint.facts.model import TwinPair
 from mmlint.facts.outcome import FileOutcome, Parsed, ParseFailure, Unparsed
@@ -105,6 +106,41 @@ def _analyse(
             f"{_first_line(str(error))} (please report it)",
         )
     return Parsed(facts, suppressions)
+
+
+def prepare_worker() -> None:
+    """Runs first in each worker process of the per-file pass (the pool's
+    initializer): a worker builds libcst nodes only by parsing, so it trusts
+    them (skip_node_validation), and its garbage collector runs less often
+    (mmlint.core.gc_tuning). The parent, which may rewrite trees (`fix`) or be
+    a host using libcst itself, is left as it is."""
+    skip_node_validation()
+    collect_less_often()
+
+
+def skip_node_validation() -> bool:
+    """Stop libcst from validating each node as it is built, in this process.
+
+    Every libcst node checks itself on construction (CSTNode.__post_init__
+    calls _validate): right for trees built by hand, redundant for the
+    parser's output, which is valid by construction (libcst's own PERF note in
+    __post_init__ says as much), and about a seventh of a parse. Replaced only
+    while __post_init__ is the implementation known to do nothing else; True
+    when validation is now off."""
+    from libcst._nodes.base import CSTNode
+
+    post_init = CSTNode.__dict__.get("__post_init__")
+    if post_init is _trusting_post_init:
+        return True
+    code = getattr(post_init, "__code__", None)
+    if code is None or code.co_names != ("_validate",):
+        return False  # another libcst: leave it validating
+    CSTNode.__post_init__ = _trusting_post_init
+    return True
+
+
+def _trusting_post_init(self: object) -> None:
+    return None
 
 
 # Virtual memory: only the pages a deep file really touches are ever used.

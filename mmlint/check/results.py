@@ -103,7 +103,7 @@ def _canonical(value: object) -> object:
 def _code_fingerprint() -> bytes:
     """mmlint's code (every module), libcst's version and Python's."""
     package = Path(__file__).resolve().parent.parent  # mmlint/
-    digest = hashlib.sha256(_text(f"{RESULTS_KEY_VERSION}|{__version__}|{sys.version}|{_libcst_version()}"))
+    digest = hashlib.sha256(_text(f"{RESULTS_KEY_VERSION}|{__version__}|{sys.version}|{installed_libcst_version()}"))
     modules = sorted(
         os.path.join(directory, name)
         for directory, _, names in os.walk(package)
@@ -120,7 +120,7 @@ def _code_fingerprint() -> bytes:
     return digest.digest()
 
 
-def _libcst_version() -> str:
+def installed_libcst_version() -> str:
     """Which libcst is installed, without importing it (a warm run never needs
     it) or importlib.metadata (a tenth of a warm run's budget): the text of
     its generated version module, else the distribution's metadata."""

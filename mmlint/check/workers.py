@@ -22,6 +22,7 @@ workers from itself. ``spawn`` where neither exists."""
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
@@ -68,6 +69,7 @@ def run_all(
     tasks: Sequence[tuple],
     on_done: Callable[[], None],
     crashed: Callable[[tuple, str], Result] | None = None,
+    worker_setup: Callable[[], None] | None = None,
 ) -> Iterator[tuple[int, Result]]:
     """``(index, function(*tasks[index]))`` for every task, each as soon as it
     is done (in task order in-process, in completion order from the pool);
@@ -77,7 +79,8 @@ def run_all(
     costs only its own task: the tasks the broken pool left unfinished are run
     again one at a time, each in a fresh worker, and a task that kills that one
     too gets ``crashed(task, why)`` as its result (without ``crashed``, the
-    error propagates)."""
+    error propagates). ``worker_setup`` (a module-level function) runs first in
+    each worker process, never in this one."""
     workers = worker_count(len(tasks))
     if workers <= 1:
         for index, task in enumerate(tasks):
@@ -85,9 +88,9 @@ def run_all(
             on_done()
             yield index, result
         return
-    unfinished = yield from _run_in_pool(function, tasks, range(len(tasks)), workers, on_done)
+    unfinished = yield from _run_in_pool(function, tasks, range(len(tasks)), workers, on_done, worker_setup)
     for index in unfinished:  # after a crash: isolate the culprit
-        left = yield from _run_in_pool(function, tasks, (index,), 1, on_done)
+        left = yield from _run_in_pool(function, tasks, (index,), 1, on_done, worker_setup)
         if left:
             if crashed is None:
                 raise BrokenProcessPool(f"a worker died running task {index}")
@@ -96,11 +99,16 @@ def run_all(
 
 
 def _run_in_pool(
-    function: Callable[..., Result], tasks: Sequence[tuple], indexes: Sequence[int], workers: int, on_done: Callable[[], None]
+    function: Callable[..., Result],
+    tasks: Sequence[tuple],
+    indexes: Sequence[int],
+    workers: int,
+    on_done: Callable[[], None],
+    worker_setup: Callable[[], None] | None,
 ) -> Iterator[tuple[int, Result]]:
     """Run the tasks at ``indexes``; return the indexes left unfinished when a
     worker died (the pool is then broken), else an empty list."""
-    pool = _start_pool(workers, function)
+    pool = _start_pool(workers, function, worker_setup)
     done: set[int] = set()
     try:
         with _signals_held():  # the pool starts its workers during the first submits
@@ -141,14 +149,16 @@ def _thread_count() -> int:
         return threading.active_count()
 
 
-def _start_pool(workers: int, function: Callable) -> ProcessPoolExecutor:
+def _start_pool(workers: int, function: Callable, worker_setup: Callable[[], None] | None) -> ProcessPoolExecutor:
     method = start_method()
     context = multiprocessing.get_context(method)
     if method == "forkserver":
         # Imported once in the server, inherited by every worker it forks;
         # mmlint.check._pool_server also ties the server's life to this process.
         context.set_forkserver_preload(["mmlint.check._pool_server", function.__module__])
-    return ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init_worker)
+    return ProcessPoolExecutor(
+        max_workers=workers, mp_context=context, initializer=_init_worker, initargs=(worker_setup,)
+    )
 
 
 @contextmanager
@@ -179,8 +189,15 @@ def _signals_held() -> Iterator[None]:
 
 def _kill_pool(pool: ProcessPoolExecutor) -> None:
     """Cancel everything queued and kill the workers without waiting for the
-    files they are on (the pool's own shutdown would wait for them)."""
+    files they are on (the pool's own shutdown would wait for them), then see
+    that the pool's manager thread ends: Python's exit waits for it."""
     processes = list((pool._processes or {}).values())  # shutdown() forgets them
+    manager, call_queue, result_queue = pool._executor_manager_thread, pool._call_queue, pool._result_queue
+    if call_queue is not None:
+        # Tasks queued for a worker we kill are never read: the queue's feeder
+        # thread may block writing them, and the manager thread must not wait
+        # for it (CPython 3.11; later versions do this themselves, gh-94777).
+        call_queue.cancel_join_thread()
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         try:
@@ -192,9 +209,18 @@ def _kill_pool(pool: ProcessPoolExecutor) -> None:
             process.join(_REAP_SECONDS)
         except ValueError:
             continue
+    if result_queue is not None:
+        # A worker killed while writing its result leaves half a message in the
+        # result pipe, and the manager thread waits for the rest forever. With
+        # every worker gone, closing this process's end for writing is the
+        # pipe's last: the manager reads end-of-file and stops.
+        with contextlib.suppress(OSError):
+            result_queue._writer.close()
+    if manager is not None:
+        manager.join(_REAP_SECONDS)
 
 
-def _init_worker() -> None:
+def _init_worker(worker_setup: Callable[[], None] | None = None) -> None:
     """Runs first in every worker. Interrupts are the parent's to handle: it
     cancels the pool and kills the workers, so a worker ignores Ctrl-C (which
     the terminal sends to the whole process group) instead of dying with a
@@ -202,6 +228,8 @@ def _init_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _die_with_parent()
+    if worker_setup is not None:
+        worker_setup()
 
 
 def _die_with_parent() -> None:

@@ -10,6 +10,7 @@ import signal
 import click
 
 from mmlint import __version__
+from mmlint.core.gc_tuning import collect_less_often
 from mmlint.reporters.escaping import visible
 
 # Command name -> the module of mmlint/cli/ that defines it. A module is
@@ -90,6 +91,7 @@ def _raise_stopped(signum: int, _frame) -> None:
 
 
 def main() -> None:
+    collect_less_often()
     for signum in STOP_SIGNALS:
         signal.signal(signum, _raise_stopped)
     try:

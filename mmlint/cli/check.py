@@ -55,7 +55,8 @@ def command(paths, config_file, select, ignore, quiet, no_color, exit_zero, no_c
     refuse_output_over_input(output, paths, report)
     notes = []
     if baseline_file is not None:
-        from mmlint.baseline import BaselineError, apply_baseline  # imports the rules: only when asked for
+        # Imported here: it imports the rules, which a run the results cache answers does not need.
+        from mmlint.baseline import BaselineError, apply_baseline
 
         try:
             outcome = apply_baseline(report, baseline_file)
