@@ -20,9 +20,16 @@ import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mmlint.check.cache import open_cache
-from mmlint.check.discovery import as_resolver, context_files, discover, discover_stdin
+from mmlint.check.discovery import (
+    Discovery,
+    as_resolver,
+    context_files,
+    discover,
+    discover_stdin,
+)
 from mmlint.check.prefilter import Prefilter
 from mmlint.check.results import RunResults, ScopeInput, run_key
 from mmlint.check.scopes import scopes_of
@@ -30,6 +37,10 @@ from mmlint.config.resolve import ConfigResolver
 from mmlint.config.settings import Settings
 from mmlint.core.paths import display_path
 from mmlint.core.report import Report
+
+if TYPE_CHECKING:
+    from mmlint.analysis.project import Project
+    from mmlint.facts.outcome import FileOutcome
 
 __all__ = ["Report", "StdinSource", "run_check"]
 
@@ -90,45 +101,44 @@ def run_check(
             resolver.for_cwd,
             cwd,
         )
-        found = opening.results.load(results_key)
-        if found is not None:
-            return Report(
-                files_scanned=len(targets),
-                call_sites=found.call_sites,
-                diagnostics=found.diagnostics,
-                project=None,
-                file_paths=targets,
-                settings=resolver.for_cwd,
-                explicitly_excluded=discovery.explicitly_excluded,
-                suppressed=found.suppressed,
-                discovery_warnings=discovery.warnings,
-                cache_warning=opening.warning,
-                full_scan=found.full_scan,
-            )
+        stored = opening.results.load(results_key)
+        if stored is not None:
+            return _report(stored, None, {}, targets, discovery, resolver, opening.warning)
     # Imported only now: a run the results cache answers needs no rules and no analysis.
     from mmlint.check.findings import find
 
     found = find(read, opening.cache, scopes, targets, discovery, resolver, cwd, progress=progress)
-    report = Report(
+    results = RunResults(found.reported, found.suppressed, found.project.call_site_count, found.project.full_scan)
+    if results_key is not None and not found.crashed:
+        opening.results.store(results_key, results)
+        opening.results.finish()
+    outcomes = {shown: found.outcomes[shown] for shown in targets}
+    return _report(results, found.project, outcomes, targets, discovery, resolver, opening.warning)
+
+
+def _report(
+    results: RunResults,
+    project: Project | None,
+    outcomes: dict[str, FileOutcome],
+    targets: dict[str, Path],
+    discovery: Discovery,
+    resolver: ConfigResolver,
+    cache_warning: str | None,
+) -> Report:
+    return Report(
         files_scanned=len(targets),
-        call_sites=found.project.call_site_count,
-        diagnostics=found.reported,
-        project=found.project,
+        call_sites=results.call_sites,
+        diagnostics=results.diagnostics,
+        project=project,
         file_paths=targets,
         settings=resolver.for_cwd,
         explicitly_excluded=discovery.explicitly_excluded,
-        suppressed=found.suppressed,
-        outcomes={shown: found.outcomes[shown] for shown in targets},
+        suppressed=results.suppressed,
+        outcomes=outcomes,
         discovery_warnings=discovery.warnings,
-        cache_warning=opening.warning,
-        full_scan=found.project.full_scan,
+        cache_warning=cache_warning,
+        full_scan=results.full_scan,
     )
-    if results_key is not None and not found.crashed:
-        opening.results.store(
-            results_key, RunResults(report.diagnostics, report.suppressed, report.call_sites, report.full_scan)
-        )
-        opening.results.finish()
-    return report
 
 
 # -- read, hash, prefilter ---------------------------------------------------------------

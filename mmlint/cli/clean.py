@@ -1,4 +1,4 @@
-"""`mmlint clean`: empty the facts cache."""
+"""`mmlint clean`: empty the cache (facts and findings)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from mmlint.cli.common import ToolError
 
 @click.command("clean")
 def command() -> None:
-    """Remove the facts cache's entries ($MMLINT_CACHE_DIR, else ~/.cache/mmlint) and say how much that freed."""
+    """Remove the cache's entries, facts and findings ($MMLINT_CACHE_DIR, else ~/.cache/mmlint), and say how much that freed."""
     root = cache_root()
     result = clean(root)
     if result.errors:

@@ -6,9 +6,9 @@ import os
 import re
 from pathlib import Path
 
-# What pathlib would rewrite (`a//b`, `a/./b`, a trailing `/`): only such a
-# path pays for building a Path.
-_NOT_AS_PATHLIB_WRITES = re.compile(r"//|/\Z|(?:\A|/)\.(?:/|\Z)")
+# What pathlib would rewrite (`a//b`, `a/./b`, a trailing `/`, nothing at
+# all): only such a path pays for building a Path.
+_NOT_AS_PATHLIB_WRITES = re.compile(r"\A\Z|//|/\Z|(?:\A|/)\.(?:/|\Z)")
 
 
 def display_path(path: Path | str, cwd: Path | str) -> str:
