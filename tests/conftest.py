@@ -8,6 +8,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+import pytest
+
 TESTS_DIR = Path(__file__).resolve().parent
 REPO_ROOT = TESTS_DIR.parent
 FIXTURES_DIR = REPO_ROOT / "fixtures"
@@ -19,3 +21,13 @@ if str(TESTS_DIR) not in sys.path:
 # their own (shared by the whole session and its subprocesses), so they neither
 # read a developer's cache nor leave entries in it.
 os.environ["MMLINT_CACHE_DIR"] = tempfile.mkdtemp(prefix="mmlint-test-cache-")
+
+
+@pytest.fixture
+def cache_dir(tmp_path, monkeypatch):
+    """A cache directory of the test's own, with no cache setting inherited."""
+    directory = tmp_path / "cache"
+    monkeypatch.setenv("MMLINT_CACHE_DIR", str(directory))
+    monkeypatch.delenv("MMLINT_NO_CACHE", raising=False)
+    monkeypatch.delenv("MMLINT_CACHE_MAX_MB", raising=False)
+    return directory

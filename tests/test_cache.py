@@ -6,25 +6,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from cache_support import SOURCE
 from click.testing import CliRunner
 
 from mmlint.api import check
 from mmlint.check import cache as cache_module
 from mmlint.cli import cli
-
-SOURCE = """\
-class P(BaseMultimodalProcessor):
-    async def process_mm_data_async(self, image_data, input_text, request_obj, **kwargs):
-        return self.process_and_combine_mm_data(image_data, self.mm_tokens)
-"""
-
-
-@pytest.fixture
-def cache_dir(tmp_path, monkeypatch):
-    directory = tmp_path / "cache"
-    monkeypatch.setenv("MMLINT_CACHE_DIR", str(directory))
-    monkeypatch.delenv("MMLINT_NO_CACHE", raising=False)
-    return directory
 
 
 @pytest.fixture

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from cache_support import SOURCE
 from click.testing import CliRunner
 from conftest import FIXTURES_DIR
 
@@ -24,21 +25,7 @@ from mmlint.core.diagnostics import Span
 from mmlint.facts.model import TwinPair
 from mmlint.facts.outcome import FileOutcome, Parsed, ParseFailure, Unparsed
 
-SOURCE = """\
-class P(BaseMultimodalProcessor):
-    async def process_mm_data_async(self, image_data, input_text, request_obj, **kwargs):
-        return self.process_and_combine_mm_data(image_data, self.mm_tokens)
-"""
 TWINS = (TwinPair("process_and_combine_mm_data", "process_and_combine_mm_data_async"),)
-
-
-@pytest.fixture
-def cache_dir(tmp_path, monkeypatch):
-    directory = tmp_path / "cache"
-    monkeypatch.setenv("MMLINT_CACHE_DIR", str(directory))
-    monkeypatch.delenv("MMLINT_NO_CACHE", raising=False)
-    monkeypatch.delenv("MMLINT_CACHE_MAX_MB", raising=False)
-    return directory
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from cache_support import SOURCE
 from click.testing import CliRunner
 
 from mmlint.check import cache as cache_module
@@ -17,20 +18,6 @@ from mmlint.check import results as results_module
 from mmlint.cli import cli
 
 REPO = Path(__file__).resolve().parent.parent
-
-SOURCE = """\
-class P(BaseMultimodalProcessor):
-    async def process_mm_data_async(self, image_data, input_text, request_obj, **kwargs):
-        return self.process_and_combine_mm_data(image_data, self.mm_tokens)
-"""
-
-
-@pytest.fixture
-def cache_dir(tmp_path, monkeypatch):
-    directory = tmp_path / "cache"
-    monkeypatch.setenv("MMLINT_CACHE_DIR", str(directory))
-    monkeypatch.delenv("MMLINT_NO_CACHE", raising=False)
-    return directory
 
 
 @pytest.fixture
