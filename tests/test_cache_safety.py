@@ -18,7 +18,7 @@ from conftest import FIXTURES_DIR
 
 from mmlint.api import check
 from mmlint.check import cache as cache_module
-from mmlint.check.cache import FORMAT, FactsCache, outcome_codec
+from mmlint.check.cache import FORMAT, RESULTS_FORMAT, FactsCache, outcome_codec
 from mmlint.check.per_file import analyse_file
 from mmlint.cli import cli
 from mmlint.core.diagnostics import Span
@@ -130,11 +130,11 @@ def plant_hiding_entry(cache_dir, project):
 
 
 @pytest.mark.skipif(os.name != "posix", reason="owner and mode are POSIX")
-@pytest.mark.parametrize("which", ["root", "format"])
+@pytest.mark.parametrize("which", ["root", FORMAT, RESULTS_FORMAT])
 @pytest.mark.parametrize("mode, who", [(0o777, "group and others"), (0o770, "group"), (0o702, "others")])
 def test_a_directory_others_can_write_is_refused_with_one_warning(cache_dir, project, which, mode, who):
     plant_hiding_entry(cache_dir, project)
-    unsafe = cache_dir if which == "root" else cache_dir / FORMAT
+    unsafe = cache_dir if which == "root" else cache_dir / which
     unsafe.chmod(mode)
     result = CliRunner().invoke(cli, ["check", "--quiet"])
     assert result.exit_code == 1 and "MM001" in result.stdout

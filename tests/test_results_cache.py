@@ -167,3 +167,13 @@ def test_clean_removes_results_too(cache_dir, project):
     assert results_entries(cache_dir)
     result = CliRunner().invoke(cli, ["clean"])
     assert result.exit_code == 0 and results_entries(cache_dir) == []
+
+
+def test_a_baseline_applies_to_a_hit_as_to_a_fresh_run(cache_dir, project, no_analysis):
+    recorded = CliRunner().invoke(cli, ["baseline", "-o", "baseline.json"])
+    assert recorded.exit_code == 0, recorded.output
+    (project / "q.py").write_text(SOURCE, encoding="utf-8")  # new findings, not in the baseline
+    first = run("--baseline", "baseline.json")
+    assert first[0] == 1 and "q.py" in first[1] and "p.py:" not in first[1]
+    no_analysis()
+    assert run("--baseline", "baseline.json") == first

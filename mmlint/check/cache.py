@@ -74,13 +74,11 @@ def cache_enabled(requested: bool = True) -> bool:
 def outcome_codec() -> DataCodec:
     """The codec for FileOutcome values. Its allowed classes are exactly those
     the outcome types reach through their type hints."""
-    # Imported here: a run the results cache answers never decodes an outcome.
-    from mmlint.facts.outcome import FileOutcome
-
-    return DataCodec(reachable_dataclasses(FileOutcome))
+    return DataCodec(reachable_dataclasses(_file_outcome()))
 
 
-def _file_outcome():
+def _file_outcome() -> object:
+    """FileOutcome, imported when first needed: a run the results cache answers never decodes an outcome."""
     from mmlint.facts.outcome import FileOutcome
 
     return FileOutcome
@@ -155,9 +153,9 @@ def open_cache(requested: bool = True) -> CacheOpening:
         max_bytes = max_cache_bytes()
     except ValueError as error:
         return CacheOpening(None, f"not using the cache at {root}: {error}")
-    directory = root / FORMAT
+    directory, results_directory = root / FORMAT, root / RESULTS_FORMAT
     # The root is checked before anything is created inside it.
-    for path in (root, directory):
+    for path in (root, directory, results_directory):
         try:
             path.mkdir(parents=True, exist_ok=True, mode=0o700)
         except OSError:  # read-only home, a file in the way: run uncached, as before
@@ -165,13 +163,6 @@ def open_cache(requested: bool = True) -> CacheOpening:
         reason = unsafe_directory_reason(path)
         if reason is not None:
             return CacheOpening(None, f"not using the cache at {path}: {reason}")
-    results_directory = root / RESULTS_FORMAT
-    try:
-        results_directory.mkdir(exist_ok=True, mode=0o700)
-    except OSError:
-        return CacheOpening(FactsCache(directory, max_bytes))
-    if unsafe_directory_reason(results_directory) is not None:  # planted by someone else: facts only
-        return CacheOpening(FactsCache(directory, max_bytes))
     both = (directory, results_directory)
     return CacheOpening(FactsCache(directory, max_bytes, both), results=ResultsCache(results_directory, max_bytes, both))
 
