@@ -177,3 +177,17 @@ def test_a_baseline_applies_to_a_hit_as_to_a_fresh_run(cache_dir, project, no_an
     assert first[0] == 1 and "q.py" in first[1] and "p.py:" not in first[1]
     no_analysis()
     assert run("--baseline", "baseline.json") == first
+
+
+def test_the_key_holds_the_configuration_text_that_was_read(tmp_path):
+    """A configuration edited while a run is under way must not key that run's
+    findings (made with the old settings) by the new text."""
+    from mmlint.config.load import load_settings
+
+    config = tmp_path / "mmlint.toml"
+    config.write_text("min-call-sites = 1\n", encoding="utf-8")
+    read = load_settings(tmp_path)
+    before = results_module._settings_text(read)
+    config.write_text("# edited meanwhile\nmin-call-sites = 1\n", encoding="utf-8")
+    assert results_module._settings_text(read) == before
+    assert results_module._settings_text(load_settings(tmp_path)) != before

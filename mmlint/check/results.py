@@ -72,11 +72,13 @@ def _text(part: str) -> bytes:
 
 
 def _settings_text(settings: object) -> bytes:
-    """The settings' values, canonically (sets sorted), and their file's text."""
+    """The settings' values, canonically (sets sorted), which hold the digest of
+    their file's text as it was read; Settings built by hand have none, and
+    their file is read now."""
     encoded = _text(json.dumps(_canonical(settings), sort_keys=True))
     config_file = getattr(settings, "config_file", None)
-    if config_file is None:
-        return encoded + b"no file\0"
+    if config_file is None or getattr(settings, "config_digest", None) is not None:
+        return encoded
     try:
         with open(config_file, "rb") as handle:
             return encoded + hashlib.sha256(handle.read()).digest()

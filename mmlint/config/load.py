@@ -12,6 +12,7 @@ key that was probably meant; the CLI turns it into exit code 2.
 from __future__ import annotations
 
 import difflib
+import hashlib
 import os
 import re
 import sys
@@ -115,21 +116,22 @@ def load_settings(
     cwd = Path(os.path.abspath(cwd))
     if config_file is not None:
         path = Path(os.path.abspath(cwd / config_file))
-        table = _read_explicit(path, cwd)
+        table, digest = _read_explicit(path, cwd)
     else:
         found = _find_config(cwd)
         if found is None:
             settings = Settings(config_file=None, root=cwd)
             return apply_cli(settings, select, ignore, extend_select)
-        path, table = found
-    settings = _TableReader(path, cwd).settings(table)
+        path, table, digest = found
+    settings = _TableReader(path, cwd, digest).settings(table)
     return apply_cli(settings, select, ignore, extend_select)
 
 
 def read_explicit_config(path: Path, cwd: Path) -> Settings:
     """The Settings of the configuration file ``path`` (absolute) named with
     ``--config``, without CLI overrides. Raises ConfigError."""
-    return _TableReader(path, cwd).settings(_read_explicit(path, cwd))
+    table, digest = _read_explicit(path, cwd)
+    return _TableReader(path, cwd, digest).settings(table)
 
 
 def config_in_directory(directory: Path, cwd: Path) -> Settings | None:
@@ -137,7 +139,10 @@ def config_in_directory(directory: Path, cwd: Path) -> Settings | None:
     above it), without CLI overrides; None when it holds none. ``cwd``: what
     error messages are relative to. Raises ConfigError."""
     found = _find_in_directory(directory, cwd)
-    return None if found is None else _TableReader(found[0], cwd).settings(found[1])
+    if found is None:
+        return None
+    path, table, digest = found
+    return _TableReader(path, cwd, digest).settings(table)
 
 
 def parse_codes(text: str, option: str) -> tuple[str, ...]:
@@ -187,7 +192,7 @@ def _line_of_key(path: Path, dotted_key: str) -> int | None:
 # --- finding and reading the file ------------------------------------------
 
 
-def _find_config(cwd: Path) -> tuple[Path, dict[str, Any]] | None:
+def _find_config(cwd: Path) -> tuple[Path, dict[str, Any], str] | None:
     for directory in (cwd, *cwd.parents):
         found = _find_in_directory(directory, cwd)
         if found is not None:
@@ -195,22 +200,23 @@ def _find_config(cwd: Path) -> tuple[Path, dict[str, Any]] | None:
     return None
 
 
-def _find_in_directory(directory: Path, cwd: Path) -> tuple[Path, dict[str, Any]] | None:
-    """The configuration held in ``directory`` itself (not above), with its table."""
+def _find_in_directory(directory: Path, cwd: Path) -> tuple[Path, dict[str, Any], str] | None:
+    """The configuration held in ``directory`` itself (not above), with its
+    table and the digest of the bytes that was read from."""
     for name in CONFIG_FILE_NAMES:
         candidate = directory / name
         if not candidate.is_file():
             continue
         if name == _PYPROJECT:
-            table = _pyproject_table(candidate, cwd, required=False)
+            table, digest = _pyproject_table(candidate, cwd, required=False)
             if table is None:
                 continue
-            return candidate, table
-        return candidate, _parse(candidate, cwd)
+            return candidate, table, digest
+        return candidate, *_parse(candidate, cwd)
     return None
 
 
-def _read_explicit(path: Path, cwd: Path) -> dict[str, Any]:
+def _read_explicit(path: Path, cwd: Path) -> tuple[dict[str, Any], str]:
     if not path.exists():
         raise ConfigError(f"{display_path(path, cwd)}: configuration file not found")
     if not path.is_file():
@@ -218,33 +224,36 @@ def _read_explicit(path: Path, cwd: Path) -> dict[str, Any]:
     if path.name == _PYPROJECT:
         # A pyproject.toml named explicitly but without [tool.mmlint] holds no
         # settings: the defaults apply, anchored to its directory.
-        return _pyproject_table(path, cwd, required=True) or {}
+        table, digest = _pyproject_table(path, cwd, required=True)
+        return table or {}, digest
     return _parse(path, cwd)
 
 
-def _pyproject_table(path: Path, cwd: Path, *, required: bool) -> dict[str, Any] | None:
+def _pyproject_table(path: Path, cwd: Path, *, required: bool) -> tuple[dict[str, Any] | None, str]:
     """``[tool.mmlint]`` of a pyproject.toml, or None when it has none. While
     searching upward, a pyproject.toml that never mentions mmlint is skipped
-    unparsed, so an unrelated broken file elsewhere does not stop the run."""
+    unparsed, so an unrelated broken file elsewhere does not stop the run.
+    With the table, the digest of the bytes it was read from."""
     if not required:
         try:
             if b"mmlint" not in path.read_bytes():
-                return None
+                return None, ""
         except OSError as error:
             raise ConfigError(f"{display_path(path, cwd)}: cannot read: {error.strerror or error}") from None
-    document = _parse(path, cwd)
+    document, digest = _parse(path, cwd)
     tool = document.get("tool")
     if not isinstance(tool, dict) or "mmlint" not in tool:
-        return None
+        return None, digest
     table = tool["mmlint"]
     if not isinstance(table, dict):
         line = _line_of_key(path, "")
         where = f":{line}" if line is not None else ""
         raise ConfigError(f"{display_path(path, cwd)}{where}: 'tool.mmlint' must be a table, got {_type_name(table)}")
-    return table
+    return table, digest
 
 
-def _parse(path: Path, cwd: Path) -> dict[str, Any]:
+def _parse(path: Path, cwd: Path) -> tuple[dict[str, Any], str]:
+    """The TOML document of ``path`` and the sha256 of the bytes it was read from."""
     try:
         data = path.read_bytes()
     except OSError as error:
@@ -254,7 +263,7 @@ def _parse(path: Path, cwd: Path) -> dict[str, Any]:
     except UnicodeDecodeError as error:
         raise ConfigError(f"{display_path(path, cwd)}: invalid TOML: not valid UTF-8 ({error.reason})") from None
     try:
-        return tomllib.loads(text)
+        return tomllib.loads(text), hashlib.sha256(data).hexdigest()
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{display_path(path, cwd)}: invalid TOML: {error}") from None
 
@@ -265,9 +274,10 @@ def _parse(path: Path, cwd: Path) -> dict[str, Any]:
 class _TableReader:
     """Validates one configuration table and turns it into Settings."""
 
-    def __init__(self, path: Path, cwd: Path) -> None:
+    def __init__(self, path: Path, cwd: Path, digest: str | None = None) -> None:
         self.path = path
         self.cwd = cwd
+        self.digest = digest
         self.root = path.parent
         self.base = _PYPROJECT_TABLE if path.name == _PYPROJECT else ()
 
@@ -278,6 +288,7 @@ class _TableReader:
         fake_async = self._table(table, "fake-async", _FAKE_ASYNC_KEYS)
         return Settings(
             config_file=self.path,
+            config_digest=self.digest,
             root=self.root,
             paths=self._paths(table),
             exclude=self._strings(table.get("exclude", []), "exclude"),

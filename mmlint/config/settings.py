@@ -46,6 +46,10 @@ class Settings:
     # Where the configuration came from (None: built-in defaults) and the
     # directory its relative paths and globs are anchored to.
     config_file: Path | None = None
+    # sha256 of the configuration file's bytes as they were read (the results
+    # cache's key: the text MM008 and MM009 report lines of); None without a file
+    # or for Settings built by hand.
+    config_digest: str | None = None
     root: Path = field(default_factory=Path.cwd)
     paths: tuple[Path, ...] = ()  # absolute
     exclude: tuple[str, ...] = ()  # globs relative to root, gitignore-style
