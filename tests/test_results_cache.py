@@ -191,3 +191,19 @@ def test_the_key_holds_the_configuration_text_that_was_read(tmp_path):
     config.write_text("# edited meanwhile\nmin-call-sites = 1\n", encoding="utf-8")
     assert results_module._settings_text(read) == before
     assert results_module._settings_text(load_settings(tmp_path)) != before
+
+
+def test_a_cache_made_before_results_existed_still_serves_facts(cache_dir, project, monkeypatch):
+    run()  # makes both directories
+    shutil.rmtree(cache_dir / cache_module.RESULTS_FORMAT)
+    real_mkdir = Path.mkdir
+
+    def mkdir(path: Path, *args, **kwargs):
+        if path.name == cache_module.RESULTS_FORMAT:
+            raise PermissionError(13, "Permission denied")  # a read-only cache root
+        return real_mkdir(path, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "mkdir", mkdir)
+    opening = cache_module.open_cache()
+    assert opening.cache is not None and opening.results is None and opening.warning is None
+    assert run() == fresh()

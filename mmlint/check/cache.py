@@ -159,6 +159,8 @@ def open_cache(requested: bool = True) -> CacheOpening:
         try:
             path.mkdir(parents=True, exist_ok=True, mode=0o700)
         except OSError:  # read-only home, a file in the way: run uncached, as before
+            if path == results_directory:  # facts made by an earlier mmlint are still good
+                return CacheOpening(FactsCache(directory, max_bytes))
             return CacheOpening(None)
         reason = unsafe_directory_reason(path)
         if reason is not None:
