@@ -228,12 +228,14 @@ class _EntryStore:
 class FactsCache(_EntryStore):
     format = FORMAT
 
-    def key(self, data: bytes, real_path: Path, display_path: str, options: object) -> str:
-        """``options``: whatever else decides the outcome (twin pairs, budgets), by its repr."""
+    def key(self, content_digest: bytes, real_path: Path, display_path: str, options: object) -> str:
+        """``content_digest``: the sha256 of the file's bytes (the read already
+        took it); ``options``: whatever else decides the outcome (twin pairs,
+        budgets), by its repr."""
         digest = hashlib.sha256(_code_fingerprint())
         for part in (str(real_path), display_path, repr(options)):
             digest.update(part.encode("utf-8", "surrogateescape") + b"\0")
-        digest.update(data)
+        digest.update(content_digest)
         return digest.hexdigest()
 
     def load(self, key: str) -> FileOutcome | None:

@@ -95,10 +95,11 @@ def _analyse(read: FilesRead, cache: FactsCache | None, *, progress: bool) -> di
     outcomes.update((shown, Unparsed("prefilter")) for shown in read.prefiltered)  # never parsed
     tasks: list[tuple] = []
     keys: dict[str, str] = {}
+    content_digests = {shown: digest for shown, _, digest in read.digests}
     for task in read.tasks:
-        data, real, shown, *options = task
+        _, real, shown, *options = task
         if cache is not None:
-            keys[shown] = cache.key(data, real, shown, tuple(options))
+            keys[shown] = cache.key(content_digests[shown], real, shown, tuple(options))
             cached = cache.load(keys[shown])
             if cached is not None:
                 outcomes[shown] = cached
