@@ -16,6 +16,7 @@ from mmlint.config.settings import Budgets
 from mmlint.core.diagnostics import Span
 from mmlint.core.gc_tuning import collect_less_often
 from mmlint.core.source import DecodeError, decode_source, indentation_view, round_trips
+from mmlint.facts.anchors import statement_anchors
 from mmlint.facts.model import TwinPair
 from mmlint.facts.outcome import FileOutcome, Parsed, ParseFailure, Unparsed
 from mmlint.facts.suppressions import parse_suppressions
@@ -83,6 +84,8 @@ def _analyse(
     # libcst reads the decoded text (its own decoding misses a cookie line ended
     # by a lone CR), without the form feeds Python's indentation ignores.
     view, column_shift = indentation_view(text)
+    # Before libcst's tree exists, so the two trees never take memory at once.
+    anchors = statement_anchors(view)
     try:
         module = cst.parse_module(view)
     except cst.ParserSyntaxError as error:
@@ -94,7 +97,7 @@ def _analyse(
     except (RecursionError, UnicodeError, ValueError) as error:  # absurdly deep nesting, odd bytes
         return ParseFailure(Span(1, 1, 1, 1), f"could not parse: {type(error).__name__}: {_first_line(str(error))}")
     try:
-        facts = collect_facts(module, real_path, display_path, twins, column_shift)
+        facts = collect_facts(module, real_path, display_path, twins, column_shift, anchors)
         if not round_trips(data):
             facts = replace(facts, round_trips=False)
     except RecursionError:

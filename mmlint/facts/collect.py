@@ -18,7 +18,7 @@ scope's bindings are known (a binding may follow its use).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,6 +26,7 @@ import libcst as cst
 
 from mmlint.core.diagnostics import Owner, Span
 from mmlint.facts import model
+from mmlint.facts.anchors import Anchor
 from mmlint.facts.ir import has_suspension_point
 from mmlint.facts.ir_builder import BodyBuilder, Link
 from mmlint.facts.model import (
@@ -46,7 +47,7 @@ from mmlint.facts.model import (
     SyncDef,
     TwinPair,
 )
-from mmlint.facts.positions import Range, node_ranges, to_span
+from mmlint.facts.positions import Range, locate, to_span
 from mmlint.facts.scopes import (
     ANNOTATION_SCOPE,
     CLASS_SCOPE,
@@ -85,10 +86,13 @@ def collect_facts(
     display_path: str,
     twins: tuple[TwinPair, ...],
     column_shift: Mapping[int, int] | None = None,
+    anchors: Sequence[Anchor] | None = None,
 ) -> FileFacts:
-    """The facts of one parsed file. ``column_shift``: see positions.node_ranges
-    (``module`` parsed from a view of the file, mmlint.core.source.indentation_view)."""
-    walk = FileWalk(module, real_path, twins, column_shift)
+    """The facts of one parsed file. ``column_shift`` and ``anchors``: see
+    mmlint.facts.positions.locate (``module`` parsed from a view of the file,
+    mmlint.core.source.indentation_view; the statements' anchors in that view,
+    mmlint.facts.anchors.statement_anchors, which spare a codegen of the whole module)."""
+    walk = FileWalk(module, real_path, twins, column_shift, anchors)
     walk.run()
     return walk.facts(display_path)
 
@@ -202,10 +206,16 @@ def _push(value: cst.CSTNode | None, ctx: _Context, link: Link, stack: list) -> 
 
 class FileWalk:
     def __init__(
-        self, module: cst.Module, real_path: Path, twins: tuple[TwinPair, ...], column_shift: Mapping[int, int] | None = None
+        self,
+        module: cst.Module,
+        real_path: Path,
+        twins: tuple[TwinPair, ...],
+        column_shift: Mapping[int, int] | None = None,
+        anchors: Sequence[Anchor] | None = None,
     ) -> None:
         self.module = module
         self.column_shift = column_shift
+        self.anchors = anchors
         self.real_path = real_path
         self.pairs: dict[str, tuple[TwinPair, bool]] = {}
         for pair in twins:
@@ -226,7 +236,8 @@ class FileWalk:
         self.call_scopes: dict[int, NameScope] = {}  # id(call.func) -> the name scope the call is in
         # id(call) -> its scope chain and ancestor chain, for calls in a body (MM010's rewrite).
         self.call_places: dict[int, tuple[tuple[str, ...], Link]] = {}
-        self.ranges: dict[int, Range] = {}
+        self.ranges: dict[int, Range] = {}  # id(node) -> range (mmlint.facts.positions.Positions)
+        self.starts: dict[int, tuple[int, int]] = {}  # id(def or class) -> where it starts
 
     # -- the walk
 
@@ -559,21 +570,33 @@ class FileWalk:
                 kept.update(id(r.value) for r in frame.returns if isinstance(r.value, cst.Call))
         return kept
 
-    def _positioned_nodes(self) -> list[cst.CSTNode]:
-        nodes: list[cst.CSTNode] = []
-        for call, name_node, _ctx, _link in self.twin_calls:
-            nodes += (call, call.func, name_node)
-        nodes += (pending.node for pending in self.sync_defs)
+    def _placed_nodes(self) -> list[tuple[cst.CSTNode, Link]]:
+        """The nodes whose ranges become facts, each with its ancestor chain."""
+        placed: list[tuple[cst.CSTNode, Link]] = []
+        for call, name_node, _ctx, link in self.twin_calls:
+            placed += ((call, link), (call.func, link), (name_node, link))
+        call_places = self.call_places
         for pending in self.async_defs:
-            nodes += (pending.node, pending.node.name)
-            nodes += pending.frame.awaits
-            nodes += pending.frame.calls
-            nodes += (callee_name(call) for call in pending.frame.calls if callee_name(call) is not None)
-        nodes += (pending.node.name for pending in self.classes)
-        return nodes
+            placed += ((node, self.links[id(node)]) for node in pending.frame.awaits)
+            for call in pending.frame.calls:
+                link = call_places[id(call)][1]
+                placed.append((call, link))
+                name = callee_name(call)
+                if name is not None:
+                    placed.append((name, link))
+        return placed
+
+    def _definitions(self) -> list[cst.FunctionDef | cst.ClassDef]:
+        """The defs and classes whose start or name becomes a fact."""
+        return [
+            *(pending.node for pending in self.sync_defs),
+            *(pending.node for pending in self.async_defs),
+            *(pending.node for pending in self.classes),
+        ]
 
     def facts(self, display_path: str) -> FileFacts:
-        self.ranges = node_ranges(self.module, self._positioned_nodes(), self.column_shift)
+        positions = locate(self.module, self._placed_nodes(), self._definitions(), self.anchors, self.column_shift)
+        self.ranges, self.starts = positions.ranges, positions.starts
         kept = self._kept_coroutines()
         module_name, is_package = module_name_for(self.real_path)
         return FileFacts(
@@ -631,7 +654,7 @@ class FileWalk:
             qualname=qualname(owner),
             class_name=_class_name(owner),
             owner=owner,
-            line=self.ranges[id(node)][0],
+            line=self.starts[id(node)][0],
             is_stub=is_stub_body(node.body),
             is_abstract=is_abstract(node),
             decorators=decorator_texts(node),
@@ -648,7 +671,7 @@ class FileWalk:
         class_name = _class_name(owner)
         builder = BodyBuilder(self, node, frame, pending.imports_seen)
         body = builder.build()
-        def_range = self.ranges[id(node)]
+        def_start = self.starts[id(node)]
         name_range = self.ranges[id(node.name)]
         class_node = pending.class_node
         params = parameters_of(node.params)
@@ -657,7 +680,7 @@ class FileWalk:
             qualname=qualname(owner),
             class_name=class_name,
             owner=owner,
-            span=Span(def_range[0], def_range[1] + 1, name_range[2], name_range[3] + 1),
+            span=Span(def_start[0], def_start[1] + 1, name_range[2], name_range[3] + 1),
             is_stub=is_stub_body(node.body),
             is_abstract=is_abstract(node),
             is_overload=is_overload(node),
