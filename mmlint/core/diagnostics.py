@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from mmlint.core.pickling import pickles_by_fields
 
+
+@pickles_by_fields
 @dataclass(frozen=True, slots=True, order=True)
 class Span:
     """A source range. Lines and columns are 1-based, columns count code points,
@@ -16,6 +19,7 @@ class Span:
     end_column: int
 
 
+@pickles_by_fields
 @dataclass(frozen=True, slots=True)
 class Edit:
     """Replace the text in ``span`` with ``text`` (an empty span inserts)."""
@@ -24,6 +28,7 @@ class Edit:
     text: str
 
 
+@pickles_by_fields
 @dataclass(frozen=True, slots=True)
 class Owner:
     """One enclosing definition: ``kind`` is "class", "def" or "async def"."""
@@ -32,6 +37,7 @@ class Owner:
     name: str
 
 
+@pickles_by_fields
 @dataclass(frozen=True, slots=True)
 class RelatedLocation:
     """Another place a diagnostic is about, such as the MM003 of the coroutine
@@ -42,6 +48,7 @@ class RelatedLocation:
     message: str
 
 
+@pickles_by_fields
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
     path: str

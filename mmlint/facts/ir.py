@@ -10,7 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Union
 
+from mmlint.core.pickling import pickles_by_fields
 
+
+@pickles_by_fields
 @dataclass(frozen=True, slots=True)
 class AwaitPoint:
     """`await <expr>`: suspends iff the awaited callee does (index into the def's awaits)."""
@@ -18,6 +21,7 @@ class AwaitPoint:
     index: int
 
 
+@pickles_by_fields
 @dataclass(frozen=True, slots=True)
 class AsyncLoopOrContext:
     """`async for` / `async with`: always a suspension point."""
@@ -25,21 +29,25 @@ class AsyncLoopOrContext:
     kind: str  # "async for" | "async with"
 
 
+@pickles_by_fields
 @dataclass(frozen=True, slots=True)
 class Exit:
     kind: str  # "return" | "raise"
 
 
+@pickles_by_fields
 @dataclass(frozen=True, slots=True)
 class Jump:
     kind: str  # "break" | "continue"
 
 
+@pickles_by_fields
 @dataclass(frozen=True, slots=True)
 class Seq:
     items: tuple["Node", ...]
 
 
+@pickles_by_fields
 @dataclass(frozen=True, slots=True)
 class Branch:
     """Exactly one arm runs (if/elif/else, match cases, a conditional operand);
@@ -48,6 +56,7 @@ class Branch:
     arms: tuple["Node", ...]
 
 
+@pickles_by_fields
 @dataclass(frozen=True, slots=True)
 class Loop:
     """`for`/`while`: the body runs zero or more times; an ``infinite`` loop
@@ -58,6 +67,7 @@ class Loop:
     infinite: bool
 
 
+@pickles_by_fields
 @dataclass(frozen=True, slots=True)
 class Try:
     body: "Node"

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mmlint.core.diagnostics import Owner, Span
+from mmlint.core.pickling import pickles_by_fields
 from mmlint.core.twins import TwinPair
 from mmlint.facts.ir import Node
 
@@ -40,6 +41,7 @@ SUPER = "super"
 UNKNOWN = "unknown"
 
 
+@pickles_by_fields
 @dataclass(frozen=True, slots=True)
 class CallSite:
     """A call of either twin of a pair (references that are not calls are not sites)."""
@@ -79,6 +81,7 @@ class CallSite:
         return sum(kind in (COMPREHENSION, GENEXP) for kind in self.scope_chain)
 
 
+@pickles_by_fields
 @dataclass(frozen=True, slots=True)
 class CalleeRef:
     kind: str  # NAME, DOTTED, SELF, CLS, SUPER or UNKNOWN
@@ -94,6 +97,7 @@ class CalleeRef:
         return self.text
 
 
+@pickles_by_fields
 @dataclass(frozen=True, slots=True)
 class AwaitFact:
     span: Span  # the `await` keyword to the end of the awaited expression
@@ -101,6 +105,7 @@ class AwaitFact:
     text: str  # short source text for messages: "preprocess(...)"
 
 
+@pickles_by_fields
 @dataclass(frozen=True, slots=True)
 class CallFact:
     """A call made directly in an async def's own body (MM005, MM010)."""
@@ -131,6 +136,7 @@ class CallFact:
         return sum(kind in (COMPREHENSION, GENEXP) for kind in self.scope_chain)
 
 
+@pickles_by_fields
 @dataclass(frozen=True, slots=True)
 class CallRef:
     """A call made directly in a sync def's own body: no position (no rule
@@ -149,6 +155,7 @@ KEYWORD_ONLY = "keyword-only"
 VAR_KEYWORD = "var-keyword"
 
 
+@pickles_by_fields
 @dataclass(frozen=True, slots=True)
 class Parameter:
     name: str
@@ -158,6 +165,7 @@ class Parameter:
     annotation: str = ""  # the annotation's source text ("" when none), for the same reason
 
 
+@pickles_by_fields
 @dataclass(frozen=True, slots=True)
 class TimeoutFact:
     """`asyncio.wait_for(<call>, t)` or `async with asyncio.timeout(t):` (MM007)."""
@@ -169,6 +177,7 @@ class TimeoutFact:
     text: str
 
 
+@pickles_by_fields
 @dataclass(frozen=True, slots=True)
 class AsyncDef:
     """An `async def`: what MM003 needs locally, and its suspension IR for the
@@ -220,6 +229,7 @@ class AsyncDef:
         return not self.is_interface_only and not self.has_suspension_point
 
 
+@pickles_by_fields
 @dataclass(frozen=True, slots=True)
 class SyncDef:
     """A plain `def` (sync function or method): what twin discovery and the
@@ -238,6 +248,7 @@ class SyncDef:
     calls: tuple[CallRef, ...]  # in its own body, source order
 
 
+@pickles_by_fields
 @dataclass(frozen=True, slots=True)
 class ClassInfo:
     name: str  # qualified through enclosing classes: "Outer.Inner"
@@ -246,6 +257,7 @@ class ClassInfo:
     line: int
 
 
+@pickles_by_fields
 @dataclass(frozen=True, slots=True)
 class ImportFact:
     """One name a module-level import binds. ``target`` is dotted; for a
@@ -257,6 +269,7 @@ class ImportFact:
     anchor: tuple[str, ...] = ()
 
 
+@pickles_by_fields
 @dataclass(frozen=True, slots=True)
 class FileFacts:
     path: str  # display path (relative posix when under the cwd, else absolute)

@@ -7,10 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mmlint.core.diagnostics import Span
+from mmlint.core.pickling import pickles_by_fields
 from mmlint.facts.model import FileFacts
 from mmlint.facts.suppressions import FileSuppressions
 
 
+@pickles_by_fields
 @dataclass(frozen=True, slots=True)
 class Parsed:
     """Parsed into facts. A `# mmlint: skip-file` file is parsed too: its call sites
@@ -21,6 +23,7 @@ class Parsed:
     suppressions: FileSuppressions
 
 
+@pickles_by_fields
 @dataclass(frozen=True, slots=True)
 class Unparsed:
     """Skipped unparsed: nothing in it can be a finding, or it says skip-file and does not parse."""
@@ -28,6 +31,7 @@ class Unparsed:
     reason: str  # "prefilter" or "skip-file"
 
 
+@pickles_by_fields
 @dataclass(frozen=True, slots=True)
 class ParseFailure:
     span: Span

@@ -23,6 +23,7 @@ import tokenize
 from dataclasses import dataclass
 
 from mmlint.core.diagnostics import Span
+from mmlint.core.pickling import pickles_by_fields
 from mmlint.core.source import iter_python_tokens, split_lines
 
 _BLANK = " \t\f"  # whitespace as Python counts it between tokens
@@ -44,6 +45,7 @@ _CODE = re.compile(r"[A-Z]+[0-9]+\Z")
 EXAMPLE = "`# mmlint: ignore[MM001]  # why`"
 
 
+@pickles_by_fields
 @dataclass(frozen=True, slots=True)
 class Suppression:
     line: int
@@ -60,6 +62,7 @@ class Suppression:
         return self.codes is None or code in self.codes
 
 
+@pickles_by_fields
 @dataclass(frozen=True, slots=True)
 class MalformedDirective:
     """A comment segment that starts like a directive but is not one: not a
@@ -69,6 +72,7 @@ class MalformedDirective:
     reason: str
 
 
+@pickles_by_fields
 @dataclass(frozen=True, slots=True)
 class FileSuppressions:
     skip_file: bool = False
