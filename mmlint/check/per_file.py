@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import ast
 import re
-import sys
-import threading
 from dataclasses import replace
 from pathlib import Path
 
+from mmlint.check.deep_stack import keep_one_thread, run_deep
 from mmlint.config.settings import Budgets
 from mmlint.core.diagnostics import Span
 from mmlint.core.gc_tuning import collect_less_often
@@ -27,31 +26,11 @@ def analyse_file(
 ) -> FileOutcome:
     """Parse a file that passed the prefilter (mmlint.check.prefilter) and collect its facts.
     Never raises: whatever goes wrong with one file becomes that file's outcome.
-
-    Runs on a thread of its own with a deep stack: libcst recurses a few frames
-    per level of nesting (400 chained `+` exceed Python's default limit of 1,000),
-    and its native parser overflows an ordinary 8 MiB stack — a segfault, not an
-    exception — long before a raised recursion limit would stop it."""
-    result: list[FileOutcome] = []
-    with _DEEP_STACK_LOCK:
-        previous_limit = sys.getrecursionlimit()
-        sys.setrecursionlimit(max(previous_limit, DEEP_RECURSION_LIMIT))
-        previous_stack = threading.stack_size(DEEP_STACK_BYTES)
-        try:
-            worker = threading.Thread(
-                target=lambda: result.append(_analyse(data, real_path, display_path, twins, budgets)),
-                name="mmlint-analyse",
-                daemon=True,  # Ctrl-C in the main thread must not wait for a long parse
-            )
-            worker.start()
-            threading.stack_size(previous_stack)
-            worker.join()
-        finally:
-            threading.stack_size(previous_stack)
-            sys.setrecursionlimit(previous_limit)
-    if not result:  # the thread died without an outcome: only an interpreter-level failure gets here
+    Runs on a thread with a deep stack (mmlint.check.deep_stack)."""
+    outcome = run_deep(lambda: _analyse(data, real_path, display_path, twins, budgets))
+    if outcome is None:  # the analysis raised past every handler: only an interpreter-level failure gets here
         return ParseFailure(Span(1, 1, 1, 1), "mmlint could not analyse this file (its analysis thread failed)")
-    return result[0]
+    return outcome
 
 
 def _analyse(
@@ -114,11 +93,13 @@ def _analyse(
 def prepare_worker() -> None:
     """Runs first in each worker process of the per-file pass (the pool's
     initializer): a worker builds libcst nodes only by parsing, so it trusts
-    them (skip_node_validation), and its garbage collector runs less often
-    (mmlint.core.gc_tuning). The parent, which may rewrite trees (`fix`) or be
-    a host using libcst itself, is left as it is."""
+    them (skip_node_validation); its garbage collector runs less often
+    (mmlint.core.gc_tuning); and it analyses every file on one kept deep-stack
+    thread (mmlint.check.deep_stack). The parent, which may rewrite trees
+    (`fix`), fork a pool or be a host using libcst itself, is left as it is."""
     skip_node_validation()
     collect_less_often()
+    keep_one_thread()
 
 
 def skip_node_validation() -> bool:
@@ -144,14 +125,6 @@ def skip_node_validation() -> bool:
 
 def _trusting_post_init(self: object) -> None:
     return None
-
-
-# Virtual memory: only the pages a deep file really touches are ever used.
-DEEP_STACK_BYTES = 512 * 1024 * 1024
-# Deep enough for any code a person writes (and 8,000 chained `+`), well
-# inside DEEP_STACK_BYTES; past it, the file is MM999 "nested too deeply".
-DEEP_RECURSION_LIMIT = 20_000
-_DEEP_STACK_LOCK = threading.Lock()
 
 
 def _python_verdict(text: str, display_path: str) -> ParseFailure | None:
