@@ -151,6 +151,31 @@ def test_a_run_with_an_unreadable_file_is_not_kept(cache_dir, project, monkeypat
     assert results_entries(cache_dir) == []
 
 
+def test_a_file_changed_between_hashing_and_analysis_is_not_kept(cache_dir, project, monkeypatch):
+    """The key is taken from a first read; the analysis reads again. A file
+    rewritten in between must not leave its new findings under its old bytes' key."""
+    from mmlint.check import engine
+
+    real_read = engine._read
+
+    def read_after_an_edit(files, resolver, sources):
+        (project / "p.py").write_text("x = 1\n", encoding="utf-8")
+        return real_read(files, resolver, sources)
+
+    monkeypatch.setattr(engine, "_read", read_after_an_edit)
+    assert "MM001" not in run()[1]  # what was analysed: the new bytes
+    assert results_entries(cache_dir) == []
+    monkeypatch.setattr(engine, "_read", real_read)
+    (project / "p.py").write_text(SOURCE, encoding="utf-8")
+    assert "MM001" in run()[1]  # the old bytes again: analysed, not a stale hit
+
+
+def test_a_hit_does_not_run_the_prefilter(cache_dir, project, monkeypatch):
+    expected = run()
+    monkeypatch.setattr("mmlint.check.engine.Prefilter", None)  # any use fails
+    assert run() == expected
+
+
 def test_a_run_whose_worker_crashed_is_not_kept(cache_dir, project, monkeypatch):
     from mmlint.check import findings
 

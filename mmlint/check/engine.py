@@ -92,24 +92,31 @@ def run_check(
         display_path(p, cwd): p for scope in scopes if not scope.full_scan for p in context_files(scope.settings, cwd, resolver)
     }
     opening = open_cache(use_cache)
-    read = _read({**context, **targets}, resolver, sources)
+    files = {**context, **targets}
     results_key = None
-    if findings_only and stdin is None and opening.results is not None and read.complete:
-        results_key = run_key(
-            read.digests,
-            [ScopeInput(scope.settings, tuple(scope.targets), scope.full_scan) for scope in scopes],
-            resolver.for_cwd,
-            cwd,
-        )
-        stored = opening.results.load(results_key)
-        if stored is not None:
-            return _report(stored, None, {}, targets, discovery, resolver, opening.warning)
+    keyed: list[tuple[str, Path, bytes]] | None = None
+    if findings_only and stdin is None and opening.results is not None:
+        # Hashing alone decides a hit; the prefilter (which costs more than
+        # reading and hashing) runs only on a miss, over the files read again.
+        keyed = _digests(files)
+        if keyed is not None:
+            results_key = run_key(
+                keyed,
+                [ScopeInput(scope.settings, tuple(scope.targets), scope.full_scan) for scope in scopes],
+                resolver.for_cwd,
+                cwd,
+            )
+            stored = opening.results.load(results_key)
+            if stored is not None:
+                return _report(stored, None, {}, targets, discovery, resolver, opening.warning)
+    read = _read(files, resolver, sources)
     # Imported only now: a run the results cache answers needs no rules and no analysis.
     from mmlint.check.findings import find
 
     found = find(read, opening.cache, scopes, targets, discovery, resolver, cwd, progress=progress)
     results = RunResults(found.reported, found.suppressed, found.project.call_site_count, found.project.full_scan)
-    if results_key is not None and not found.crashed:
+    # Stored only when what was analysed is what was keyed: no file changed in between.
+    if results_key is not None and not found.crashed and read.digests == keyed:
         opening.results.store(results_key, results)
         opening.results.finish()
     outcomes = {shown: found.outcomes[shown] for shown in targets}
@@ -156,9 +163,18 @@ class FilesRead:
     tasks: list[tuple]  # analyse_file's arguments: bytes, real path, display path, twins, budgets
     digests: list[tuple[str, Path, bytes]]  # (display path, real path, sha256 of the bytes)
 
-    @property
-    def complete(self) -> bool:
-        return not self.unreadable
+
+def _digests(files: Mapping[str, Path]) -> list[tuple[str, Path, bytes]] | None:
+    """(display path, real path, sha256 of the bytes) of every file, in the
+    run's order, as _read gives them; None when one cannot be read."""
+    digests: list[tuple[str, Path, bytes]] = []
+    for shown, real in files.items():
+        try:
+            data = real.read_bytes()
+        except OSError:
+            return None
+        digests.append((shown, real, hashlib.sha256(data).digest()))
+    return digests
 
 
 def _read(files: Mapping[str, Path], resolver: ConfigResolver, sources: Mapping[str, bytes]) -> FilesRead:
