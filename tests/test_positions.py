@@ -286,3 +286,18 @@ def test_generated_modules(source: str) -> None:
     except cst.ParserSyntaxError:
         return
     _assert_exact(source, anchored=statement_anchors(source) is not None)
+
+
+def test_a_file_checked_for_nesting_is_not_parsed_by_cpython_again(tmp_path, monkeypatch) -> None:
+    """A file that may nest deeply (or is large) is compiled by CPython for the
+    nesting budget first; its anchors come from that tree."""
+    from mmlint.check import per_file
+    from mmlint.config.settings import DEFAULT_TWINS
+
+    source = SHAPES["decorated defs"] + SHAPES["try and match"]
+    path = tmp_path / "m.py"
+    path.write_text(source)
+    expected = per_file.analyse_file(source.encode(), path, "m.py", DEFAULT_TWINS)
+    monkeypatch.setattr(per_file, "_could_nest_deeply", lambda data, depth: True)
+    monkeypatch.setattr(per_file, "statement_anchors", lambda view: pytest.fail("parsed by CPython twice"))
+    assert per_file.analyse_file(source.encode(), path, "m.py", DEFAULT_TWINS) == expected

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import re
+import warnings
 from dataclasses import replace
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from mmlint.config.settings import Budgets
 from mmlint.core.diagnostics import Span
 from mmlint.core.gc_tuning import collect_less_often
 from mmlint.core.source import DecodeError, decode_source, indentation_view, round_trips
-from mmlint.facts.anchors import statement_anchors
+from mmlint.facts.anchors import anchors_of, statement_anchors
 from mmlint.facts.model import TwinPair
 from mmlint.facts.outcome import FileOutcome, Parsed, ParseFailure, Unparsed
 from mmlint.facts.suppressions import parse_suppressions
@@ -55,16 +56,21 @@ def _analyse(
     if "\x00" in text:  # libcst would parse it; Python refuses to
         line = text.count("\n", 0, text.index("\x00")) + 1
         return ParseFailure(Span(line, 1, line, 1), "source code cannot contain null bytes")
+    python_tree = None
     if _could_nest_deeply(data, budgets.max_nesting_depth):
-        refused = _python_refuses(text, display_path, budgets.max_nesting_depth)
-        if refused is not None:
-            return refused
+        verdict = _python_refuses(text, display_path, budgets.max_nesting_depth)
+        if isinstance(verdict, ParseFailure):
+            return verdict
+        python_tree = verdict
     suppressions = parse_suppressions(text)
     # libcst reads the decoded text (its own decoding misses a cookie line ended
     # by a lone CR), without the form feeds Python's indentation ignores.
     view, column_shift = indentation_view(text)
-    # Before libcst's tree exists, so the two trees never take memory at once.
-    anchors = statement_anchors(view)
+    # CPython's statement anchors (mmlint.facts.anchors), from the tree just
+    # checked when it is of the same text; taken before libcst's tree exists,
+    # so the two trees never take memory at once.
+    anchors = anchors_of(python_tree) if python_tree is not None and view is text else statement_anchors(view)
+    del python_tree
     try:
         module = cst.parse_module(view)
     except cst.ParserSyntaxError as error:
@@ -162,12 +168,14 @@ def _could_nest_deeply(data: bytes, max_depth: int) -> bool:
     return False
 
 
-def _python_refuses(text: str, display_path: str, max_depth: int) -> ParseFailure | None:
+def _python_refuses(text: str, display_path: str, max_depth: int) -> ParseFailure | ast.Module:
     """Python's own verdict, before libcst sees a file that may nest deeply: a
     file CPython cannot compile is MM999 with CPython's message, and one whose
-    syntax tree is deeper than the budget is not analysed."""
+    syntax tree is deeper than the budget is not analysed; else the tree."""
     try:
-        tree = compile(text, display_path, "exec", flags=0x400, dont_inherit=True)  # 0x400: PyCF_ONLY_AST
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # invalid escapes and the like: not ours to report
+            tree = compile(text, display_path, "exec", flags=0x400, dont_inherit=True)  # 0x400: PyCF_ONLY_AST
     except SyntaxError as error:
         return _failure_from(error)
     except (RecursionError, MemoryError) as error:
@@ -181,7 +189,7 @@ def _python_refuses(text: str, display_path: str, max_depth: int) -> ParseFailur
             f"syntax tree nested more than {max_depth:,} levels deep, over the budget (max-nesting-depth = {max_depth:,})",
             kind="not analysed",
         )
-    return None
+    return tree
 
 
 def _tree_depth(tree: ast.AST, limit: int) -> int:

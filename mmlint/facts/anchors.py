@@ -43,6 +43,11 @@ def statement_anchors(source: str) -> list[Anchor] | None:
             tree = compile(source, "<mmlint>", "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
     except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
         return None
+    return anchors_of(tree)
+
+
+def anchors_of(tree: ast.Module) -> list[Anchor]:
+    """The anchors of a tree CPython has already parsed (from the same text)."""
     anchors: list[Anchor] = []
     append = anchors.append
     kinds = _KINDS
