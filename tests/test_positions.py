@@ -190,6 +190,7 @@ async def f():
     emoji = "🎉🎉"; await other(emoji, x="ü")
     return résumé(émigré())
 """,
+    "names python normalises": "class Aㄱ:\n    async def ﬁnd(self):\n        return await ﬀ()\n",
     "tabs and odd indentation": "async def f():\n\tif x():\n\t\tawait y()\n\telse:\n\t  z()\n",
     "crlf newlines": "async def f():\r\n    x = g(\r\n        1)\r\n    await h(x)\r\n",
     "lone cr newlines": "async def f():\r    x = g(\r        1)\r    await h(x)\r",

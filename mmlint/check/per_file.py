@@ -58,10 +58,9 @@ def _analyse(
         return ParseFailure(Span(line, 1, line, 1), "source code cannot contain null bytes")
     python_tree = None
     if _could_nest_deeply(data, budgets.max_nesting_depth):
-        verdict = _python_refuses(text, display_path, budgets.max_nesting_depth)
-        if isinstance(verdict, ParseFailure):
-            return verdict
-        python_tree = verdict
+        python_tree = _python_refuses(text, display_path, budgets.max_nesting_depth)
+        if isinstance(python_tree, ParseFailure):
+            return python_tree
     suppressions = parse_suppressions(text)
     # libcst reads the decoded text (its own decoding misses a cookie line ended
     # by a lone CR), without the form feeds Python's indentation ignores.

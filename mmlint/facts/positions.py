@@ -17,6 +17,7 @@ cannot parse the file, the whole module is generated instead.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -171,8 +172,8 @@ def _by_statement(module: cst.Module, placed: list[tuple[cst.CSTNode, Link]], an
         if node_type not in _COMPOUND:  # a simple statement in a block on its header's line
             continue
         if node_type is cst.FunctionDef or node_type is cst.ClassDef:
-            if node.name.value != name:
-                raise _Misaligned
+            if node.name.value != name and unicodedata.normalize("NFKC", node.name.value) != name:
+                raise _Misaligned  # (CPython keeps a name NFKC-normalised, libcst as written)
             starts[id(node)] = (line, column)
             ranges[id(node.name)] = _name_range(node, line, column)
         mode = marked.get(id(node))
