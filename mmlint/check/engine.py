@@ -1,8 +1,9 @@
 """The check pipeline as named stages:
 
-    discover → read (hash, prefilter) → results cache → on a miss, the
-    analysis (mmlint.check.findings: per-file outcomes from the facts cache or
-    workers → project → rules per file → filters → project rules) → Report
+    discover → hash (`check` with a cache) → results cache → on a miss, read
+    (hash, prefilter) → the analysis (mmlint.check.findings: per-file outcomes
+    from the facts cache or workers → project → rules per file → filters →
+    project rules) → Report
 
 Each file is governed by its own configuration (mmlint.config.resolve): the
 walk, the per-file pass (twins, budgets), the rules and filters use that
@@ -153,9 +154,9 @@ def _report(
 
 @dataclass(frozen=True)
 class FilesRead:
-    """Every file read once: the ones that could not be, the ones the prefilter
-    says cannot hold a finding, the bytes of the others (to analyse), and
-    every read file's digest (the results cache's key)."""
+    """The files as the analysis reads them: the ones that could not be read,
+    the ones the prefilter says cannot hold a finding, the bytes of the others
+    (to analyse), and every read file's digest (the facts cache's keys)."""
 
     files: tuple[str, ...]  # display paths, the run's order
     unreadable: dict[str, str]  # display path -> why

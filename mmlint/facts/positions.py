@@ -158,7 +158,7 @@ def _by_statement(module: cst.Module, placed: list[tuple[cst.CSTNode, Link]], an
             for offset, statement in enumerate(small):
                 if _kind(statement) != anchors[index + offset][0]:
                     raise _Misaligned
-            _kind_, line, column, _name = anchors[index]
+            _, line, column, _ = anchors[index]  # the first small statement's: the line's
             index += len(small)
             if id(node) in marked:
                 _generate(state, node, line, column, indent, None, ranges, False)
