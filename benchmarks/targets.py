@@ -13,7 +13,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests"))
 
-from ecosystem.sglang import (  # noqa: E402
+from ecosystem.releases import (  # noqa: E402
     _cached_wheel,
     _download_wheel,
     cache_dir,

@@ -1,4 +1,4 @@
-"""Fixtures giving the ecosystem tests real sglang releases (see sglang.py)."""
+"""Fixtures giving the ecosystem tests real releases of serving frameworks (see releases.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from .sglang import MULTIMODAL_PREFIX, sglang_multimodal, sglang_package
+from .releases import MULTIMODAL_PREFIX, sglang_multimodal, sglang_package, vllm_package
 
 
 @pytest.fixture(scope="session")
@@ -41,3 +41,10 @@ def sglang_copy(tmp_path: Path) -> Callable[[str], Path]:
 def sglang_0_5_23_package() -> Path:
     """The whole ``sglang`` package of 0.5.23 (every module, not only multimodal)."""
     return sglang_package("0.5.23")
+
+
+@pytest.fixture(scope="session")
+def vllm_0_33_0_package() -> Path:
+    """The whole ``vllm`` package of 0.33.0 (its ``.py`` files; the wheel's native
+    libraries are never extracted)."""
+    return vllm_package("0.33.0")

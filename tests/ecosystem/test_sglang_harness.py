@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from . import sglang
+from . import releases as sglang
 
 
 def _make_wheel(path: Path, version: str) -> Path:

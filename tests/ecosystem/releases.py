@@ -1,10 +1,11 @@
-"""Real sglang releases for the ecosystem checks, fetched once and cached.
+"""Real releases of serving frameworks for the ecosystem checks, fetched once and cached.
 
 ``sglang_multimodal(version)`` returns the ``sglang/srt/multimodal`` directory of
-that release's wheel. The wheel is downloaded with pip (no dependencies) into
-a cache directory and reused between runs; only the multimodal package is
-extracted, once, into ``<cache>/sglang-<version>/``. When the package registry
-cannot be reached the calling test is skipped; any other failure is an error.
+that release's wheel; ``vllm_package(version)`` the whole ``vllm`` package of
+vLLM's. A wheel is downloaded with pip (no dependencies) into a cache directory
+and reused between runs; only the part a test needs is extracted, once, into
+``<cache>/<project>-<version>[-full]/``. When the package registry cannot be
+reached the calling test is skipped; any other failure is an error.
 """
 
 from __future__ import annotations
@@ -23,9 +24,13 @@ import pytest
 
 MULTIMODAL_PREFIX = "sglang/srt/multimodal/"
 PACKAGE_PREFIX = "sglang/"
-# The released wheels are CPython 3.11 manylinux builds.
+VLLM_PACKAGE_PREFIX = "vllm/"
+# The released wheels are CPython 3.11 manylinux builds (sglang's pure-Python
+# ones; vLLM's are abi3 builds for CPython >= 3.8): what pip is asked for when
+# the running interpreter is not such a target.
 WHEEL_PYTHON = "3.11"
 WHEEL_PLATFORM = "manylinux_2_34_x86_64"
+_MIN_GLIBC = {"sglang": (2, 34), "vllm": (2, 28)}
 DOWNLOAD_TIMEOUT_SECONDS = 600
 
 # Words in pip's output that mean the registry was not reached (as opposed to
@@ -59,36 +64,42 @@ def cache_dir() -> Path:
 
 def sglang_multimodal(version: str) -> Path:
     """The extracted ``sglang/srt/multimodal`` directory of ``sglang==version``."""
-    return _extracted(version, f"sglang-{version}", MULTIMODAL_PREFIX)
+    return _extracted("sglang", version, f"sglang-{version}", MULTIMODAL_PREFIX)
 
 
 def sglang_package(version: str) -> Path:
     """The whole extracted ``sglang`` package (every ``.py`` file) of ``sglang==version``."""
-    return _extracted(version, f"sglang-{version}-full", PACKAGE_PREFIX, suffix=".py")
+    return _extracted("sglang", version, f"sglang-{version}-full", PACKAGE_PREFIX, suffix=".py")
 
 
-def _extracted(version: str, folder: str, prefix: str, suffix: str = "") -> Path:
+def vllm_package(version: str) -> Path:
+    """The whole extracted ``vllm`` package (its ``.py`` files only) of ``vllm==version``."""
+    return _extracted("vllm", version, f"vllm-{version}-full", VLLM_PACKAGE_PREFIX, suffix=".py")
+
+
+def _extracted(project: str, version: str, folder: str, prefix: str, suffix: str = "") -> Path:
     """``prefix`` of the release's wheel, extracted once into ``<cache>/<folder>``."""
     cache = cache_dir()
     release_root = cache / folder
     target = release_root / prefix
     if target.is_dir():
         return target
-    wheel = _cached_wheel(cache / "wheels", version) or _download_wheel(cache / "wheels", version)
+    wheels = cache / "wheels"
+    wheel = _cached_wheel(wheels, project, version) or _download_wheel(wheels, version, project)
     _extract(wheel, release_root, prefix, suffix)
     if not target.is_dir():
         raise EcosystemSetupError(f"{wheel.name} has no {prefix} directory")
     return target
 
 
-def _cached_wheel(wheels: Path, version: str) -> Path | None:
-    found = sorted(wheels.glob(f"sglang-{version}-*.whl")) if wheels.is_dir() else []
+def _cached_wheel(wheels: Path, project: str, version: str) -> Path | None:
+    found = sorted(wheels.glob(f"{project}-{version}-*.whl")) if wheels.is_dir() else []
     return found[0] if found else None
 
 
-def _needs_cross_platform_flags() -> bool:
+def _needs_cross_platform_flags(project: str = "sglang") -> bool:
     """pip picks wheels for the running interpreter; ask for the release's target
-    explicitly when this is not a CPython 3.11 on glibc >= 2.34 x86_64 Linux."""
+    explicitly when this is not a CPython 3.11 on a new enough glibc, x86_64 Linux."""
     if platform.python_implementation() != "CPython" or f"{sys.version_info[0]}.{sys.version_info[1]}" != WHEEL_PYTHON:
         return True
     if sysconfig.get_platform() != "linux-x86_64":
@@ -98,10 +109,10 @@ def _needs_cross_platform_flags() -> bool:
         major, minor = (int(part) for part in libc_version.split(".")[:2])
     except ValueError:
         return True
-    return libc != "glibc" or (major, minor) < (2, 34)
+    return libc != "glibc" or (major, minor) < _MIN_GLIBC[project]
 
 
-def _download_wheel(wheels: Path, version: str) -> Path:
+def _download_wheel(wheels: Path, version: str, project: str = "sglang") -> Path:
     """Download the wheel into a temporary directory beside the cache, then move
     it in, so an interrupted download never leaves a partial wheel behind."""
     wheels.mkdir(parents=True, exist_ok=True)
@@ -109,25 +120,26 @@ def _download_wheel(wheels: Path, version: str) -> Path:
         sys.executable, "-m", "pip", "download",
         "--no-deps", "--only-binary=:all:", "--disable-pip-version-check", "--no-input",
     ]  # fmt: skip
-    if _needs_cross_platform_flags():
+    if _needs_cross_platform_flags(project):
         command += ["--python-version", WHEEL_PYTHON, "--platform", WHEEL_PLATFORM]
+    requirement = f"{project}=={version}"
     with tempfile.TemporaryDirectory(dir=wheels, prefix=".download-") as staging:
-        command += ["--dest", staging, f"sglang=={version}"]
+        command += ["--dest", staging, requirement]
         try:
             result = subprocess.run(
                 command, capture_output=True, text=True, timeout=DOWNLOAD_TIMEOUT_SECONDS, stdin=subprocess.DEVNULL
             )
         except subprocess.TimeoutExpired:
-            pytest.skip(f"sglang=={version}: pip download timed out after {DOWNLOAD_TIMEOUT_SECONDS}s (registry unreachable?)")
+            pytest.skip(f"{requirement}: pip download timed out after {DOWNLOAD_TIMEOUT_SECONDS}s (registry unreachable?)")
         output = f"{result.stdout}\n{result.stderr}"
         if result.returncode != 0:
             last_line = _last_line(result.stderr) or _last_line(result.stdout) or f"exit code {result.returncode}"
             if any(marker in output for marker in _NETWORK_FAILURE_MARKERS):
-                pytest.skip(f"sglang=={version}: package registry unreachable: {last_line}")
-            raise EcosystemSetupError(f"pip download sglang=={version} failed: {last_line}")
-        downloaded = sorted(Path(staging).glob(f"sglang-{version}-*.whl"))
+                pytest.skip(f"{requirement}: package registry unreachable: {last_line}")
+            raise EcosystemSetupError(f"pip download {requirement} failed: {last_line}")
+        downloaded = sorted(Path(staging).glob(f"{project}-{version}-*.whl"))
         if not downloaded:
-            raise EcosystemSetupError(f"pip download sglang=={version} produced no wheel: {_last_line(output)}")
+            raise EcosystemSetupError(f"pip download {requirement} produced no wheel: {_last_line(output)}")
         wheel = wheels / downloaded[0].name
         os.replace(downloaded[0], wheel)
     return wheel
