@@ -50,6 +50,10 @@ def _codes(path: Path) -> list[str]:
         # Spacing and the keyword's case are free, as in ruff's `# noqa`.
         ("x = f()  #mmlint:ignore\n", None),
         ("x = f()  #  mmlint :  IGNORE [MM001, MM003]\n", ("MM001", "MM003")),
+        # A reason may follow after whitespace (ruff reads `# noqa: E501 why` so too).
+        ("x = f()  # mmlint: ignore[MM001] -- measured on purpose\n", ("MM001",)),
+        ("x = f()  # mmlint: ignore[MM001] because  # more\n", ("MM001",)),
+        ("x = f()  # mmlint: ignore because it is generated\n", None),
     ],
 )
 def test_directives(line: str, codes: tuple[str, ...] | None) -> None:
@@ -77,9 +81,12 @@ def test_prose_is_not_a_directive_and_draws_no_warning(source: str) -> None:
 @pytest.mark.parametrize(
     ("line", "reason"),
     [
-        ("x = f()  # mmlint: ignore[MM001] because\n", "text follows the directive"),
-        ("x = f()  # mmlint: ignore because  # why\n", "text follows the directive"),
-        ("x = f()  # mmlint: ignore[MM001\n", "text follows the directive"),
+        ("x = f()  # mmlint: ignore[MM001]because\n", "text follows the directive without a blank"),
+        ("x = f()  # mmlint: ignore[MM001\n", "text follows the directive without a blank"),
+        # Codes left out of their brackets would otherwise make a bare ignore.
+        ("x = f()  # mmlint: ignore MM001\n", "codes go in brackets"),
+        ("x = f()  # mmlint: ignore [MM001\n", "codes go in brackets"),
+        ("x = f()  # mmlint: ignore[MM003] MM001\n", "codes go in brackets"),
         ("x = f()  # mmlint: ignored\n", "unknown directive `ignored`"),
         ("x = f()  # mmlint: ignore[]\n", "empty code list"),
         ("x = f()  # mmlint: ignore[mm001]\n", "not a code: 'mm001'"),
@@ -97,7 +104,8 @@ def test_malformed_directives_suppress_nothing(line: str, reason: str) -> None:
 
 def test_skip_file_in_the_header() -> None:
     assert parse_suppressions('"""Doc."""\n# generated  # mmlint: skip-file\nx = 1\n').skip_file
-    assert not parse_suppressions("# mmlint: skip-file because generated\nx = 1\n").skip_file
+    assert parse_suppressions("# mmlint: skip-file -- generated\nx = 1\n").skip_file
+    assert not parse_suppressions("# mmlint: skip-file[MM001] generated\nx = 1\n").skip_file
 
 
 def test_lines_are_the_tokenizers() -> None:
@@ -123,9 +131,22 @@ def test_a_directive_suppresses_and_fix_leaves_it(tmp_path: Path, comment: str) 
     assert path.read_bytes() == before
 
 
-def test_text_after_a_directive_makes_it_prose_with_a_warning(tmp_path: Path) -> None:
+def test_a_reason_after_a_directive_is_kept_and_an_unused_one_goes_with_it(tmp_path: Path) -> None:
     path = tmp_path / "m.py"
-    path.write_text(_module("  # mmlint: ignore[MM001] because it is slow"))
+    path.write_text(_module("  # mmlint: ignore[MM001] -- measured on purpose"))
+    assert _codes(path) == []
+    # Once the call no longer needs it, MM009 removes the directive and its reason.
+    stale = tmp_path / "stale.py"
+    stale.write_text("async def f(self):\n    await g()  # mmlint: ignore[MM001] -- was slow  # keep\n")
+    (warning,) = check_file(stale).diagnostics
+    assert warning.code == "MM009" and warning.fixable
+    fix_path(stale)
+    assert stale.read_text() == "async def f(self):\n    await g()  # keep\n"
+
+
+def test_text_glued_to_a_directive_makes_it_prose_with_a_warning(tmp_path: Path) -> None:
+    path = tmp_path / "m.py"
+    path.write_text(_module("  # mmlint: ignore[MM001]because it is slow"))
     diagnostics = check_file(path).diagnostics
     assert sorted(d.code for d in diagnostics) == ["MM001", "MM009"]
     (warning,) = [d for d in diagnostics if d.code == "MM009"]
@@ -133,7 +154,7 @@ def test_text_after_a_directive_makes_it_prose_with_a_warning(tmp_path: Path) ->
     assert warning.message.startswith("not a suppression: text follows the directive")
     fix_path(path)
     # The call is fixed; the comment is left word for word.
-    assert path.read_text().endswith("(1)  # mmlint: ignore[MM001] because it is slow\n")
+    assert path.read_text().endswith("(1)  # mmlint: ignore[MM001]because it is slow\n")
     assert "await self.process_and_combine_mm_data_async(1)" in path.read_text()
 
 
@@ -250,14 +271,95 @@ def test_removal_takes_only_a_directive_and_its_separating_blanks(fragments: lis
         assert left.startswith("x = 1")
 
 
-def test_a_text_that_never_names_mmlint_is_not_tokenized(monkeypatch) -> None:
+@pytest.mark.parametrize("source", ["x = 1  # nothing\n", "import os  # noqa: F401\n", "x = 1  # noqa:E501, W291\n"])
+def test_a_text_with_no_directive_for_mmlint_is_not_tokenized(monkeypatch, source: str) -> None:
     import mmlint.facts.suppressions as suppressions
 
     def tokenize(text):
         raise AssertionError("tokenized a text without a directive")
 
     monkeypatch.setattr(suppressions, "iter_python_tokens", tokenize)
-    assert parse_suppressions("x = 1  # noqa\n") == suppressions.FileSuppressions()
+    assert parse_suppressions(source) == suppressions.FileSuppressions()
+
+
+# --- ruff's and flake8's `# noqa` ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "codes"),
+    [
+        ("x = f()  # noqa\n", None),
+        ("x = f()  # NOQA\n", None),
+        ("x = f()  # noqa: MM001\n", ("MM001",)),
+        ("x = f()  # noqa:E501,MM001\n", ("MM001",)),
+        ("x = f()  # noqa: E501 MM001 MM003 -- both\n", ("MM001", "MM003")),
+        ("x = f()  # type: ignore  # noqa: MM001\n", ("MM001",)),
+    ],
+)
+def test_noqa_directives(line: str, codes: tuple[str, ...] | None) -> None:
+    (suppression,) = parse_suppressions(line).by_line
+    assert suppression.kind == "noqa" and suppression.codes == codes
+
+
+@pytest.mark.parametrize("line", ["x = f()  # noqa: E501\n", "x = f()  # noqa:\n", "x = f()  # noqaz\n", "x = '# noqa'\n"])
+def test_noqa_for_other_tools_or_prose_covers_nothing(line: str) -> None:
+    assert parse_suppressions(line).by_line == ()
+
+
+@pytest.mark.parametrize("comment", ["  # noqa: MM001", "  # noqa", "  # noqa: E501, MM001  # why"])
+def test_noqa_suppresses_through_the_command_line_and_is_never_reported_or_edited(tmp_path: Path, comment: str) -> None:
+    from click.testing import CliRunner
+
+    from mmlint.cli import cli
+
+    path = tmp_path / "m.py"
+    path.write_text(_module(comment) + "async def h():\n    await g()  # noqa: MM003\n")
+    runner = CliRunner()
+    result = runner.invoke(cli, ["check", "--no-cache", str(path)])
+    assert result.exit_code == 0, result.output
+    # Unused (MM003 is not reported on its line): other tools share it, so no MM009.
+    before = path.read_bytes()
+    assert runner.invoke(cli, ["fix", "--no-cache", str(path)]).exit_code == 0
+    assert path.read_bytes() == before
+
+
+def test_respect_noqa_false_turns_noqa_off(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from mmlint.cli import cli
+
+    config = tmp_path / "pyproject.toml"
+    config.write_text("[tool.mmlint]\nrespect-noqa = false\n")
+    path = tmp_path / "m.py"
+    path.write_text(_module("  # noqa: MM001"))
+    result = CliRunner().invoke(cli, ["check", "--no-cache", "--config", str(config), str(path)])
+    assert result.exit_code == 1 and "MM001" in result.output
+
+
+# --- multi-line diagnostics ----------------------------------------------------------
+
+
+MULTI_LINE = (
+    "async def f(self, a):\n"
+    "    await g()\n"
+    "    items, ids, _ = self.process_and_combine_mm_data(\n"
+    "        a,\n"
+    "        self.mm_tokens,\n"
+    "    ){comment}\n"
+)
+
+
+@pytest.mark.parametrize("comment", ["  # mmlint: ignore[MM001]", "  # noqa: MM001"])
+def test_a_multi_line_call_is_suppressed_on_its_closing_line(tmp_path: Path, comment: str) -> None:
+    path = tmp_path / "m.py"
+    path.write_text(MULTI_LINE.format(comment=comment))
+    assert _codes(path) == []
+
+
+def test_a_suppression_on_a_middle_line_of_a_call_covers_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "m.py"
+    path.write_text(MULTI_LINE.format(comment="").replace("        a,\n", "        a,  # mmlint: ignore[MM001]\n"))
+    assert sorted(_codes(path)) == ["MM001", "MM009"]
 
 
 @pytest.mark.parametrize("spelling", ["MMLINT", "MmLint", "mmlint"])

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from mmlint.config.globs import matches_any
 from mmlint.config.settings import Settings
 from mmlint.core.diagnostics import Diagnostic, Owner
-from mmlint.facts.suppressions import FileSuppressions
+from mmlint.facts.suppressions import FileSuppressions, Suppression
 from mmlint.rules import ConfigUsage
 
 
@@ -72,24 +72,37 @@ def _is_exempt_owner(owner: tuple[Owner, ...], settings: Settings) -> bool:
 class SuppressionOutcome:
     kept: tuple[Diagnostic, ...]  # not suppressed
     suppressed: tuple[Diagnostic, ...]  # dropped by a comment on their line
-    # Line -> the codes its comment suppressed among everything found there.
+    # Line -> the codes its `# mmlint: ignore` suppressed among everything found there.
     used: dict[int, set[str]]
 
 
-def apply_suppressions(found: list[Diagnostic], kept: list[Diagnostic], suppressions: FileSuppressions) -> SuppressionOutcome:
-    """Drop the diagnostics in ``kept`` that a comment suppresses. A comment is
-    judged against everything found on its line (``found``), including what
-    an exemption or a per-file-ignore also drops, so the two never make each
-    other look unused."""
-    on_line = {suppression.line: suppression for suppression in suppressions.by_line}
+def apply_suppressions(
+    found: list[Diagnostic], kept: list[Diagnostic], suppressions: FileSuppressions, *, respect_noqa: bool = True
+) -> SuppressionOutcome:
+    """Drop the diagnostics in ``kept`` that a comment suppresses: one on the line
+    where the flagged code starts or on the line where it ends (the closing line
+    of a multi-line call, as ruff reads a `# noqa` after a multi-line string).
+    A comment is judged against everything found on its line (``found``),
+    including what an exemption or a per-file-ignore also drops, so the two
+    never make each other look unused."""
+    on_line: dict[int, list[Suppression]] = {}
+    for suppression in suppressions.by_line:
+        if respect_noqa or suppression.kind != "noqa":
+            on_line.setdefault(suppression.line, []).append(suppression)
+    if not on_line:
+        return SuppressionOutcome(tuple(kept), (), {})
     used: dict[int, set[str]] = {}
     for diagnostic in found:
-        suppression = on_line.get(diagnostic.span.line)
-        if suppression is not None and suppression.covers(diagnostic.code):
-            used.setdefault(suppression.line, set()).add(diagnostic.code)
+        for suppression in _covering(diagnostic, on_line):
+            if suppression.kind == "mmlint":
+                used.setdefault(suppression.line, set()).add(diagnostic.code)
     remaining: list[Diagnostic] = []
     dropped: list[Diagnostic] = []
     for diagnostic in kept:
-        suppression = on_line.get(diagnostic.span.line)
-        (dropped if suppression is not None and suppression.covers(diagnostic.code) else remaining).append(diagnostic)
+        (dropped if _covering(diagnostic, on_line) else remaining).append(diagnostic)
     return SuppressionOutcome(tuple(remaining), tuple(dropped), used)
+
+
+def _covering(diagnostic: Diagnostic, on_line: dict[int, list[Suppression]]) -> list[Suppression]:
+    lines = {diagnostic.span.line, diagnostic.span.end_line}
+    return [s for line in sorted(lines) for s in on_line.get(line, ()) if s.covers(diagnostic.code)]

@@ -198,7 +198,9 @@ def _check_targets(
         if not isinstance(outcome, Parsed) or exempt or outcome.suppressions.skip_file:
             continue  # failures are MM999's (project stage); exempt files are context only
         found = [d for rule in rules for d in rule.check_file(outcome.facts, ctx)]
-        filtered = apply_suppressions(found, config_filter.apply(found, relpath), outcome.suppressions)
+        filtered = apply_suppressions(
+            found, config_filter.apply(found, relpath), outcome.suppressions, respect_noqa=settings.respect_noqa
+        )
         suppressed.extend(filtered.suppressed)
         about_suppressions = [
             d for rule in rules for d in rule.check_suppressions(shown, outcome.suppressions, filtered.used, ctx)

@@ -1,19 +1,27 @@
 """Inline suppression comments: ``# mmlint: ignore[MM001,MM003]``,
-``# mmlint: ignore`` and ``# mmlint: skip-file``.
+``# mmlint: ignore``, ``# mmlint: skip-file``, and flake8's and ruff's
+``# noqa: MM001`` / bare ``# noqa``.
 
 The grammar (SPEC "Suppressions"). Comments are the tokenizer's COMMENT
 tokens, so the same words inside a string are never a suppression. A comment
 is made of ``#`` segments: one starts at the comment's ``#`` and one at every
 ``#`` that follows whitespace. A directive is a whole segment: ``#``,
 ``mmlint``, ``:``, then ``ignore`` with an optional ``[CODES]`` list, or
-``skip-file``, then the end of the comment or whitespace and the next segment.
-As with ruff's ``# noqa``, spacing after ``#``, around ``:`` and before ``[`` is
-free and so is the case of the keyword. Anything else is prose:
-``an inline `# mmlint: ignore` comment`` (the ``#`` follows a backtick) is no
-segment at all, and ``# mmlint: ignore[MM001] because`` (words after it in its
-segment) is a segment that only looks like a directive. Prose is never a
-suppression and never edited; a segment that starts like one (``# mmlint:``)
-but is not one is recorded as malformed, for a warning (MM009, never a fix).
+``skip-file``, then the end of the comment, or whitespace and a reason
+(``# mmlint: ignore[MM001] -- measured on purpose``: the rest of the segment), or
+whitespace and the next segment. As with ruff's ``# noqa``, spacing after
+``#``, around ``:`` and before ``[`` is free and so is the case of the keyword.
+Anything else is prose: ``an inline `# mmlint: ignore` comment`` (the ``#``
+follows a backtick) is no segment at all. Prose is never a suppression and
+never edited; a segment that starts like a directive (``# mmlint:``) but is not
+one (``# mmlint: ignore[MM001]because``, or a reason that looks like codes left
+out of their brackets, ``# mmlint: ignore MM001``) is recorded as malformed, for a
+warning (MM009, never a fix).
+
+A ``# noqa`` segment is another tool's grammar that mmlint also honours (unless
+``respect-noqa = false``): bare, it covers every code on its line; with codes
+(``# noqa: E501,MM001``), the MM ones. Other tools share these comments, so
+mmlint never reports one as unused and never edits it.
 """
 
 from __future__ import annotations
@@ -36,13 +44,17 @@ _DIRECTIVE = re.compile(
 )
 # What a segment that means to be a directive starts with.
 _ATTEMPT = re.compile(rf"#{_SPACE}*mmlint{_SPACE}*:", re.IGNORECASE)
-# Every attempt contains this, with the same case folding: a text without it
+# Every attempt contains "mmlint", with the same case folding, and every noqa
+# that can cover an mmlint code is bare or names an MM code: a text with neither
 # has no directive, and is not tokenized (a fifth of the per-file pass's time).
-_MENTION = re.compile("mmlint", re.IGNORECASE)
-# After a directive: the end of the comment, or whitespace and the next segment.
-_DIRECTIVE_END = re.compile(rf"{_SPACE}*\Z|{_SPACE}+(?=#)")
+_MENTION = re.compile(rf"mmlint|#{_SPACE}*noqa(?!{_SPACE}*:)|noqa{_SPACE}*:[^\r\n]*\bMM[0-9]", re.IGNORECASE)
+# flake8's grammar: `# noqa`, or `# noqa:` and codes separated by commas or blanks.
+_NOQA = re.compile(rf"#{_SPACE}*noqa(?:{_SPACE}*:{_SPACE}*(?P<codes>[A-Z]+[0-9]+(?:[,{_BLANK}]+[A-Z]+[0-9]+)*))?", re.IGNORECASE)
+_NOQA_END = re.compile(rf"[,{_BLANK}]*(?:\Z|(?<=[{_BLANK}])|[{_BLANK}])")
 _CODE = re.compile(r"[A-Z]+[0-9]+\Z")
-EXAMPLE = "`# mmlint: ignore[MM001]  # why`"
+# A reason that starts like a code or a code list: the codes were meant to be in brackets.
+_CODE_LIKE_REASON = re.compile(r"\[|[A-Z]+[0-9]+\b")
+EXAMPLE = "`# mmlint: ignore[MM001] -- why`"
 
 
 @pickles_by_fields
@@ -57,6 +69,9 @@ class Suppression:
     # its line takes the line's blanks, or the blanks up to the next segment).
     # None when no removal keeps every line break as it is (_Parser._suppression).
     removal_span: Span | None
+    # "mmlint" for `# mmlint: ignore`; "noqa" for a `# noqa` that other tools
+    # share: honoured as a suppression, never reported as unused, never edited.
+    kind: str = "mmlint"
 
     def covers(self, code: str) -> bool:
         return self.codes is None or code in self.codes
@@ -112,39 +127,59 @@ class _Parser:
     def comment(self, token: tokenize.TokenInfo, header: bool) -> None:
         line, column = token.start
         comment = token.string
-        for start in _segment_starts(comment):
+        starts = _segment_starts(comment)
+        for index, start in enumerate(starts):
+            segment_end = starts[index + 1] if index + 1 < len(starts) else len(comment)
             if not _ATTEMPT.match(comment, start):
+                self._noqa(line, column, comment, start, segment_end)
                 continue
             match = _DIRECTIVE.match(comment, start)
-            reason = _malformation(comment, match, header)
+            reason = _malformation(comment, match, header, segment_end)
             span = Span(line, column + start + 1, line, column + (match.end() if match else len(comment.rstrip(_BLANK))) + 1)
             if reason is not None:
                 self.malformed.append(MalformedDirective(span, reason))
             elif match is not None and match.group("keyword").lower() == "skip-file":
                 self.skip_file = True
-            elif self.found and self.found[-1].line == line:
+            elif any(found.line == line and found.kind == "mmlint" for found in self.found):
                 self.malformed.append(MalformedDirective(span, "a second `# mmlint: ignore` in this comment; only the first counts"))
             elif match is not None:
-                self.found.append(self._suppression(line, column, comment, match))
+                self.found.append(self._suppression(line, column, comment, match, segment_end))
 
-    def _suppression(self, line: int, column: int, comment: str, match: re.Match[str]) -> Suppression:
+    def _noqa(self, line: int, column: int, comment: str, start: int, segment_end: int) -> None:
+        """A `# noqa` segment that covers mmlint codes (every code, or MM ones)."""
+        match = _NOQA.match(comment, start)
+        if match is None or _NOQA_END.match(comment, match.end()) is None:
+            return
+        codes_text = match.group("codes")
+        if codes_text is None:
+            if comment[match.end() : segment_end].lstrip(_BLANK).startswith(":"):
+                return  # `# noqa:` with no codes after it: flake8 reads it as prose
+            codes = None
+        else:
+            codes = tuple(code.upper() for code in re.split(f"[,{_BLANK}]+", codes_text) if code.upper().startswith("MM"))
+            if not codes:
+                return  # another tool's codes only
+        span = Span(line, column + start + 1, line, column + match.end() + 1)
+        self.found.append(Suppression(line=line, codes=codes, span=span, codes_span=None, removal_span=None, kind="noqa"))
+
+    def _suppression(self, line: int, column: int, comment: str, match: re.Match[str], segment_end: int) -> Suppression:
         codes_text = match.group("codes")
         codes = None if codes_text is None else tuple(c.strip(_BLANK) for c in codes_text.split(",") if c.strip(_BLANK))
         codes_span = None
         if codes_text is not None:
             first, last = column + match.start("codes") + 1, column + match.end("codes") + 1
             codes_span = Span(line, first, line, last)
-        begin, end = column + match.start(), column + match.end()
+        # The directive with its reason, if any: up to the next segment's blanks.
+        directive_end = match.end() + len(comment[match.end() : segment_end].rstrip(_BLANK))
+        begin, end = column + match.start(), column + directive_end
         text_line = self._lines[line - 1].rstrip("\r\n")
         before = text_line[:begin]
-        after = _DIRECTIVE_END.match(comment, match.end())
-        assert after is not None  # a directive is followed by the end or the next segment
         if before.strip(_BLANK):
             # After code or another segment: take the blanks that separate them.
             removal = (len(before.rstrip(_BLANK)), end)
-        elif after.end() < len(comment):
+        elif segment_end < len(comment):
             # Starts its line and another segment follows: take the blanks up to it.
-            removal = (begin, column + after.end())
+            removal = (begin, column + segment_end)
         elif not self._empty_line_merges_breaks(line):
             # Alone on its line: the line's blanks go with it (the line stays, empty).
             removal = (0, len(text_line))
@@ -157,7 +192,7 @@ class _Parser:
         return Suppression(
             line=line,
             codes=codes,
-            span=Span(line, begin + 1, line, end + 1),
+            span=Span(line, begin + 1, line, column + match.end() + 1),
             codes_span=codes_span,
             removal_span=None if removal is None else Span(line, removal[0] + 1, line, removal[1] + 1),
         )
@@ -175,7 +210,7 @@ def _segment_starts(comment: str) -> list[int]:
     return [0] + [i for i in range(1, len(comment)) if comment[i] == "#" and comment[i - 1] in _BLANK]
 
 
-def _malformation(comment: str, match: re.Match[str] | None, header: bool) -> str | None:
+def _malformation(comment: str, match: re.Match[str] | None, header: bool, segment_end: int) -> str | None:
     """Why a segment starting like a directive (``# mmlint:``) is not one; None when it is."""
     if match is None:  # `# MMLint:`, `# mmlint: [MM001]`, ...
         return "expected `# mmlint: ignore`, `# mmlint: ignore[CODES]` or `# mmlint: skip-file`"
@@ -183,11 +218,14 @@ def _malformation(comment: str, match: re.Match[str] | None, header: bool) -> st
     codes = match.group("codes")
     if keyword not in ("ignore", "skip-file"):
         return f"unknown directive `{match.group('keyword')}`: expected `ignore`, `ignore[CODES]` or `skip-file`"
-    if _DIRECTIVE_END.match(comment, match.end()) is None:
+    tail = comment[match.end() : segment_end]
+    if tail and tail[0] not in _BLANK:
         return (
-            "text follows the directive in the same comment; a directive ends the comment or is "
-            f"followed by whitespace and another `#` comment, e.g. {EXAMPLE}"
+            "text follows the directive without a blank; a reason goes after whitespace, "
+            f"e.g. {EXAMPLE}"
         )
+    if _CODE_LIKE_REASON.match(tail.lstrip(_BLANK)):
+        return "codes go in brackets right after the keyword, e.g. `# mmlint: ignore[MM001]`"
     if keyword == "skip-file":
         if codes is not None:
             return "`# mmlint: skip-file` takes no codes: it skips the whole file"

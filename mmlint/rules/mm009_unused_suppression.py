@@ -22,9 +22,10 @@ class UnusedSuppression(Rule):
     `# mmlint: ignore` on a line with no diagnostic. Codes that the run does
     not select are not judged. It also warns, without a fix, about an unknown
     code in a suppression (`MM01`) and about a comment that starts like a
-    directive but is not one (`# mmlint: ignore[MM001] because`: text after
-    a directive must be another `#` comment, as in
-    `# mmlint: ignore[MM001]  # because`), since neither suppresses anything.
+    directive but is not one (`# mmlint: ignore[MM001]because`: a reason goes
+    after whitespace, as in `# mmlint: ignore[MM001] -- because`; or
+    `# mmlint: ignore MM001`, codes outside their brackets), since neither
+    suppresses anything. A `# noqa` is never judged: other tools share it.
 
     On a full scan (no PATH given) it also flags stale configuration, against
     the configuration file: an `exempt.paths` glob that matches no scanned
@@ -158,6 +159,8 @@ def unused_suppression_diagnostics(
 ) -> Iterable[Diagnostic]:
     known = set(all_codes())
     for suppression in suppressions.by_line:
+        if suppression.kind != "mmlint":
+            continue  # a `# noqa` is shared with other tools: never judged as unused
         used_here = used.get(suppression.line, set())
         if suppression.codes is None:
             # A bare ignore covers every code: judge it only when every rule ran.
