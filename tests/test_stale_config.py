@@ -1,4 +1,4 @@
-"""MM009 for configuration: on a full scan, exemptions and per-file-ignores that
+"""MM012 stale-configuration: on a full scan, exemptions and per-file-ignores that
 match or act on nothing are reported against the configuration file, at the
 line of their key; on a partial scan (pre-commit) they are not judged."""
 
@@ -37,7 +37,7 @@ def write_config(project, body: str) -> None:
 
 def stale(report):
     return sorted(
-        (d.path, d.span.line, d.message) for d in report.diagnostics if d.code == "MM009" and d.path == "pyproject.toml"
+        (d.path, d.span.line, d.message) for d in report.diagnostics if d.code == "MM012" and d.path == "pyproject.toml"
     )
 
 
@@ -90,7 +90,7 @@ def test_partial_scans_do_not_judge_configuration(project):
 
 def test_per_file_ignores_of_unselected_codes_are_not_judged(project):
     write_config(project, '\n[tool.mmlint.per-file-ignores]\n"**/clip.py" = ["MM002"]\n')
-    assert stale(check(cwd=project, select=["MM001", "MM009"])) == []
+    assert stale(check(cwd=project, select=["MM001", "MM012"])) == []
     assert len(stale(check(cwd=project))) == 1
 
 
@@ -112,4 +112,11 @@ def test_a_suppression_and_an_exemption_of_the_same_finding_are_both_in_use(proj
     (project / "pkg" / "clip.py").write_text(source)
     write_config(project, '\n[tool.mmlint.exempt]\nclasses = ["ClipProcessor"]\n\n[tool.mmlint.per-file-ignores]\n"**/clip.py" = ["MM001"]\n')
     report = check(cwd=project)
-    assert [d for d in report.diagnostics if d.code == "MM009"] == []
+    assert [d for d in report.diagnostics if d.code in ("MM009", "MM012")] == []
+
+
+def test_stale_configuration_is_not_an_unused_suppression(project):
+    write_config(project, '\n[tool.mmlint.exempt]\npaths = ["**/gone/*.py"]\n')
+    codes = [d.code for d in check(cwd=project, ignore=["MM009"]).diagnostics if d.path == "pyproject.toml"]
+    assert codes == ["MM012"]
+    assert [d.path for d in check(cwd=project, ignore=["MM012"]).diagnostics if d.path == "pyproject.toml"] == []
