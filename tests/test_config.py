@@ -550,3 +550,8 @@ def test_twin_discovery_defaults_and_values(tmp_path: Path) -> None:
 def test_bad_twin_discovery_settings_are_errors(tmp_path: Path, text: str, expected: str) -> None:
     write(tmp_path / "mmlint.toml", text + "\n")
     assert error_of(tmp_path).startswith(f"mmlint.toml:1: {expected}")
+
+
+def test_a_wrong_value_in_a_sub_table_points_at_its_own_line(tmp_path: Path) -> None:
+    write(tmp_path / "pyproject.toml", '[tool.mmlint]\nselect = ["MM"]\n\n[tool.mmlint.fake-async]\nreport-light = 1\n')
+    assert error_of(tmp_path) == "pyproject.toml:5: 'fake-async.report-light' must be true or false, got integer"

@@ -311,7 +311,9 @@ class _TableReader:
             twin_patterns=self._twin_patterns(table),
             per_file_ignores=self._per_file_ignores(table.get("per-file-ignores", {})),
             blocking_calls=_unique(DEFAULT_BLOCKING_CALLS + self._strings(blocking.get("extend", []), "blocking-calls.extend")),
-            report_light_async=self._boolean(fake_async, "report-light", default=Settings.report_light_async),
+            report_light_async=self._boolean(
+                fake_async, "report-light", default=Settings.report_light_async, within="fake-async"
+            ),
         )
 
     # -- errors
@@ -378,10 +380,13 @@ class _TableReader:
                 raise self.error(f"{problem} in '{key}'{_code_hint(code)}", key)
         return codes
 
-    def _boolean(self, table: dict[str, Any], key: str, *, default: bool) -> bool:
+    def _boolean(self, table: dict[str, Any], key: str, *, default: bool, within: str = "") -> bool:
+        """``within``: the dotted name of the sub-table holding ``key``, if any,
+        so the error points at the key's own line."""
         value = table.get(key, default)
         if not isinstance(value, bool):
-            raise self.error(f"'{key}' must be true or false, got {_type_name(value)}", key)
+            dotted = f"{within}.{key}" if within else key
+            raise self.error(f"'{dotted}' must be true or false, got {_type_name(value)}", dotted)
         return value
 
     def _count(self, table: dict[str, Any], key: str, *, minimum: int = 0) -> int | None:
