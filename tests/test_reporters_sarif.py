@@ -16,14 +16,13 @@ from mmlint.rules import all_rules
 
 jsonschema = pytest.importorskip("jsonschema")
 
-# CI checks the project out with the shared material beside it.
-SCHEMA_PATH = Path(__file__).resolve().parents[2] / "shared" / "schemas" / "sarif-schema-2.1.0.json"
+# OASIS's published SARIF 2.1.0 schema (errata 01), kept as test data so the
+# validation runs in any checkout.
+SCHEMA_PATH = Path(__file__).resolve().parent / "data" / "sarif-schema-2.1.0.json"
 
 
 @pytest.fixture(scope="module")
 def validator():
-    if not SCHEMA_PATH.is_file():
-        pytest.skip(f"official SARIF schema not found at {SCHEMA_PATH} (shared/ must sit beside the clone)")
     schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
     validator_class = jsonschema.validators.validator_for(schema)
     validator_class.check_schema(schema)
