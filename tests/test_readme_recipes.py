@@ -11,22 +11,13 @@ from __future__ import annotations
 import json
 import re
 import shlex
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
-README = (REPO / "README.md").read_text(encoding="utf-8")
-FIXTURE_PACKAGE = REPO / "fixtures" / "processors" / "mmproc"
-MULTIMODAL = "python/sglang/srt/multimodal"
-
-
-def _configuration_block() -> str:
-    section = README[README.index("## Configuration") :]
-    return re.search(r"```toml\n(.*?)```", section, re.S).group(1)
+from sglang_layout import MULTIMODAL, README, REPO, make_sglang_layout
 
 
 def _workflow_commands() -> list[str]:
@@ -36,20 +27,7 @@ def _workflow_commands() -> list[str]:
 
 @pytest.fixture
 def sglang_layout(tmp_path: Path) -> Path:
-    """A checkout shaped like sglang's: python/pyproject.toml holding the README's
-    block, the fixture processors as sglang/srt/multimodal, and code outside
-    the configured paths that would be reported if it were scanned."""
-    root = tmp_path / "sglang"
-    shutil.copytree(FIXTURE_PACKAGE, root / MULTIMODAL, ignore=shutil.ignore_patterns("__pycache__"))
-    block = _configuration_block()
-    assert block.startswith("# python/pyproject.toml\n")
-    (root / "python" / "pyproject.toml").write_text('[project]\nname = "sglang"\nversion = "0"\n\n' + block)
-    (root / "python" / "sglang" / "srt" / "server.py").write_text("async def serve():\n    return 1\n")
-    (root / "test" / "srt").mkdir(parents=True)
-    (root / "test" / "srt" / "test_vlm.py").write_text(
-        "async def test_roundtrip(proc):\n    return proc.process_and_combine_mm_data(1, 2)\n"
-    )
-    return root
+    return make_sglang_layout(tmp_path / "sglang")
 
 
 def _run(command: str, cwd: Path, cache: Path) -> subprocess.CompletedProcess[str]:
