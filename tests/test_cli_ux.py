@@ -195,3 +195,30 @@ def test_unreadable_file_named_explicitly(tree):
     result = run("check", "wide.py")
     assert result.exit_code == 2
     assert result.stderr.startswith("mmlint: error: wide.py: cannot read")
+
+
+def _piped(*args: str, **env: str) -> str:
+    """mmlint in a real subprocess with stdout a pipe, as in `mmlint ... | cat`."""
+    import subprocess
+
+    clean = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR", "COLUMNS", "TERM")}
+    result = subprocess.run([sys.executable, "-m", "mmlint", *args], capture_output=True, text=True, timeout=60,
+                            env={**clean, "TERM": "xterm-256color", **env})  # fmt: skip
+    return result.stdout
+
+
+def test_force_color_reaches_a_pipe(tree):
+    assert "\x1b[" in _piped("check", "--no-cache", "wide.py", FORCE_COLOR="1")
+    assert "\x1b[" not in _piped("check", "--no-cache", "wide.py")
+    assert "\x1b[" not in _piped("check", "--no-cache", "--no-color", "wide.py", FORCE_COLOR="1")
+
+
+def test_rules_piped_is_one_rule_a_line_and_wraps_to_a_terminal_width():
+    from mmlint.rules import all_rules
+
+    lines = _piped("rules").splitlines()
+    assert len(lines) == 1 + len(all_rules())
+    assert all(line == line.rstrip() for line in lines)
+    assert lines[1].startswith("MM001") and lines[1].endswith(all_rules()[0].summary)
+    narrow = _piped("rules", COLUMNS="60").splitlines()
+    assert len(narrow) > len(lines) and max(map(len, narrow)) <= 60

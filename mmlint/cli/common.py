@@ -259,9 +259,11 @@ def show_progress(quiet: bool) -> bool:
 
 
 def emit(text: str, output: Path | None) -> None:
-    """Print to stdout, or write FILE atomically (never half-written)."""
+    """Print to stdout, or write FILE atomically (never half-written). The text is
+    printed as the reporter made it: whether it holds colour was decided once,
+    by ``use_color`` (so FORCE_COLOR reaches a pipe, which click would strip)."""
     if output is None:
-        click.echo(text, nl=False)
+        click.echo(text, nl=False, color=True)
         return
     try:
         write_atomically(Path(os.path.abspath(output)), text.encode("utf-8"))

@@ -6,7 +6,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from mmlint.cli.common import ToolError
+from mmlint.cli.common import ToolError, terminal_width
 from mmlint.docs import render_rule_text
 from mmlint.rules import all_rules, rule_by_code
 
@@ -20,8 +20,24 @@ def rules_command(no_color: bool) -> None:
         table.add_column(column, no_wrap=column != "summary")
     for rule in all_rules():
         table.add_row(rule.code, rule.name, "yes" if rule.fixable else "no", rule.summary)
-    console = Console(no_color=no_color, highlight=False, soft_wrap=False)
+    width = terminal_width(None)
+    if width is not None:  # a terminal (or COLUMNS): wrap the summaries to fit
+        Console(no_color=no_color, highlight=False, soft_wrap=False).print(table)
+        return
+    # Piped: one rule a line, never wrapped, no padding after the last column.
+    console = Console(no_color=True, highlight=False, soft_wrap=False, width=10_000, record=True, file=_Discard())
     console.print(table)
+    click.echo("".join(line.rstrip() + "\n" for line in console.export_text().splitlines()), nl=False)
+
+
+class _Discard:
+    """A file that drops what is written (the table is taken from the recording)."""
+
+    def write(self, text: str) -> int:
+        return len(text)
+
+    def flush(self) -> None:
+        pass
 
 
 @click.command("explain")
