@@ -97,9 +97,31 @@ def warn_once(message: str) -> None:
 
 def scan_options(command: Callable | None = None, *, exit_zero: bool = True) -> Callable:
     """PATH arguments and the options that decide what is scanned and how.
-    ``exit_zero=False`` leaves out --exit-zero, for a command that always exits 0."""
+    ``exit_zero=False`` leaves out --exit-zero, for a command that always exits 0.
+    The options every scanning command treats alike (--extend-select, --exclude,
+    --extend-exclude, --show-settings, --show-files) are taken here, so a
+    command's own signature names only what it uses."""
     if command is None:
         return functools.partial(scan_options, exit_zero=exit_zero)
+
+    @functools.wraps(command)
+    def with_shared_options(*args, extend_select=(), exclude=(), extend_exclude=(), show_settings=False,
+                            show_files=False, **kwargs):  # fmt: skip
+        context = click.get_current_context()
+        context.meta[_OVERRIDES] = _GlobAndCodeOverrides(
+            extend_select=_split_values(extend_select),
+            exclude=_split_values(exclude) if exclude else None,
+            extend_exclude=_split_values(extend_exclude),
+        )
+        if show_settings or show_files:
+            from mmlint.cli.show import show_files as list_files, show_settings as describe
+
+            paths, config_file = kwargs["paths"], kwargs["config_file"]
+            resolver = build_resolver(config_file, kwargs.get("select"), kwargs.get("ignore"))
+            (describe if show_settings else list_files)(resolver, list(paths), logical_cwd())
+            raise SystemExit(EXIT_CLEAN)
+        return command(*args, **kwargs)
+
     decorators = [
         click.argument("paths", nargs=-1, type=PATH_TYPE),
         click.option("--config", "config_file", type=FILE_TYPE,
@@ -107,16 +129,43 @@ def scan_options(command: Callable | None = None, *, exit_zero: bool = True) -> 
                           "default: the closest one at or above each file."),
         click.option("--select", multiple=True,
                      help="Codes or prefixes to report, comma separated or repeated (replaces the configured select)."),
+        click.option("--extend-select", multiple=True,
+                     help="Codes or prefixes to report besides the configured select, comma separated or repeated."),
         click.option("--ignore", multiple=True,
                      help="Codes or prefixes not to report, comma separated or repeated (added to the configured ignore)."),
+        click.option("--exclude", multiple=True,
+                     help="Globs of files to leave out, relative to the current directory, comma separated or "
+                          "repeated (replaces the configured exclude; the default excludes stay)."),
+        click.option("--extend-exclude", multiple=True,
+                     help="Globs of files to leave out besides the configured ones, comma separated or repeated."),
+        click.option("--show-settings", is_flag=True,
+                     help="Print the settings that govern the first PATH (else the current directory) and exit."),
+        click.option("--show-files", is_flag=True, help="Print the files that would be checked and exit."),
         click.option("--quiet", "-q", is_flag=True, help="Print diagnostics only: no summary."),
         click.option("--no-color", is_flag=True, help="Plain output, even on a terminal."),
         *([click.option("--exit-zero", is_flag=True, help="Exit 0 even when diagnostics are found.")] if exit_zero else []),
         no_cache_option,
     ]
     for decorator in reversed(decorators):
-        command = decorator(command)
-    return command
+        with_shared_options = decorator(with_shared_options)
+    return with_shared_options
+
+
+_OVERRIDES = "mmlint.overrides"
+
+
+@dataclasses.dataclass(frozen=True)
+class _GlobAndCodeOverrides:
+    """The command line's layer over every configuration, beside --select / --ignore."""
+
+    extend_select: tuple[str, ...] = ()
+    exclude: tuple[str, ...] | None = None  # None: keep the configured exclude
+    extend_exclude: tuple[str, ...] = ()
+
+
+def _split_values(values) -> tuple[str, ...]:
+    """Repeated options, each possibly comma separated, as one tuple of values."""
+    return tuple(part.strip() for value in values for part in value.split(",") if part.strip())
 
 
 STDIN = Path("-")
@@ -182,16 +231,23 @@ def logical_cwd() -> Path:
 
 def build_resolver(config_file: Path | None, select, ignore) -> ConfigResolver:
     """Each file's configuration (``--config``: one for all), with the command
-    line's ``select`` / ``ignore`` over each (repeated options accumulate)."""
+    line's ``select`` / ``ignore`` over each (repeated options accumulate), and
+    the shared options of ``scan_options`` when a command took them."""
     cwd = logical_cwd()
     select = (select,) if isinstance(select, str) else tuple(select or ())
     ignore = (ignore,) if isinstance(ignore, str) else tuple(ignore or ())
+    context = click.get_current_context(silent=True)
+    overrides = context.meta.get(_OVERRIDES) if context is not None else None
+    overrides = overrides if overrides is not None else _GlobAndCodeOverrides()
     try:
         return ConfigResolver(
             cwd,
             config_file,
             select=parse_codes(",".join(select), "--select") if select else None,
             ignore=parse_codes(",".join(ignore), "--ignore") if ignore else None,
+            extend_select=parse_codes(",".join(overrides.extend_select), "--extend-select") if overrides.extend_select else None,
+            exclude=overrides.exclude,
+            extend_exclude=overrides.extend_exclude or None,
         )
     except ConfigError as error:
         raise ToolError(str(error)) from None

@@ -493,11 +493,17 @@ def apply_cli(
     select: Sequence[str] | None,
     ignore: Sequence[str] | None,
     extend_select: Sequence[str] | None,
+    *,
+    exclude: Sequence[str] | None = None,
+    extend_exclude: Sequence[str] | None = None,
+    cwd: Path | None = None,
 ) -> Settings:
     """The command line as a layer over a configuration, as in ruff: ``select``
     replaces the configured select, ``extend_select`` adds to it, ``ignore``
-    adds to the configured ignore."""
-    changes: dict[str, tuple[str, ...]] = {}
+    adds to the configured ignore; ``exclude`` replaces the configured
+    exclude and ``extend_exclude`` adds to extend-exclude (the default
+    excludes stay either way). Command-line globs are relative to ``cwd``."""
+    changes: dict[str, object] = {}
     new_select = settings.select
     if select is not None:
         new_select = _cli_codes(select, "--select")
@@ -511,7 +517,28 @@ def apply_cli(
         cli_ignore = _cli_codes(ignore, "--ignore")
         changes["ignore"] = _unique(settings.ignore + cli_ignore)
         changes["cli_ignore"] = cli_ignore
-    return replace(settings, **changes) if changes else settings
+    anchor = Path(os.path.abspath(cwd)) if cwd is not None else settings.root
+    if exclude is not None:
+        changes["exclude"] = tuple(_cli_glob(p, anchor, settings.root, "--exclude") for p in exclude)
+    if extend_exclude:
+        extra = tuple(_cli_glob(p, anchor, settings.root, "--extend-exclude") for p in extend_exclude)
+        changes["extend_exclude"] = _unique(settings.extend_exclude + extra)
+    return replace(settings, **changes) if changes else settings  # type: ignore[arg-type]
+
+
+def _cli_glob(pattern: str, cwd: Path, root: Path, option: str) -> str:
+    """A command-line glob (gitignore-style, relative to ``cwd``) as one relative
+    to the configuration's ``root``. A pattern that is anchored (a `/` before
+    its last character) is prefixed with the way from ``root`` to ``cwd``; one
+    that matches at any depth means the same from anywhere."""
+    if not pattern.strip():
+        raise ConfigError(f"{option}: empty glob")
+    if "/" not in pattern.rstrip("/") or pattern.startswith("**/"):
+        return pattern
+    way = os.path.relpath(cwd, root)
+    if way == "." or way == os.pardir or way.startswith(os.pardir + os.sep):
+        return pattern.lstrip("/")  # cwd is the root, or outside it: as written
+    return f"{Path(way).as_posix()}/{pattern.lstrip('/')}"
 
 
 def _cli_codes(values: Sequence[str], option: str) -> tuple[str, ...]:

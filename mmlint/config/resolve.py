@@ -5,7 +5,8 @@ any, the defaults apply, anchored to the working directory.
 
 Lookups are cached per directory and each configuration file is read once,
 so a walk over a large tree costs a dictionary lookup per file. The command
-line's --select / --ignore are layered over every configuration."""
+line's --select / --ignore / --extend-select and --exclude / --extend-exclude
+are layered over every configuration."""
 
 from __future__ import annotations
 
@@ -30,9 +31,12 @@ class ConfigResolver:
         select: Sequence[str] | None = None,
         ignore: Sequence[str] | None = None,
         extend_select: Sequence[str] | None = None,
+        exclude: Sequence[str] | None = None,
+        extend_exclude: Sequence[str] | None = None,
     ) -> None:
         self.cwd = Path(os.path.abspath(cwd))
         self._overrides = (select, ignore, extend_select)
+        self._glob_overrides = (exclude, extend_exclude)
         self._by_directory: dict[str, Settings] = {}
         self._fixed: Settings | None = None
         if config_file is not None:
@@ -48,6 +52,7 @@ class ConfigResolver:
         resolver = cls.__new__(cls)
         resolver.cwd = Path(os.path.abspath(cwd))
         resolver._overrides = (None, None, None)
+        resolver._glob_overrides = (None, None)
         resolver._by_directory, resolver._default = {}, None
         resolver._fixed = settings
         resolver.for_cwd = settings
@@ -91,4 +96,5 @@ class ConfigResolver:
         return self._default
 
     def _layer(self, settings: Settings) -> Settings:
-        return apply_cli(settings, *self._overrides)
+        exclude, extend_exclude = self._glob_overrides
+        return apply_cli(settings, *self._overrides, exclude=exclude, extend_exclude=extend_exclude, cwd=self.cwd)
