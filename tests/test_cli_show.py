@@ -86,3 +86,12 @@ def test_every_scanning_command_takes_them(project: Path, command: str) -> None:
     assert result.exit_code == 0, result.output
     assert result.output.splitlines() == ["pkg/clip.py", "pkg/drafts/new.py"]
     assert os.path.exists(project / "pkg" / "clip.py")
+
+
+def test_shell_completion_as_the_readme_says() -> None:
+    import subprocess
+    import sys
+
+    script = subprocess.run([sys.executable, "-c", "from mmlint.cli import main; main()"], capture_output=True, text=True,
+                            env={**os.environ, "_MMLINT_COMPLETE": "bash_source"}, timeout=60)  # fmt: skip
+    assert "complete" in script.stdout and "_MMLINT_COMPLETE" in script.stdout
