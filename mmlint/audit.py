@@ -341,70 +341,151 @@ def _twin_cells(twin: TwinRow) -> tuple[str, ...]:
 
 
 def render_text(audit: Audit, *, color: bool, width: int | None = None, quiet: bool = False) -> str:
-    """A rich table; the problem columns are highlighted when non-zero.
+    """The inventory for a person: ``width`` is the terminal's, or None when the
+    output is not a terminal.
 
-    ``width``: the terminal's width, or None when the output is not a terminal:
-    then nothing is wrapped at all. A path is never broken across lines; on a
-    narrow terminal the headers wrap, and if even that is not enough the table
-    is drawn at its minimum width and the terminal wraps the lines."""
-    from rich.cells import cell_len
+    Piped, the tables are plain aligned columns at their natural width, no box
+    and no padding after the last column, so a file or `less -S` holds them
+    whole. On a terminal the boxed table is drawn when it fits; when it cannot
+    fit without breaking a path, each file is stacked instead: its path on a
+    line of its own, its numbers on short labelled lines beneath. A path is
+    never broken or cut."""
     from rich.console import Console
-    from rich.markup import escape
-    from rich.table import Table
 
-    rows = [(row, list(_cells(row, escape(visible_path(row.path))))) for row in audit.rows]
-    totals = _cells(audit.totals, "total")
-    table = Table(title="mmlint audit", show_footer=False)
-    minimum = 1  # the left border; each column adds its width, padding and right border
-    # Minimum widths make the table's minimum honest: a path is never cut or
-    # folded, a number never split, a header wraps only between words.
-    for index, header in enumerate(_HEADERS):
-        column = [Text.from_markup(cells[index]).cell_len for _, cells in rows] + [len(totals[index])]
-        narrowest = max(column + [max(len(word) for word in header.split())])
-        minimum += narrowest + 3
-        if index == 0:
-            table.add_column(header, no_wrap=True, min_width=narrowest)
-        else:
-            table.add_column(header, justify="right", min_width=narrowest)
-    for row, cells in rows:
-        if row.bypassing_calls:
-            cells[1] = f"[bold red]{cells[1]}[/]"
-        for index, value in ((3, row.unawaitable_calls), (7, row.never), (9, row.hollow_awaits)):
-            if value:
-                cells[index] = f"[bold red]{cells[index]}[/]"
-        table.add_row(*cells)
-    table.add_section()
-    table.add_row(*totals, style="bold")
     buffer = io.StringIO()
     console = Console(
         file=buffer, force_terminal=color, no_color=not color, width=width or _UNBOUNDED_WIDTH, highlight=False
     )
-    if width is not None:
-        console.width = max(width, minimum)
-        # Squeezed, rich can overshoot its width by a cell or two when it
-        # honours the minimum widths: narrow the layout until the table fits.
-        target = console.width
-        for _ in range(4):
-            widest = max((cell_len(line) for line in _plain_lines(console, table)), default=0)
-            if widest <= target or console.width <= minimum:
-                break
-            console.width = max(minimum, console.width - (widest - target))
+    if width is None:
+        _print_plain_tables(console, audit)
+    elif not _print_boxed_table(console, audit, width):
+        _print_stacked(console, audit, width)
+    if not quiet:
+        console.print(audit.totals.summary(), soft_wrap=width is None)
+    if audit.unparsed_note():
+        from rich.markup import escape
+
+        console.print(escape(audit.unparsed_note()), style="bold red", soft_wrap=width is None)
+    return "".join(line.rstrip() + "\n" for line in buffer.getvalue().splitlines())
+
+
+# Where a non-zero count is a problem (highlighted): sync calls (bypassing
+# the pool), unawaitable calls, defs that never suspend, hollow awaits.
+_PROBLEM_COLUMNS = (1, 3, 7, 9)
+
+
+def _row_cells(audit: Audit) -> list[tuple[AuditRow | AuditTotals, list[str]]]:
+    from rich.markup import escape
+
+    rows: list[tuple[AuditRow | AuditTotals, list[str]]] = [
+        (row, list(_cells(row, escape(visible_path(row.path))))) for row in audit.rows
+    ]
+    rows.append((audit.totals, list(_cells(audit.totals, "total"))))
+    return rows
+
+
+def _highlighted(row: AuditRow | AuditTotals, cells: list[str]) -> list[str]:
+    values = (row.bypassing_calls, row.unawaitable_calls, row.never, row.hollow_awaits)
+    for index, value in zip(_PROBLEM_COLUMNS, values):
+        if value and not isinstance(row, AuditTotals):
+            cells[index] = f"[bold red]{cells[index]}[/]"
+    return cells
+
+
+def _print_plain_tables(console, audit: Audit) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
+    table = Table(box=None, pad_edge=False, show_edge=False, title="mmlint audit", title_justify="left")
+    for index, header in enumerate(_HEADERS):
+        table.add_column(header, no_wrap=True, justify="left" if index == 0 else "right")
+    for row, cells in _row_cells(audit):
+        table.add_row(*_highlighted(row, cells), style="bold" if isinstance(row, AuditTotals) else None)
     console.print(table, crop=False)
+    if audit.twins:
+        pairs = Table(box=None, pad_edge=False, show_edge=False, title="twin pairs (MM010)", title_justify="left")
+        for index, header in enumerate(_TWIN_HEADERS):
+            pairs.add_column(header, no_wrap=True, justify="right" if index == len(_TWIN_HEADERS) - 1 else "left")
+        for twin in audit.twins:
+            pairs.add_row(*[escape(visible(cell)) for cell in _twin_cells(twin)])
+        console.print(pairs, crop=False)
+
+
+def _print_boxed_table(console, audit: Audit, width: int) -> bool:
+    """The boxed table, when it fits ``width`` without breaking a path (headers may
+    wrap between words); False, printing nothing, when it cannot."""
+    from rich.cells import cell_len
+    from rich.markup import escape
+    from rich.table import Table
+
+    rows = _row_cells(audit)
+    table = Table(title="mmlint audit", show_footer=False)
+    minimum = 1  # the left border; each column adds its width, padding and right border
+    for index, header in enumerate(_HEADERS):
+        column = [Text.from_markup(cells[index]).cell_len for _, cells in rows]
+        narrowest = max(column + [max(len(word) for word in header.split())])
+        minimum += narrowest + 3
+        table.add_column(header, no_wrap=index == 0, justify="left" if index == 0 else "right", min_width=narrowest)
+    if minimum > width:
+        return False
+    for row, cells in rows:
+        if isinstance(row, AuditTotals):
+            table.add_section()
+        table.add_row(*_highlighted(row, cells), style="bold" if isinstance(row, AuditTotals) else None)
+    console.width = width
+    # rich can overshoot its width by a cell or two when it honours the minimum
+    # widths: narrow the layout until the table fits.
+    for _ in range(4):
+        widest = max((cell_len(line) for line in _plain_lines(console, table)), default=0)
+        if widest <= width or console.width <= minimum:
+            break
+        console.width = max(minimum, console.width - (widest - width))
+    console.print(table, crop=False)
+    console.width = width
     if audit.twins:
         pairs = Table(title="twin pairs (MM010)")
         for index, header in enumerate(_TWIN_HEADERS):
             pairs.add_column(header, justify="right" if index == len(_TWIN_HEADERS) - 1 else "left")
         for twin in audit.twins:
-            cells = [escape(visible(cell)) for cell in _twin_cells(twin)]
-            if twin.calls:
-                cells[-1] = f"[bold red]{cells[-1]}[/]"
-            pairs.add_row(*cells)
+            pairs.add_row(*[escape(visible(cell)) for cell in _twin_cells(twin)])
         console.print(pairs, crop=False)
-    if not quiet:
-        console.print(audit.totals.summary(), soft_wrap=True)
-    if audit.unparsed_note():
-        console.print(escape(audit.unparsed_note()), style="bold red", soft_wrap=True)
-    return buffer.getvalue()
+    return True
+
+
+def _print_stacked(console, audit: Audit, width: int) -> None:
+    """Each file as its path on a line of its own and labelled lines beneath,
+    wrapped to ``width`` between words (a path is never broken: it has a line
+    to itself, or is one word of its own)."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    def details(rows: list[tuple[str, str]]) -> Table:
+        grid = Table.grid(padding=(0, 2))
+        grid.add_column(no_wrap=True)
+        grid.add_column(overflow="fold")
+        for label, value in rows:
+            grid.add_row(f"  {label}", value)
+        return grid
+
+    console.width = width
+    console.print("[bold]mmlint audit[/]")
+    for row, cells in _row_cells(audit):
+        cells = _highlighted(row, cells)
+        hollow = f"{cells[9]} hollow await{'' if row.hollow_awaits == 1 else 's'}"
+        console.print()
+        console.print(f"[bold]{cells[0]}[/]", soft_wrap=True)
+        console.print(details([
+            ("twin calls", f"{cells[1]} sync, {cells[2]} async, {cells[3]} unawaitable"),
+            ("async defs", f"{cells[4]}: {cells[5]} always, {cells[6]} some, {cells[7]} never, {cells[8]} not judged; {hollow}"),
+        ]))  # fmt: skip
+    for twin in audit.twins:
+        sync, sync_at, async_, async_at, _, suspends, calls = (escape(visible(cell)) for cell in _twin_cells(twin))
+        arguments = "the same" if twin.accepts_same_arguments else escape(visible(f"differ: {twin.arguments_problem}"))
+        console.print()
+        console.print(f"[bold]twin pair[/] {sync} / {async_}: the async one suspends {suspends}; "
+                      f"{calls} sync call{'' if calls == '1' else 's'} from async code")  # fmt: skip
+        console.print(details([("sync", sync_at), ("async", async_at), ("arguments", arguments)]))
+    console.print()
 
 
 def _plain_lines(console, renderable) -> list[str]:

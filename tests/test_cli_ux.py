@@ -222,3 +222,29 @@ def test_rules_piped_is_one_rule_a_line_and_wraps_to_a_terminal_width():
     assert lines[1].startswith("MM001") and lines[1].endswith(all_rules()[0].summary)
     narrow = _piped("rules", COLUMNS="60").splitlines()
     assert len(narrow) > len(lines) and max(map(len, narrow)) <= 60
+
+
+def _many_rows_audit() -> Audit:
+    rows = tuple(AuditRow(f"{LONG[:-3]}_{n}.py", 1, 0, 0, 3, 0, 1, 2, 0, 1, 1) for n in range(30))
+    totals = AuditTotals(30, 30, 0, 0, 90, 0, 30, 60, 0, 30, 30)
+    return Audit(rows, totals)
+
+
+def test_audit_at_80_columns_stacks_each_file_and_keeps_every_line_in_the_width():
+    text = render_text(_many_rows_audit(), color=False, width=80)
+    lines = text.splitlines()
+    assert all(cell_len(line) <= 80 for line in lines if LONG[:-3] not in line)
+    assert sum(1 for line in lines if line.startswith(LONG[:-3])) == 30  # each path whole, on its own line
+    assert len(lines) <= 30 * 4 + 10
+    assert "┃" not in text
+
+
+def test_audit_piped_is_a_plain_table_one_file_a_line():
+    text = render_text(_many_rows_audit(), color=False, width=None)
+    lines = text.splitlines()
+    assert not any(ch in text for ch in "┃│━─")
+    assert all(line == line.rstrip() for line in lines)
+    assert sum(1 for line in lines if line.startswith(LONG[:-3])) == 30
+    header = next(line for line in lines if line.startswith("file"))
+    assert header.split() == ["file", "sync", "async", "unawaitable", "async", "defs", "always", "some", "never",
+                              "not", "judged", "hollow", "awaits"]  # fmt: skip
