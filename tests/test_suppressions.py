@@ -282,7 +282,7 @@ def test_a_text_with_no_directive_for_mmlint_is_not_tokenized(monkeypatch, sourc
     assert parse_suppressions(source) == suppressions.FileSuppressions()
 
 
-# --- ruff's and flake8's `# noqa` ---------------------------------------------------
+# --- ruff's and flake8's noqa comments ----------------------------------------------
 
 
 @pytest.mark.parametrize(

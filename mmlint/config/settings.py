@@ -55,7 +55,7 @@ class Settings:
     exclude: tuple[str, ...] = ()  # globs relative to root, gitignore-style
     extend_exclude: tuple[str, ...] = ()  # more such globs (ruff's name; both add to the default excludes)
     respect_gitignore: bool = True  # directory walks skip what .gitignore ignores
-    respect_noqa: bool = True  # `# noqa` and `# noqa: MM001` suppress, as in ruff and flake8
+    respect_noqa: bool = True  # bare noqa comments and ones naming MM codes suppress, as in ruff
     select: tuple[str, ...] = ("MM",)  # the default when the configuration names none
     ignore: tuple[str, ...] = ()
     min_call_sites: int | None = None

@@ -48,7 +48,7 @@ _ATTEMPT = re.compile(rf"#{_SPACE}*mmlint{_SPACE}*:", re.IGNORECASE)
 # that can cover an mmlint code is bare or names an MM code: a text with neither
 # has no directive, and is not tokenized (a fifth of the per-file pass's time).
 _MENTION = re.compile(rf"mmlint|#{_SPACE}*noqa(?!{_SPACE}*:)|noqa{_SPACE}*:[^\r\n]*\bMM[0-9]", re.IGNORECASE)
-# flake8's grammar: `# noqa`, or `# noqa:` and codes separated by commas or blanks.
+# flake8's grammar: bare `noqa`, or `noqa:` and codes separated by commas or blanks.
 _NOQA = re.compile(rf"#{_SPACE}*noqa(?:{_SPACE}*:{_SPACE}*(?P<codes>[A-Z]+[0-9]+(?:[,{_BLANK}]+[A-Z]+[0-9]+)*))?", re.IGNORECASE)
 _NOQA_END = re.compile(rf"[,{_BLANK}]*(?:\Z|(?<=[{_BLANK}])|[{_BLANK}])")
 _CODE = re.compile(r"[A-Z]+[0-9]+\Z")
@@ -69,7 +69,7 @@ class Suppression:
     # its line takes the line's blanks, or the blanks up to the next segment).
     # None when no removal keeps every line break as it is (_Parser._suppression).
     removal_span: Span | None
-    # "mmlint" for `# mmlint: ignore`; "noqa" for a `# noqa` that other tools
+    # "mmlint" for `# mmlint: ignore`; "noqa" for a noqa comment that other tools
     # share: honoured as a suppression, never reported as unused, never edited.
     kind: str = "mmlint"
 
@@ -153,7 +153,7 @@ class _Parser:
         codes_text = match.group("codes")
         if codes_text is None:
             if comment[match.end() : segment_end].lstrip(_BLANK).startswith(":"):
-                return  # `# noqa:` with no codes after it: flake8 reads it as prose
+                return  # `noqa:` with no codes after it: flake8 reads it as prose
             codes = None
         else:
             codes = tuple(code.upper() for code in re.split(f"[,{_BLANK}]+", codes_text) if code.upper().startswith("MM"))

@@ -95,7 +95,7 @@ def unused_suppression_diagnostics(
     known = set(all_codes())
     for suppression in suppressions.by_line:
         if suppression.kind != "mmlint":
-            continue  # a `# noqa` is shared with other tools: never judged as unused
+            continue  # a noqa comment is shared with other tools: never judged as unused
         used_here = used.get(suppression.line, set())
         if suppression.codes is None:
             # A bare ignore covers every code: judge it only when every rule ran.
