@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import signal
 import stat
 import subprocess
 import sys
@@ -171,6 +172,27 @@ def test_a_file_swapped_for_a_link_before_the_write_is_not_written_through(
     assert sorted(p.name for p in tree.iterdir()) == ["proc.py"]
 
 
+@pytest.mark.parametrize("when", ["after the walk", "before the write"])
+def test_a_file_swapped_for_a_fifo_is_not_written_and_nothing_hangs(
+    tree: Path, monkeypatch: pytest.MonkeyPatch, when: str
+) -> None:
+    target = tree / "proc.py"
+    target.write_text(SOURCE, encoding="utf-8")
+
+    def swap(path: Path = target) -> None:
+        path.unlink()
+        os.mkfifo(path)
+
+    if when == "after the walk":
+        _before_each_fix(monkeypatch, swap)
+    else:
+        _while_transforming(monkeypatch, swap)
+    result = _invoke(".")
+    assert result.exit_code == 1
+    assert "proc.py: error: not written: it is not a regular file now" in result.output
+    assert stat.S_ISFIFO(os.lstat(target).st_mode)
+
+
 def test_a_link_named_on_the_command_line_is_fixed_through(tree: Path, tmp_path: Path) -> None:
     victim = _outside(tmp_path)
     (tree / "proc.py").symlink_to(victim)
@@ -252,26 +274,39 @@ def test_an_interrupted_fix_removes_the_temporary_file_of_the_file_it_was_writin
     assert (tree / "proc.py").read_text(encoding="utf-8") == SOURCE
 
 
+def _temporary_files(directory: Path) -> list[Path]:
+    return sorted(directory.glob(".*.mmlint-tmp"))
+
+
 @pytest.mark.slow
-def test_a_killed_fix_leaves_nothing_the_next_run_does_not_remove(tmp_path: Path) -> None:
-    """SIGKILL at a random moment of a pooled fix, then a later run: no temporary
-    file stays, and every file is either as it was or fixed."""
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGKILL], ids=["SIGTERM", "SIGKILL"])
+def test_a_fix_stopped_while_writing_leaves_nothing_behind(tmp_path: Path, signum: int) -> None:
+    """A pooled fix stopped while it writes: on SIGTERM it removes its workers'
+    temporary files itself; after SIGKILL the next run does (once they are old
+    enough). Every file ends either as it was or fixed."""
     work = tmp_path / "work"
     work.mkdir()
-    for index in range(40):
-        (work / f"proc{index:02d}.py").write_text(SOURCE * 40, encoding="utf-8")
+    names = [f"proc{index:02d}.py" for index in range(60)]
+    for name in names:
+        (work / name).write_text(SOURCE * 40, encoding="utf-8")
     env = {**os.environ, "MMLINT_JOBS": "2", "MMLINT_NO_CACHE": "1"}
-    process = subprocess.Popen([sys.executable, "-m", "mmlint", "fix", "-q", "."], cwd=work, env=env)
-    time.sleep(1.5)
-    process.kill()
-    process.wait()
-    for leftover in work.glob(".*.mmlint-tmp"):
+    process = subprocess.Popen([sys.executable, "-m", "mmlint", "fix", "-q", "."], cwd=work, env=env,
+                               stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while process.poll() is None and not _temporary_files(work) and time.monotonic() < deadline:
+        time.sleep(0.002)
+    process.send_signal(signum)
+    process.wait(timeout=60)
+    if signum == signal.SIGTERM:
+        time.sleep(0.5)  # workers killed with the pool are gone before the parent exits; be generous
+        assert _temporary_files(work) == []
+    for leftover in _temporary_files(work):
         old = time.time() - 3600
         os.utime(leftover, (old, old))
     finished = subprocess.run([sys.executable, "-m", "mmlint", "fix", "."], cwd=work, env=env,
-                              capture_output=True, text=True, timeout=300)
+                              capture_output=True, text=True, timeout=600)
     assert finished.returncode == 0, finished.stdout + finished.stderr
-    assert sorted(p.name for p in work.iterdir()) == [f"proc{index:02d}.py" for index in range(40)]
+    assert sorted(p.name for p in work.iterdir()) == names
     assert all(p.read_text(encoding="utf-8") == FIXED * 40 for p in work.iterdir())
 
 
@@ -319,6 +354,30 @@ def test_a_renamed_file_keeps_its_group_and_mode(tree: Path) -> None:
     assert status.st_ino != inode  # replaced by a rename, as a single-link file of ours is
     assert (status.st_uid, status.st_gid, stat.S_IMODE(status.st_mode)) == (os.geteuid(), 4343, 0o2750)
     assert target.read_text(encoding="utf-8") == FIXED
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root can give a file any group")
+def test_a_group_this_process_cannot_give_is_kept_by_writing_in_place(
+    tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What a user not in the file's group meets: chown of the new file is
+    refused, so the file is rewritten in place rather than handed a new group."""
+    import mmlint.core.write as write_module
+
+    target = tree / "proc.py"
+    target.write_text(SOURCE, encoding="utf-8")
+    os.chown(target, os.geteuid(), 4343)
+    inode = target.stat().st_ino
+
+    def refuse(fd, uid, gid):
+        raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr(write_module.os, "fchown", refuse)
+    result = _invoke("proc.py")
+    assert result.exit_code == 0, result.output
+    assert (target.stat().st_ino, target.stat().st_gid) == (inode, 4343)
+    assert target.read_text(encoding="utf-8") == FIXED
+    assert sorted(p.name for p in tree.iterdir()) == ["proc.py"]
 
 
 # -- 17.10: a second `fix` is a no-op ---------------------------------------------------
