@@ -5,8 +5,9 @@ takes the file's bytes and its diagnostics and returns new bytes plus what it
 fixed and what it left; every stage verifies its own output. Stages run in
 order, the spans of later stages mapped through the text edits of earlier
 ones, and the file is written once, only if every stage succeeded and the
-bytes changed. Any failure leaves the file untouched and becomes the file's
-``error``: processing a file never raises."""
+bytes changed, and only over the bytes the plan was made on, in the regular
+file that was read (mmlint.core.write.SourceFile). Any failure leaves the file
+untouched and becomes the file's ``error``: processing a file never raises."""
 
 from __future__ import annotations
 
