@@ -128,6 +128,38 @@ def test_a_file_saved_while_it_is_fixed_is_planned_again(tree: Path, monkeypatch
     assert "Fixed 1 site in 1 file." in result.output
 
 
+def test_a_diff_shows_the_fix_of_what_the_file_holds_now(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tree / "proc.py"
+    target.write_text(SOURCE, encoding="utf-8")
+    edited = "# a new first line\n" + SOURCE
+    _before_each_fix(monkeypatch, lambda path: path.write_text(edited, encoding="utf-8"))
+    result = CliRunner().invoke(cli, ["fix", "--diff", "proc.py"])
+    assert result.exit_code == 1
+    assert "-        out = self.process_and_combine_mm_data(x)\n" in result.stdout
+    assert "+        out = await self.process_and_combine_mm_data_async(x)\n" in result.stdout
+    assert result.stdout.startswith("--- a/proc.py\n+++ b/proc.py\n@@ -1,5 +1,5 @@\n # a new first line\n")
+    assert target.read_text(encoding="utf-8") == edited
+
+
+def test_a_file_that_changes_in_every_round_is_left_and_reported(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tree / "proc.py"
+    target.write_text(SOURCE, encoding="utf-8")
+    real_fix_file = fix_run.fix_file
+
+    def fix_file(file, *, write):
+        with open(file.abs_path, "a", encoding="utf-8") as handle:
+            handle.write("# still typing\n")
+        return real_fix_file(file, write=write)
+
+    monkeypatch.setattr(fix_run, "fix_file", fix_file)
+    monkeypatch.setattr(fix_cli, "MAX_FIX_ROUNDS", 3)
+    result = _invoke("proc.py")
+    assert result.exit_code == 1
+    assert "proc.py: error: changed on disk while it was being fixed, in each of 3 rounds: left as it is now" in result.output
+    assert "fix stopped after 3 rounds with files still changing" in result.stderr
+    assert target.read_text(encoding="utf-8") == SOURCE + "# still typing\n" * 3
+
+
 # -- 17.3: a file swapped for a symbolic link -----------------------------------------
 
 
