@@ -9,6 +9,7 @@ from mmlint.check.engine import Report, run_check
 from mmlint.config.load import load_settings
 from mmlint.core.diagnostics import Diagnostic
 from mmlint.fix import FixRun, fix_report
+from mmlint.fix.run import named_links
 from mmlint.fix.text_edits import apply_edits_to_bytes
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "fix"
@@ -21,8 +22,9 @@ def check_file(path: Path) -> Report:
 
 
 def fix_path(path: Path, *, write: bool = True) -> FixRun:
-    """Run the fixer on one file exactly as `mmlint fix` does."""
-    return fix_report(check_file(path), write=write)
+    """Run the fixer on one file exactly as `mmlint fix` does (one round)."""
+    links = named_links([path], path.parent)
+    return fix_report(check_file(path), write=write, links=links)
 
 
 def mm001(report: Report) -> list[Diagnostic]:

@@ -68,7 +68,7 @@ def test_failed_rename_leaves_original_and_no_temp_file(tmp_path: Path, monkeypa
     target = tmp_path / "proc.py"
     target.write_bytes(SOURCE)
 
-    def refuse(src, dst):
+    def refuse(src, dst, **dir_fds):
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(write_module.os, "replace", refuse)
@@ -270,15 +270,16 @@ def test_temp_file_creation_refused_is_a_file_error(tmp_path: Path, monkeypatch:
     def refuse(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(write_module.tempfile, "mkstemp", refuse)
+    monkeypatch.setattr(write_module, "_create_temp", refuse)
     run = fix_path(target)
     assert target.read_bytes() == SOURCE
     assert run.errors and run.errors[0].error == "could not write: Permission denied"
 
 
-def test_a_file_changed_meanwhile_is_not_overwritten_nor_counted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_file_fixed_meanwhile_is_not_overwritten_nor_counted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Two `mmlint fix` runs over one tree: the one that finds the file already
-    rewritten by the other writes nothing and claims no fixed site."""
+    rewritten by the other as it would have written it writes nothing, claims no
+    fixed site, and counts it a success."""
     target = tmp_path / "proc.py"
     target.write_bytes(SOURCE)
     real_rewrite = pipeline.rewrite_calls
@@ -292,7 +293,7 @@ def test_a_file_changed_meanwhile_is_not_overwritten_nor_counted(tmp_path: Path,
     run = fix_path(target)
     assert target.read_bytes() == FIXED
     assert not run.changed and run.sites_fixed == 0
-    assert run.errors[0].error.startswith("changed on disk while it was being fixed")
+    assert not run.errors and run.already_fixed == ("proc.py",) and run.clean
 
 
 def test_write_atomically_refuses_when_the_file_is_not_what_was_read(tmp_path: Path) -> None:

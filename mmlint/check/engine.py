@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -121,7 +121,8 @@ def run_check(
         opening.results.store(results_key, results)
         opening.results.finish()
     outcomes = {shown: found.outcomes[shown] for shown in targets}
-    return _report(results, found.project, outcomes, targets, discovery, resolver, opening.warning)
+    report = _report(results, found.project, outcomes, targets, discovery, resolver, opening.warning)
+    return replace(report, digests={shown: digest for shown, _, digest in read.digests})
 
 
 def _report(

@@ -13,6 +13,7 @@ import click
 from mmlint.cli.common import (
     EXIT_CLEAN,
     EXIT_FINDINGS,
+    logical_cwd,
     read_stdin,
     run_scan,
     scan_options,
@@ -23,10 +24,8 @@ from mmlint.cli.common import (
 )
 from mmlint.fix import FixRun, fix_report, unified_diff
 from mmlint.fix.pipeline import fix_kind_of
-from mmlint.fix.run import merge_rounds
+from mmlint.fix.run import MAX_FIX_ROUNDS, fix_in_rounds, merge_rounds, named_links, remove_old_leftovers
 from mmlint.reporters.escaping import visible, visible_path
-
-MAX_FIX_ROUNDS = 5
 
 
 def _plural(count: int, word: str) -> str:
@@ -67,6 +66,11 @@ def render_summary(run: FixRun, *, mode: str, quiet: bool, suppressed: int = 0) 
             lines.append((f"  {visible_path(path)}:{site.span.line}:{site.span.column}: {site.code} {visible(site.reason)}", None))
     if suppressed:
         lines.append((f"Left alone because of a `# mmlint: ignore` comment: {_plural(suppressed, 'site')}.", None))
+    if run.already_fixed:
+        lines.append((f"Already fixed by another run, nothing to write: {_plural(len(run.already_fixed), 'file')}.", None))
+    if run.replanned:
+        count = _plural(len(run.replanned), "file")
+        lines.append((f"Changed on disk while being fixed, so planned again from what they hold now: {count}.", None))
     untouched = run.untouched_by_errors
     if untouched:
         lines.append((f"{_plural(len(untouched), 'file')} left untouched because of errors.", "red"))
@@ -103,19 +107,17 @@ def command(
     if stdin is not None:
         _fix_stdin(stdin, paths, config_file, select, ignore, quiet=quiet, no_color=no_color, exit_zero=exit_zero,
                    no_cache=no_cache, show_diff=show_diff, check_only=check_only)
+    links = named_links(paths, logical_cwd())  # before the walk: links named now, not swapped in later
     report = run_scan(paths, config_file, select, ignore, quiet=quiet, no_cache=no_cache)
     dry_run = show_diff or check_only
-    run = fix_report(report, write=not dry_run)
     if not dry_run:
-        # A fix can leave something newly fixable (a suppression whose finding it
-        # removed is now unused): go again until nothing changes, so that a second
-        # `mmlint fix` is a no-op.
-        rounds = [run]
-        while rounds[-1].changed and len(rounds) < MAX_FIX_ROUNDS:
-            report = run_scan(paths, config_file, select, ignore, quiet=True, no_cache=no_cache)
-            rounds.append(fix_report(report, write=True))
-        run = merge_rounds(rounds)
-
+        for leftover in remove_old_leftovers(report, links):
+            click.echo(f"mmlint: warning: removed {visible_path(leftover)}, a temporary file an interrupted "
+                       "`mmlint fix` left behind", err=True)
+    run, report = fix_in_rounds(
+        report, lambda: run_scan(paths, config_file, select, ignore, quiet=True, no_cache=no_cache),
+        write=not dry_run, links=links, max_rounds=MAX_FIX_ROUNDS,
+    )
     if show_diff:
         for result in run.changed:
             click.echo(unified_diff(result), nl=False, color=False)
@@ -125,6 +127,7 @@ def command(
     for text, colour in render_summary(run, mode=mode, quiet=quiet, suppressed=suppressed):
         # With --diff, stdout is the patch alone; the summary goes to stderr.
         click.echo(click.style(text, fg=colour) if colour and color else text, err=show_diff, color=color)
+    _say_if_stopped(run)
     raise SystemExit(EXIT_CLEAN if exit_zero else exit_code_for(run, dry_run=dry_run))
 
 
@@ -146,6 +149,8 @@ def _fix_stdin(stdin, paths, config_file, select, ignore, *, quiet: bool, no_col
             break
         source = rounds[-1].changed[0].new
     run = merge_rounds(rounds)
+    if not dry_run and rounds[-1].changed:
+        run = dataclasses.replace(run, stopped_after=len(rounds))
     if show_diff:
         for result in run.changed:
             click.echo(unified_diff(result), nl=False, color=False)
@@ -158,4 +163,11 @@ def _fix_stdin(stdin, paths, config_file, select, ignore, *, quiet: bool, no_col
     suppressed = sum(1 for d in report.suppressed if fix_kind_of(d.code) == "call-rewrite")
     for text, colour in render_summary(run, mode=mode, quiet=quiet, suppressed=suppressed):
         click.echo(click.style(text, fg=colour) if colour and color else text, err=True, color=color)
+    _say_if_stopped(run)
     raise SystemExit(EXIT_CLEAN if exit_zero else exit_code_for(run, dry_run=dry_run))
+
+
+def _say_if_stopped(run: FixRun) -> None:
+    if run.stopped_after:
+        click.echo(f"mmlint: error: fix stopped after {run.stopped_after} rounds with files still changing; "
+                   "run it again to go on", err=True)

@@ -36,3 +36,6 @@ class Report:
     cache_warning: str | None = None
     # The run covered everything the configuration scans (stale baseline entries can be judged).
     full_scan: bool = False
+    # sha256 of the bytes each file was analysed from, by display path (`fix` writes
+    # only over those bytes); empty when the findings came from the results cache.
+    digests: dict[str, bytes] = field(default_factory=dict, repr=False)

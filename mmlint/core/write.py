@@ -1,18 +1,63 @@
-"""Writing a fixed file atomically: a temporary file beside the original, fsync,
-the original's permission bits, then ``os.replace`` over it. On any error the
-temporary file is removed and the original is left exactly as it was."""
+"""Writing files without leaving anything half-done.
+
+- ``write_atomically``: a report (``--output``) through a temporary file beside
+  it and a rename; a symbolic link is followed, as the user named it.
+- ``SourceFile``: a source file `fix` reads and then replaces. Its directory is
+  opened once and held, the entry is opened without following a link, and the
+  write goes to the same regular file (device, inode) that was read, holding
+  the same bytes, checked under a lock concurrent mmlint runs share. It keeps
+  owner, group, mode and hard links: a file with several links, or another
+  owner than this process, is rewritten in place under that lock; any other is
+  replaced by a temporary file in the same directory, given the original's
+  group and mode, then renamed over it.
+- ``remove_leftovers``: temporary files a killed run left behind.
+
+Temporary files are named ``.<name>.<8 random characters>.mmlint-tmp``
+(``TEMP_NAME``) and are removed on every exit path this process sees; while one
+is being written its writer holds a lock on it, so a sweep never takes the
+temporary file of a live run."""
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import re
+import secrets
 import stat
 import tempfile
+import time
 from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # not POSIX: no advisory locks
+    fcntl = None  # type: ignore[assignment]
+
+TEMP_SUFFIX = ".mmlint-tmp"
+# What tempfile.mkstemp and _create_temp both produce; nothing else matches.
+TEMP_NAME = re.compile(r"\.(?P<name>.+)\.[a-z0-9_]{8}" + re.escape(TEMP_SUFFIX), re.DOTALL)
+_TEMP_CHARACTERS = "abcdefghijklmnopqrstuvwxyz0123456789_"
+
+# A temporary file younger than this may belong to a run still writing it.
+LEFTOVER_AGE_SECONDS = 120.0
+
+# Reading and replacing through directory descriptors needs these (POSIX).
+SAFE_REPLACE = {os.open, os.stat, os.rename, os.unlink} <= os.supports_dir_fd and hasattr(os, "O_NOFOLLOW") and hasattr(os, "O_DIRECTORY")
 
 
 class ChangedMeanwhile(OSError):
-    """The file no longer holds the bytes the new content was made from."""
+    """The file no longer holds the bytes the new content was made from;
+    ``current`` is what it holds now (None when unknown)."""
+
+    def __init__(self, message: str, current: bytes | None = None) -> None:
+        super().__init__(message)
+        self.current = current
+
+
+class NotTheFileRead(OSError):
+    """The path no longer names the regular file that was read (it is a
+    symbolic link now, or not a regular file, or gone): nothing is written."""
 
 
 def write_atomically(path: Path, data: bytes, *, expected: bytes | None = None) -> None:
@@ -21,9 +66,8 @@ def write_atomically(path: Path, data: bytes, *, expected: bytes | None = None) 
     A symbolic link is followed: its target is rewritten and the link stays.
 
     With ``expected``, the file is replaced only if it still holds exactly those
-    bytes, checked under an advisory lock that concurrent mmlint runs share
-    (else ChangedMeanwhile): two `mmlint fix` runs over one tree never both
-    claim the same rewrite, and an edit made meanwhile is never overwritten."""
+    bytes, checked under the advisory lock concurrent mmlint runs share (else
+    ChangedMeanwhile)."""
     if os.path.exists(path) and not os.path.isfile(path):
         # A device, a FIFO, /dev/stdout: renaming over it would replace the node
         # itself, so write into it instead (there is nothing to keep atomic).
@@ -31,16 +75,16 @@ def write_atomically(path: Path, data: bytes, *, expected: bytes | None = None) 
         return
     path = Path(os.path.realpath(path))
     mode = stat.S_IMODE(os.stat(path).st_mode) if path.exists() else _default_mode()
-    descriptor, temp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".mmlint-tmp")
+    descriptor, temp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=TEMP_SUFFIX)
     try:
         with os.fdopen(descriptor, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(temp_name, mode)
-        with _locked(path):
-            if expected is not None and _current(path) != expected:
-                raise ChangedMeanwhile(f"{path} changed on disk while it was being fixed")
+        with _locked_path(path):
+            if expected is not None and (current := _current(path)) != expected:
+                raise ChangedMeanwhile(f"{path} changed on disk while it was being fixed", current)
             os.replace(temp_name, path)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -48,22 +92,270 @@ def write_atomically(path: Path, data: bytes, *, expected: bytes | None = None) 
         raise
 
 
+class SourceFile:
+    """A regular file `fix` reads, then replaces only if it is still the same
+    file holding the same bytes. Use as a context manager (it holds its
+    directory open): ``read()`` once, then ``replace(data)``."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._name = path.name
+        self._dir_fd: int | None = None
+        self._identity: tuple[int, int] | None = None
+        self._data: bytes | None = None
+
+    def __enter__(self) -> SourceFile:
+        if SAFE_REPLACE:
+            self._dir_fd = os.open(self.path.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        if self._dir_fd is not None:
+            os.close(self._dir_fd)
+            self._dir_fd = None
+
+    def read(self) -> bytes:
+        """The file's bytes; ``NotTheFileRead`` when it is a symbolic link or not
+        a regular file, ``OSError`` when it cannot be read."""
+        if self._dir_fd is None:
+            self._data = self.path.read_bytes()
+            return self._data
+        fd = self._open(os.O_RDONLY)
+        try:
+            status = os.fstat(fd)
+            self._identity = (status.st_dev, status.st_ino)
+            self._data = _read_all(fd)
+        finally:
+            os.close(fd)
+        return self._data
+
+    def replace(self, data: bytes) -> None:
+        """Replace the file read with ``data``. Raises ``ChangedMeanwhile`` when
+        the entry is another file or holds other bytes than were read,
+        ``NotTheFileRead`` when it is a link or not a regular file now, and
+        ``OSError`` when writing fails; the file is then as it was."""
+        assert self._data is not None, "read() first"
+        if self._dir_fd is None:
+            write_atomically(self.path, data, expected=self._data)
+            return
+        status = self._entry_status()
+        if status.st_nlink == 1 and status.st_uid == os.geteuid():
+            fd = self._open(os.O_RDONLY)
+            try:
+                temp = self._temp_copy(data, os.fstat(fd))
+                if temp is not None:
+                    self._rename_over(fd, temp)
+                    return
+            finally:
+                os.close(fd)
+        # Hard links, another owner, or a group this process cannot give a new
+        # file: write into the file itself, so that they all stay.
+        fd = self._open(os.O_RDWR)
+        try:
+            with _locked(fd):
+                self._check_unchanged(fd)
+                _overwrite(fd, data)
+        finally:
+            os.close(fd)
+
+    # -- the steps ------------------------------------------------------------------
+
+    def _open(self, flags: int) -> int:
+        try:
+            fd = os.open(self._name, flags | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=self._dir_fd)
+        except OSError as error:
+            if error.errno not in (errno.ENOENT, errno.EACCES, errno.EPERM, errno.EROFS):
+                self._entry_status()  # a link (ELOOP, or EMLINK on some BSDs) says so
+            raise
+        status = os.fstat(fd)
+        if not stat.S_ISREG(status.st_mode):
+            os.close(fd)
+            raise NotTheFileRead("it is not a regular file now")
+        return fd
+
+    def _entry_status(self) -> os.stat_result:
+        """The directory entry's own status; ``NotTheFileRead`` unless it is a regular file."""
+        try:
+            status = os.stat(self._name, dir_fd=self._dir_fd, follow_symlinks=False)
+        except FileNotFoundError:
+            raise NotTheFileRead("it was removed meanwhile") from None
+        if stat.S_ISLNK(status.st_mode):
+            raise NotTheFileRead("it is a symbolic link now")
+        if not stat.S_ISREG(status.st_mode):
+            raise NotTheFileRead("it is not a regular file now")
+        return status
+
+    def _check_unchanged(self, fd: int) -> None:
+        """Under the lock: the entry is still the open file, that file is the one
+        read, and it holds the bytes read."""
+        opened = os.fstat(fd)
+        entry = self._entry_status()
+        if (entry.st_dev, entry.st_ino) != (opened.st_dev, opened.st_ino):
+            # Replaced while we waited for the lock (another run's rename).
+            raise ChangedMeanwhile(f"{self.path} was replaced meanwhile", self._current())
+        current = _read_all(fd)
+        if (opened.st_dev, opened.st_ino) != self._identity or current != self._data:
+            raise ChangedMeanwhile(f"{self.path} changed on disk while it was being fixed", current)
+
+    def _current(self) -> bytes | None:
+        try:
+            fd = self._open(os.O_RDONLY)
+        except OSError:
+            return None
+        try:
+            return _read_all(fd)
+        finally:
+            os.close(fd)
+
+    def _temp_copy(self, data: bytes, original: os.stat_result) -> str | None:
+        """A temporary file in the directory holding ``data`` with the
+        original's group and mode, synced; None when the group cannot be given."""
+        name, fd = _create_temp(self._dir_fd, self._name)
+        try:
+            with _quiet_close(fd):
+                _lock_temp(fd)
+                _write_all(fd, data)
+                os.fsync(fd)
+                if os.fstat(fd).st_gid != original.st_gid:
+                    try:
+                        os.fchown(fd, -1, original.st_gid)  # before chmod: chown may clear set-id bits
+                    except PermissionError:
+                        os.unlink(name, dir_fd=self._dir_fd)
+                        return None
+                os.fchmod(fd, stat.S_IMODE(original.st_mode))
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(name, dir_fd=self._dir_fd)
+            raise
+        return name
+
+    def _rename_over(self, fd: int, temp: str) -> None:
+        try:
+            with _locked(fd):
+                self._check_unchanged(fd)
+                # rename replaces the entry itself: were it swapped for a link
+                # after the check, the link goes, its target is never touched.
+                os.replace(temp, self._name, src_dir_fd=self._dir_fd, dst_dir_fd=self._dir_fd)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temp, dir_fd=self._dir_fd)
+            raise
+        with contextlib.suppress(OSError):
+            os.fsync(self._dir_fd)
+
+
+def _create_temp(dir_fd: int | None, name: str) -> tuple[str, int]:
+    """A new temporary file for ``name`` in the directory, opened for writing."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    for _ in range(100):
+        temp = f".{name}.{''.join(secrets.choice(_TEMP_CHARACTERS) for _ in range(8))}{TEMP_SUFFIX}"
+        try:
+            return temp, os.open(temp, flags, 0o600, dir_fd=dir_fd)
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no unused temporary file name")
+
+
+def remove_leftovers(directory: Path, *, names: frozenset[str] | None = None,
+                     min_age: float = LEFTOVER_AGE_SECONDS) -> list[Path]:
+    """Remove mmlint's temporary files in ``directory`` that no live run is
+    writing and that are at least ``min_age`` seconds old (for ``names``' files
+    only, when given); return the ones removed. Never raises."""
+    removed: list[Path] = []
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return removed
+    now = time.time()
+    for entry in entries:
+        match = TEMP_NAME.fullmatch(entry.name)
+        if match is None or (names is not None and match["name"] not in names):
+            continue
+        try:
+            status = entry.stat(follow_symlinks=False)
+            if not stat.S_ISREG(status.st_mode) or now - status.st_mtime < min_age or _is_being_written(entry.path):
+                continue
+            os.unlink(entry.path)
+        except OSError:
+            continue
+        removed.append(Path(entry.path))
+    return removed
+
+
+def _is_being_written(path: str) -> bool:
+    if fcntl is None:
+        return False
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)
+    return False
+
+
+def _lock_temp(fd: int) -> None:
+    """Mark a temporary file as being written (remove_leftovers skips it)."""
+    if fcntl is not None:
+        with contextlib.suppress(OSError):
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
 @contextlib.contextmanager
-def _locked(path: Path):
-    """An exclusive advisory lock on the file being replaced (POSIX; elsewhere none)."""
+def _locked(fd: int):
+    """The exclusive advisory lock concurrent mmlint runs take on a file before
+    replacing it (POSIX; elsewhere none)."""
+    if fcntl is not None:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+    yield
+
+
+@contextlib.contextmanager
+def _locked_path(path: Path):
     try:
-        import fcntl
-    except ImportError:  # not POSIX: the check above still narrows the window
-        yield
-        return
-    try:
-        handle = open(path, "rb")
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
     except OSError:  # a new file: nothing to lock
         yield
         return
-    with handle:
-        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+    try:
+        with _locked(fd):
+            yield
+    finally:
+        os.close(fd)
+
+
+@contextlib.contextmanager
+def _quiet_close(fd: int):
+    try:
         yield
+    finally:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+
+
+def _read_all(fd: int) -> bytes:
+    chunks = []
+    offset = 0
+    while chunk := os.pread(fd, 1 << 20, offset):
+        chunks.append(chunk)
+        offset += len(chunk)
+    return b"".join(chunks)
+
+
+def _write_all(fd: int, data: bytes, offset: int = 0) -> None:
+    view = memoryview(data)
+    while view:
+        written = os.pwrite(fd, view, offset)
+        view, offset = view[written:], offset + written
+
+
+def _overwrite(fd: int, data: bytes) -> None:
+    """Rewrite an open file's content with ``data`` (same inode: links, owner
+    and mode stay)."""
+    _write_all(fd, data)
+    os.ftruncate(fd, len(data))
+    os.fsync(fd)
 
 
 def _current(path: Path) -> bytes | None:

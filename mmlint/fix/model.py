@@ -45,7 +45,7 @@ class FileFixResult:
     """The outcome for one file. ``error`` is set when the file was left
     untouched because it could not be read, transformed, verified or written;
     ``changed`` says whether ``new`` differs from ``old`` (and, unless
-    ``error`` is set or nothing was to be written, was written)."""
+    ``error`` is set or nothing was to be written, was written by this run)."""
 
     path: str  # display path
     abs_path: Path
@@ -58,7 +58,14 @@ class FileFixResult:
     # An earlier round wrote ``new`` before a later one failed with ``error``:
     # the file was changed, though not as far as it could have been.
     partial: bool = False
+    # The file no longer held the bytes the plan was made on (someone saved it,
+    # another run fixed it): nothing was written, and it is to be planned again
+    # from what it holds now.
+    stale: bool = False
+    # When it was to be written, the file already held ``new`` (another run
+    # fixed it first): nothing to do, and nothing this run changed.
+    already_fixed: bool = False
 
     @property
     def changed(self) -> bool:
-        return (self.error is None or self.partial) and self.new != self.old
+        return (self.error is None or self.partial) and not (self.stale or self.already_fixed) and self.new != self.old

@@ -5,12 +5,14 @@ takes the file's bytes and its diagnostics and returns new bytes plus what it
 fixed and what it left; every stage verifies its own output. Stages run in
 order, the spans of later stages mapped through the text edits of earlier
 ones, and the file is written once, only if every stage succeeded and the
-bytes changed. Any failure leaves the file untouched and becomes the file's
-``error``: processing a file never raises."""
+bytes changed, and only over the bytes the plan was made on, in the regular
+file that was read (mmlint.core.write.SourceFile). Any failure leaves the file
+untouched and becomes the file's ``error``: processing a file never raises."""
 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import tokenize
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
@@ -20,7 +22,7 @@ from typing import ClassVar
 
 from mmlint.core.diagnostics import Diagnostic, Span
 from mmlint.core.source import decode_keeping_format
-from mmlint.core.write import ChangedMeanwhile, write_atomically
+from mmlint.core.write import ChangedMeanwhile, NotTheFileRead, SourceFile
 from mmlint.facts.model import CallSite, FileFacts
 from mmlint.fix.call_rewrite import CannotRewrite, rewrite_calls
 from mmlint.fix.model import CallFix, FileFixResult, FixedSite, UnfixedSite
@@ -46,6 +48,11 @@ class FileToFix:
     abs_path: Path
     diagnostics: tuple[Diagnostic, ...]  # every diagnostic reported on the file
     facts: FileFacts | None
+    # sha256 of the bytes the diagnostics and facts were found in (None: not checked).
+    digest: bytes | None = None
+    # Where the bytes are, when not at ``abs_path``: the target of a symbolic
+    # link named on the command line, as it was when the run started.
+    real_path: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -203,17 +210,56 @@ def _stage_work(file: FileToFix) -> list[tuple[Fixer, list[Diagnostic]]]:
 
 def fix_file(file: FileToFix, *, write: bool) -> FileFixResult:
     """Plan, transform, verify and (when ``write`` and the bytes changed)
-    atomically write one file. Never raises for bad input."""
+    write one file. Never raises for bad input.
+
+    The plan holds only for the bytes it was made on: a file that holds other
+    bytes than were analysed (``file.digest``), or other bytes than were read
+    when its turn to be written comes, is not written but marked ``stale``, to
+    be planned again from what it holds now (mmlint.fix.run.fix_in_rounds)."""
     syntax_errors = [d for d in file.diagnostics if d.code == SYNTAX_ERROR_CODE]
     if syntax_errors:
         failure = syntax_errors[0]
         message = f"line {failure.span.line}: {failure.message} (MM999)"
         return FileFixResult(file.path, file.abs_path, error=message, diagnostics=file.diagnostics)
     try:
-        old = file.abs_path.read_bytes()
-    except OSError as error:
+        with SourceFile(file.real_path or file.abs_path) as source:
+            return _fix_source(file, source, write=write)
+    except OSError as error:  # its directory could not be opened
         return FileFixResult(file.path, file.abs_path, error=f"could not read: {error.strerror or error}")
 
+
+def _not_written(error: NotTheFileRead) -> str:
+    return f"not written: {error} (fix writes only the regular file it read, never through a link)"
+
+
+def _fix_source(file: FileToFix, source: SourceFile, *, write: bool) -> FileFixResult:
+    try:
+        old = source.read()
+    except NotTheFileRead as error:  # swapped for a link since the walk
+        return FileFixResult(file.path, file.abs_path, error=_not_written(error), diagnostics=file.diagnostics)
+    except OSError as error:
+        return FileFixResult(file.path, file.abs_path, error=f"could not read: {error.strerror or error}")
+    if file.digest is not None and hashlib.sha256(old).digest() != file.digest:
+        return FileFixResult(file.path, file.abs_path, old=old, new=old, diagnostics=file.diagnostics, stale=True)
+    result = _transformed(file, old)
+    if not (write and result.changed):
+        return result
+    try:
+        source.replace(result.new)
+    except ChangedMeanwhile as changed:
+        if changed.current == result.new:  # another run wrote this very fix first
+            return dataclasses.replace(result, already_fixed=True)
+        current = old if changed.current is None else changed.current
+        return dataclasses.replace(result, fixed=(), unfixed=(), old=current, new=current, stale=True)
+    except NotTheFileRead as error:
+        return dataclasses.replace(result, error=_not_written(error), new=old)
+    except OSError as error:
+        return dataclasses.replace(result, error=f"could not write: {error.strerror or error}", new=old)
+    return result
+
+
+def _transformed(file: FileToFix, old: bytes) -> FileFixResult:
+    """``old`` with every stage's fixes applied and verified (nothing written)."""
     current = old
     fixed: list[FixedSite] = []
     unfixed: list[UnfixedSite] = []
@@ -246,8 +292,7 @@ def fix_file(file: FileToFix, *, write: bool) -> FileFixResult:
         return FileFixResult(
             file.path, file.abs_path, error=f"internal error, file left untouched: {error!r}", old=old, new=old
         )
-
-    result = FileFixResult(
+    return FileFixResult(
         file.path,
         file.abs_path,
         fixed=tuple(sorted(fixed, key=lambda s: s.span)),
@@ -256,13 +301,3 @@ def fix_file(file: FileToFix, *, write: bool) -> FileFixResult:
         new=current,
         diagnostics=file.diagnostics,
     )
-    if write and result.changed:
-        try:
-            write_atomically(file.abs_path, current, expected=old)
-        except ChangedMeanwhile:
-            return dataclasses.replace(
-                result, error="changed on disk while it was being fixed (another run?): left as it is now", new=old
-            )
-        except OSError as error:
-            return dataclasses.replace(result, error=f"could not write: {error.strerror or error}", new=old)
-    return result

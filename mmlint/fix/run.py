@@ -4,14 +4,22 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import os
 from collections import defaultdict
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from mmlint.check.workers import run_all
 from mmlint.core.diagnostics import Diagnostic
 from mmlint.core.source import split_lines
+from mmlint.core.write import remove_leftovers
 from mmlint.fix.model import FileFixResult, UnfixedSite
 from mmlint.fix.pipeline import SYNTAX_ERROR_CODE, FileToFix, fix_file, fix_kind_of
+
+
+# How many rounds `fix` goes before it says it stopped with files still changing.
+MAX_FIX_ROUNDS = 20
 
 
 @dataclass(frozen=True)
@@ -20,6 +28,15 @@ class FixRun:
     something to fix, report or refuse, in path order."""
 
     results: tuple[FileFixResult, ...]
+    # Files another run had already fixed when this one came to write them.
+    already_fixed: tuple[str, ...] = ()
+    # Files that changed on disk while being fixed and were planned again from
+    # what they then held (fix_in_rounds).
+    replanned: tuple[str, ...] = ()
+    # The rounds fix_in_rounds went before stopping with files still changing (0: it settled).
+    stopped_after: int = 0
+    # The display paths this run looked at (None: every file of its report).
+    scope: frozenset[str] | None = None
 
     @property
     def changed(self) -> tuple[FileFixResult, ...]:
@@ -28,6 +45,11 @@ class FixRun:
     @property
     def errors(self) -> tuple[FileFixResult, ...]:
         return tuple(result for result in self.results if result.error is not None)
+
+    @property
+    def stale(self) -> tuple[FileFixResult, ...]:
+        """Files left as they are because they changed since they were analysed."""
+        return tuple(result for result in self.results if result.stale and result.error is None)
 
     @property
     def untouched_by_errors(self) -> tuple[FileFixResult, ...]:
@@ -43,29 +65,46 @@ class FixRun:
 
     @property
     def clean(self) -> bool:
-        """Every fixable site fixed, none left over, no file refused."""
-        return not self.errors and not self.unfixed
+        """Every fixable site fixed, none left over, no file refused, nothing
+        still changing."""
+        return not self.errors and not self.unfixed and not self.stale and not self.stopped_after
 
 
 def _is_fix_relevant(diagnostic: Diagnostic) -> bool:
     return diagnostic.code == SYNTAX_ERROR_CODE or fix_kind_of(diagnostic.code) is not None
 
 
-def fix_report(report, *, write: bool) -> FixRun:
+def fix_report(
+    report, *, write: bool, only: Collection[str] | None = None, links: Mapping[Path, Path] | None = None
+) -> FixRun:
     """Fix the fixable diagnostics of ``report`` (an ``mmlint.check.engine.Report``),
-    writing changed files only when ``write`` is true."""
+    writing changed files only when ``write`` is true; ``only``: just these
+    display paths; ``links``: symbolic links named on the command line, to the
+    targets they had when the run started (named_links), fixed through them."""
     by_path: dict[str, list[Diagnostic]] = defaultdict(list)
     for diagnostic in report.diagnostics:
         if diagnostic.path in report.file_paths and _is_fix_relevant(diagnostic):
-            by_path[diagnostic.path].append(diagnostic)
-    tasks = [
-        (FileToFix(path, report.file_paths[path], tuple(by_path[path]), report.project.files.get(path)), write)
-        for path in sorted(by_path)
-    ]
-    # Each file is fixed (and written) in a worker as soon as one is free: a slow
-    # file holds back nobody else's write, and a crash costs only its own file.
-    results = dict(run_all(_fix_one, tasks, lambda: None, crashed=_crashed))
-    return FixRun(tuple(results[index] for index in range(len(tasks))))
+            if only is None or diagnostic.path in only:
+                by_path[diagnostic.path].append(diagnostic)
+    links = links or {}
+    tasks = []
+    for path in sorted(by_path):
+        abs_path = report.file_paths[path]
+        file = FileToFix(path, abs_path, tuple(by_path[path]), report.project.files.get(path),
+                         digest=report.digests.get(path), real_path=links.get(abs_path))
+        tasks.append((file, write))
+    try:
+        # Each file is fixed (and written) in a worker as soon as one is free: a slow
+        # file holds back nobody else's write, and a crash costs only its own file.
+        results = dict(run_all(_fix_one, tasks, lambda: None, crashed=_crashed))
+    finally:
+        if write:
+            # A worker killed mid-write (a crash, or the pool torn down on
+            # Ctrl-C or SIGTERM) cannot remove its temporary file: we do.
+            _remove_temporary_files([task[0] for task in tasks])
+    ordered = tuple(results[index] for index in range(len(tasks)))
+    return FixRun(ordered, already_fixed=tuple(r.path for r in ordered if r.already_fixed),
+                  scope=None if only is None else frozenset(only))
 
 
 def _fix_one(file: FileToFix, write: bool) -> FileFixResult:
@@ -77,14 +116,84 @@ def _crashed(task: tuple, why: str) -> FileFixResult:
     return FileFixResult(file.path, file.abs_path, error=f"left untouched: {why}", diagnostics=file.diagnostics)
 
 
+def _remove_temporary_files(files: Sequence[FileToFix]) -> None:
+    names: dict[Path, set[str]] = defaultdict(set)
+    for file in files:
+        real = file.real_path or file.abs_path
+        names[real.parent].add(real.name)
+    for directory, in_it in names.items():
+        remove_leftovers(directory, names=frozenset(in_it), min_age=0)
+
+
+def remove_old_leftovers(report, links: Mapping[Path, Path] | None = None) -> list[str]:
+    """Remove the temporary files an interrupted `mmlint fix` (kill -9, the OOM
+    killer) left beside the files of ``report``, when old enough that no live
+    run is writing them; return them as display paths."""
+    directories: dict[Path, str] = {}
+    for shown, path in report.file_paths.items():
+        real = (links or {}).get(path, path)
+        directories.setdefault(real.parent, os.path.dirname(shown) if real == path else str(real.parent))
+    removed = []
+    for directory, shown in directories.items():
+        removed.extend(os.path.join(shown, leftover.name) for leftover in remove_leftovers(directory))
+    return removed
+
+
+def named_links(paths: Sequence[Path], cwd: Path) -> dict[Path, Path]:
+    """The symbolic links to files among ``paths`` (as named on the command
+    line), each to its target as it is now: `fix` writes through such a link,
+    which the user named, and through no other (walks never yield links)."""
+    links = {}
+    for path in paths:
+        absolute = Path(os.path.abspath(cwd / path))
+        if str(path) != "-" and os.path.islink(absolute) and os.path.isfile(absolute):
+            links[absolute] = Path(os.path.realpath(absolute))
+    return links
+
+
+def fix_in_rounds(
+    report, rescan: Callable[[], object], *, write: bool, links: Mapping[Path, Path] | None = None,
+    max_rounds: int = MAX_FIX_ROUNDS,
+) -> tuple[FixRun, object]:
+    """Fix ``report``, then go again on a fresh scan (``rescan()``) while a
+    round changed something (a fix can make another site fixable: a twin pair
+    whose async member now suspends, a suppression now unused) or found a file
+    changed meanwhile, so that a second `mmlint fix` is a no-op. Without
+    ``write`` only the changed files are planned again. Stops after
+    ``max_rounds``, saying so (``stopped_after``). Returns the merged run and
+    the last report."""
+    rounds = [fix_report(report, write=write, links=links)]
+    while len(rounds) < max_rounds:
+        last = rounds[-1]
+        stale = [result.path for result in last.stale]
+        if not (stale or (write and last.changed)):
+            break
+        report = rescan()
+        rounds.append(fix_report(report, write=write, only=None if write else stale, links=links))
+    last = rounds[-1]
+    run = merge_rounds(rounds)
+    if last.stale or (write and last.changed):
+        gone_on = [
+            dataclasses.replace(result, stale=False, error=f"changed on disk while it was being fixed, in each of "
+                                f"{len(rounds)} rounds: left as it is now") if result.stale else result
+            for result in run.results
+        ]
+        run = dataclasses.replace(run, results=tuple(gone_on), stopped_after=len(rounds))
+    return run, report
+
+
 def merge_rounds(rounds: list[FixRun]) -> FixRun:
     """One run out of successive rounds over the same files: sites fixed in every
-    round, the bytes from before the first to after the last, and what is left
-    (unfixed sites, errors) as the last round saw it."""
+    round, the bytes from before the first change to after the last, and what
+    is left (unfixed sites, errors, files still changing) as the last round
+    that looked at the file saw it."""
     merged: dict[str, FileFixResult] = {}
+    was_stale: set[str] = set()
     for index, run in enumerate(rounds):
         last = index == len(rounds) - 1
         for result in run.results:
+            if result.stale:
+                was_stale.add(result.path)
             earlier = merged.get(result.path)
             if earlier is None:
                 merged[result.path] = result
@@ -92,19 +201,23 @@ def merge_rounds(rounds: list[FixRun]) -> FixRun:
             merged[result.path] = dataclasses.replace(
                 result,
                 fixed=earlier.fixed + result.fixed,
-                old=earlier.old,
+                old=earlier.old if earlier.changed else result.old,
                 new=result.new if result.changed else earlier.new,
                 # A later round's error does not undo what an earlier one wrote.
                 partial=result.error is not None and earlier.changed,
+                already_fixed=result.already_fixed and not earlier.changed,
             )
         if not last:
             continue
-        # A file the last round did not visit has nothing left: keep its fixes only.
+        # A file the last round looked at but did not visit has nothing left: keep its fixes only.
         seen = {result.path for result in run.results}
         for path, result in list(merged.items()):
-            if path not in seen:
-                merged[path] = dataclasses.replace(result, unfixed=(), error=None, partial=False)
-    return FixRun(tuple(merged[path] for path in sorted(merged)))
+            if path not in seen and (run.scope is None or path in run.scope):
+                merged[path] = dataclasses.replace(result, unfixed=(), error=None, partial=False, stale=False)
+    results = tuple(merged[path] for path in sorted(merged))
+    already = tuple(dict.fromkeys(path for run in rounds for path in run.already_fixed))
+    replanned = tuple(sorted(path for path in was_stale if not merged[path].stale))
+    return FixRun(results, already_fixed=already, replanned=replanned)
 
 
 def unified_diff(result: FileFixResult) -> str:
