@@ -122,3 +122,50 @@ def test_fix_goes_on_until_nothing_changes(workdir: Path) -> None:
     )
     again = _invoke("--no-color", "entry.py")
     assert again.exit_code == 0 and "Nothing to fix." in again.output
+
+
+# --- exit codes for pre-commit and CI (as ruff's) -------------------------------------
+
+
+@pytest.mark.parametrize("mode", ["--check", "--diff"])
+def test_a_dry_run_exits_1_only_when_a_file_would_change(workdir: Path, mode: str) -> None:
+    only_unfixable = _invoke(mode, "genexp_left_alone.py")
+    assert only_unfixable.exit_code == 0, only_unfixable.output
+    assert _invoke(mode, "genexp_left_alone.py", "tuple_unpacking.py").exit_code == 1
+
+
+def test_exit_zero_leaves_unfixable_sites_to_check(workdir: Path) -> None:
+    result = _invoke("--exit-zero", "genexp_left_alone.py")
+    assert result.exit_code == 0 and "Not fixed, left as written" in result.output
+
+
+def test_exit_non_zero_on_fix_exits_1_only_when_a_file_changed(workdir: Path) -> None:
+    assert _invoke("--exit-zero", "--exit-non-zero-on-fix", "tuple_unpacking.py").exit_code == 1
+    assert (workdir / "tuple_unpacking.py").read_bytes() == (FIXTURES / "tuple_unpacking.fixed.py").read_bytes()
+    assert _invoke("--exit-zero", "--exit-non-zero-on-fix", "tuple_unpacking.py").exit_code == 0
+
+
+def test_a_file_the_fixer_refused_fails_even_with_exit_zero(workdir: Path, monkeypatch) -> None:
+    import mmlint.fix.pipeline as pipeline
+    from mmlint.fix.verify import VerificationFailed
+
+    def refuse(*args, **kwargs):
+        raise VerificationFailed("the rewrite changed a byte outside its edit")
+
+    monkeypatch.setattr(pipeline, "verify_call_rewrite", refuse)
+    before = (workdir / "tuple_unpacking.py").read_bytes()
+    result = _invoke("--exit-zero", "tuple_unpacking.py")
+    assert result.exit_code == 1, result.output
+    assert "changed a byte outside its edit" in result.output
+    assert (workdir / "tuple_unpacking.py").read_bytes() == before
+
+
+def test_baseline_leaves_recorded_sites_alone(workdir: Path) -> None:
+    runner = CliRunner()
+    assert runner.invoke(cli, ["baseline", "tuple_unpacking.py", "-o", "base.json"]).exit_code == 0
+    before = (workdir / "tuple_unpacking.py").read_bytes()
+    result = _invoke("--baseline", "base.json", "tuple_unpacking.py", "result_subscript.py")
+    assert result.exit_code == 0, result.output
+    assert (workdir / "tuple_unpacking.py").read_bytes() == before
+    assert (workdir / "result_subscript.py").read_bytes() == (FIXTURES / "result_subscript.fixed.py").read_bytes()
+    assert _invoke("--baseline", "missing.json", "tuple_unpacking.py").exit_code == 2

@@ -210,3 +210,45 @@ def test_a_one_file_commit_in_sglangs_layout_is_checked_with_its_configuration(
     assert result.returncode == 1, output
     assert re.search(r"python/pkg/processors/video\.py:\d+:\d+: MM004", output), output
     assert not re.search(r"^python/pkg/helpers\.py:\d+", output, re.MULTILINE), output  # context only
+
+
+UNFIXABLE_ONLY = """\
+class ErnieProcessor:
+    def preprocess(self, base_output):
+        return self.process_and_combine_mm_data(base_output, self.mm_tokens)
+"""
+
+
+@pytest.mark.slow
+def test_the_fix_hook_fails_only_for_a_fix_in_the_readmes_layout(pre_commit_home: Path, tmp_path: Path) -> None:
+    """In sglang's layout, configured by the README's own block: a commit whose
+    only site cannot be fixed passes the fix hook and fails the check hook; a
+    commit with a fixable site is fixed by the fix hook (which then fails, as
+    pre-commit fails any hook that modifies files)."""
+    from sglang_layout import MULTIMODAL, make_sglang_layout
+
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    pytest.importorskip("pre_commit", reason="pre-commit is not installed (pip install pre-commit)")
+    hooks_repo = _snapshot_project(tmp_path / "mmlint-snapshot")
+    user_repo = make_sglang_layout(_make_repo(tmp_path / "sglang"))
+    _commit_all(user_repo)
+    ernie = user_repo / MULTIMODAL / "processors" / "ernie.py"
+    ernie.write_text(UNFIXABLE_ONLY, encoding="utf-8")
+    _git(user_repo, "add", str(ernie.relative_to(user_repo)))
+
+    fixing = _try_repo(hooks_repo, user_repo, "mmlint-fix", pre_commit_home, tmp_path, all_files=False)
+    assert fixing.returncode == 0, fixing.stdout + fixing.stderr
+    assert ernie.read_text(encoding="utf-8") == UNFIXABLE_ONLY
+    checking = _try_repo(hooks_repo, user_repo, "mmlint", pre_commit_home, tmp_path, all_files=False)
+    output = checking.stdout + checking.stderr
+    assert checking.returncode == 1 and re.search(r"processors/ernie\.py:3:\d+: MM001", output), output
+
+    _commit_all(user_repo)
+    clip = user_repo / MULTIMODAL / "processors" / "clip_new.py"
+    clip.write_text(PROCESSOR, encoding="utf-8")
+    _git(user_repo, "add", str(clip.relative_to(user_repo)))
+    fixing = _try_repo(hooks_repo, user_repo, "mmlint-fix", pre_commit_home, tmp_path, all_files=False)
+    output = fixing.stdout + fixing.stderr
+    assert fixing.returncode == 1 and "files were modified by this hook" in output, output
+    assert clip.read_text(encoding="utf-8") == FIXED_PROCESSOR

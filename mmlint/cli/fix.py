@@ -13,6 +13,8 @@ import click
 from mmlint.cli.common import (
     EXIT_CLEAN,
     EXIT_FINDINGS,
+    FILE_TYPE,
+    ToolError,
     logical_cwd,
     read_stdin,
     run_scan,
@@ -32,15 +34,22 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
-def exit_code_for(run: FixRun, *, dry_run: bool) -> int:
-    """0 when everything fixable was (or, dry, would be nothing to) fix and nothing
-    is left; 1 when a dry run would change a file, or sites, unparsable files or
-    refused files remain."""
-    if not run.clean:
+def exit_code_for(run: FixRun, *, dry_run: bool, exit_zero: bool = False, exit_non_zero_on_fix: bool = False) -> int:
+    """As ruff's: a dry run (--diff, --check) exits 1 when a file would change;
+    a run that writes exits 1 when unfixable sites or unparsable files remain
+    (not with --exit-zero, which leaves them to `check`), and, with
+    --exit-non-zero-on-fix, when it changed a file. Either way 1 when the fix
+    could not do its job for some file (refused by the verifier, not written,
+    still changing after the last round): that is never hidden."""
+    if run.errors or run.stopped_after:
         return EXIT_FINDINGS
-    if dry_run and run.changed:
+    if dry_run:
+        return EXIT_FINDINGS if run.changed else EXIT_CLEAN
+    if exit_non_zero_on_fix and run.changed:
         return EXIT_FINDINGS
-    return EXIT_CLEAN
+    if exit_zero:
+        return EXIT_CLEAN
+    return EXIT_CLEAN if run.clean else EXIT_FINDINGS
 
 
 def render_summary(run: FixRun, *, mode: str, quiet: bool, suppressed: int = 0) -> list[tuple[str, str | None]]:
@@ -83,6 +92,10 @@ def render_summary(run: FixRun, *, mode: str, quiet: bool, suppressed: int = 0) 
 @scan_options
 @click.option("--diff", "show_diff", is_flag=True, help="Print a unified diff of the fixes; write nothing.")
 @click.option("--check", "check_only", is_flag=True, help="Write nothing; list the files that would change.")
+@click.option("--exit-non-zero-on-fix", is_flag=True,
+              help="Exit 1 when a file was changed, even if nothing is left to report (as ruff).")
+@click.option("--baseline", "baseline_file", type=FILE_TYPE,
+              help="Leave the sites recorded in this baseline file (see `mmlint baseline`) as they are.")
 @stdin_filename_option
 @tool_errors
 def command(
@@ -96,27 +109,35 @@ def command(
     no_cache: bool,
     show_diff: bool,
     check_only: bool,
+    exit_non_zero_on_fix: bool,
+    baseline_file: Path | None,
     stdin_filename: Path | None,
 ) -> None:
     """Rewrite sync-twin calls in async defs to `await <receiver>.<async twin>(...)`.
 
     Sites that cannot be fixed are listed with the reason and left as they are.
     With PATH `-`, the source on standard input is fixed to standard output.
+    Exits 1 when unfixable sites remain (0 with --exit-zero, as the pre-commit
+    hook runs it: they are `check`'s to report).
     """
     stdin = read_stdin(paths, stdin_filename)
+    exits = {"exit_zero": exit_zero, "exit_non_zero_on_fix": exit_non_zero_on_fix}
     if stdin is not None:
-        _fix_stdin(stdin, paths, config_file, select, ignore, quiet=quiet, no_color=no_color, exit_zero=exit_zero,
-                   no_cache=no_cache, show_diff=show_diff, check_only=check_only)
+        _fix_stdin(stdin, paths, config_file, select, ignore, quiet=quiet, no_color=no_color, exits=exits,
+                   no_cache=no_cache, show_diff=show_diff, check_only=check_only, baseline_file=baseline_file)
     links = named_links(paths, logical_cwd())  # before the walk: links named now, not swapped in later
-    report = run_scan(paths, config_file, select, ignore, quiet=quiet, no_cache=no_cache)
+
+    def scan(*, quiet: bool):
+        return _without_baselined(run_scan(paths, config_file, select, ignore, quiet=quiet, no_cache=no_cache), baseline_file)
+
+    report = scan(quiet=quiet)
     dry_run = show_diff or check_only
     if not dry_run:
         for leftover in remove_old_leftovers(report, links):
             click.echo(f"mmlint: warning: removed {visible_path(leftover)}, a temporary file an interrupted "
                        "`mmlint fix` left behind", err=True)
     run, report = fix_in_rounds(
-        report, lambda: run_scan(paths, config_file, select, ignore, quiet=True, no_cache=no_cache),
-        write=not dry_run, links=links, max_rounds=MAX_FIX_ROUNDS,
+        report, lambda: scan(quiet=True), write=not dry_run, links=links, max_rounds=MAX_FIX_ROUNDS,
     )
     if show_diff:
         for result in run.changed:
@@ -128,11 +149,23 @@ def command(
         # With --diff, stdout is the patch alone; the summary goes to stderr.
         click.echo(click.style(text, fg=colour) if colour and color else text, err=show_diff, color=color)
     _say_if_stopped(run)
-    raise SystemExit(EXIT_CLEAN if exit_zero else exit_code_for(run, dry_run=dry_run))
+    raise SystemExit(exit_code_for(run, dry_run=dry_run, **exits))
 
 
-def _fix_stdin(stdin, paths, config_file, select, ignore, *, quiet: bool, no_color: bool, exit_zero: bool,
-               no_cache: bool, show_diff: bool, check_only: bool) -> None:
+def _without_baselined(report, baseline_file: Path | None):
+    """``report`` less the diagnostics the baseline records: the fixer leaves them."""
+    if baseline_file is None:
+        return report
+    from mmlint.baseline import BaselineError, apply_baseline
+
+    try:
+        return apply_baseline(report, baseline_file).report
+    except BaselineError as error:
+        raise ToolError(str(error)) from None
+
+
+def _fix_stdin(stdin, paths, config_file, select, ignore, *, quiet: bool, no_color: bool, exits: dict[str, bool],
+               no_cache: bool, show_diff: bool, check_only: bool, baseline_file: Path | None) -> None:
     """`mmlint fix -`: the fixed source (or, with --diff, the patch; with --check,
     nothing) on stdout, and nothing else there: the summary goes to stderr.
     Rounds as for files, each on the previous round's output; nothing is written
@@ -142,7 +175,10 @@ def _fix_stdin(stdin, paths, config_file, select, ignore, *, quiet: bool, no_col
     rounds = []
     while len(rounds) < (1 if dry_run else MAX_FIX_ROUNDS):
         current = dataclasses.replace(stdin, data=source)
-        report = run_scan(paths, config_file, select, ignore, quiet=quiet or bool(rounds), no_cache=no_cache, stdin=current)
+        report = _without_baselined(
+            run_scan(paths, config_file, select, ignore, quiet=quiet or bool(rounds), no_cache=no_cache, stdin=current),
+            baseline_file,
+        )
         with stdin_on_disk(report, current) as on_disk:
             rounds.append(fix_report(on_disk, write=False))
         if not rounds[-1].changed:
@@ -164,7 +200,7 @@ def _fix_stdin(stdin, paths, config_file, select, ignore, *, quiet: bool, no_col
     for text, colour in render_summary(run, mode=mode, quiet=quiet, suppressed=suppressed):
         click.echo(click.style(text, fg=colour) if colour and color else text, err=True, color=color)
     _say_if_stopped(run)
-    raise SystemExit(EXIT_CLEAN if exit_zero else exit_code_for(run, dry_run=dry_run))
+    raise SystemExit(exit_code_for(run, dry_run=dry_run, **exits))
 
 
 def _say_if_stopped(run: FixRun) -> None:
