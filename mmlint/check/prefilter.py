@@ -37,10 +37,15 @@ class Prefilter:
         self.words = tuple(sorted(w for w in words if not any(o != w and o in w for o in words)))
 
     def could_hold_finding(self, data: bytes) -> bool:
-        if any(word in data for word in self.words) or _defines_coroutine(data):
+        if self._names_a_trigger(data):
             return True
         text = _decoded_if_not_ascii_based(data)
-        return text is not None and self.could_hold_finding(text.encode("utf-8", "surrogatepass"))
+        # The decoded text is searched as UTF-8 bytes, once: read again as a file,
+        # those bytes would still carry the cookie and be decoded over and over.
+        return text is not None and self._names_a_trigger(text.encode("utf-8", "surrogatepass"))
+
+    def _names_a_trigger(self, data: bytes) -> bool:
+        return any(word in data for word in self.words) or _defines_coroutine(data)
 
 
 def _defines_coroutine(data: bytes) -> bool:
