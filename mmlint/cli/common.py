@@ -261,7 +261,16 @@ def show_progress(quiet: bool) -> bool:
 def emit(text: str, output: Path | None) -> None:
     """Print to stdout, or write FILE atomically (never half-written)."""
     if output is None:
-        click.echo(text, nl=False)
+        try:
+            click.echo(text, nl=False)
+        except OSError as error:
+            from mmlint.cli import drop_stdout
+
+            drop_stdout()
+            raise ToolError(
+                f"cannot write the report to standard output: {error.strerror or error}; "
+                "free some space or write it with --output FILE"
+            ) from None
         return
     try:
         write_atomically(Path(os.path.abspath(output)), text.encode("utf-8"))

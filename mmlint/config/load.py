@@ -205,8 +205,11 @@ def _find_in_directory(directory: Path, cwd: Path) -> tuple[Path, dict[str, Any]
     table and the digest of the bytes that was read from."""
     for name in CONFIG_FILE_NAMES:
         candidate = directory / name
-        if not candidate.is_file():
-            continue
+        try:
+            if not candidate.is_file():
+                continue
+        except OSError:  # a directory that cannot be searched: no file in it can be read either
+            return None
         if name == _PYPROJECT:
             table, digest = _pyproject_table(candidate, cwd, required=False)
             if table is None:
@@ -266,6 +269,11 @@ def _parse(path: Path, cwd: Path) -> tuple[dict[str, Any], str]:
         return tomllib.loads(text), hashlib.sha256(data).hexdigest()
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{display_path(path, cwd)}: invalid TOML: {error}") from None
+    except RecursionError:  # tomllib reads nested arrays and inline tables recursively
+        raise ConfigError(
+            f"{display_path(path, cwd)}: cannot read: arrays or inline tables nested too deeply for the TOML reader; "
+            "flatten them"
+        ) from None
 
 
 # --- validation -------------------------------------------------------------
