@@ -137,7 +137,7 @@ def main() -> None:
         if os.environ.get("MMLINT_DEBUG"):
             raise
         click.echo(
-            f"mmlint: internal error: {type(error).__name__}: {error} "
+            f"mmlint: internal error: {type(error).__name__}: {visible(str(error))} "
             "(set MMLINT_DEBUG=1 for the traceback, and please report it)",
             err=True,
         )

@@ -5,7 +5,6 @@ per diagnostic with its location and, where fixable, the fix as text edits."""
 from __future__ import annotations
 
 import inspect
-import json
 import os
 import re
 from collections.abc import Mapping
@@ -16,6 +15,7 @@ from urllib.parse import quote
 from mmlint import __version__
 from mmlint.core.diagnostics import Diagnostic, Span
 from mmlint.docs import render_rule_markdown, render_rule_text
+from mmlint.reporters.escaping import json_text
 from mmlint.reporters.levels import level_of
 from mmlint.rules import Rule, all_rules
 
@@ -31,7 +31,7 @@ _SECTION_HEADING = re.compile(r"^## +(.+?)\s*$", re.MULTILINE)
 
 def render(report: "Report", *, color: bool = False) -> str:
     """The SARIF log of ``report`` as indented JSON. ``color`` is ignored."""
-    return json.dumps(sarif_log(report), indent=2, ensure_ascii=False) + "\n"
+    return json_text(sarif_log(report))
 
 
 def sarif_log(report: "Report") -> dict[str, Any]:
