@@ -98,7 +98,7 @@ def _analyse(
     except (RecursionError, UnicodeError, ValueError) as error:  # absurdly deep nesting, odd bytes
         return ParseFailure(Span(1, 1, 1, 1), f"could not parse: {type(error).__name__}: {_first_line(str(error))}")
     try:
-        facts = collect_facts(module, real_path, display_path, twins, column_shift, anchors)
+        facts = collect_facts(module, real_path, display_path, twins, column_shift, anchors, text=view)
         if not round_trips(data):
             facts = replace(facts, round_trips=False)
     except RecursionError:
