@@ -63,6 +63,13 @@ class GlobPattern:
             return _wildcard_match(self._items + (_ONE, _STAR), parts, _segment_matches)
         return _wildcard_match(self._items + (_STAR,), parts, _segment_matches)
 
+    def matches_itself(self, relpath: str, *, is_dir: bool = False) -> bool:
+        """True if the pattern matches ``relpath`` itself, not for lying under a
+        match (a `.gitignore` pattern, as git reads it)."""
+        if self.directory_only and not is_dir:
+            return False
+        return _wildcard_match(self._items, _normalise(relpath).split("/"), _segment_matches)
+
 
 @lru_cache(maxsize=1024)
 def compile_glob(pattern: str) -> GlobPattern:
