@@ -136,13 +136,9 @@ def test_adversarial_globs_finish_fast_through_the_command_line(tmp_path):
 def _reference_regex(pattern: str) -> tuple[bool, re.Pattern[str], re.Pattern[str]]:
     """The regex translation this module used before (backtracking, but right):
     the reference the linear matcher must agree with."""
-    body = pattern
-    directory_only = body.endswith("/")
-    body = body.rstrip("/")
-    anchored = "/" in body
-    if body.startswith("./"):
-        body = body[2:]
-    body = body.lstrip("/")
+    from mmlint.config.globs import split_pattern
+
+    body, directory_only, anchored = split_pattern(pattern)
     core = _reference_body(body) if body else "(?!)"
     prefix = "" if anchored else "(?:.*/)?"
     return (

@@ -74,13 +74,7 @@ class GlobPattern:
 @lru_cache(maxsize=1024)
 def compile_glob(pattern: str) -> GlobPattern:
     """Compile a gitignore-style ``pattern`` (see the module docstring)."""
-    body = pattern
-    directory_only = body.endswith("/")
-    body = body.rstrip("/")
-    anchored = "/" in body
-    if body.startswith("./"):
-        body = body[2:]
-    body = body.lstrip("/")
+    body, directory_only, anchored = split_pattern(pattern)
     if not body:  # a pattern of only slashes names nothing (as in .gitignore)
         return GlobPattern(pattern, directory_only, (_NOTHING,))
     items: list = [] if anchored else [_STAR]  # no "/": the basename at any depth
@@ -94,6 +88,18 @@ def compile_glob(pattern: str) -> GlobPattern:
             continue
         items.append(_compile_segment(segment))
     return GlobPattern(pattern, directory_only, tuple(items))
+
+
+def split_pattern(pattern: str) -> tuple[str, bool, bool]:
+    """``pattern``'s body (without the slashes and ``./`` that only anchor or
+    mark it), whether it names directories only (a trailing ``/``) and whether
+    it is anchored to the root (a ``/`` elsewhere)."""
+    directory_only = pattern.endswith("/")
+    body = pattern.rstrip("/")
+    anchored = "/" in body
+    if body.startswith("./"):
+        body = body[2:]
+    return body.lstrip("/"), directory_only, anchored
 
 
 def matches_any(relpath: str, patterns: Iterable[str | GlobPattern], *, is_dir: bool = False) -> bool:
