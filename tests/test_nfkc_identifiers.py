@@ -68,3 +68,19 @@ def test_the_prefilter_normalises_only_text_that_needs_it():
     # Chinese prose with fullwidth punctuation is no identifier: still skipped unparsed.
     assert not prefilter.could_hold_finding("# 中文注释，（全角）：ＯＫ\nx = 1\n".encode())
     assert not prefilter.could_hold_finding("x = 'ｆｕｌｌｗｉｄｔｈ'\n".encode())
+
+
+def test_a_name_whose_normal_form_is_longer_moves_no_position(tmp_path, monkeypatch):
+    # `ﬁ` (a ligature) is `fi` to Python: were it rewritten, every column after it would move.
+    (tmp_path / "lig.py").write_text(
+        "class P:\n    async def f(self, x):\n        ﬁ = self.process_and_combine_mm_data(x)\n        return ﬁ\n",
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PWD", str(tmp_path))
+    result = CliRunner().invoke(cli, ["check", "--no-cache", "--format", "json", "--select", "MM001"])
+    [found] = json.loads(result.stdout)["diagnostics"]
+    assert (found["line"], found["column"]) == (3, 13)
+    fixed = CliRunner().invoke(cli, ["fix", "--no-cache"])
+    assert fixed.exit_code == 0, fixed.output
+    assert "        ﬁ = await self.process_and_combine_mm_data_async(x)\n" in (tmp_path / "lig.py").read_text(encoding="utf-8")

@@ -22,4 +22,11 @@ def with_normalised_identifiers(module: cst.Module, text: str) -> cst.Module:
 class _NormaliseNames(cst.CSTTransformer):
     def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.Name:
         normal = normalise_identifier(updated_node.value)
-        return updated_node if normal == updated_node.value else updated_node.with_changes(value=normal)
+        # Positions are columns of the module's generated code: a name whose
+        # normal form has another length (a ligature, `ﬁ` -> `fi`) would move
+        # every column after it, and a fix would miss its call. Such names are
+        # kept as written: fullwidth and mathematical letters, the spellings that
+        # pass for ASCII, map one character to one.
+        if normal == updated_node.value or len(normal) != len(updated_node.value):
+            return updated_node
+        return updated_node.with_changes(value=normal)
