@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from cache_support import SOURCE
+from cache_support import SOURCE, cache_entries
 from click.testing import CliRunner
 
 from mmlint.api import check
@@ -22,7 +22,7 @@ def project(tmp_path):
 
 
 def entries(cache_dir):
-    return sorted(p for p in cache_dir.rglob("*") if p.is_file())
+    return cache_entries(cache_dir)
 
 
 def codes(report):
@@ -80,6 +80,6 @@ def test_no_cache_flag_and_environment(cache_dir, project, monkeypatch):
 def test_entries_are_json_data(cache_dir, project):
     check(cwd=project)
     [entry] = entries(cache_dir)
-    form, key, outcome = json.loads(entry.read_bytes())
+    form, key, outcome, _mac = json.loads(entry.read_bytes())
     assert (form, key) == (cache_module.FORMAT, entry.name)
     assert outcome[0] == "Parsed" and outcome[1][0] == "p.py"

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from cache_support import SOURCE
+from cache_support import SOURCE, cache_entries, signed_entry
 from click.testing import CliRunner
 from conftest import FIXTURES_DIR
 
@@ -38,7 +38,7 @@ def project(tmp_path, monkeypatch):
 
 
 def entries(cache_dir):
-    return sorted(p for p in cache_dir.rglob("*") if p.is_file())
+    return cache_entries(cache_dir)
 
 
 def codes(report):
@@ -86,8 +86,9 @@ def test_a_planted_pickle_never_runs(cache_dir, project, tmp_path):
     assert not marker.exists()
 
 
-def planted(key: str, outcome_data) -> bytes:
-    return json.dumps([FORMAT, key, outcome_data]).encode()
+def planted(key: str, outcome_data, form: str = FORMAT) -> bytes:
+    """An entry signed with the user's key: what the codec and key checks see."""
+    return signed_entry(Path(os.environ["MMLINT_CACHE_DIR"]), [form, key, outcome_data])
 
 
 @pytest.mark.parametrize(
@@ -99,7 +100,8 @@ def planted(key: str, outcome_data) -> bytes:
         lambda key: planted(key, ["ParseFailure", [1, 1, 1, True], "boom"]),  # a bool for an int
         lambda key: planted(key, ["Secret", "x"]),  # unknown class
         lambda key: planted(key, {"Unparsed": "prefilter"}),
-        lambda key: json.dumps(["facts-v1", key, ["Unparsed", "prefilter"]]).encode(),  # another format
+        lambda key: planted(key, ["Unparsed", "prefilter"], "facts-v1"),  # another format
+        lambda key: json.dumps([FORMAT, key, ["Unparsed", "prefilter"]]).encode(),  # unsigned
         lambda key: planted("0" * 64, ["Unparsed", "prefilter"]),  # another key
         lambda key: planted(key, ["Unparsed", "prefilter"])[:-3],  # truncated
         lambda key: b"\xff\xfe",
@@ -116,7 +118,8 @@ def test_an_entry_that_does_not_fit_is_a_miss(cache_dir, project, make_entry):
 
 
 def test_a_valid_entry_under_its_key_is_trusted(cache_dir, project):
-    """The key is a content hash: which is why the directory must be the user's own."""
+    """An entry the user's own key signed is trusted whole: which is why the key
+    and the directory must be the user's own."""
     check(cwd=project)
     [entry] = entries(cache_dir)
     entry.write_bytes(planted(entry.name, ["Unparsed", "prefilter"]))
@@ -247,3 +250,63 @@ def test_a_bad_size_cap_is_a_warning_and_an_uncached_run(cache_dir, project, mon
 
 def test_the_code_fingerprint_covers_the_codec_and_the_cache():
     assert {"core/datacodec.py", "check/cache.py", "core/diagnostics.py"} <= set(cache_module._FACT_MODULES)
+
+
+def _forged_results(cache_dir: Path, project: Path) -> list[Path]:
+    """Overwrite the stored findings of a run with "nothing found", as someone
+    who can compute the run key (all its inputs are public) but lacks the key
+    file would: unsigned, in the old layout, or signed with a guessed key."""
+    import hashlib
+    import hmac
+
+    from mmlint.check.cache import results_codec
+    from mmlint.check.results import RunResults
+
+    first = CliRunner().invoke(cli, ["check", "--quiet"])
+    assert first.exit_code == 1 and "MM001" in first.stdout
+    stored = sorted(p for p in (cache_dir / RESULTS_FORMAT).rglob("*") if p.is_file())
+    assert len(stored) == 1
+    nothing = results_codec().encode(RunResults((), (), 0, True), RunResults)
+    signed = json.dumps([RESULTS_FORMAT, stored[0].name, nothing], separators=(",", ":"))[:-1].encode()
+    return [stored[0], signed + b"]", signed + b',"' + hmac.new(b"guess", signed, hashlib.sha256).hexdigest().encode() + b'"]']
+
+
+@pytest.mark.parametrize("variant", [1, 2])
+def test_a_planted_results_entry_is_ignored_and_the_findings_reported(cache_dir, project, variant):
+    entry, *forgeries = _forged_results(cache_dir, project)
+    entry.write_bytes(forgeries[variant - 1])
+    result = CliRunner().invoke(cli, ["check"])
+    assert result.exit_code == 1 and "MM001" in result.stdout and "All checks passed" not in result.stdout
+
+
+def test_the_key_file_is_private_and_refused_when_it_is_not(cache_dir, project):
+    from mmlint.check.cache import KEY_FILE
+
+    check(cwd=project)
+    key = cache_dir / KEY_FILE
+    if os.name == "posix":
+        assert key.stat().st_mode & 0o777 == 0o600
+        key.chmod(0o644)
+        result = CliRunner().invoke(cli, ["check", "--quiet"])
+        assert result.exit_code == 1 and "MM001" in result.stdout
+        assert result.stderr == f"mmlint: warning: not using the cache at {cache_dir}: its key file is open to group or others (mode 644)\n"
+
+
+@pytest.mark.parametrize("where", ["scanned", "repository"])
+def test_a_cache_inside_the_checked_tree_is_not_used(tmp_path, project, monkeypatch, where):
+    """A CI job pointing the cache into the checkout lets the code under check
+    write it, key file and all: such a cache is refused."""
+    (project / ".git").mkdir()
+    (project / "src").mkdir()
+    (project / "p.py").rename(project / "src" / "p.py")
+    inside = project / ".mmlint-cache"
+    monkeypatch.setenv("MMLINT_CACHE_DIR", str(inside))
+    monkeypatch.delenv("MMLINT_NO_CACHE", raising=False)
+    args = ["check", "src"] if where == "repository" else ["check"]
+    first = CliRunner().invoke(cli, args)
+    assert first.exit_code == 1 and "MM001" in first.stdout
+    assert first.stderr == (
+        f"mmlint: warning: not using the cache at {inside}: it lies inside {project}, "
+        "which this run checks and could have written it\n"
+    )
+    assert not inside.exists()

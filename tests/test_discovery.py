@@ -425,3 +425,38 @@ def test_gitignored_directory_named_explicitly_is_walked_with_its_own_rules(tmp_
     assert rel(discovery, tmp_path) == ["generated/g.py", "generated/sub/h.py"]
     below = discover([Path("generated/sub")], Settings(root=tmp_path), tmp_path)
     assert rel(below, tmp_path) == ["generated/sub/h.py"]
+
+
+def test_gitignore_lines_are_read_as_git_reads_them(tmp_path: Path) -> None:
+    git_repository(tmp_path)
+    touch(tmp_path, "#hash.py", "!bang.py", "space .py", "trail.py", "a.py", "lib/x.py", "lib/keep/y.py", "lib/keep/z_gen.py")
+    (tmp_path / ".gitignore").write_text(
+        "# a comment, not a pattern\n"
+        "\\#hash.py\n"  # an escaped `#` is literal
+        "\\!bang.py\n"  # so is an escaped `!`
+        "space\\ .py\n"  # an escaped blank is kept
+        "trail.py   \n"  # trailing blanks are dropped
+        "lib/*\n"
+        "!lib/keep/\n"  # re-includes the directory only
+        "*_gen.py\n"
+    )
+    assert rel(discover(None, Settings(root=tmp_path), tmp_path), tmp_path) == ["a.py", "lib/keep/y.py"]
+
+
+@pytest.mark.slow
+def test_an_adversarial_gitignore_does_not_hang_the_walk(tmp_path: Path) -> None:
+    """pathspec's regular expressions backtrack exponentially on such a line (a
+    subprocess with a generous timeout: minutes per name, before)."""
+    import subprocess
+    import sys
+
+    git_repository(tmp_path)
+    (tmp_path / ".gitignore").write_text("*a" * 12 + "*b\n" + "**/" * 10 + "a*a*a*a*a*a*a*a*b/\n")
+    deep = tmp_path / "/".join(["a" * 60] * 3)
+    deep.mkdir(parents=True)
+    (deep / ("a" * 200 + ".py")).write_text("async def f():\n    import time\n    time.sleep(1)\n")
+    result = subprocess.run(
+        [sys.executable, "-m", "mmlint", "check", "--no-cache", "--format", "json"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=60,
+    )
+    assert result.returncode == 1 and '"MM005"' in result.stdout, result.stderr

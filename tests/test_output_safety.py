@@ -115,3 +115,46 @@ def test_error_messages_show_a_hostile_path_visibly(tmp_path, monkeypatch):
     result = CliRunner().invoke(cli, ["check", "gone\n::error::x.py"], prog_name="mmlint")
     assert result.exit_code == 2
     assert result.stderr == "mmlint: error: gone\\n::error::x.py: no such file or directory\n"
+
+
+def test_warnings_show_a_hostile_configured_path_visibly(tmp_path, monkeypatch):
+    """A configured `paths` entry is the repository's text: the warning naming
+    it must not start a line of its own (a forged workflow command)."""
+    hostile = "empty\n::error file=x.py::forged"
+    (tmp_path / hostile).mkdir()
+    (tmp_path / "pyproject.toml").write_text('[tool.mmlint]\npaths = ["empty\\n::error file=x.py::forged"]\n')
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PWD", str(tmp_path))
+    result = CliRunner().invoke(cli, ["check", "--no-cache"])
+    assert result.exit_code == 0, result.output
+    assert result.stderr == "mmlint: warning: no Python files found under empty\\n::error file=x.py::forged\n"
+
+
+def test_walk_warnings_show_a_hostile_directory_visibly(tmp_path, monkeypatch):
+    (tmp_path / "a.py").write_text(BODY)
+    hostile = tmp_path / "sub\x1b[2J\n::warning::x"
+    hostile.mkdir()
+    real_scandir = __import__("os").scandir
+
+    def scandir(path="."):
+        if str(path) == str(hostile):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_scandir(path)
+
+    monkeypatch.setattr("os.scandir", scandir)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PWD", str(tmp_path))
+    result = CliRunner().invoke(cli, ["check", "--no-cache", "-q", "."])
+    assert result.stderr == ""  # --quiet: diagnostics only
+    result = CliRunner().invoke(cli, ["check", "--no-cache", "."])
+    assert "mmlint: warning: sub\\x1b[2J\\n::warning::x: cannot read directory: Permission denied; skipped\n" in result.stderr
+    _lines_are_safe(result.stderr)
+
+
+@pytest.mark.parametrize("args", [("check", "--format", "json"), ("check", "--format", "sarif"),
+                                  ("check", "--format", "json", "--statistics"), ("audit", "--format", "json")])
+def test_json_formats_escape_what_a_terminal_would_act_on(hostile_tree, args):
+    out = _stdout(*args)
+    for char in ("\x85", "\u2028", "\u202e", "\x1b", "\x7f"):
+        assert char not in out
+    json.loads(out)  # still the same document

@@ -157,3 +157,56 @@ def test_real_check_output_is_valid_sarif(validator, tmp_path: Path, monkeypatch
     assert result["ruleId"] == "MM001"
     assert result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "proc.py"
     assert result["fixes"][0]["artifactChanges"][0]["replacements"]
+
+
+# Legal POSIX file names that once crashed the log or were attributed elsewhere.
+STRANGE_NAMES = {
+    "C:\\evil.py": "C%3A%5Cevil.py",  # absolute on Windows only: it once made as_uri() raise
+    "src\\victim.py": "src%5Cvictim.py",  # one file, not src/victim.py
+    "bad\xff.py": "bad%FF.py",  # an invalid UTF-8 byte, not a directory named "bad"
+    "50% off #1?.py": "50%25%20off%20%231%3F.py",
+}
+
+
+def test_any_file_name_gets_a_log_with_its_own_uri(validator, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    from click.testing import CliRunner
+
+    from mmlint.cli import cli
+
+    for name in STRANGE_NAMES:
+        (tmp_path / os.fsdecode(name.encode("latin-1") if "\xff" in name else name.encode())).write_text(
+            REAL_PROCESSOR, encoding="utf-8"
+        )
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "victim.py").write_text("x = 1\n", encoding="utf-8")  # the file a `/` would blame
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PWD", str(tmp_path))
+    result = CliRunner().invoke(cli, ["check", "--no-cache", "--format", "sarif", "--exit-zero", "-o", "out.sarif"])
+    assert result.exit_code == 0, result.output
+    log = json.loads((tmp_path / "out.sarif").read_text(encoding="utf-8"))
+    _assert_valid(validator, log)
+    uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in log["runs"][0]["results"]}
+    assert uris == set(STRANGE_NAMES.values())
+    for uri in uris:  # each names the file's own bytes
+        assert (tmp_path / os.fsdecode(unquote(uri, encoding="latin-1").encode("latin-1"))).is_file()
+
+
+@pytest.mark.parametrize("output_format", ["text", "json", "github", "junit", "sarif"])
+def test_no_file_name_stops_a_report_from_being_written(tmp_path: Path, monkeypatch, output_format) -> None:
+    import os
+
+    from click.testing import CliRunner
+
+    from mmlint.cli import cli
+
+    for name in [*STRANGE_NAMES, "new\nline.py", "::error::x.py"]:
+        (tmp_path / os.fsdecode(name.encode("latin-1") if "\xff" in name else name.encode())).write_text(
+            REAL_PROCESSOR, encoding="utf-8"
+        )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PWD", str(tmp_path))
+    result = CliRunner().invoke(cli, ["check", "--no-cache", "--format", output_format, "--exit-zero", "-o", "out"])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "out").stat().st_size > 0

@@ -16,9 +16,13 @@ Where: `$MMLINT_CACHE_DIR`, else `$XDG_CACHE_HOME/mmlint`, else
 `~/.cache/mmlint`. Entries are JSON data (mmlint.core.datacodec): reading one can
 build only the outcome, fact and diagnostic classes, each field checked against
 its type, and anything else (wrong shape, unknown class, truncated, another
-format) is a miss. A well-formed entry under the right key is trusted, so the
-directory must be the user's own: owned by them and writable by no one else,
-or the run goes on uncached with a warning. `MMLINT_NO_CACHE=1` or `--no-cache`
+format) is a miss. The key of an entry is computable from public inputs, so
+every entry carries an HMAC-SHA256 under a per-user secret (`key` in the
+cache root, created 0600): an entry anyone else wrote, by planting a file or
+restoring one from a checkout, is a miss. The directory must be the user's
+own (owned by them, writable by no one else) and must not lie inside what the
+run scans (its walked directories, their configuration's directory and
+repository): otherwise the run goes on uncached with a warning. `MMLINT_NO_CACHE=1` or `--no-cache`
 turns it off; `MMLINT_CACHE_MAX_MB` caps the size of both together (least
 recently used entries go first). Every other cache error is ignored: a cache
 may only speed a run up, never change or break it.
@@ -28,14 +32,17 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import hmac
 import json
 import os
+import secrets
 import stat
 import sys
 import tempfile
 import time
 from dataclasses import dataclass
 from functools import cache
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -145,7 +152,14 @@ class CacheOpening:
     results: ResultsCache | None = None
 
 
-def open_cache(requested: bool = True) -> CacheOpening:
+KEY_FILE = "key"  # the per-user secret entries are authenticated with, in the cache root
+_KEY_BYTES = 32
+
+
+def open_cache(requested: bool = True, scanned: Iterable[Path] = ()) -> CacheOpening:
+    """The caches to use. ``scanned``: the directories the run reads (walked
+    trees, configuration directories); a cache inside one of them, or inside
+    their repository, is one the code under check could have written."""
     if not cache_enabled(requested):
         return CacheOpening(None)
     root = cache_root()
@@ -153,6 +167,11 @@ def open_cache(requested: bool = True) -> CacheOpening:
         max_bytes = max_cache_bytes()
     except ValueError as error:
         return CacheOpening(None, f"not using the cache at {root}: {error}")
+    inside = _scanned_tree_holding(root, scanned)
+    if inside is not None:
+        return CacheOpening(
+            None, f"not using the cache at {root}: it lies inside {inside}, which this run checks and could have written it"
+        )
     directory, results_directory = root / FORMAT, root / RESULTS_FORMAT
     # The root is checked before anything is created inside it.
     for path in (root, directory, results_directory):
@@ -165,8 +184,70 @@ def open_cache(requested: bool = True) -> CacheOpening:
         reason = unsafe_directory_reason(path)
         if reason is not None:
             return CacheOpening(None, f"not using the cache at {path}: {reason}")
+    try:
+        secret = _user_secret(root)
+    except _UnsafeKey as error:
+        return CacheOpening(None, f"not using the cache at {root}: {error}")
+    except OSError:  # read-only home and no key yet: run uncached, as for the directories
+        return CacheOpening(None)
     both = (directory, results_directory)
-    return CacheOpening(FactsCache(directory, max_bytes, both), results=ResultsCache(results_directory, max_bytes, both))
+    return CacheOpening(
+        FactsCache(directory, max_bytes, both, secret), results=ResultsCache(results_directory, max_bytes, both, secret)
+    )
+
+
+def _scanned_tree_holding(root: Path, scanned: Iterable[Path]) -> str | None:
+    """The first of ``scanned`` (or the repository holding it) that holds the cache ``root``."""
+    from mmlint.check.gitignore import find_repository_root
+
+    cache = os.path.realpath(root)
+    for directory in scanned:
+        real = os.path.realpath(directory)
+        repository = find_repository_root(real)
+        for tree in (real, repository) if repository is not None else (real,):
+            if cache == tree or cache.startswith(tree.rstrip(os.sep) + os.sep):
+                return tree
+    return None
+
+
+class _UnsafeKey(Exception):
+    """The key file is not one only this user could have written; ``str()`` says why."""
+
+
+def _user_secret(root: Path) -> bytes:
+    """The secret in ``root/key``, created (0600, never through a link) on
+    first use. Raises _UnsafeKey when someone else could have written or read
+    it, OSError when it can be neither read nor created."""
+    path = os.path.join(root, KEY_FILE)
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        descriptor = os.open(path, flags)
+    except FileNotFoundError:
+        try:
+            descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        except FileExistsError:  # another run made it meanwhile
+            return _user_secret(root)
+        secret = secrets.token_bytes(_KEY_BYTES)
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(secret)
+        return secret
+    except OSError as error:
+        if os.path.islink(path):
+            raise _UnsafeKey(f"its {KEY_FILE} file is a symbolic link") from None
+        raise
+    with os.fdopen(descriptor, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        secret = handle.read(4 * _KEY_BYTES)
+    if not stat.S_ISREG(info.st_mode):
+        raise _UnsafeKey(f"its {KEY_FILE} is not a regular file")
+    if os.name == "posix" and hasattr(os, "geteuid"):
+        if info.st_uid != os.geteuid():
+            raise _UnsafeKey(f"its {KEY_FILE} file is owned by uid {info.st_uid}, not by you (uid {os.geteuid()})")
+        if info.st_mode & 0o077:
+            raise _UnsafeKey(f"its {KEY_FILE} file is open to group or others (mode {stat.S_IMODE(info.st_mode):o})")
+    if len(secret) < _KEY_BYTES:  # an interrupted first run: its entries were never signed with it
+        raise _UnsafeKey(f"its {KEY_FILE} file is too short; remove it (a new one is made)")
+    return secret
 
 
 class _EntryStore:
@@ -176,11 +257,22 @@ class _EntryStore:
 
     format = ""
 
-    def __init__(self, directory: Path, max_bytes: int = DEFAULT_MAX_MB * 1024 * 1024, pruned: tuple[Path, ...] = ()) -> None:
+    def __init__(
+        self,
+        directory: Path,
+        max_bytes: int = DEFAULT_MAX_MB * 1024 * 1024,
+        pruned: tuple[Path, ...] = (),
+        secret: bytes | None = None,
+    ) -> None:
         self.directory = directory
         self.max_bytes = max_bytes
         self._pruned = pruned or (directory,)
         self._stored = False
+        # Without the user's secret (a cache built by hand), entries are good for this process only.
+        self._secret = secret if secret is not None else secrets.token_bytes(_KEY_BYTES)
+
+    def _mac(self, signed: bytes) -> bytes:
+        return hmac.new(self._secret, signed, hashlib.sha256).hexdigest().encode("ascii")
 
     def _path(self, key: str) -> Path:
         return self.directory / key[:2] / key
@@ -191,8 +283,12 @@ class _EntryStore:
         with open(path, "rb") as handle:
             modified = os.fstat(handle.fileno()).st_mtime
             raw = handle.read()
+        # `[format, key, payload,"<mac>"]`: the MAC covers every byte before its own `,"`.
+        signed, mac = raw[:-68], raw[-66:-2]
+        if raw[-68:-66] != b',"' or raw[-2:] != b'"]' or not hmac.compare_digest(self._mac(signed), mac):
+            raise ValueError("not an entry this user's mmlint wrote")
         entry = json.loads(raw)
-        if type(entry) is not list or len(entry) != 3 or entry[0] != self.format or entry[1] != key:
+        if type(entry) is not list or len(entry) != 4 or entry[0] != self.format or entry[1] != key:
             raise ValueError("not an entry of this format and key")
         if time.time() - modified > _HIT_TOUCH_SECONDS:
             with contextlib.suppress(OSError):
@@ -202,7 +298,8 @@ class _EntryStore:
     def _store_payload(self, key: str, encode) -> None:
         target = self._path(key)
         try:
-            raw = json.dumps([self.format, key, encode()], separators=(",", ":"))
+            signed = json.dumps([self.format, key, encode()], separators=(",", ":"))[:-1].encode("ascii")
+            raw = (signed + b',"' + self._mac(signed) + b'"]').decode("ascii")
             target.parent.mkdir(exist_ok=True, mode=0o700)
             descriptor, temp_name = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
             try:

@@ -92,7 +92,9 @@ def run_check(
     context = {
         display_path(p, cwd): p for scope in scopes if not scope.full_scan for p in context_files(scope.settings, cwd, resolver)
     }
-    opening = open_cache(use_cache)
+    # A cache inside what the run reads is one the code under check could have written.
+    scanned = [*discovery.walked, *(scope.settings.root for scope in scopes if scope.settings.config_file is not None)]
+    opening = open_cache(use_cache, scanned)
     files = {**context, **targets}
     results_key = None
     keyed: list[tuple[str, Path, bytes]] | None = None

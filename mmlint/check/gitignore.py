@@ -14,19 +14,22 @@ the ``top`` the caller gives (the configuration's directory) downward. A walk
 that starts inside an ignored directory (it was named explicitly) honours only
 the ``.gitignore`` files inside that directory.
 
-Pattern semantics (negation, ``dir/``, anchoring, ``**``) come from pathspec's
-GitIgnoreSpec. The global ``core.excludesFile`` is not read.
+Pattern semantics (``dir/``, anchoring, ``**``) are those of the configuration's
+globs (mmlint.config.globs), matched in linear time: a ``.gitignore`` is the
+repository's text, and pathspec's regular expressions backtrack exponentially
+on a pattern such as ``*a*a*a*a*a*a*a*a*b``. Lines are read as git reads them:
+``#`` comments, trailing blanks dropped unless escaped, ``!`` negates, ``\\!``
+and ``\\#`` are literal. The global ``core.excludesFile`` is not read.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    import pathspec
+from mmlint.config.globs import GlobPattern, compile_glob
 
 __all__ = ["IgnoreRules", "find_repository_root"]
 
@@ -35,17 +38,21 @@ GITIGNORE = ".gitignore"
 
 @dataclass(frozen=True)
 class _Level:
-    """The patterns of one file, matched relative to ``base`` (absolute)."""
+    """The patterns of one file, in order, each with whether it is negated (``!``),
+    matched relative to ``base`` (absolute)."""
 
     base: str
-    spec: pathspec.GitIgnoreSpec
+    patterns: tuple[tuple[GlobPattern, bool], ...]
 
     def verdict(self, path: str, is_dir: bool) -> bool | None:
         """True: ignored; False: re-included by a ``!`` pattern; None: no pattern matches."""
         relative = path[len(self.base) :].lstrip(os.sep).replace(os.sep, "/")
-        if is_dir:
-            relative += "/"  # lets `name/` patterns match it
-        return self.spec.check_file(relative).include
+        # The last pattern matching the path itself wins, as in git: what lies
+        # under an ignored directory is never asked about, the walk skips it.
+        for pattern, negated in reversed(self.patterns):
+            if pattern.matches_itself(relative, is_dir=is_dir):
+                return not negated
+        return None
 
 
 @dataclass(frozen=True)
@@ -101,8 +108,8 @@ class IgnoreRules:
         except OSError as error:
             self.warn(f"{ignore_file}: cannot read: {error.strerror or error}; its patterns are not applied")
             return ()
-        spec = _compile(text.splitlines())
-        return (_Level(base, spec),) if len(spec) else ()
+        patterns = _compile(text.splitlines())
+        return (_Level(base, patterns),) if patterns else ()
 
 
 def find_repository_root(directory: str) -> str | None:
@@ -117,21 +124,25 @@ def find_repository_root(directory: str) -> str | None:
         current = parent
 
 
-def _compile(lines: list[str]) -> pathspec.GitIgnoreSpec:
-    """A spec of the valid lines; git skips a pattern it cannot read, so do we."""
-    import pathspec  # here: only a tree with a .gitignore pays for importing it
+_TRAILING_BLANKS = re.compile(r"(?<!\\)[ \t]+$")  # blanks not escaped by a backslash
 
-    try:
-        return pathspec.GitIgnoreSpec.from_lines(lines)
-    except ValueError:  # pathspec's pattern error (its class moved between versions)
-        valid = []
-        for line in lines:
-            try:
-                pathspec.GitIgnoreSpec.from_lines([line])
-            except ValueError:
-                continue
-            valid.append(line)
-        return pathspec.GitIgnoreSpec.from_lines(valid)
+
+def _compile(lines: list[str]) -> tuple[tuple[GlobPattern, bool], ...]:
+    """The patterns of a ``.gitignore``'s lines, as git reads them."""
+    patterns = []
+    for line in lines:
+        if line.startswith("#"):
+            continue
+        line = _TRAILING_BLANKS.sub("", line)
+        negated = line.startswith("!")
+        if negated:
+            line = line[1:]
+        if line.startswith(("\\!", "\\#")):
+            line = line[1:]
+        if not line:
+            continue
+        patterns.append((compile_glob(line), negated))
+    return tuple(patterns)
 
 
 def _info_exclude(git: str) -> str | None:

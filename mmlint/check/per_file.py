@@ -28,10 +28,27 @@ def analyse_file(
     """Parse a file that passed the prefilter (mmlint.check.prefilter) and collect its facts.
     Never raises: whatever goes wrong with one file becomes that file's outcome.
     Runs on a thread with a deep stack (mmlint.check.deep_stack)."""
-    outcome = run_deep(lambda: _analyse(data, real_path, display_path, twins, budgets))
+    outcome = run_deep(lambda: _analyse_in_memory(data, real_path, display_path, twins, budgets))
     if outcome is None:  # the analysis raised past every handler: only an interpreter-level failure gets here
         return ParseFailure(Span(1, 1, 1, 1), "mmlint could not analyse this file (its analysis thread failed)")
     return outcome
+
+
+def _analyse_in_memory(
+    data: bytes, real_path: Path, display_path: str, twins: tuple[TwinPair, ...], budgets: Budgets
+) -> FileOutcome:
+    """_analyse, with running out of memory on this file made its outcome (MM999):
+    the memory its trees took is free again once the error is caught, and the
+    other files still get their results."""
+    try:
+        return _analyse(data, real_path, display_path, twins, budgets)
+    except MemoryError:
+        return ParseFailure(
+            Span(1, 1, 1, 1),
+            f"mmlint ran out of memory analysing this file ({len(data):,} bytes); "
+            "exclude it, or give mmlint more memory",
+            kind="not analysed",
+        )
 
 
 def _analyse(
@@ -81,11 +98,13 @@ def _analyse(
     except (RecursionError, UnicodeError, ValueError) as error:  # absurdly deep nesting, odd bytes
         return ParseFailure(Span(1, 1, 1, 1), f"could not parse: {type(error).__name__}: {_first_line(str(error))}")
     try:
-        facts = collect_facts(module, real_path, display_path, twins, column_shift, anchors)
+        facts = collect_facts(module, real_path, display_path, twins, column_shift, anchors, text=view)
         if not round_trips(data):
             facts = replace(facts, round_trips=False)
     except RecursionError:
         return ParseFailure(Span(1, 1, 1, 1), "nested too deeply for mmlint to analyse (RecursionError)")
+    except MemoryError:
+        raise  # not a bug: _analyse_in_memory says so
     except Exception as error:  # a bug of ours must not cost the other files their results
         return ParseFailure(
             Span(1, 1, 1, 1),

@@ -13,8 +13,10 @@ declare.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable
 
+from mmlint.core.identifiers import may_hold_unnormalised_identifiers, utf8_may_hold_unnormalised_identifiers
 from mmlint.core.source import DecodeError, decode_source
 from mmlint.core.twins import TwinPair
 
@@ -37,10 +39,28 @@ class Prefilter:
         self.words = tuple(sorted(w for w in words if not any(o != w and o in w for o in words)))
 
     def could_hold_finding(self, data: bytes) -> bool:
-        if any(word in data for word in self.words) or _defines_coroutine(data):
+        if self._names_a_trigger(data):
             return True
         text = _decoded_if_not_ascii_based(data)
-        return text is not None and self.could_hold_finding(text.encode("utf-8", "surrogatepass"))
+        # The decoded text is searched as UTF-8 bytes, once: read again as a file,
+        # those bytes would still carry the cookie and be decoded over and over.
+        if text is not None and self._names_a_trigger(text.encode("utf-8", "surrogatepass")):
+            return True
+        if text is None:  # UTF-8: only its non-ASCII bytes are looked at, and then rarely decoded
+            if not utf8_may_hold_unnormalised_identifiers(data):
+                return False
+            text = data.decode("utf-8", "replace")
+        elif not may_hold_unnormalised_identifiers(text):
+            return False
+        # Python reads `mm_dａta` (a fullwidth a) as `mm_data`: a name can be spelled
+        # with characters NFKC folds into ASCII, which no byte search sees. Such
+        # characters are rare outside identifiers (Chinese prose and fullwidth
+        # punctuation are not among them), so the text is normalised only when it
+        # holds one, and then searched like any other: sound, and nearly free.
+        return self._names_a_trigger(unicodedata.normalize("NFKC", text).encode("utf-8", "surrogatepass"))
+
+    def _names_a_trigger(self, data: bytes) -> bool:
+        return any(word in data for word in self.words) or _defines_coroutine(data)
 
 
 def _defines_coroutine(data: bytes) -> bool:

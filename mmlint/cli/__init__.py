@@ -3,9 +3,12 @@ its own module; this one builds the group and maps outcomes to exit codes."""
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import importlib
 import os
 import signal
+import sys
 
 import click
 
@@ -59,9 +62,40 @@ class MmlintGroup(click.Group):
         except click.Abort:
             click.echo("mmlint: interrupted", err=True)
             raise SystemExit(130) from None
+        except MemoryError:
+            click.echo(
+                "mmlint: error: out of memory; check fewer files at a time (PATH ...), "
+                "lower MMLINT_JOBS or give mmlint more memory",
+                err=True,
+            )
+            raise SystemExit(2) from None
+        except OSError as error:
+            # A write that failed with no file named: standard output (emit says so
+            # itself; this catches the other writes to it, such as fix --diff).
+            if error.filename is not None or error.errno not in _OUTPUT_ERRNOS:
+                raise
+            drop_stdout()
+            click.echo(f"mmlint: error: cannot write to standard output: {error.strerror or error}", err=True)
+            raise SystemExit(2) from None
         if standalone_mode:
             raise SystemExit(result if isinstance(result, int) else 0)
         return result
+
+
+# The errors of a write whose target cannot take it: a full disk or quota, a
+# file too large, a closed pipe, a device error.
+_OUTPUT_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EPIPE, errno.EIO})
+
+
+def drop_stdout() -> None:
+    """After a failed write to standard output: what it still holds is dropped
+    (it now leads to the null device), so the interpreter's last flush at exit
+    does not fail again with a traceback of its own."""
+    stream = sys.stdout
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, stream.fileno())
+        os.close(null)
 
 
 @click.group(cls=MmlintGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -103,7 +137,7 @@ def main() -> None:
         if os.environ.get("MMLINT_DEBUG"):
             raise
         click.echo(
-            f"mmlint: internal error: {type(error).__name__}: {error} "
+            f"mmlint: internal error: {type(error).__name__}: {visible(str(error))} "
             "(set MMLINT_DEBUG=1 for the traceback, and please report it)",
             err=True,
         )

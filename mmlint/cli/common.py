@@ -74,7 +74,7 @@ def run_scan(
     if quiet:  # diagnostics only, as ruff's --quiet (later fix rounds pass it too)
         return report
     for warning in report.discovery_warnings:
-        click.echo(f"mmlint: warning: {warning}", err=True)
+        warn(warning)
     if report.files_scanned:
         return report
     if paths and report.explicitly_excluded:
@@ -82,7 +82,7 @@ def run_scan(
         click.echo(f"mmlint: every input is excluded by the configuration ({count} file{'s' if count != 1 else ''})", err=True)
     else:
         scanned = [str(path) for path in paths] or [display_path(path, cwd) for path in resolver.for_cwd.paths] or ["."]
-        click.echo(f"mmlint: warning: no Python files found under {' '.join(scanned)}", err=True)
+        warn(f"no Python files found under {' '.join(scanned)}")
     return report
 
 
@@ -92,7 +92,13 @@ def warn_once(message: str) -> None:
     shown = context.find_root().meta.setdefault("mmlint.warnings", set()) if context else set()
     if message not in shown:
         shown.add(message)
-        click.echo(f"mmlint: warning: {message}", err=True)
+        warn(message)
+
+
+def warn(message: str) -> None:
+    """`mmlint: warning: ...` on stderr; what comes from the repository (paths)
+    is made visible, so no line can be split or forge a workflow command."""
+    click.echo(f"mmlint: warning: {visible(message)}", err=True)
 
 
 def scan_options(command: Callable | None = None, *, exit_zero: bool = True) -> Callable:
@@ -319,7 +325,16 @@ def emit(text: str, output: Path | None) -> None:
     printed as the reporter made it: whether it holds colour was decided once,
     by ``use_color`` (so FORCE_COLOR reaches a pipe, which click would strip)."""
     if output is None:
-        click.echo(text, nl=False, color=True)
+        try:
+            click.echo(text, nl=False, color=True)
+        except OSError as error:
+            from mmlint.cli import drop_stdout
+
+            drop_stdout()
+            raise ToolError(
+                f"cannot write the report to standard output: {error.strerror or error}; "
+                "free some space or write it with --output FILE"
+            ) from None
         return
     try:
         write_atomically(Path(os.path.abspath(output)), text.encode("utf-8"))

@@ -14,7 +14,13 @@ Semantics (those of ``.gitignore``, minus negation):
   trailing ``/`` restricts a pattern to directories: ``build/`` matches
   ``build/x.py`` and ``src/build/y.py`` but not a file named ``build``.
 
-Each pattern is compiled once to a regular expression (cached).
+Each pattern is compiled once (cached) into path segments, matched without
+backtracking blow-up: a configuration is the repository's text, and a
+backtracking regular expression for ``*a*a*a*a*a*a*a*a*b`` takes exponential
+time on a long name (so does pathspec's, which translates to one). ``**``
+segments and ``*`` inside a segment are each matched by the greedy
+two-pointer wildcard algorithm, whose cost is at most the product of the
+lengths (see ``_wildcard_match``).
 """
 
 from __future__ import annotations
@@ -23,8 +29,18 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Union
 
 __all__ = ["GlobPattern", "compile_glob", "matches_any"]
+
+
+# A compiled segment: a literal name, or a list of tokens for _wildcard_match.
+_Segment = Union[str, tuple, object]
+# Tokens of a segment and of a path: `*` (any run, zero included), `?` (one
+# item), a literal character, a character class (a compiled one-character regex).
+_STAR = object()
+_ONE = object()
+# A path pattern's item: a segment, or _STAR for any number of segments (`**`).
 
 
 @dataclass(frozen=True)
@@ -34,41 +50,56 @@ class GlobPattern:
 
     pattern: str
     directory_only: bool
-    # Matches the path itself or any path below it (the path is a match, or one
-    # of its ancestor directories is).
-    _self_or_below: re.Pattern[str] = field(repr=False, compare=False)
-    # Matches only paths strictly below a match (for directory-only patterns
-    # tested against a file: the file itself must not count).
-    _strictly_below: re.Pattern[str] = field(repr=False, compare=False)
+    # The path's segments the pattern matches whole (a trailing `**` matches
+    # one segment or more: `a/**` is everything under `a`).
+    _items: tuple = field(repr=False, compare=False)
 
     def matches(self, relpath: str, *, is_dir: bool = False) -> bool:
         """True if ``relpath`` (a file, or a directory when ``is_dir``) is matched
         by the pattern itself or lies under a directory it matches."""
-        relpath = _normalise(relpath)
+        parts = _normalise(relpath).split("/")
         if self.directory_only and not is_dir:
-            return self._strictly_below.match(relpath) is not None
-        return self._self_or_below.match(relpath) is not None
+            # Only what lies strictly below a match: the file itself must not count.
+            return _wildcard_match(self._items + (_ONE, _STAR), parts, _segment_matches)
+        return _wildcard_match(self._items + (_STAR,), parts, _segment_matches)
+
+    def matches_itself(self, relpath: str, *, is_dir: bool = False) -> bool:
+        """True if the pattern matches ``relpath`` itself, not for lying under a
+        match (a `.gitignore` pattern, as git reads it)."""
+        if self.directory_only and not is_dir:
+            return False
+        return _wildcard_match(self._items, _normalise(relpath).split("/"), _segment_matches)
 
 
 @lru_cache(maxsize=1024)
 def compile_glob(pattern: str) -> GlobPattern:
     """Compile a gitignore-style ``pattern`` (see the module docstring)."""
-    body = pattern
-    directory_only = body.endswith("/")
-    body = body.rstrip("/")
+    body, directory_only, anchored = split_pattern(pattern)
+    if not body:  # a pattern of only slashes names nothing (as in .gitignore)
+        return GlobPattern(pattern, directory_only, (_NOTHING,))
+    items: list = [] if anchored else [_STAR]  # no "/": the basename at any depth
+    segments = body.split("/")
+    for index, segment in enumerate(segments):
+        if segment == "**":
+            if index == len(segments) - 1:
+                items.append(_ONE)  # "a/**": everything under a (at least one more segment)
+            if not items or items[-1] is not _STAR:
+                items.append(_STAR)
+            continue
+        items.append(_compile_segment(segment))
+    return GlobPattern(pattern, directory_only, tuple(items))
+
+
+def split_pattern(pattern: str) -> tuple[str, bool, bool]:
+    """``pattern``'s body (without the slashes and ``./`` that only anchor or
+    mark it), whether it names directories only (a trailing ``/``) and whether
+    it is anchored to the root (a ``/`` elsewhere)."""
+    directory_only = pattern.endswith("/")
+    body = pattern.rstrip("/")
     anchored = "/" in body
     if body.startswith("./"):
         body = body[2:]
-    body = body.lstrip("/")
-    # A pattern of only slashes names nothing (as in .gitignore); "(?!)" never matches.
-    core = _translate(body) if body else "(?!)"
-    prefix = "" if anchored else "(?:.*/)?"
-    return GlobPattern(
-        pattern=pattern,
-        directory_only=directory_only,
-        _self_or_below=re.compile(f"{prefix}{core}(?:/.*)?\\Z", re.DOTALL),
-        _strictly_below=re.compile(f"{prefix}{core}/.*\\Z", re.DOTALL),
-    )
+    return body.lstrip("/"), directory_only, anchored
 
 
 def matches_any(relpath: str, patterns: Iterable[str | GlobPattern], *, is_dir: bool = False) -> bool:
@@ -86,29 +117,14 @@ def _normalise(relpath: str) -> str:
     return relpath
 
 
-def _translate(body: str) -> str:
-    """The regex for a pattern body (no leading/trailing slashes), segment by segment."""
-    segments = body.split("/")
-    parts: list[str] = []
-    last = len(segments) - 1
-    for index, segment in enumerate(segments):
-        if segment == "**":
-            if index == last:
-                # "a/**": everything under a (at least one more segment).
-                parts.append(".*")
-            else:
-                # "**/" (leading or in the middle): zero or more directories.
-                parts.append("(?:[^/]*/)*")
-            continue
-        parts.append(_translate_segment(segment))
-        if index != last:
-            parts.append("/")
-    return "".join(parts)
+_NOTHING = object()  # a segment no name matches
 
 
-def _translate_segment(segment: str) -> str:
-    """The regex for one path segment: ``*``, ``?``, ``[...]`` and escapes."""
-    out: list[str] = []
+def _compile_segment(segment: str) -> _Segment:
+    """A literal name, or the tokens of a segment with wildcards, classes or escapes."""
+    if not any(char in segment for char in "*?[\\"):
+        return segment
+    tokens: list = []
     i = 0
     n = len(segment)
     while i < n:
@@ -117,23 +133,67 @@ def _translate_segment(segment: str) -> str:
             # Consecutive stars inside a segment behave as one.
             while i + 1 < n and segment[i + 1] == "*":
                 i += 1
-            out.append("[^/]*")
+            tokens.append(_STAR)
         elif char == "?":
-            out.append("[^/]")
+            tokens.append(_ONE)
         elif char == "\\" and i + 1 < n:
             i += 1
-            out.append(re.escape(segment[i]))
+            tokens.append(segment[i])
         elif char == "[":
             end, klass = _translate_class(segment, i)
             if klass is None:
-                out.append(re.escape(char))
+                tokens.append(char)
             else:
-                out.append(klass)
+                tokens.append(re.compile(klass, re.DOTALL))
                 i = end
         else:
-            out.append(re.escape(char))
+            tokens.append(char)
         i += 1
-    return "".join(out)
+    return tuple(tokens)
+
+
+def _segment_matches(item: _Segment, name: str) -> bool:
+    if type(item) is str:
+        return item == name
+    if item is _NOTHING:
+        return False
+    return _wildcard_match(item, name, _char_matches)  # type: ignore[arg-type]
+
+
+def _char_matches(token: object, char: str) -> bool:
+    if type(token) is str:
+        return token == char
+    return token.match(char) is not None  # type: ignore[attr-defined]
+
+
+def _wildcard_match(tokens: tuple, items, item_matches) -> bool:
+    """Whether ``tokens`` match the whole sequence ``items``: ``_STAR`` takes any
+    run of items, ``_ONE`` any one item, every other token one item that
+    ``item_matches``. Greedy, going back only to the last star (an earlier star
+    could only take less of what the last one can take): at most
+    len(tokens) * len(items) steps, never exponential."""
+    t = i = 0
+    star = -1  # the token index after the last star seen
+    resume = 0  # where the last star's run ends for now
+    n_tokens, n_items = len(tokens), len(items)
+    while i < n_items:
+        if t < n_tokens:
+            token = tokens[t]
+            if token is _STAR:
+                t += 1
+                star, resume = t, i
+                continue
+            if token is _ONE or item_matches(token, items[i]):
+                t += 1
+                i += 1
+                continue
+        if star == -1:
+            return False
+        resume += 1  # the last star takes one more item
+        t, i = star, resume
+    while t < n_tokens and tokens[t] is _STAR:
+        t += 1
+    return t == n_tokens
 
 
 def _translate_class(segment: str, start: int) -> tuple[int, str | None]:

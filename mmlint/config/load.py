@@ -29,6 +29,7 @@ from mmlint.config.settings import (
 )
 from mmlint.core.codes import RULE_CODES
 from mmlint.core.paths import display_path
+from mmlint.core.identifiers import normalise_identifier
 from mmlint.core.twins import TwinPair
 
 DEFAULT_BUDGETS = Budgets()
@@ -206,8 +207,11 @@ def _find_in_directory(directory: Path, cwd: Path) -> tuple[Path, dict[str, Any]
     table and the digest of the bytes that was read from."""
     for name in CONFIG_FILE_NAMES:
         candidate = directory / name
-        if not candidate.is_file():
-            continue
+        try:
+            if not candidate.is_file():
+                continue
+        except OSError:  # a directory that cannot be searched: no file in it can be read either
+            return None
         if name == _PYPROJECT:
             table, digest = _pyproject_table(candidate, cwd, required=False)
             if table is None:
@@ -267,6 +271,11 @@ def _parse(path: Path, cwd: Path) -> tuple[dict[str, Any], str]:
         return tomllib.loads(text), hashlib.sha256(data).hexdigest()
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{display_path(path, cwd)}: invalid TOML: {error}") from None
+    except RecursionError:  # tomllib reads nested arrays and inline tables recursively
+        raise ConfigError(
+            f"{display_path(path, cwd)}: cannot read: arrays or inline tables nested too deeply for the TOML reader; "
+            "flatten them"
+        ) from None
 
 
 # --- validation -------------------------------------------------------------
@@ -304,13 +313,16 @@ class _TableReader:
                 max_nesting_depth=self._count(table, "max-nesting-depth", minimum=1) or DEFAULT_BUDGETS.max_nesting_depth,
             ),
             exempt_paths=self._strings(exempt.get("paths", []), "exempt.paths"),
-            exempt_classes=frozenset(self._names(exempt.get("classes", []), "exempt.classes", dotted=False)),
-            exempt_functions=frozenset(self._names(exempt.get("functions", []), "exempt.functions", dotted=True)),
+            # Names are compared as Python compares identifiers: NFKC-normalised, once, here.
+            exempt_classes=frozenset(map(normalise_identifier, self._names(exempt.get("classes", []), "exempt.classes", dotted=False))),
+            exempt_functions=frozenset(map(normalise_identifier, self._names(exempt.get("functions", []), "exempt.functions", dotted=True))),
             twins=self._unambiguous(_unique(DEFAULT_TWINS + self._twins(table.get("twins", [])))),
             auto_twins=self._boolean(table, "auto-twins", default=Settings.auto_twins),
             twin_patterns=self._twin_patterns(table),
             per_file_ignores=self._per_file_ignores(table.get("per-file-ignores", {})),
-            blocking_calls=_unique(DEFAULT_BLOCKING_CALLS + self._strings(blocking.get("extend", []), "blocking-calls.extend")),
+            blocking_calls=_unique(DEFAULT_BLOCKING_CALLS + tuple(
+                map(normalise_identifier, self._strings(blocking.get("extend", []), "blocking-calls.extend"))
+            )),
             report_light_async=self._boolean(
                 fake_async, "report-light", default=Settings.report_light_async, within="fake-async"
             ),
@@ -433,7 +445,7 @@ class _TableReader:
                     f"(as \"{{name}}_async\"), got {pattern!r}",
                     "twin-patterns",
                 )
-        return _unique(patterns)
+        return _unique(tuple(map(normalise_identifier, patterns)))
 
     def _twins(self, value: Any) -> tuple[TwinPair, ...]:
         if not isinstance(value, list):
@@ -451,9 +463,10 @@ class _TableReader:
                     raise self.error(f"'{key}.{name}' must be a string, got {_type_name(entry[name])}", self._twin_key(index, name))
                 if not entry[name].isidentifier():
                     raise self.error(f"'{key}.{name}' must be a Python identifier, got {entry[name]!r}", self._twin_key(index, name))
-            if entry["sync"] == entry["async"]:
-                raise self.error(f"'{key}': 'sync' and 'async' must differ, both are {entry['sync']!r}", self._twin_key(index, None))
-            pairs.append(TwinPair(entry["sync"], entry["async"]))
+            sync, async_ = normalise_identifier(entry["sync"]), normalise_identifier(entry["async"])
+            if sync == async_:
+                raise self.error(f"'{key}': 'sync' and 'async' must differ, both are {sync!r}", self._twin_key(index, None))
+            pairs.append(TwinPair(sync, async_))
         return tuple(pairs)
 
     def _twin_key(self, index: int, name: str | None) -> str:

@@ -32,20 +32,22 @@ def detect_encoding(data: bytes) -> str:
 
 
 def decode_source(data: bytes) -> str:
-    """Decode with the encoding Python would use (BOM, then PEP 263 cookie, else UTF-8)."""
+    """Decode with the encoding Python would use (BOM, then PEP 263 cookie, else
+    UTF-8): the one decoder of source text. It decodes once and never looks at
+    the text again for a cookie, so no encoding can make it recurse."""
     try:
-        encoding = detect_encoding(data)
+        return decode_keeping_format(data)[0]
     except SyntaxError as error:  # unknown encoding name, or BOM and cookie disagree
         raise DecodeError(str(error)) from None
-    try:
-        return data.decode(encoding)
     except UnicodeDecodeError as error:
-        line = data.count(b"\n", 0, error.start) + 1
-        line_start = data.rfind(b"\n", 0, error.start) + 1
-        column = len(data[line_start : error.start].decode(encoding, errors="replace")) + 1
-        raise DecodeError(f"not valid {encoding}: {error.reason} at byte {error.start}", line, column) from None
-    except LookupError:
-        raise DecodeError(f"unknown encoding {encoding!r}") from None
+        encoding, body, start = error.encoding, error.object, error.start  # body: the bytes after a BOM
+        line = body.count(b"\n", 0, start) + 1
+        line_start = body.rfind(b"\n", 0, start) + 1
+        column = len(body[line_start:start].decode(encoding, errors="replace")) + 1
+        offset = start + len(data) - len(body)
+        raise DecodeError(f"not valid {encoding}: {error.reason} at byte {offset}", line, column) from None
+    except LookupError as error:
+        raise DecodeError(f"unknown encoding: {error}") from None
 
 
 # Python's physical line breaks, the tokenizer's: \n, \r\n and \r only. str.splitlines

@@ -29,6 +29,7 @@ from mmlint.facts import model
 from mmlint.facts.anchors import Anchor
 from mmlint.facts.ir import has_suspension_point
 from mmlint.facts.ir_builder import BodyBuilder, Link
+from mmlint.facts.nfkc import with_normalised_identifiers
 from mmlint.facts.model import (
     CLS,
     DOTTED,
@@ -87,11 +88,15 @@ def collect_facts(
     twins: tuple[TwinPair, ...],
     column_shift: Mapping[int, int] | None = None,
     anchors: Sequence[Anchor] | None = None,
+    text: str | None = None,
 ) -> FileFacts:
     """The facts of one parsed file. ``column_shift`` and ``anchors``: see
     mmlint.facts.positions.locate (``module`` parsed from a view of the file,
     mmlint.core.source.indentation_view; the statements' anchors in that view,
-    mmlint.facts.anchors.statement_anchors, which spare a codegen of the whole module)."""
+    mmlint.facts.anchors.statement_anchors, which spare a codegen of the whole module).
+    ``text``: what ``module`` was parsed from (else its code is generated)."""
+    # Python compares identifiers NFKC-normalised, and so do the facts (mmlint.facts.nfkc).
+    module = with_normalised_identifiers(module, module.code if text is None else text)
     walk = FileWalk(module, real_path, twins, column_shift, anchors)
     walk.run()
     return walk.facts(display_path)

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from mmlint.core.diagnostics import Edit, Span
+from mmlint.core.identifiers import normalise_identifier
 from mmlint.core.source import decode_keeping_format, python_tokens
 from mmlint.fix.model import CallFix, FixedSite, UnfixedSite
 from mmlint.fix.text_edits import apply_text_edits
@@ -95,7 +96,7 @@ def plan_call_edits(text: str, fixes: Sequence[CallFix]) -> tuple[list[Edit], li
                 unfixed.append(UnfixedSite(span, fix.code, "no call of the twin starts and ends at this position"))
             continue
         name = callee_name_index(tokens, close)
-        if name < start or tokens[name].type != tokenize.NAME or tokens[name].string != fix.sync:
+        if name < start or tokens[name].type != tokenize.NAME or normalise_identifier(tokens[name].string) != fix.sync:
             unfixed.append(UnfixedSite(span, fix.code, f"the callee here is not `{fix.sync}`"))
             continue
         following = close + 1

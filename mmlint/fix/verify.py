@@ -20,6 +20,7 @@ import warnings
 from collections.abc import Iterable, Sequence
 
 from mmlint.core.diagnostics import Edit
+from mmlint.core.identifiers import normalise_identifier
 from mmlint.core.source import decode_keeping_format, python_tokens
 from mmlint.fix.call_rewrite import callee_name_index
 from mmlint.fix.model import CallFix, FixedSite
@@ -99,7 +100,7 @@ def verify_call_rewrite(old: bytes, new: bytes, fixes: Sequence[CallFix], fixed:
         if fix is None or start is None or close is None:
             raise VerificationFailed(f"line {site.span.line}: the fixed site does not match the original tokens")
         name = callee_name_index(old_tokens, close)
-        if name < start or old_tokens[name].string != fix.sync:
+        if name < start or normalise_identifier(old_tokens[name].string) != fix.sync:
             raise VerificationFailed(f"line {site.span.line}: no `{fix.sync}` name in the fixed call")
         opening = [(tokenize.OP, "(")] if site.parenthesized else []
         before.setdefault(start, []).extend(opening + [(tokenize.NAME, "await")])

@@ -46,3 +46,18 @@ def visible_path(path: str) -> str:
     if shown.lstrip().startswith("::"):
         return "./" + shown
     return shown
+
+
+# What json.dumps leaves raw (it escapes only C0, quotes and backslashes): DEL,
+# C1, the line separators, the bidirectional controls and lone surrogates.
+_UNSAFE_IN_JSON = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def json_text(data: object) -> str:
+    """``data`` as indented JSON (non-ASCII text kept readable) whose every
+    control character is a ``\\uXXXX`` escape: the same value to a JSON reader,
+    and no line of it can be split, reordered or recoloured on a terminal."""
+    import json
+
+    text = json.dumps(data, indent=2, ensure_ascii=False)
+    return _UNSAFE_IN_JSON.sub(lambda match: f"\\u{ord(match.group()):04x}", text) + "\n"

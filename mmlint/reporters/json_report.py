@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING
 
 from mmlint.core.diagnostics import Diagnostic
+from mmlint.reporters.escaping import json_text
 
 if TYPE_CHECKING:
     from mmlint.core.report import Report
@@ -47,7 +47,7 @@ def render_statistics(report: "Report") -> str:
         entry = counts.setdefault(d.code, {"code": d.code, "name": d.name, "count": 0, "fixable": 0})
         entry["count"] += 1
         entry["fixable"] += d.fixable
-    return json.dumps([counts[code] for code in sorted(counts)], indent=2, ensure_ascii=False) + "\n"
+    return json_text([counts[code] for code in sorted(counts)])
 
 
 def render(report: "Report", *, color: bool = False) -> str:
@@ -57,4 +57,4 @@ def render(report: "Report", *, color: bool = False) -> str:
         "call_sites": report.call_sites,
         "diagnostics": [diagnostic_dict(d) for d in report.diagnostics],
     }
-    return json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
+    return json_text(payload)

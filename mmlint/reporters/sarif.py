@@ -5,15 +5,17 @@ per diagnostic with its location and, where fixable, the fix as text edits."""
 from __future__ import annotations
 
 import inspect
-import json
+import os
 import re
-from pathlib import Path, PurePosixPath, PureWindowsPath
+from collections.abc import Mapping
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from mmlint import __version__
 from mmlint.core.diagnostics import Diagnostic, Span
 from mmlint.docs import render_rule_markdown, render_rule_text
+from mmlint.reporters.escaping import json_text
 from mmlint.reporters.levels import level_of
 from mmlint.rules import Rule, all_rules
 
@@ -29,7 +31,7 @@ _SECTION_HEADING = re.compile(r"^## +(.+?)\s*$", re.MULTILINE)
 
 def render(report: "Report", *, color: bool = False) -> str:
     """The SARIF log of ``report`` as indented JSON. ``color`` is ignored."""
-    return json.dumps(sarif_log(report), indent=2, ensure_ascii=False) + "\n"
+    return json_text(sarif_log(report))
 
 
 def sarif_log(report: "Report") -> dict[str, Any]:
@@ -47,7 +49,7 @@ def sarif_log(report: "Report") -> dict[str, Any]:
         },
         # Our columns count code points; SARIF's default would be UTF-16 code units.
         "columnKind": "unicodeCodePoints",
-        "results": [_result(diagnostic, rule_index) for diagnostic in report.diagnostics],
+        "results": [_result(diagnostic, rule_index, report.file_paths) for diagnostic in report.diagnostics],
     }
     source_root = _source_root(report)
     if source_root is not None:
@@ -78,8 +80,8 @@ def _what_it_does(rule: Rule) -> str:
     return ""
 
 
-def _result(diagnostic: Diagnostic, rule_index: dict[str, int]) -> dict[str, Any]:
-    artifact = _artifact_location(diagnostic.path)
+def _result(diagnostic: Diagnostic, rule_index: dict[str, int], real_paths: Mapping[str, Path]) -> dict[str, Any]:
+    artifact = _artifact_location(diagnostic.path, real_paths.get(diagnostic.path))
     result: dict[str, Any] = {"ruleId": diagnostic.code}
     if diagnostic.code in rule_index:
         result["ruleIndex"] = rule_index[diagnostic.code]
@@ -94,7 +96,10 @@ def _result(diagnostic: Diagnostic, rule_index: dict[str, int]) -> dict[str, Any
         result["relatedLocations"] = [
             {
                 "id": index,
-                "physicalLocation": {"artifactLocation": _artifact_location(r.path), "region": _region(r.span)},
+                "physicalLocation": {
+                    "artifactLocation": _artifact_location(r.path, real_paths.get(r.path)),
+                    "region": _region(r.span),
+                },
                 "message": {"text": r.message},
             }
             for index, r in enumerate(diagnostic.related)
@@ -129,16 +134,25 @@ def _region(span: Span) -> dict[str, int]:
 
 
 def _is_absolute(path: str) -> bool:
-    return PurePosixPath(path).is_absolute() or PureWindowsPath(path).is_absolute()
+    # The platform's own rule: on POSIX `C:\\evil.py` is a relative file name.
+    return os.path.isabs(path)
 
 
-def _artifact_location(path: str) -> dict[str, str]:
+def _artifact_location(path: str, real: Path | None) -> dict[str, str]:
     """A relative display path becomes a URI relative to %SRCROOT%; a path outside
-    the current directory (shown absolute) becomes a file URI of its own."""
+    the current directory (shown absolute) becomes a file URI of its own. The
+    URI spells the file name's own bytes, percent-encoded (a backslash is part
+    of a POSIX name, an invalid UTF-8 byte is `%FF`), taken from the real path
+    when the report has it: the display path shows such bytes as `\\xNN` text."""
     if _is_absolute(path):
-        return {"uri": Path(path).as_uri()}
+        return {"uri": (real if real is not None else Path(path)).as_uri()}
+    if real is not None and os.name == "posix":
+        depth = len(path.split("/"))
+        name = b"/".join(os.fsencode(part) for part in real.parts[-depth:])
+    else:
+        name = path.encode("utf-8", "surrogateescape")
     # quote() also encodes ":" so a first segment like "a:b.py" cannot read as a scheme.
-    return {"uri": quote(path.replace("\\", "/"), safe="/"), "uriBaseId": SOURCE_ROOT}
+    return {"uri": quote(name, safe="/"), "uriBaseId": SOURCE_ROOT}
 
 
 def _source_root(report: "Report") -> Path | None:
