@@ -74,14 +74,20 @@ def _directive_variants(line: str) -> list[str]:
         after = line[match.end():]
         if before and before[-1] not in _BLANKS:
             continue  # prose: `# mmlint: ignore` in backticks, quotes or words
-        if not (after.strip(_BLANKS) == "" or re.match(r"[ \t]+#", after)):
+        # The directive's segment runs to the next `#` after blanks; a reason may
+        # fill it after a blank (not one that looks like codes out of brackets).
+        segment = re.search(r"[ \t\f]+(?=#)", after)
+        tail = after[: segment.start()] if segment else after
+        if tail.strip(_BLANKS) and (tail[0] not in _BLANKS or re.match(r"\[|[A-Z]+[0-9]+\b", tail.lstrip(_BLANKS))):
             continue
+        end = match.end() + len(tail.rstrip(_BLANKS))
+        after = line[end:]
         options = [(match.start(), match.end(), match.group())]
         blanks = len(before) - len(before.rstrip(_BLANKS))
-        options += [(match.start() - k, match.end(), "") for k in range(blanks + 1)]
+        options += [(match.start() - k, end, "") for k in range(blanks + 1)]
         if after.strip(_BLANKS):  # a leading directive goes with the blanks after it: `# d  # why` -> `# why`
             trailing = len(after) - len(after.lstrip(" \t"))
-            options.append((match.start(), match.end() + trailing, ""))
+            options.append((match.start(), end + trailing, ""))
         if match.group(1):
             codes = [c.strip() for c in match.group(1).split(",") if c.strip()]
             for size in range(1, len(codes)):
