@@ -555,3 +555,22 @@ def test_bad_twin_discovery_settings_are_errors(tmp_path: Path, text: str, expec
 def test_a_wrong_value_in_a_sub_table_points_at_its_own_line(tmp_path: Path) -> None:
     write(tmp_path / "pyproject.toml", '[tool.mmlint]\nselect = ["MM"]\n\n[tool.mmlint.fake-async]\nreport-light = 1\n')
     assert error_of(tmp_path) == "pyproject.toml:5: 'fake-async.report-light' must be true or false, got integer"
+
+
+@pytest.mark.parametrize(
+    ("table", "message"),
+    [
+        ('exclude = ["[abc"]', "pyproject.toml:2: 'exclude[0]' is not a valid glob: the `[` at 1 in '[abc' opens a character class that is never closed"),
+        ('extend-exclude = ["ok/**", "x/[z-a].py"]', "pyproject.toml:2: 'extend-exclude[1]' is not a valid glob: bad character class '[z-a]'"),
+        ('[tool.mmlint.exempt]\npaths = ["**/[gen"]', "pyproject.toml:3: 'exempt.paths[0]' is not a valid glob"),
+        ('[tool.mmlint.per-file-ignores]\n"[legacy" = ["MM003"]', "pyproject.toml:3: per-file-ignores key '[legacy' is not a valid glob"),
+    ],
+)
+def test_a_glob_that_cannot_match_as_written_is_an_error(tmp_path: Path, table: str, message: str) -> None:
+    write(tmp_path / "pyproject.toml", "[tool.mmlint]\n" + table + "\n")
+    assert error_of(tmp_path).startswith(message)
+
+
+def test_an_escaped_bracket_and_a_closed_class_are_valid_globs(tmp_path: Path) -> None:
+    write(tmp_path / "pyproject.toml", '[tool.mmlint]\nexclude = ["\\\\[abc", "[abc]", "[!a-c]x"]\n')
+    assert load_settings(tmp_path).exclude == ("\\[abc", "[abc]", "[!a-c]x")

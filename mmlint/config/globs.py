@@ -90,6 +90,30 @@ def compile_glob(pattern: str) -> GlobPattern:
     return GlobPattern(pattern, directory_only, tuple(items))
 
 
+def glob_problem(pattern: str) -> str | None:
+    """Why ``pattern`` is not a glob mmlint can match as written (an unclosed
+    ``[``, a class whose range runs backwards), or None. Git would quietly read
+    such a pattern as one that matches nothing; a configuration says so."""
+    body = split_pattern(pattern)[0]
+    for segment in body.split("/"):
+        i = 0
+        while i < len(segment):
+            if segment[i] == "\\":
+                i += 2
+                continue
+            if segment[i] == "[":
+                end, klass = _translate_class(segment, i)
+                if klass is None:
+                    return f"the `[` at {i + 1} in {segment!r} opens a character class that is never closed (write `\\[` for a literal one)"
+                try:
+                    re.compile(klass)
+                except re.error as error:
+                    return f"bad character class {segment[i : end + 1]!r}: {error}"
+                i = end
+            i += 1
+    return None
+
+
 def split_pattern(pattern: str) -> tuple[str, bool, bool]:
     """``pattern``'s body (without the slashes and ``./`` that only anchor or
     mark it), whether it names directories only (a trailing ``/``) and whether

@@ -21,6 +21,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from mmlint.config.globs import glob_problem
 from mmlint.config.settings import (
     DEFAULT_BLOCKING_CALLS,
     DEFAULT_TWINS,
@@ -301,8 +302,8 @@ class _TableReader:
             config_digest=self.digest,
             root=self.root,
             paths=self._paths(table),
-            exclude=self._strings(table.get("exclude", []), "exclude"),
-            extend_exclude=self._strings(table.get("extend-exclude", []), "extend-exclude"),
+            exclude=self._globs(table.get("exclude", []), "exclude"),
+            extend_exclude=self._globs(table.get("extend-exclude", []), "extend-exclude"),
             respect_gitignore=self._boolean(table, "respect-gitignore", default=Settings.respect_gitignore),
             respect_noqa=self._boolean(table, "respect-noqa", default=Settings.respect_noqa),
             select=self._codes(table["select"], "select") if "select" in table else Settings.select,
@@ -312,7 +313,7 @@ class _TableReader:
                 max_file_size=self._count(table, "max-file-size", minimum=1) or DEFAULT_BUDGETS.max_file_size,
                 max_nesting_depth=self._count(table, "max-nesting-depth", minimum=1) or DEFAULT_BUDGETS.max_nesting_depth,
             ),
-            exempt_paths=self._strings(exempt.get("paths", []), "exempt.paths"),
+            exempt_paths=self._globs(exempt.get("paths", []), "exempt.paths"),
             # Names are compared as Python compares identifiers: NFKC-normalised, once, here.
             exempt_classes=frozenset(map(normalise_identifier, self._names(exempt.get("classes", []), "exempt.classes", dotted=False))),
             exempt_functions=frozenset(map(normalise_identifier, self._names(exempt.get("functions", []), "exempt.functions", dotted=True))),
@@ -374,6 +375,13 @@ class _TableReader:
             if not item.strip():
                 raise self.error(f"'{key}[{index}]' must not be empty", key)
         return tuple(items)
+
+    def _globs(self, value: Any, key: str) -> tuple[str, ...]:
+        patterns = self._strings(value, key)
+        for index, pattern in enumerate(patterns):
+            if (problem := glob_problem(pattern)) is not None:
+                raise self.error(f"'{key}[{index}]' is not a valid glob: {problem}", key)
+        return patterns
 
     def _names(self, value: Any, key: str, *, dotted: bool) -> tuple[str, ...]:
         names = self._strings(value, key)
@@ -497,6 +505,8 @@ class _TableReader:
             key = f'per-file-ignores."{glob}"'
             if not glob.strip():
                 raise self.error("'per-file-ignores' has an empty glob", "per-file-ignores")
+            if (problem := glob_problem(glob)) is not None:
+                raise self.error(f"per-file-ignores key {glob!r} is not a valid glob: {problem}", key)
             entries.append((glob, self._codes(codes, key)))
         return tuple(entries)
 
@@ -546,6 +556,8 @@ def _cli_glob(pattern: str, cwd: Path, root: Path, option: str) -> str:
     that matches at any depth means the same from anywhere."""
     if not pattern.strip():
         raise ConfigError(f"{option}: empty glob")
+    if (problem := glob_problem(pattern)) is not None:
+        raise ConfigError(f"{option} {pattern!r} is not a valid glob: {problem}")
     if "/" not in pattern.rstrip("/") or pattern.startswith("**/"):
         return pattern
     way = os.path.relpath(cwd, root)
