@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -84,3 +85,17 @@ def test_every_workflow_command_runs_from_the_repository_root(sglang_layout: Pat
 def test_the_readme_has_the_workflow_commands_this_test_runs() -> None:
     commands = _workflow_commands()
     assert any("--format github" in c for c in commands) and any("--format sarif" in c for c in commands)
+
+
+def test_sarif_from_python_names_files_from_the_checkout_root(sglang_layout: Path, tmp_path: Path) -> None:
+    """GitHub code scanning resolves SARIF URIs against the repository root."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    subprocess.run(["git", "init", "-q", str(sglang_layout)], check=True)
+    sarif = tmp_path / "mmlint.sarif"
+    result = _run(f"mmlint check --format sarif --output {sarif} --exit-zero", sglang_layout / "python", tmp_path / "cache")
+    assert result.returncode == 0, result.stderr
+    run = json.loads(sarif.read_text())["runs"][0]
+    assert run["originalUriBaseIds"]["%SRCROOT%"]["uri"] == sglang_layout.as_uri() + "/"
+    uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in run["results"]}
+    assert uris and all(uri.startswith(f"{MULTIMODAL}/") for uri in uris)

@@ -49,11 +49,12 @@ def sarif_log(report: "Report") -> dict[str, Any]:
         },
         # Our columns count code points; SARIF's default would be UTF-16 code units.
         "columnKind": "unicodeCodePoints",
-        "results": [_result(diagnostic, rule_index, report.file_paths) for diagnostic in report.diagnostics],
     }
     source_root = _source_root(report)
-    if source_root is not None:
-        run["originalUriBaseIds"] = {SOURCE_ROOT: {"uri": source_root.as_uri().rstrip("/") + "/"}}
+    checkout, prefix = _checkout_of(source_root)
+    run["results"] = [_result(diagnostic, rule_index, report.file_paths, prefix) for diagnostic in report.diagnostics]
+    if checkout is not None:
+        run["originalUriBaseIds"] = {SOURCE_ROOT: {"uri": checkout.as_uri().rstrip("/") + "/"}}
     return {"$schema": SARIF_SCHEMA, "version": SARIF_VERSION, "runs": [run]}
 
 
@@ -80,8 +81,10 @@ def _what_it_does(rule: Rule) -> str:
     return ""
 
 
-def _result(diagnostic: Diagnostic, rule_index: dict[str, int], real_paths: Mapping[str, Path]) -> dict[str, Any]:
-    artifact = _artifact_location(diagnostic.path, real_paths.get(diagnostic.path))
+def _result(
+    diagnostic: Diagnostic, rule_index: dict[str, int], real_paths: Mapping[str, Path], prefix: bytes = b""
+) -> dict[str, Any]:
+    artifact = _artifact_location(diagnostic.path, real_paths.get(diagnostic.path), prefix)
     result: dict[str, Any] = {"ruleId": diagnostic.code}
     if diagnostic.code in rule_index:
         result["ruleIndex"] = rule_index[diagnostic.code]
@@ -97,7 +100,7 @@ def _result(diagnostic: Diagnostic, rule_index: dict[str, int], real_paths: Mapp
             {
                 "id": index,
                 "physicalLocation": {
-                    "artifactLocation": _artifact_location(r.path, real_paths.get(r.path)),
+                    "artifactLocation": _artifact_location(r.path, real_paths.get(r.path), prefix),
                     "region": _region(r.span),
                 },
                 "message": {"text": r.message},
@@ -138,9 +141,11 @@ def _is_absolute(path: str) -> bool:
     return os.path.isabs(path)
 
 
-def _artifact_location(path: str, real: Path | None) -> dict[str, str]:
-    """A relative display path becomes a URI relative to %SRCROOT%; a path outside
-    the current directory (shown absolute) becomes a file URI of its own. The
+def _artifact_location(path: str, real: Path | None, prefix: bytes = b"") -> dict[str, str]:
+    """A relative display path becomes a URI relative to %SRCROOT%, the checkout
+    (``prefix``: the way from the checkout to the current directory, so a run
+    from `python/` still names `python/sglang/...`, as code scanning needs); a
+    path outside the current directory (shown absolute) becomes a file URI of its own. The
     URI spells the file name's own bytes, percent-encoded (a backslash is part
     of a POSIX name, an invalid UTF-8 byte is `%FF`), taken from the real path
     when the report has it: the display path shows such bytes as `\\xNN` text."""
@@ -152,7 +157,23 @@ def _artifact_location(path: str, real: Path | None) -> dict[str, str]:
     else:
         name = path.encode("utf-8", "surrogateescape")
     # quote() also encodes ":" so a first segment like "a:b.py" cannot read as a scheme.
-    return {"uri": quote(name, safe="/"), "uriBaseId": SOURCE_ROOT}
+    return {"uri": quote(prefix + name, safe="/"), "uriBaseId": SOURCE_ROOT}
+
+
+def _checkout_of(source_root: Path | None) -> tuple[Path | None, bytes]:
+    """The git checkout holding ``source_root`` (the closest directory at or above
+    it with a `.git`), and the way from it down to ``source_root`` as URI bytes
+    ending in `/` (empty when they are the same). Outside a checkout: the
+    source root itself, and no way."""
+    if source_root is None:
+        return None, b""
+    for directory in (source_root, *source_root.parents):
+        if os.path.lexists(directory / ".git"):
+            if directory == source_root:
+                return directory, b""
+            way = source_root.relative_to(directory)
+            return directory, b"/".join(os.fsencode(part) for part in way.parts) + b"/"
+    return source_root, b""
 
 
 def _source_root(report: "Report") -> Path | None:
