@@ -1,10 +1,15 @@
-"""The Python API: run a check from code and get the diagnostics and counts.
+"""The Python API: check, fix and audit from code, with what the command line
+would report as values.
 
     from mmlint.api import check
 
     def test_processors_use_the_worker_pool():
         report = check(["python/sglang/srt/multimodal"], select=["MM001", "MM002"])
         assert not report.diagnostics, "\\n".join(d.message for d in report.diagnostics)
+
+``fix()`` rewrites (or, with ``write=False``, plans) the fixable sites in the
+same rounds as `mmlint fix` and returns the FixRun; ``audit()`` returns the
+Audit that `mmlint audit` prints.
 """
 
 from __future__ import annotations
@@ -13,20 +18,26 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
+from mmlint.audit import Audit, build_audit
+from mmlint.baseline import apply_baseline
 from mmlint.check.discovery import DiscoveryError
 from mmlint.check.engine import Report, run_check
 from mmlint.config.load import ConfigError
 from mmlint.config.resolve import ConfigResolver
 from mmlint.core.diagnostics import Diagnostic, Span
+from mmlint.fix import FixRun
+from mmlint.fix.run import MAX_FIX_ROUNDS, fix_in_rounds, named_links
 
-__all__ = ["check", "Report", "Diagnostic", "Span", "ConfigError", "DiscoveryError"]
+__all__ = ["check", "fix", "audit", "Report", "FixRun", "Audit", "Diagnostic", "Span", "ConfigError", "DiscoveryError"]
+
+PathArg = str | os.PathLike[str]
 
 
 def check(
-    paths: Sequence[str | os.PathLike[str]] | None = None,
+    paths: Sequence[PathArg] | None = None,
     *,
-    config: str | os.PathLike[str] | None = None,
-    cwd: str | os.PathLike[str] | None = None,
+    config: PathArg | None = None,
+    cwd: PathArg | None = None,
     select: Sequence[str] | None = None,
     ignore: Sequence[str] | None = None,
 ) -> Report:
@@ -34,11 +45,59 @@ def check(
     ``cwd``) and return the Report: ``diagnostics``, ``files_scanned`` and
     ``call_sites``. ``config`` names a configuration file for every file, else
     each file is governed by the closest one at or above it (as in ruff). Raises ConfigError or DiscoveryError for bad input."""
-    where = Path(cwd) if cwd is not None else Path.cwd()
+    where, resolver = _resolver(config, cwd, select, ignore)
+    return run_check([Path(p) for p in paths] if paths else None, resolver, where)
+
+
+def fix(
+    paths: Sequence[PathArg] | None = None,
+    *,
+    config: PathArg | None = None,
+    cwd: PathArg | None = None,
+    select: Sequence[str] | None = None,
+    ignore: Sequence[str] | None = None,
+    write: bool = True,
+    baseline: PathArg | None = None,
+) -> FixRun:
+    """Fix ``paths`` as `mmlint fix` does (the same rounds, verification and
+    atomic writes; ``write=False`` plans without writing, as `--diff`) and return
+    the FixRun: ``changed`` (each with its old and new bytes), ``unfixed``,
+    ``errors``, ``clean``. ``baseline``: leave the sites that baseline file
+    records. Raises ConfigError, DiscoveryError or BaselineError for bad input."""
+    where, resolver = _resolver(config, cwd, select, ignore)
+    targets = [Path(p) for p in paths] if paths else None
+
+    def scan() -> Report:
+        report = run_check(targets, resolver, where)
+        return apply_baseline(report, Path(baseline)).report if baseline is not None else report
+
+    run, _ = fix_in_rounds(
+        scan(), scan, write=write, links=named_links(tuple(targets or ()), where), max_rounds=MAX_FIX_ROUNDS
+    )
+    return run
+
+
+def audit(
+    paths: Sequence[PathArg] | None = None,
+    *,
+    config: PathArg | None = None,
+    cwd: PathArg | None = None,
+    select: Sequence[str] | None = None,
+    ignore: Sequence[str] | None = None,
+) -> Audit:
+    """The inventory `mmlint audit` prints: ``rows`` (one per file with a twin
+    call or an async def), ``totals``, ``defs`` and the discovered ``twins``."""
+    return build_audit(check(paths, config=config, cwd=cwd, select=select, ignore=ignore))
+
+
+def _resolver(
+    config: PathArg | None, cwd: PathArg | None, select: Sequence[str] | None, ignore: Sequence[str] | None
+) -> tuple[Path, ConfigResolver]:
+    where = Path(os.path.abspath(cwd)) if cwd is not None else Path.cwd()
     resolver = ConfigResolver(
         where,
         Path(config) if config is not None else None,
         select=list(select) if select is not None else None,
         ignore=list(ignore) if ignore is not None else None,
     )
-    return run_check([Path(p) for p in paths] if paths else None, resolver, where)
+    return where, resolver
