@@ -24,6 +24,7 @@ COMMANDS = {
     "rules": "rules",
     "explain": "rules",
     "clean": "clean",
+    "server": "server",
 }
 
 

@@ -201,16 +201,17 @@ def _stage_work(file: FileToFix) -> list[tuple[Fixer, list[Diagnostic]]]:
     return sorted(work.values(), key=lambda item: item[0].order)
 
 
-def fix_file(file: FileToFix, *, write: bool) -> FileFixResult:
+def fix_file(file: FileToFix, *, write: bool, source: bytes | None = None) -> FileFixResult:
     """Plan, transform, verify and (when ``write`` and the bytes changed)
-    atomically write one file. Never raises for bad input."""
+    atomically write one file. Never raises for bad input. ``source``: the
+    file's bytes when they are not the disk's (an editor's unsaved buffer)."""
     syntax_errors = [d for d in file.diagnostics if d.code == SYNTAX_ERROR_CODE]
     if syntax_errors:
         failure = syntax_errors[0]
         message = f"line {failure.span.line}: {failure.message} (MM999)"
         return FileFixResult(file.path, file.abs_path, error=message, diagnostics=file.diagnostics)
     try:
-        old = file.abs_path.read_bytes()
+        old = file.abs_path.read_bytes() if source is None else source
     except OSError as error:
         return FileFixResult(file.path, file.abs_path, error=f"could not read: {error.strerror or error}")
 

@@ -1,0 +1,425 @@
+"""The language server: pygls over stdio.
+
+Documents come and go with didOpen / didChange / didClose; every change
+asks the analysis loop for a run (after a short debounce, so that a burst of
+keystrokes costs one run; at once on open and save). A run analyses every
+open document together, each workspace folder through its own Analyser, on
+one worker thread, and publishes the diagnostics of each document whose text
+or diagnostics changed: editing a callee updates its callers' diagnostics.
+Code actions and commands wait for the run that covers the text they see."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.uris import from_fs_path, to_fs_path
+
+from mmlint import __version__
+from mmlint.core.diagnostics import Diagnostic
+from mmlint.server.actions import can_suppress, encode_like, fix_all, fix_one, suppressed_text, text_of
+from mmlint.server.analysis import Analyser, DocumentResult, errors_of
+from mmlint.server.protocol import Lines, text_edits, to_lsp
+from mmlint.server.settings import ServerSettings, read_settings
+
+FIX_ALL_COMMAND = "mmlint.fixAll"
+FIX_ALL_KIND = "source.fixAll.mmlint"
+SOURCE_SUFFIXES = (".py", ".pyi")
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """An open document as a run analyses it."""
+
+    uri: str
+    version: int | None
+    path: Path
+    data: bytes
+
+
+class MmlintServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__("mmlint", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+        self.initial_settings = ServerSettings()
+        self.settings = ServerSettings()
+        self.open_uris: dict[str, None] = {}  # the Python documents open, in opening order
+        self.analysers: dict[Path, Analyser] = {}
+        self.results: dict[str, tuple[Snapshot, DocumentResult]] = {}
+        self.published: dict[str, tuple[int | None, list]] = {}
+        self.shown_errors: set[str] = set()
+        self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mmlint-analysis")
+        self._requested = 0  # changes asked for, and the last one a finished run covered
+        self._covered = 0
+        self._urgent = False
+        self._wake: asyncio.Event | None = None
+        self._waiters: list[tuple[int, asyncio.Future]] = []
+        self._loop_task: asyncio.Task | None = None
+
+    # -- documents and runs ----------------------------------------------------------------
+
+    def request_run(self, *, urgent: bool = False) -> None:
+        self._requested += 1
+        self._urgent = self._urgent or urgent
+        if self._wake is None:
+            self._wake = asyncio.Event()
+        if self._loop_task is None:
+            self._loop_task = asyncio.get_running_loop().create_task(self._analysis_loop())
+        self._wake.set()
+
+    async def up_to_date(self) -> None:
+        """Wait for a run that has seen every change made so far."""
+        if self._covered >= self._requested:
+            return
+        future = asyncio.get_running_loop().create_future()
+        self._waiters.append((self._requested, future))
+        await future
+
+    async def _analysis_loop(self) -> None:
+        assert self._wake is not None
+        while True:
+            await self._wake.wait()
+            if not self._urgent and self.settings.debounce_ms:
+                await asyncio.sleep(self.settings.debounce_ms / 1000)
+            self._wake.clear()
+            self._urgent = False
+            covers = self._requested
+            snapshots = self._snapshots()
+            try:
+                results = await asyncio.get_running_loop().run_in_executor(self.executor, self._analyse, snapshots)
+            except Exception as error:  # never reached by design (Analyser.analyse does not raise); kept alive anyway
+                self.log(types.MessageType.Error, f"mmlint: analysis failed: {type(error).__name__}: {error}")
+                results = {}
+            self._publish(snapshots, results)
+            self._covered = covers
+            for waiter in [w for w in self._waiters if w[0] <= covers]:
+                self._waiters.remove(waiter)
+                if not waiter[1].done():
+                    waiter[1].set_result(None)
+
+    def _snapshots(self) -> list[Snapshot]:
+        snapshots = []
+        for uri in self.open_uris:
+            document = self.workspace.get_text_document(uri)
+            path = to_fs_path(uri)
+            if path is None:
+                continue
+            snapshots.append(Snapshot(uri, document.version, Path(os.path.abspath(path)), encode_like(document.source)))
+        return snapshots
+
+    def root_of(self, path: Path) -> Path:
+        """The workspace folder holding ``path`` (the innermost), else its directory."""
+        roots = []
+        for folder in self.workspace.folders.values():
+            folder_path = to_fs_path(folder.uri)
+            if folder_path:
+                roots.append(Path(os.path.abspath(folder_path)))
+        if not roots and self.workspace.root_path:
+            roots.append(Path(os.path.abspath(self.workspace.root_path)))
+        holding = [root for root in roots if path == root or root in path.parents]
+        return max(holding, key=lambda root: len(root.parts)) if holding else path.parent
+
+    def analyser_for(self, root: Path) -> Analyser:
+        analyser = self.analysers.get(root)
+        if analyser is None:
+            analyser = self.analysers[root] = Analyser(root, self.settings)
+        return analyser
+
+    def _analyse(self, snapshots: list[Snapshot]) -> dict[str, DocumentResult]:
+        """On the worker thread: every open document, by workspace folder."""
+        by_root: dict[Path, dict[Path, Snapshot]] = {}
+        for snapshot in snapshots:
+            by_root.setdefault(self.root_of(snapshot.path), {})[snapshot.path] = snapshot
+        results: dict[str, DocumentResult] = {}
+        for root, documents in by_root.items():
+            analysed = self.analyser_for(root).analyse({path: s.data for path, s in documents.items()})
+            results.update((documents[path].uri, result) for path, result in analysed.items())
+        return results
+
+    def _publish(self, snapshots: list[Snapshot], results: Mapping[str, DocumentResult]) -> None:
+        self._report_errors(results.values())
+        texts = {s.uri: s for s in snapshots}
+        for snapshot in snapshots:
+            result = results.get(snapshot.uri)
+            if result is None or snapshot.uri not in self.open_uris:
+                continue
+            self.results[snapshot.uri] = (snapshot, result)
+            diagnostics = self.lsp_diagnostics(result, texts)
+            last = self.published.get(snapshot.uri)
+            if last is not None and last == (snapshot.version, diagnostics):
+                continue  # neither the text nor its diagnostics changed
+            self.published[snapshot.uri] = (snapshot.version, diagnostics)
+            self.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(uri=snapshot.uri, diagnostics=diagnostics, version=snapshot.version)
+            )
+
+    def _report_errors(self, results) -> None:
+        for result in results:
+            if result.details:  # a crash: the traceback goes to the log, every time
+                self.log(types.MessageType.Error, f"mmlint: {result.path}: {result.error}\n{result.details}")
+        for error in errors_of(results):
+            if error not in self.shown_errors:  # a configuration error: shown once, logged on
+                self.shown_errors.add(error)
+                self.window_show_message(types.ShowMessageParams(types.MessageType.Error, f"mmlint: {error}"))
+            self.log(types.MessageType.Error, f"mmlint: {error}")
+
+    def lsp_diagnostics(self, result: DocumentResult, texts: Mapping[str, Snapshot]) -> list[types.Diagnostic]:
+        encoding = self.workspace.position_encoding or types.PositionEncodingKind.Utf16
+        lines = Lines(text_of(result.data) or "", encoding)
+        root = self.root_of(result.path)
+
+        def path_of(shown: str) -> Path:
+            return Path(os.path.abspath(root / shown))
+
+        def uri_of(shown: str) -> str | None:
+            return from_fs_path(str(path_of(shown)))
+
+        def lines_of(shown: str) -> Lines | None:
+            path = path_of(shown)
+            uri = from_fs_path(str(path))
+            try:
+                data = texts[uri].data if uri in texts else path.read_bytes()
+            except OSError:
+                return None
+            text = text_of(data)
+            return Lines(text, encoding) if text is not None else None
+
+        return [
+            to_lsp(d, lines, uri_of=uri_of, lines_of=lines_of, rule_docs_url=self.settings.rule_docs_url)
+            for d in result.diagnostics
+        ]
+
+    def log(self, kind: types.MessageType, message: str) -> None:
+        self.window_log_message(types.LogMessageParams(kind, message))
+
+    # -- settings --------------------------------------------------------------------------
+
+    def apply_settings(self, settings: ServerSettings) -> None:
+        for warning in settings.warnings:
+            self.log(types.MessageType.Warning, f"mmlint: {warning}")
+        self.settings = settings
+        self.analysers = {}  # new select / ignore / config: new resolvers (the facts stay on disk)
+        self.shown_errors = set()
+
+    async def pull_settings(self) -> None:
+        """The workspace configuration's ``mmlint`` section, over the initialization options."""
+        capability = self.client_capabilities.workspace
+        if capability is None or not capability.configuration:
+            return
+        try:
+            (section,) = await self.workspace_configuration_async(
+                types.ConfigurationParams(items=[types.ConfigurationItem(section="mmlint")])
+            )
+        except Exception as error:  # a client that advertises it but fails: keep what we have
+            self.log(types.MessageType.Warning, f"mmlint: workspace/configuration failed: {error}")
+            return
+        if section is not None:
+            self.apply_settings(read_settings(section, self.initial_settings, where="workspace configuration"))
+
+    # -- code actions ----------------------------------------------------------------------
+
+    def current(self, uri: str) -> tuple[Snapshot, DocumentResult] | None:
+        """The last result for ``uri``, if it is of the text the client has now."""
+        entry = self.results.get(uri)
+        if entry is None or uri not in self.open_uris:
+            return None
+        if entry[0].version != self.workspace.get_text_document(uri).version:
+            return None
+        return entry
+
+    def workspace_edit(self, snapshot: Snapshot, new: bytes) -> types.WorkspaceEdit | None:
+        old_text, new_text = text_of(snapshot.data), text_of(new)
+        if old_text is None or new_text is None or old_text == new_text:
+            return None
+        return self.text_edit(snapshot, old_text, new_text)
+
+    def text_edit(self, snapshot: Snapshot, old_text: str, new_text: str) -> types.WorkspaceEdit:
+        encoding = self.workspace.position_encoding or types.PositionEncodingKind.Utf16
+        edits = text_edits(old_text, new_text, encoding)
+        capability = self.client_capabilities.workspace
+        if capability is not None and capability.workspace_edit is not None and capability.workspace_edit.document_changes:
+            # Versioned: a client whose buffer moved on refuses the edit rather than misplace it.
+            document = types.OptionalVersionedTextDocumentIdentifier(uri=snapshot.uri, version=snapshot.version)
+            return types.WorkspaceEdit(document_changes=[types.TextDocumentEdit(document, edits)])
+        return types.WorkspaceEdit(changes={snapshot.uri: edits})
+
+    def fix_all_edit(self, snapshot: Snapshot, result: DocumentResult) -> types.WorkspaceEdit | None:
+        """On the worker thread: the document with every fix of `mmlint fix` applied."""
+        analyser = self.analyser_for(self.root_of(snapshot.path))
+        others = {s.path: s.data for s, _ in self.results.values() if s.uri in self.open_uris}
+        new = fix_all(result, lambda data: analyser.analyse_one(snapshot.path, data, others))
+        return self.workspace_edit(snapshot, new) if new is not None else None
+
+    def code_actions(self, uri: str, wanted: types.Range, only: list[str] | None) -> list[types.CodeAction]:
+        """On the worker thread: the actions for the diagnostics ``wanted`` touches, and fix-all."""
+        entry = self.current(uri)
+        if entry is None:
+            return []
+        snapshot, result = entry
+        text = text_of(snapshot.data)
+        if text is None:
+            return []
+        encoding = self.workspace.position_encoding or types.PositionEncodingKind.Utf16
+        lines = Lines(text, encoding)
+        published = dict(zip(result.diagnostics, self.published.get(uri, (None, []))[1]))
+        actions: list[types.CodeAction] = []
+        for diagnostic in result.diagnostics:
+            if not _overlaps(lines.range(diagnostic.span), wanted):
+                continue
+            shown = [published[diagnostic]] if diagnostic in published else None
+            if _wanted(types.CodeActionKind.QuickFix, only):
+                actions += self._quick_fixes(snapshot, result, text, diagnostic, shown)
+        if any(d.fixable for d in result.diagnostics):
+            kinds = [kind for kind in (FIX_ALL_KIND, types.CodeActionKind.QuickFix) if _wanted(kind, only)]
+            edit = self.fix_all_edit(snapshot, result) if kinds else None
+            for kind in kinds if edit is not None else ():
+                title = "mmlint: fix all in this file" if kind == FIX_ALL_KIND else "Fix all mmlint problems in this file"
+                actions.append(types.CodeAction(title=title, kind=kind, edit=edit))
+        return actions
+
+    def _quick_fixes(
+        self, snapshot: Snapshot, result: DocumentResult, text: str, diagnostic: Diagnostic, shown
+    ) -> list[types.CodeAction]:
+        actions = []
+        if diagnostic.fixable:
+            new = fix_one(result, diagnostic)
+            edit = self.workspace_edit(snapshot, new) if new is not None else None
+            if edit is not None:
+                actions.append(types.CodeAction(
+                    title=f"mmlint: fix {diagnostic.code} ({diagnostic.name})",
+                    kind=types.CodeActionKind.QuickFix, diagnostics=shown, edit=edit, is_preferred=True,
+                ))
+        if can_suppress(diagnostic):
+            suppressed = suppressed_text(text, diagnostic)
+            if suppressed is not None:
+                actions.append(types.CodeAction(
+                    title=f"mmlint: suppress {diagnostic.code} with `# mmlint: ignore[{diagnostic.code}]`",
+                    kind=types.CodeActionKind.QuickFix, diagnostics=shown,
+                    edit=self.text_edit(snapshot, text, suppressed),
+                ))
+        return actions
+
+
+def _wanted(kind: str, only: list[str] | None) -> bool:
+    """Whether a client asking for ``only`` kinds wants ``kind`` (kinds are dotted hierarchies)."""
+    return not only or any(kind == want or kind.startswith(want + ".") for want in only)
+
+
+def _overlaps(a: types.Range, b: types.Range) -> bool:
+    def key(position: types.Position) -> tuple[int, int]:
+        return (position.line, position.character)
+
+    return key(a.start) <= key(b.end) and key(b.start) <= key(a.end)
+
+
+def _uri_argument(argument: Any) -> str | None:
+    if isinstance(argument, str):
+        return argument
+    if isinstance(argument, Mapping):
+        uri = argument.get("uri")
+        return uri if isinstance(uri, str) else None
+    return None
+
+
+def is_python(document: types.TextDocumentItem) -> bool:
+    return document.language_id == "python" or document.uri.endswith(SOURCE_SUFFIXES)
+
+
+def build_server() -> MmlintServer:
+    server = MmlintServer()
+
+    @server.feature(types.INITIALIZE)
+    def initialize(ls: MmlintServer, params: types.InitializeParams) -> None:
+        ls.initial_settings = read_settings(params.initialization_options, where="initializationOptions")
+        ls.apply_settings(ls.initial_settings)
+
+    @server.feature(types.INITIALIZED)
+    async def initialized(ls: MmlintServer, params: types.InitializedParams) -> None:
+        await ls.pull_settings()
+        if ls.open_uris:
+            ls.request_run(urgent=True)
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    async def did_change_configuration(ls: MmlintServer, params: types.DidChangeConfigurationParams) -> None:
+        if params.settings:
+            ls.apply_settings(read_settings(params.settings, ls.initial_settings, where="settings"))
+        await ls.pull_settings()
+        ls.request_run(urgent=True)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: MmlintServer, params: types.DidOpenTextDocumentParams) -> None:
+        if is_python(params.text_document):
+            ls.open_uris[params.text_document.uri] = None
+            ls.request_run(urgent=True)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: MmlintServer, params: types.DidChangeTextDocumentParams) -> None:
+        if params.text_document.uri in ls.open_uris:
+            ls.request_run()
+
+    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(ls: MmlintServer, params: types.DidSaveTextDocumentParams) -> None:
+        if params.text_document.uri in ls.open_uris:
+            ls.request_run(urgent=True)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: MmlintServer, params: types.DidCloseTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        if uri in ls.open_uris:
+            del ls.open_uris[uri]
+            ls.results.pop(uri, None)
+            ls.published.pop(uri, None)
+            ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+            if ls.open_uris:  # its unsaved text no longer stands for the file
+                ls.request_run(urgent=True)
+
+    @server.feature(
+        types.TEXT_DOCUMENT_CODE_ACTION,
+        types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, FIX_ALL_KIND]),
+    )
+    async def code_action(ls: MmlintServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+        await ls.up_to_date()
+        loop = asyncio.get_running_loop()
+        only = [str(kind) for kind in params.context.only] if params.context.only else None
+        return await loop.run_in_executor(ls.executor, ls.code_actions, params.text_document.uri, params.range, only)
+
+    @server.command(FIX_ALL_COMMAND)
+    async def fix_all_command(ls: MmlintServer, *arguments: Any) -> bool:
+        """``mmlint.fixAll`` with the document's URI (or ``{"uri": ...}``): the
+        fixes of `mmlint fix` sent to the client as one workspace edit.
+        True when an edit was sent and applied."""
+        uri = _uri_argument(arguments[0]) if arguments else None
+        if uri is None:
+            raise ValueError("mmlint.fixAll takes the document's URI")
+        await ls.up_to_date()
+        entry = ls.current(uri)
+        if entry is None:
+            return False
+        edit = await asyncio.get_running_loop().run_in_executor(ls.executor, ls.fix_all_edit, *entry)
+        if edit is None:
+            return False
+        applied = await ls.workspace_apply_edit_async(types.ApplyWorkspaceEditParams(edit=edit, label="mmlint: fix all"))
+        return bool(applied.applied)
+
+    @server.feature(types.SHUTDOWN)
+    def shutdown(ls: MmlintServer, params: None) -> None:
+        if ls._loop_task is not None:
+            ls._loop_task.cancel()
+        ls.executor.shutdown(wait=False, cancel_futures=True)
+
+    return server
+
+
+def serve() -> None:
+    """Speak the protocol on stdin / stdout until the client says exit. Only
+    the protocol may reach stdout: anything else printed goes to stderr."""
+    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
+    sys.stdout = sys.stderr
+    build_server().start_io(stdin, stdout)
