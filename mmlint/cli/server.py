@@ -25,4 +25,4 @@ def command() -> None:
         raise SystemExit(EXIT_ERROR)
     from mmlint.server.server import serve
 
-    serve()
+    raise SystemExit(serve())

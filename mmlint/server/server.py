@@ -33,6 +33,7 @@ from mmlint.server.settings import ServerSettings, read_settings
 FIX_ALL_COMMAND = "mmlint.fixAll"
 FIX_ALL_KIND = "source.fixAll.mmlint"
 SOURCE_SUFFIXES = (".py", ".pyi")
+SETTINGS_WAIT_SECONDS = 5.0
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,8 @@ class MmlintServer(LanguageServer):
         self._wake: asyncio.Event | None = None
         self._waiters: list[tuple[int, asyncio.Future]] = []
         self._loop_task: asyncio.Task | None = None
+        self._settings_ready: asyncio.Event | None = None  # set once the workspace configuration is in
+        self.shut_down = False  # the client asked for shutdown before exit (or the end of input)
 
     # -- documents and runs ----------------------------------------------------------------
 
@@ -82,8 +85,18 @@ class MmlintServer(LanguageServer):
         self._waiters.append((self._requested, future))
         await future
 
+    def settings_ready(self) -> asyncio.Event:
+        if self._settings_ready is None:
+            self._settings_ready = asyncio.Event()
+        return self._settings_ready
+
     async def _analysis_loop(self) -> None:
         assert self._wake is not None
+        # The first run waits for the pulled settings (a client that never answers costs a few seconds).
+        try:
+            await asyncio.wait_for(self.settings_ready().wait(), SETTINGS_WAIT_SECONDS)
+        except asyncio.TimeoutError:
+            pass
         while True:
             await self._wake.wait()
             if not self._urgent and self.settings.debounce_ms:
@@ -342,9 +355,10 @@ def build_server() -> MmlintServer:
 
     @server.feature(types.INITIALIZED)
     async def initialized(ls: MmlintServer, params: types.InitializedParams) -> None:
-        await ls.pull_settings()
-        if ls.open_uris:
-            ls.request_run(urgent=True)
+        try:
+            await ls.pull_settings()
+        finally:
+            ls.settings_ready().set()
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     async def did_change_configuration(ls: MmlintServer, params: types.DidChangeConfigurationParams) -> None:
@@ -410,6 +424,7 @@ def build_server() -> MmlintServer:
 
     @server.feature(types.SHUTDOWN)
     def shutdown(ls: MmlintServer, params: None) -> None:
+        ls.shut_down = True
         if ls._loop_task is not None:
             ls._loop_task.cancel()
         ls.executor.shutdown(wait=False, cancel_futures=True)
@@ -417,9 +432,13 @@ def build_server() -> MmlintServer:
     return server
 
 
-def serve() -> None:
-    """Speak the protocol on stdin / stdout until the client says exit. Only
-    the protocol may reach stdout: anything else printed goes to stderr."""
+def serve() -> int:
+    """Speak the protocol on stdin / stdout until the client says exit (or
+    closes stdin); the exit code: 0 after a shutdown request, else 1, as the
+    protocol says. Only the protocol may reach stdout: anything else printed
+    goes to stderr."""
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr
-    build_server().start_io(stdin, stdout)
+    server = build_server()
+    server.start_io(stdin, stdout)
+    return 0 if server.shut_down else 1
