@@ -326,10 +326,9 @@ def _wanted(kind: str, only: list[str] | None) -> bool:
 
 
 def _overlaps(a: types.Range, b: types.Range) -> bool:
-    def key(position: types.Position) -> tuple[int, int]:
-        return (position.line, position.character)
-
-    return key(a.start) <= key(b.end) and key(b.start) <= key(a.end)
+    """Whether the ranges share a line: a cursor anywhere on a diagnostic's
+    lines is asking about it, as editors show the light bulb for the line."""
+    return a.start.line <= b.end.line and b.start.line <= a.end.line
 
 
 def _uri_argument(argument: Any) -> str | None:
