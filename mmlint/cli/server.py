@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
-
 import click
 
 from mmlint.cli.common import EXIT_ERROR
@@ -15,14 +13,16 @@ EXTRA_MODULES = ("pygls", "lsprotocol")
 def command() -> None:
     """Run the Language Server Protocol server on standard input and output
     (for editors; needs `pip install 'mmlint[server]'`)."""
-    missing = [name for name in EXTRA_MODULES if importlib.util.find_spec(name) is None]
-    if missing:
+    try:
+        from mmlint.server.server import serve
+    except ModuleNotFoundError as error:
+        missing = (error.name or "").split(".")[0]
+        if missing not in EXTRA_MODULES:
+            raise
         click.echo(
-            f"mmlint: error: `mmlint server` needs the server extra ({', '.join(missing)} not installed): "
+            f"mmlint: error: `mmlint server` needs the server extra ({missing} is not installed): "
             "pip install 'mmlint[server]'",
             err=True,
         )
-        raise SystemExit(EXIT_ERROR)
-    from mmlint.server.server import serve
-
+        raise SystemExit(EXIT_ERROR) from None
     raise SystemExit(serve())
