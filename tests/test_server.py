@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -103,10 +104,30 @@ def test_did_change_republishes_for_the_new_text_and_nothing_is_written(client, 
     assert [d["code"] for d in lsp.diagnostics(uri, version=1)] == ["MM001"]
     text = clip.read_text(encoding="utf-8")
     fixed = text.replace("= self.process_and_combine_mm_data(", "= await self.process_and_combine_mm_data_async(")
-    for version in (2, 3, 4):  # a burst of changes: the last one is what gets analysed
-        lsp.change(uri, fixed if version == 4 else text + "\n" * version, version)
-    assert lsp.diagnostics(uri, version=4) == []
+    mark = lsp.mark()
+    for version in (2, 3, 4, 5, 6):  # a burst of changes: the first and the last are analysed
+        lsp.change(uri, fixed if version == 6 else text + "\n" * version, version)
+    assert lsp.diagnostics(uri, start=mark, version=6) == []
+    published = [m["params"]["version"] for m in lsp.messages[mark:] if m.get("method") == "textDocument/publishDiagnostics"]
+    assert set(published) <= {2, 6}
     assert tree_digest(package) == before  # only the cache is written
+    assert lsp.stop() == 0
+
+
+def test_a_change_soon_after_another_waits_for_the_debounce(client, package) -> None:
+    lsp = client({"debounce": 3000})
+    clip = package / "mmproc/processors/clip.py"
+    text = clip.read_text(encoding="utf-8")
+    uri = lsp.open(clip)
+    lsp.diagnostics(uri, version=1)
+    lsp.change(uri, text + "\n", 2)  # after a quiet spell: at once
+    started = time.monotonic()
+    lsp.diagnostics(uri, version=2)
+    assert time.monotonic() - started < 2.5
+    lsp.change(uri, text + "\n\n", 3)  # within 3 s of the one before: waits for 3 s of quiet
+    started = time.monotonic()
+    lsp.diagnostics(uri, version=3)
+    assert time.monotonic() - started >= 2.5
     assert lsp.stop() == 0
 
 

@@ -47,7 +47,8 @@ class DocumentResult:
 class MemoryFactsCache:
     """The facts cache as the engine uses it (key, load, store, finish), with
     every outcome decoded once and kept in memory; the user's cache on disk
-    (when it may be used) below it, so a restart starts warm."""
+    (when it may be used) below it, so a restart starts warm. New outcomes
+    reach the disk at ``persist()``, after the diagnostics are out."""
 
     key = FactsCache.key  # the disk cache's keys: content, paths, options, mmlint's code
 
@@ -55,6 +56,7 @@ class MemoryFactsCache:
         self.disk = disk
         self._kept: dict[str, object] = {}
         self._used: dict[str, object] = {}
+        self._unstored: dict[str, object] = {}
 
     def load(self, key: str):
         outcome = self._kept.get(key)
@@ -67,11 +69,18 @@ class MemoryFactsCache:
     def store(self, key: str, outcome) -> None:
         self._used[key] = outcome
         if self.disk is not None:
+            self._unstored[key] = outcome
+
+    def persist(self) -> None:
+        """Write the outcomes stored since the last call to the disk cache."""
+        if self.disk is None or not self._unstored:
+            return
+        unstored, self._unstored = self._unstored, {}
+        for key, outcome in unstored.items():
             self.disk.store(key, outcome)
+        self.disk.finish()
 
     def finish(self) -> None:
-        if self.disk is not None:
-            self.disk.finish()
         self._kept.update(self._used)
         # Old texts of edited files pile up: keep about what the runs use.
         if len(self._kept) > 2 * len(self._used) + 256:
@@ -88,7 +97,8 @@ class Analyser:
         self.settings = settings
         opening = open_cache(use_cache)
         self.cache_warning = opening.warning
-        self._caches = CacheOpening(MemoryFactsCache(opening.cache))
+        self.facts = MemoryFactsCache(opening.cache)
+        self._caches = CacheOpening(self.facts)
 
     def analyse(self, documents: Mapping[Path, bytes]) -> dict[Path, DocumentResult]:
         """Every document's result. Never raises: a bad configuration or a

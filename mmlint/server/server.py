@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
+import time
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -24,6 +25,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from mmlint import __version__
+from mmlint.check.per_file import skip_node_validation
 from mmlint.core.diagnostics import Diagnostic
 from mmlint.server.actions import can_suppress, encode_like, fix_all, fix_one, suppressed_text, text_of
 from mmlint.server.analysis import Analyser, DocumentResult, errors_of
@@ -60,6 +62,8 @@ class MmlintServer(LanguageServer):
         self._requested = 0  # changes asked for, and the last one a finished run covered
         self._covered = 0
         self._urgent = False
+        self._in_burst = False  # the last didChange came within the debounce of the one before
+        self._last_request = float("-inf")  # when the last didChange came
         self._wake: asyncio.Event | None = None
         self._waiters: list[tuple[int, asyncio.Future]] = []
         self._loop_task: asyncio.Task | None = None
@@ -69,6 +73,11 @@ class MmlintServer(LanguageServer):
     # -- documents and runs ----------------------------------------------------------------
 
     def request_run(self, *, urgent: bool = False) -> None:
+        """A run for a change (didChange), or ``urgent`` for anything else (open, save, settings)."""
+        if not urgent:
+            now = time.monotonic()
+            self._in_burst = now - self._last_request < self.settings.debounce_ms / 1000
+            self._last_request = now
         self._requested += 1
         self._urgent = self._urgent or urgent
         if self._wake is None:
@@ -99,8 +108,13 @@ class MmlintServer(LanguageServer):
             pass
         while True:
             await self._wake.wait()
-            if not self._urgent and self.settings.debounce_ms:
+            # A change after a quiet spell is analysed at once; one in a burst
+            # waits until the burst has been quiet for the debounce.
+            while self._in_burst and not self._urgent:
+                seen = self._requested
                 await asyncio.sleep(self.settings.debounce_ms / 1000)
+                if self._requested == seen:
+                    break
             self._wake.clear()
             self._urgent = False
             covers = self._requested
@@ -111,6 +125,12 @@ class MmlintServer(LanguageServer):
                 self.log(types.MessageType.Error, f"mmlint: analysis failed: {type(error).__name__}: {error}")
                 results = {}
             self._publish(snapshots, results)
+            # The new facts reach the disk cache once the diagnostics are out.
+            for analyser in list(self.analysers.values()):
+                try:
+                    self.executor.submit(analyser.facts.persist)
+                except RuntimeError:  # shut down meanwhile: the cache is only a cache
+                    break
             self._covered = covers
             for waiter in [w for w in self._waiters if w[0] <= covers]:
                 self._waiters.remove(waiter)
@@ -438,6 +458,9 @@ def serve() -> int:
     goes to stderr."""
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr
+    # This process builds libcst trees only by parsing (the fixer edits text),
+    # as a pool worker does: it may trust them, as workers do.
+    skip_node_validation()
     server = build_server()
     server.start_io(stdin, stdout)
     return 0 if server.shut_down else 1

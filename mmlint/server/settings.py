@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-DEFAULT_DEBOUNCE_MS = 50
+DEFAULT_DEBOUNCE_MS = 100
 
 
 @dataclass(frozen=True)
@@ -18,7 +18,8 @@ class ServerSettings:
     select: tuple[str, ...] | None = None  # like --select: replaces the configured select
     ignore: tuple[str, ...] | None = None  # like --ignore: added to the configured ignore
     config: Path | None = None  # like --config: one configuration file for every document
-    debounce_ms: int = DEFAULT_DEBOUNCE_MS  # how long a change waits for the next keystroke
+    # A change within this of the one before waits until the changes pause this long.
+    debounce_ms: int = DEFAULT_DEBOUNCE_MS
     # Where a diagnostic's code links to ({code}, {name}); None: the rule's page
     # under rules/ when mmlint runs from a checkout that has it.
     rule_docs_url: str | None = None
