@@ -57,7 +57,8 @@ class MmlintServer(LanguageServer):
         self.analysers: dict[Path, Analyser] = {}
         self.results: dict[str, tuple[Snapshot, DocumentResult]] = {}
         self.published: dict[str, tuple[int | None, list]] = {}
-        self.shown_errors: set[str] = set()
+        self.shown_warnings: set[str] = set()  # warnings said once (an unsafe cache)
+        self.last_errors: set[str] = set()  # the errors of the last run (a bad configuration)
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mmlint-analysis")
         self._requested = 0  # changes asked for, and the last one a finished run covered
         self._covered = 0
@@ -194,14 +195,20 @@ class MmlintServer(LanguageServer):
             )
 
     def _report_errors(self, results) -> None:
+        for analyser in list(self.analysers.values()):
+            warning = analyser.cache_warning  # the user's cache is not safe to use: said once, as `check` does
+            if warning and warning not in self.shown_warnings:
+                self.shown_warnings.add(warning)
+                self.log(types.MessageType.Warning, f"mmlint: warning: {warning}")
         for result in results:
             if result.details:  # a crash: the traceback goes to the log, every time
                 self.log(types.MessageType.Error, f"mmlint: {result.path}: {result.error}\n{result.details}")
-        for error in errors_of(results):
-            if error not in self.shown_errors:  # a configuration error: shown once, logged on
-                self.shown_errors.add(error)
+        errors = errors_of(results)
+        for error in errors:
+            if error not in self.last_errors:  # a bad configuration: shown when it appears, not at every keystroke
                 self.window_show_message(types.ShowMessageParams(types.MessageType.Error, f"mmlint: {error}"))
-            self.log(types.MessageType.Error, f"mmlint: {error}")
+                self.log(types.MessageType.Error, f"mmlint: {error}")
+        self.last_errors = set(errors)
 
     def lsp_diagnostics(self, result: DocumentResult, texts: Mapping[str, Snapshot]) -> list[types.Diagnostic]:
         encoding = self.workspace.position_encoding or types.PositionEncodingKind.Utf16
@@ -239,7 +246,7 @@ class MmlintServer(LanguageServer):
             self.log(types.MessageType.Warning, f"mmlint: {warning}")
         self.settings = settings
         self.analysers = {}  # new select / ignore / config: new resolvers (the facts stay on disk)
-        self.shown_errors = set()
+        self.last_errors = set()
 
     async def pull_settings(self) -> None:
         """The workspace configuration's ``mmlint`` section, over the initialization options."""
