@@ -211,3 +211,14 @@ def test_a_bad_configuration_is_the_documents_error_not_an_exception(package, ca
     clip = package / "mmproc/processors/clip.py"
     result = Analyser(package, ServerSettings()).analyse({clip: clip.read_bytes()})[clip]
     assert result.diagnostics == () and "min_call_sites" in result.error and "pyproject.toml" in result.error
+
+
+def test_a_run_for_a_keystroke_keeps_the_last_walk_and_a_rescan_finds_new_files(tmp_path, cache_dir) -> None:
+    caller = tmp_path / "serve.py"
+    caller.write_text("from decode import frames\n\n\nasync def handle(r):\n    return await frames(r)\n")
+    analyser = Analyser(tmp_path, ServerSettings())
+    documents = {caller: caller.read_bytes()}
+    assert analyser.analyse(documents)[caller].diagnostics == ()
+    (tmp_path / "decode.py").write_text("async def frames(r):\n    for x in r:\n        print(x)\n")
+    assert analyser.analyse(documents, rescan=False)[caller].diagnostics == ()
+    assert [d.code for d in analyser.analyse(documents, rescan=True)[caller].diagnostics] == ["MM004"]

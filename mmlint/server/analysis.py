@@ -98,11 +98,16 @@ class Analyser:
         opening = open_cache(use_cache)
         self.cache_warning = opening.warning
         self.facts = MemoryFactsCache(opening.cache)
+        self._walked: tuple[Path, ...] | None = None  # the workspace's files, as the last walk found them
+        self._rescan = True
         self._caches = CacheOpening(self.facts)
 
-    def analyse(self, documents: Mapping[Path, bytes]) -> dict[Path, DocumentResult]:
+    def analyse(self, documents: Mapping[Path, bytes], *, rescan: bool = True) -> dict[Path, DocumentResult]:
         """Every document's result. Never raises: a bad configuration or a
-        crash becomes the ``error`` of the documents it concerns."""
+        crash becomes the ``error`` of the documents it concerns. ``rescan``:
+        walk the workspace again (False: a keystroke creates no file, so the
+        last walk's files stand)."""
+        self._rescan = rescan or self._walked is None
         on_disk = {path: data for path, data in documents.items() if path.is_file()}
         results: dict[Path, DocumentResult] = {}
         try:
@@ -117,7 +122,8 @@ class Analyser:
 
     def analyse_one(self, path: Path, data: bytes, documents: Mapping[Path, bytes]) -> DocumentResult:
         """One document with ``data`` as its text, the others as ``documents`` hold them."""
-        return self.analyse({**documents, path: data}).get(path) or DocumentResult(path, str(path), data)
+        result = self.analyse({**documents, path: data}, rescan=False).get(path)
+        return result or DocumentResult(path, str(path), data)
 
     # -- runs ------------------------------------------------------------------------------
 
@@ -133,13 +139,18 @@ class Analyser:
         )
 
     def _context(self, resolver: ConfigResolver) -> tuple[Path, ...]:
-        if not self.root.is_dir():
-            return ()
-        try:
-            files = discover([self.root], resolver, self.root).files
-        except DiscoveryError:
-            return ()
-        return files if len(files) <= MAX_CONTEXT_FILES else ()
+        """The workspace's files, walked again unless a run asked to keep the last walk."""
+        if not self._rescan and self._walked is not None:
+            return self._walked
+        files: tuple[Path, ...] = ()
+        if self.root.is_dir():
+            try:
+                files = discover([self.root], resolver, self.root).files
+            except DiscoveryError:
+                files = ()
+        self._walked = files if len(files) <= MAX_CONTEXT_FILES else ()
+        self._rescan = False  # once per analyse()
+        return self._walked
 
     def _run(self, targets: Mapping[Path, bytes], documents: Mapping[Path, bytes]) -> dict[Path, DocumentResult]:
         if not targets:

@@ -117,11 +117,12 @@ class MmlintServer(LanguageServer):
                 if self._requested == seen:
                     break
             self._wake.clear()
-            self._urgent = False
+            # Only open, save, close and new settings walk the workspace again.
+            rescan, self._urgent = self._urgent, False
             covers = self._requested
             snapshots = self._snapshots()
             try:
-                results = await asyncio.get_running_loop().run_in_executor(self.executor, self._analyse, snapshots)
+                results = await asyncio.get_running_loop().run_in_executor(self.executor, self._analyse, snapshots, rescan)
             except Exception as error:  # never reached by design (Analyser.analyse does not raise); kept alive anyway
                 self.log(types.MessageType.Error, f"mmlint: analysis failed: {type(error).__name__}: {error}")
                 results = {}
@@ -166,14 +167,15 @@ class MmlintServer(LanguageServer):
             analyser = self.analysers[root] = Analyser(root, self.settings)
         return analyser
 
-    def _analyse(self, snapshots: list[Snapshot]) -> dict[str, DocumentResult]:
-        """On the worker thread: every open document, by workspace folder."""
+    def _analyse(self, snapshots: list[Snapshot], rescan: bool = True) -> dict[str, DocumentResult]:
+        """On the worker thread: every open document, by workspace folder
+        (``rescan``: walk the folders again for their files)."""
         by_root: dict[Path, dict[Path, Snapshot]] = {}
         for snapshot in snapshots:
             by_root.setdefault(self.root_of(snapshot.path), {})[snapshot.path] = snapshot
         results: dict[str, DocumentResult] = {}
         for root, documents in by_root.items():
-            analysed = self.analyser_for(root).analyse({path: s.data for path, s in documents.items()})
+            analysed = self.analyser_for(root).analyse({path: s.data for path, s in documents.items()}, rescan=rescan)
             results.update((documents[path].uri, result) for path, result in analysed.items())
         return results
 
