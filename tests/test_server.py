@@ -179,6 +179,21 @@ def test_editing_a_callee_makes_an_mm004_appear_in_its_open_caller(client, tmp_p
     assert lsp.stop() == 0
 
 
+def test_save_walks_the_workspace_again_and_finds_a_module_created_meanwhile(client, tmp_path) -> None:
+    root = tmp_path / "saved"
+    root.mkdir()
+    caller = root / "serve.py"
+    caller.write_text("from decode import frames\n\n\nasync def handle(r):\n    return await frames(r)\n")
+    lsp = client(root=root)
+    uri = lsp.open(caller)
+    assert lsp.diagnostics(uri) == []
+    (root / "decode.py").write_text("async def frames(r):\n    for x in r:\n        print(x)\n")  # another tool wrote it
+    mark = lsp.mark()
+    lsp.notify("textDocument/didSave", {"textDocument": {"uri": uri}})
+    assert [d["code"] for d in lsp.diagnostics(uri, start=mark)] == ["MM004"]
+    assert lsp.stop() == 0
+
+
 def _code_actions(lsp: LspClient, uri: str, diagnostics: list[dict], only=None) -> list[dict]:
     everything = {"start": {"line": 0, "character": 0}, "end": {"line": 10_000, "character": 0}}
     context: dict = {"diagnostics": diagnostics}
@@ -240,6 +255,14 @@ def test_quick_fix_of_one_diagnostic_is_the_fixers_edit_of_that_site(client, pac
     mark = lsp.mark()
     lsp.change(uri, suppressed, 2)
     assert lsp.diagnostics(uri, start=mark, version=2) == []
+
+    # The fix of an unsaved buffer is computed on the buffer, not on the file on disk.
+    edited = "# edited, not saved\n\n" + text
+    lsp.change(uri, edited, 3)
+    (moved,) = lsp.diagnostics(uri, version=3)
+    assert moved["range"]["start"]["line"] == diagnostic["range"]["start"]["line"] + 2
+    fix = _code_actions(lsp, uri, [moved], only=["quickfix"])[0]
+    assert apply_edits(edited, edits_of(fix["edit"], uri)) == "# edited, not saved\n\n" + expected
     assert lsp.stop() == 0
 
 
