@@ -346,6 +346,36 @@ def test_a_crash_analysing_one_document_costs_only_that_document_and_is_logged(c
     assert lsp.stop() == 0
 
 
+# Starts the server with the conversion to the protocol broken for one file.
+_FAILING_CONVERSION = """
+import sys
+import mmlint.server.server as server
+original = server.to_lsp
+def to_lsp(diagnostic, *args, **kwargs):
+    if diagnostic.path.endswith("boom.py"):
+        raise RuntimeError("conversion bug")
+    return original(diagnostic, *args, **kwargs)
+server.to_lsp = to_lsp
+from mmlint.cli import main
+sys.argv = ["mmlint", "server"]
+main()
+"""
+
+
+def test_a_failure_showing_one_documents_diagnostics_costs_only_that_document(client, package) -> None:
+    boom = package / "mmproc/processors/boom.py"
+    shutil.copy(package / "mmproc/processors/gemma3.py", boom)
+    lsp = client(command=[sys.executable, "-c", _FAILING_CONVERSION])
+    boom_uri, clip_uri = lsp.open(boom), lsp.open(package / "mmproc/processors/clip.py")
+    assert [d["code"] for d in lsp.diagnostics(clip_uri)] == ["MM001"]
+    lsp.wait_for(lambda m: m.get("method") == "window/logMessage" and "conversion bug" in m["params"]["message"])
+    mark = lsp.mark()
+    lsp.change(clip_uri, (package / "mmproc/processors/clip.py").read_text() + "\n", 2)
+    assert [d["code"] for d in lsp.diagnostics(clip_uri, start=mark, version=2)] == ["MM001"]  # still served
+    assert not [m for m in lsp.messages if m.get("params", {}).get("uri") == boom_uri]
+    assert lsp.stop() == 0
+
+
 def test_an_unsaved_new_file_is_checked_as_check_dash_would(client, package) -> None:
     lsp = client()
     new = package / "mmproc/processors/new_model.py"

@@ -3,10 +3,11 @@ extra ``mmlint[server]``: pygls and lsprotocol).
 
     settings   what the client configures (initialization options, workspace configuration)
     analysis   open documents → run_check over the workspace, their unsaved text in place of the disk's
-    actions    code actions: the fix of `mmlint fix`, fix all, suppress; from mmlint.fix
+    actions    what the code actions change: the fix of `mmlint fix`, fix all, suppress (from mmlint.fix)
     protocol   mmlint values → LSP values (positions in the client's encoding, text edits)
+    code_actions  those changes as the protocol's code actions
     server     the pygls wiring: documents, the debounced analysis loop, requests
 
-Only ``protocol`` and ``server`` import lsprotocol or pygls; the rest is
+Only ``protocol``, ``code_actions`` and ``server`` import lsprotocol or pygls; the rest is
 plain mmlint and is tested in-process.
 """

@@ -31,6 +31,16 @@ MAX_CONTEXT_FILES = 20_000
 
 
 @dataclass(frozen=True)
+class Snapshot:
+    """An open document as a run analyses it."""
+
+    uri: str
+    version: int | None
+    path: Path
+    data: bytes
+
+
+@dataclass(frozen=True)
 class DocumentResult:
     """One document as the last analysis saw it."""
 

@@ -1,8 +1,9 @@
 """The language server: pygls over stdio.
 
 Documents come and go with didOpen / didChange / didClose; every change
-asks the analysis loop for a run (after a short debounce, so that a burst of
-keystrokes costs one run; at once on open and save). A run analyses every
+asks the analysis loop for a run: at once on open and save and after a quiet
+spell, while a change right after another waits until typing pauses (the
+debounce), and changes made during a run are taken together by the next. A run analyses every
 open document together, each workspace folder through its own Analyser, on
 one worker thread, and publishes the diagnostics of each document whose text
 or diagnostics changed: editing a callee updates its callers' diagnostics.
@@ -14,9 +15,9 @@ import asyncio
 import os
 import sys
 import time
+import traceback
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,26 +27,15 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from mmlint import __version__
 from mmlint.check.per_file import skip_node_validation
-from mmlint.core.diagnostics import Diagnostic
-from mmlint.server.actions import can_suppress, encode_like, fix_all, fix_one, suppressed_text, text_of
-from mmlint.server.analysis import Analyser, DocumentResult, errors_of
-from mmlint.server.protocol import Lines, text_edits, to_lsp
+from mmlint.server.actions import encode_like, text_of
+from mmlint.server import code_actions
+from mmlint.server.analysis import Analyser, DocumentResult, Snapshot, errors_of
+from mmlint.server.protocol import Lines, to_lsp
 from mmlint.server.settings import ServerSettings, read_settings
 
 FIX_ALL_COMMAND = "mmlint.fixAll"
-FIX_ALL_KIND = "source.fixAll.mmlint"
 SOURCE_SUFFIXES = (".py", ".pyi")
 SETTINGS_WAIT_SECONDS = 5.0
-
-
-@dataclass(frozen=True)
-class Snapshot:
-    """An open document as a run analyses it."""
-
-    uri: str
-    version: int | None
-    path: Path
-    data: bytes
 
 
 class MmlintServer(LanguageServer):
@@ -109,23 +99,27 @@ class MmlintServer(LanguageServer):
             pass
         while True:
             await self._wake.wait()
-            # A change after a quiet spell is analysed at once; one in a burst
-            # waits until the burst has been quiet for the debounce.
-            while self._in_burst and not self._urgent:
-                seen = self._requested
-                await asyncio.sleep(self.settings.debounce_ms / 1000)
-                if self._requested == seen:
-                    break
-            self._wake.clear()
-            # Only open, save, close and new settings walk the workspace again.
-            rescan, self._urgent = self._urgent, False
-            covers = self._requested
-            snapshots = self._snapshots()
             try:
-                results = await asyncio.get_running_loop().run_in_executor(self.executor, self._analyse, snapshots, rescan)
-            except Exception as error:  # never reached by design (Analyser.analyse does not raise); kept alive anyway
+                await self._one_run()
+            except Exception as error:  # a bug of ours: logged, and the loop goes on
                 self.log(types.MessageType.Error, f"mmlint: analysis failed: {type(error).__name__}: {error}")
-                results = {}
+
+    async def _one_run(self) -> None:
+        # A change after a quiet spell is analysed at once; one in a burst
+        # waits until the burst has been quiet for the debounce.
+        while self._in_burst and not self._urgent:
+            seen = self._requested
+            await asyncio.sleep(self.settings.debounce_ms / 1000)
+            if self._requested == seen:
+                break
+        assert self._wake is not None
+        self._wake.clear()
+        # Only open, save, close and new settings walk the workspace again.
+        rescan, self._urgent = self._urgent, False
+        covers = self._requested
+        try:
+            snapshots = self._snapshots()
+            results = await asyncio.get_running_loop().run_in_executor(self.executor, self._analyse, snapshots, rescan)
             self._publish(snapshots, results)
             # The new facts reach the disk cache once the diagnostics are out.
             for analyser in list(self.analysers.values()):
@@ -133,8 +127,9 @@ class MmlintServer(LanguageServer):
                     self.executor.submit(analyser.facts.persist)
                 except RuntimeError:  # shut down meanwhile: the cache is only a cache
                     break
-            self._covered = covers
-            for waiter in [w for w in self._waiters if w[0] <= covers]:
+        finally:  # whatever happened, the code actions waiting for this run go on
+            self._covered = max(self._covered, covers)
+            for waiter in [w for w in self._waiters if w[0] <= self._covered]:
                 self._waiters.remove(waiter)
                 if not waiter[1].done():
                     waiter[1].set_result(None)
@@ -187,7 +182,12 @@ class MmlintServer(LanguageServer):
             if result is None or snapshot.uri not in self.open_uris:
                 continue
             self.results[snapshot.uri] = (snapshot, result)
-            diagnostics = self.lsp_diagnostics(result, texts)
+            try:
+                diagnostics = self.lsp_diagnostics(result, texts)
+            except Exception as error:  # a bug of ours: it costs this document, not the others
+                self.log(types.MessageType.Error, f"mmlint: {result.path}: cannot show its diagnostics: "
+                                                  f"{type(error).__name__}: {error}\n{traceback.format_exc()}")
+                continue
             last = self.published.get(snapshot.uri)
             if last is not None and last == (snapshot.version, diagnostics):
                 continue  # neither the text nor its diagnostics changed
@@ -265,7 +265,7 @@ class MmlintServer(LanguageServer):
         if section is not None:
             self.apply_settings(read_settings(section, self.initial_settings, where="workspace configuration"))
 
-    # -- code actions ----------------------------------------------------------------------
+    # -- what code actions see -------------------------------------------------------------
 
     def current(self, uri: str) -> tuple[Snapshot, DocumentResult] | None:
         """The last result for ``uri``, if it is of the text the client has now."""
@@ -275,90 +275,6 @@ class MmlintServer(LanguageServer):
         if entry[0].version != self.workspace.get_text_document(uri).version:
             return None
         return entry
-
-    def workspace_edit(self, snapshot: Snapshot, new: bytes) -> types.WorkspaceEdit | None:
-        old_text, new_text = text_of(snapshot.data), text_of(new)
-        if old_text is None or new_text is None or old_text == new_text:
-            return None
-        return self.text_edit(snapshot, old_text, new_text)
-
-    def text_edit(self, snapshot: Snapshot, old_text: str, new_text: str) -> types.WorkspaceEdit:
-        encoding = self.workspace.position_encoding or types.PositionEncodingKind.Utf16
-        edits = text_edits(old_text, new_text, encoding)
-        capability = self.client_capabilities.workspace
-        if capability is not None and capability.workspace_edit is not None and capability.workspace_edit.document_changes:
-            # Versioned: a client whose buffer moved on refuses the edit rather than misplace it.
-            document = types.OptionalVersionedTextDocumentIdentifier(uri=snapshot.uri, version=snapshot.version)
-            return types.WorkspaceEdit(document_changes=[types.TextDocumentEdit(document, edits)])
-        return types.WorkspaceEdit(changes={snapshot.uri: edits})
-
-    def fix_all_edit(self, snapshot: Snapshot, result: DocumentResult) -> types.WorkspaceEdit | None:
-        """On the worker thread: the document with every fix of `mmlint fix` applied."""
-        analyser = self.analyser_for(self.root_of(snapshot.path))
-        others = {s.path: s.data for s, _ in self.results.values() if s.uri in self.open_uris}
-        new = fix_all(result, lambda data: analyser.analyse_one(snapshot.path, data, others))
-        return self.workspace_edit(snapshot, new) if new is not None else None
-
-    def code_actions(self, uri: str, wanted: types.Range, only: list[str] | None) -> list[types.CodeAction]:
-        """On the worker thread: the actions for the diagnostics ``wanted`` touches, and fix-all."""
-        entry = self.current(uri)
-        if entry is None:
-            return []
-        snapshot, result = entry
-        text = text_of(snapshot.data)
-        if text is None:
-            return []
-        encoding = self.workspace.position_encoding or types.PositionEncodingKind.Utf16
-        lines = Lines(text, encoding)
-        published = dict(zip(result.diagnostics, self.published.get(uri, (None, []))[1]))
-        actions: list[types.CodeAction] = []
-        for diagnostic in result.diagnostics:
-            if not _overlaps(lines.range(diagnostic.span), wanted):
-                continue
-            shown = [published[diagnostic]] if diagnostic in published else None
-            if _wanted(types.CodeActionKind.QuickFix, only):
-                actions += self._quick_fixes(snapshot, result, text, diagnostic, shown)
-        if any(d.fixable for d in result.diagnostics):
-            kinds = [kind for kind in (FIX_ALL_KIND, types.CodeActionKind.QuickFix) if _wanted(kind, only)]
-            edit = self.fix_all_edit(snapshot, result) if kinds else None
-            for kind in kinds if edit is not None else ():
-                title = "mmlint: fix all in this file" if kind == FIX_ALL_KIND else "Fix all mmlint problems in this file"
-                actions.append(types.CodeAction(title=title, kind=kind, edit=edit))
-        return actions
-
-    def _quick_fixes(
-        self, snapshot: Snapshot, result: DocumentResult, text: str, diagnostic: Diagnostic, shown
-    ) -> list[types.CodeAction]:
-        actions = []
-        if diagnostic.fixable:
-            new = fix_one(result, diagnostic)
-            edit = self.workspace_edit(snapshot, new) if new is not None else None
-            if edit is not None:
-                actions.append(types.CodeAction(
-                    title=f"mmlint: fix {diagnostic.code} ({diagnostic.name})",
-                    kind=types.CodeActionKind.QuickFix, diagnostics=shown, edit=edit, is_preferred=True,
-                ))
-        if can_suppress(diagnostic):
-            suppressed = suppressed_text(text, diagnostic)
-            if suppressed is not None:
-                actions.append(types.CodeAction(
-                    title=f"mmlint: suppress {diagnostic.code} with `# mmlint: ignore[{diagnostic.code}]`",
-                    kind=types.CodeActionKind.QuickFix, diagnostics=shown,
-                    edit=self.text_edit(snapshot, text, suppressed),
-                ))
-        return actions
-
-
-def _wanted(kind: str, only: list[str] | None) -> bool:
-    """Whether a client asking for ``only`` kinds wants ``kind`` (kinds are dotted hierarchies)."""
-    return not only or any(kind == want or kind.startswith(want + ".") for want in only)
-
-
-def _overlaps(a: types.Range, b: types.Range) -> bool:
-    """Whether the ranges share a line: a cursor anywhere on a diagnostic's
-    lines is asking about it, as editors show the light bulb for the line."""
-    return a.start.line <= b.end.line and b.start.line <= a.end.line
-
 
 def _uri_argument(argument: Any) -> str | None:
     if isinstance(argument, str):
@@ -424,13 +340,13 @@ def build_server() -> MmlintServer:
 
     @server.feature(
         types.TEXT_DOCUMENT_CODE_ACTION,
-        types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, FIX_ALL_KIND]),
+        types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, code_actions.FIX_ALL_KIND]),
     )
     async def code_action(ls: MmlintServer, params: types.CodeActionParams) -> list[types.CodeAction]:
         await ls.up_to_date()
         loop = asyncio.get_running_loop()
         only = [str(kind) for kind in params.context.only] if params.context.only else None
-        return await loop.run_in_executor(ls.executor, ls.code_actions, params.text_document.uri, params.range, only)
+        return await loop.run_in_executor(ls.executor, code_actions.code_actions, ls, params.text_document.uri, params.range, only)
 
     @server.command(FIX_ALL_COMMAND)
     async def fix_all_command(ls: MmlintServer, *arguments: Any) -> bool:
@@ -444,7 +360,7 @@ def build_server() -> MmlintServer:
         entry = ls.current(uri)
         if entry is None:
             return False
-        edit = await asyncio.get_running_loop().run_in_executor(ls.executor, ls.fix_all_edit, *entry)
+        edit = await asyncio.get_running_loop().run_in_executor(ls.executor, code_actions.fix_all_edit, ls, *entry)
         if edit is None:
             return False
         applied = await ls.workspace_apply_edit_async(types.ApplyWorkspaceEditParams(edit=edit, label="mmlint: fix all"))
