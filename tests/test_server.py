@@ -316,27 +316,28 @@ def test_a_document_that_does_not_parse_gets_mm999_and_the_others_keep_theirs(cl
     assert lsp.stop() == 0
 
 
-# Starts the server with one rule broken for files named boom.py: a bug of ours
-# in analysing one document.
-_CRASHING_SERVER = """
-import sys
-from mmlint.rules.mm001_sync_twin_call import SyncTwinCall
-original = SyncTwinCall.check_file
-def check_file(self, facts, ctx):
-    if facts.path.endswith("boom.py"):
-        raise RuntimeError("rule bug")
-    return original(self, facts, ctx)
-SyncTwinCall.check_file = check_file
-from mmlint.cli import main
-sys.argv = ["mmlint", "server"]
-main()
+def _server_patched(patch: str) -> list[str]:
+    """The command of a server that runs ``patch`` first: a bug of ours, planted."""
+    start = "\nimport sys\nfrom mmlint.cli import main\nsys.argv = ['mmlint', 'server']\nmain()\n"
+    return [sys.executable, "-c", textwrap.dedent(patch) + start]
+
+
+# One rule broken for files named boom.py: a bug of ours in analysing one document.
+_RULE_BUG = """
+    from mmlint.rules.mm001_sync_twin_call import SyncTwinCall
+    original = SyncTwinCall.check_file
+    def check_file(self, facts, ctx):
+        if facts.path.endswith("boom.py"):
+            raise RuntimeError("rule bug")
+        return original(self, facts, ctx)
+    SyncTwinCall.check_file = check_file
 """
 
 
 def test_a_crash_analysing_one_document_costs_only_that_document_and_is_logged(client, package) -> None:
     boom = package / "mmproc/processors/boom.py"
     shutil.copy(package / "mmproc/processors/gemma3.py", boom)
-    lsp = client(command=[sys.executable, "-c", _CRASHING_SERVER])
+    lsp = client(command=_server_patched(_RULE_BUG))
     clip_uri, boom_uri = lsp.open(package / "mmproc/processors/clip.py"), lsp.open(boom)
     assert [d["code"] for d in lsp.diagnostics(clip_uri)] == ["MM001"]
     (crash,) = lsp.diagnostics(boom_uri)
@@ -346,26 +347,22 @@ def test_a_crash_analysing_one_document_costs_only_that_document_and_is_logged(c
     assert lsp.stop() == 0
 
 
-# Starts the server with the conversion to the protocol broken for one file.
-_FAILING_CONVERSION = """
-import sys
-import mmlint.server.server as server
-original = server.to_lsp
-def to_lsp(diagnostic, *args, **kwargs):
-    if diagnostic.path.endswith("boom.py"):
-        raise RuntimeError("conversion bug")
-    return original(diagnostic, *args, **kwargs)
-server.to_lsp = to_lsp
-from mmlint.cli import main
-sys.argv = ["mmlint", "server"]
-main()
+# The conversion to the protocol broken for one file.
+_CONVERSION_BUG = """
+    import mmlint.server.server as server
+    original = server.to_lsp
+    def to_lsp(diagnostic, *args, **kwargs):
+        if diagnostic.path.endswith("boom.py"):
+            raise RuntimeError("conversion bug")
+        return original(diagnostic, *args, **kwargs)
+    server.to_lsp = to_lsp
 """
 
 
 def test_a_failure_showing_one_documents_diagnostics_costs_only_that_document(client, package) -> None:
     boom = package / "mmproc/processors/boom.py"
     shutil.copy(package / "mmproc/processors/gemma3.py", boom)
-    lsp = client(command=[sys.executable, "-c", _FAILING_CONVERSION])
+    lsp = client(command=_server_patched(_CONVERSION_BUG))
     boom_uri, clip_uri = lsp.open(boom), lsp.open(package / "mmproc/processors/clip.py")
     assert [d["code"] for d in lsp.diagnostics(clip_uri)] == ["MM001"]
     lsp.wait_for(lambda m: m.get("method") == "window/logMessage" and "conversion bug" in m["params"]["message"])
