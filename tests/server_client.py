@@ -49,7 +49,8 @@ class LspClient:
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
         self._stderr: list[bytes] = []
-        threading.Thread(target=lambda: self._stderr.extend(self.process.stderr), daemon=True).start()
+        self._stderr_reader = threading.Thread(target=lambda: self._stderr.extend(self.process.stderr), daemon=True)
+        self._stderr_reader.start()
 
     # -- the wire --------------------------------------------------------------------------
 
@@ -115,8 +116,7 @@ class LspClient:
                 seen = len(self.messages)
                 left = deadline - time.monotonic()
                 if left <= 0 or (self.process.poll() is not None and seen == len(self.messages)):
-                    stderr = b"".join(self._stderr).decode(errors="replace")
-                    raise TimeoutError(f"no such message from the server; its stderr:\n{stderr[-3000:]}")
+                    raise TimeoutError(f"no such message from the server; its stderr:\n{self.stderr()[-3000:]}")
                 self._changed.wait(min(left, 0.5))
 
     def mark(self) -> int:
@@ -134,6 +134,9 @@ class LspClient:
             start,
         )
         return message["params"]["diagnostics"]
+
+    def stderr(self) -> str:
+        return b"".join(self._stderr).decode(errors="replace")
 
     def logs(self) -> list[str]:
         return [m["params"]["message"] for m in self.messages if m.get("method") == "window/logMessage"]
@@ -184,6 +187,7 @@ class LspClient:
         if self.process.poll() is None:
             self.process.kill()
             self.process.wait()
+        self._stderr_reader.join(10)  # all of stderr read
         for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
             try:
                 stream.close()

@@ -230,6 +230,31 @@ def test_fix_all_and_the_fix_all_command_give_what_mmlint_fix_writes(client, pac
     assert lsp.stop() == 0
 
 
+# Says on stderr each time the fix-all rounds run.
+_COUNTING_FIX_ALL = """
+    import sys
+    import mmlint.server.code_actions as code_actions
+    original = code_actions.fix_all
+    def fix_all(*args):
+        print("fix-all rounds", file=sys.stderr, flush=True)
+        return original(*args)
+    code_actions.fix_all = fix_all
+"""
+
+
+def test_fix_all_is_computed_once_per_text_however_often_the_editor_asks(client, package) -> None:
+    lsp = client(command=_server_patched(_COUNTING_FIX_ALL))
+    path = package / "mmproc/processors/qwen_vl.py"
+    uri = lsp.open(path)
+    diagnostics = lsp.diagnostics(uri)
+    first = _code_actions(lsp, uri, diagnostics, only=["source.fixAll"])
+    assert _code_actions(lsp, uri, diagnostics, only=["source.fixAll"]) == first  # the cursor moved
+    lsp.change(uri, path.read_text() + "\n", 2)
+    _code_actions(lsp, uri, lsp.diagnostics(uri, version=2), only=["source.fixAll"])  # a new text: computed again
+    assert lsp.stop() == 0
+    assert lsp.stderr().count("fix-all rounds") == 2
+
+
 def test_quick_fix_of_one_diagnostic_is_the_fixers_edit_of_that_site(client, package, env, tmp_path) -> None:
     relative = "mmproc/processors/clip.py"
     expected = _fixed_by_mmlint_fix(package, relative, env, tmp_path)

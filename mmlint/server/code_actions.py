@@ -41,11 +41,18 @@ def text_edit(ls: MmlintServer, snapshot: Snapshot, old_text: str, new_text: str
 
 
 def fix_all_edit(ls: MmlintServer, snapshot: Snapshot, result: DocumentResult) -> types.WorkspaceEdit | None:
-    """On the worker thread: the document with every fix of `mmlint fix` applied."""
+    """The document with every fix of `mmlint fix` applied. Kept for the
+    version and text it was made from: editors ask for code actions at every cursor move,
+    and its rounds re-analyse the document."""
+    kept = ls.fix_all_edits.get(snapshot.uri)
+    if kept is not None and kept[0] == (snapshot.version, snapshot.data):
+        return kept[1]
     analyser = ls.analyser_for(ls.root_of(snapshot.path))
     others = {s.path: s.data for s, _ in ls.results.values() if s.uri in ls.open_uris}
     new = fix_all(result, lambda data: analyser.analyse_one(snapshot.path, data, others))
-    return workspace_edit(ls, snapshot, new) if new is not None else None
+    edit = workspace_edit(ls, snapshot, new) if new is not None else None
+    ls.fix_all_edits[snapshot.uri] = ((snapshot.version, snapshot.data), edit)
+    return edit
 
 
 def code_actions(ls: MmlintServer, uri: str, wanted: types.Range, only: list[str] | None) -> list[types.CodeAction]:

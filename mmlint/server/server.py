@@ -47,6 +47,8 @@ class MmlintServer(LanguageServer):
         self.analysers: dict[Path, Analyser] = {}
         self.results: dict[str, tuple[Snapshot, DocumentResult]] = {}
         self.published: dict[str, tuple[int | None, list]] = {}
+        # By URI: the fix-all edit, with the version and text it fixes.
+        self.fix_all_edits: dict[str, tuple[tuple[int | None, bytes], types.WorkspaceEdit | None]] = {}
         self.shown_warnings: set[str] = set()  # warnings said once (an unsafe cache)
         self.last_errors: set[str] = set()  # the errors of the last run (a bad configuration)
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mmlint-analysis")
@@ -121,6 +123,7 @@ class MmlintServer(LanguageServer):
             snapshots = self._snapshots()
             results = await asyncio.get_running_loop().run_in_executor(self.executor, self._analyse, snapshots, rescan)
             self._publish(snapshots, results)
+            self.fix_all_edits = {}  # another document's change may change a fix (a discovered twin)
             # The new facts reach the disk cache once the diagnostics are out.
             for analyser in list(self.analysers.values()):
                 try:
@@ -248,6 +251,7 @@ class MmlintServer(LanguageServer):
             self.log(types.MessageType.Warning, f"mmlint: {warning}")
         self.settings = settings
         self.analysers = {}  # new select / ignore / config: new resolvers (the facts stay on disk)
+        self.fix_all_edits = {}
         self.last_errors = set()
 
     async def pull_settings(self) -> None:
@@ -334,6 +338,7 @@ def build_server() -> MmlintServer:
             del ls.open_uris[uri]
             ls.results.pop(uri, None)
             ls.published.pop(uri, None)
+            ls.fix_all_edits.pop(uri, None)
             ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
             if ls.open_uris:  # its unsaved text no longer stands for the file
                 ls.request_run(urgent=True)
