@@ -26,6 +26,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from mmlint import __version__
+from mmlint.check.deep_stack import keep_one_thread
 from mmlint.check.per_file import skip_node_validation
 from mmlint.server.actions import encode_like, text_of
 from mmlint.server import code_actions
@@ -388,9 +389,13 @@ def serve() -> int:
     goes to stderr."""
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr
-    # This process builds libcst trees only by parsing (the fixer edits text),
-    # as a pool worker does: it may trust them, as workers do.
+    # Set up as a pool worker is (mmlint.check.per_file.prepare_worker): it
+    # builds libcst trees only by parsing (the fixer edits text), so it may
+    # trust them; and it never forks (its threads make pools use forkserver),
+    # so its per-file pass may run on one kept deep-stack thread rather than
+    # a new one per document.
     skip_node_validation()
+    keep_one_thread()
     server = build_server()
     server.start_io(stdin, stdout)
     return 0 if server.shut_down else 1
