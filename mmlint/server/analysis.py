@@ -149,11 +149,13 @@ class Analyser:
         )
 
     def _context(self, resolver: ConfigResolver) -> tuple[Path, ...]:
-        """The workspace's files, walked again unless a run asked to keep the last walk."""
+        """The workspace's files, walked again unless a run asked to keep the
+        last walk. A workspace whose configuration names its `paths` has those
+        as context, as `check` run there would (the engine reads them)."""
         if not self._rescan and self._walked is not None:
             return self._walked
         files: tuple[Path, ...] = ()
-        if self.root.is_dir():
+        if self.root.is_dir() and not resolver.for_cwd.paths:
             try:
                 files = discover([self.root], resolver, self.root).files
             except DiscoveryError:
