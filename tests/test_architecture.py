@@ -18,7 +18,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "mmlint"
 # Lower ranks are lower layers; a module may import only its own room or lower ones.
 RANK = {
     "core": 0, "facts": 1, "analysis": 2, "rules": 3, "config": 3, "check": 4,
-    "fix": 5, "reporters": 5, "audit": 5, "baseline": 5, "docs": 5, "api": 6, "cli": 7, "__main__": 8,
+    "fix": 5, "reporters": 5, "audit": 5, "baseline": 5, "docs": 5, "api": 6, "cli": 7, "server": 7, "__main__": 8,
 }
 
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mmlint.check.cache import open_cache
+from mmlint.check.cache import CacheOpening, open_cache
 from mmlint.check.discovery import (
     Discovery,
     as_resolver,
@@ -66,6 +66,9 @@ def run_check(
     use_cache: bool = True,
     stdin: StdinSource | None = None,
     findings_only: bool = False,
+    overlay: Mapping[Path, bytes] | None = None,
+    extra_context: Sequence[Path] = (),
+    caches: CacheOpening | None = None,
 ) -> Report:
     """Check ``paths`` (None: the configured paths of the cwd's configuration,
     else the cwd), or ``stdin``. ``config``: a resolver giving each file the
@@ -74,7 +77,13 @@ def run_check(
     ``findings_only``: the caller reads the findings and counts, not the
     project or the outcomes (`check`). Such a run whose every input matches a
     stored run's takes that run's findings from the results cache, and its
-    Report has no project."""
+    Report has no project.
+
+    ``overlay``: these (absolute) paths have this text, whatever the disk says
+    (an editor's unsaved buffers); ``extra_context``: more files read as
+    context (an editor's workspace); ``caches``: the caches to use instead of
+    opening the user's (a server keeps decoded facts in memory). The three
+    are for `mmlint server`."""
     cwd = Path(os.path.abspath(cwd))
     resolver = as_resolver(config, cwd)
     sources: dict[str, bytes] = {}
@@ -92,13 +101,16 @@ def run_check(
     context = {
         display_path(p, cwd): p for scope in scopes if not scope.full_scan for p in context_files(scope.settings, cwd, resolver)
     }
+    context.update((display_path(p, cwd), p) for p in extra_context)
     # A cache inside what the run reads is one the code under check could have written.
     scanned = [*discovery.walked, *(scope.settings.root for scope in scopes if scope.settings.config_file is not None)]
-    opening = open_cache(use_cache, scanned)
+    opening = caches if caches is not None else open_cache(use_cache, scanned)
     files = {**context, **targets}
+    if overlay:
+        sources = {**{shown: overlay[real] for shown, real in files.items() if real in overlay}, **sources}
     results_key = None
     keyed: list[tuple[str, Path, bytes]] | None = None
-    if findings_only and stdin is None and opening.results is not None:
+    if findings_only and stdin is None and not overlay and opening.results is not None:
         # Hashing alone decides a hit; the prefilter (which costs more than
         # reading and hashing) runs only on a miss, over the files read again.
         keyed = _digests(files)

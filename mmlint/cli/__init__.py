@@ -27,6 +27,7 @@ COMMANDS = {
     "rules": "rules",
     "explain": "rules",
     "clean": "clean",
+    "server": "server",
 }
 
 

@@ -208,9 +208,11 @@ def _stage_work(file: FileToFix) -> list[tuple[Fixer, list[Diagnostic]]]:
     return sorted(work.values(), key=lambda item: item[0].order)
 
 
-def fix_file(file: FileToFix, *, write: bool) -> FileFixResult:
+def fix_file(file: FileToFix, *, write: bool, source: bytes | None = None) -> FileFixResult:
     """Plan, transform, verify and (when ``write`` and the bytes changed)
-    write one file. Never raises for bad input.
+    write one file. Never raises for bad input. ``source``: the file's bytes
+    when they are not the disk's (an editor's unsaved buffer): planned and
+    verified on them, never written.
 
     The plan holds only for the bytes it was made on: a file that holds other
     bytes than were analysed (``file.digest``), or other bytes than were read
@@ -221,9 +223,11 @@ def fix_file(file: FileToFix, *, write: bool) -> FileFixResult:
         failure = syntax_errors[0]
         message = f"line {failure.span.line}: {failure.message} (MM999)"
         return FileFixResult(file.path, file.abs_path, error=message, diagnostics=file.diagnostics)
+    if source is not None:
+        return _transformed(file, source)
     try:
-        with SourceFile(file.real_path or file.abs_path) as source:
-            return _fix_source(file, source, write=write)
+        with SourceFile(file.real_path or file.abs_path) as on_disk:
+            return _fix_source(file, on_disk, write=write)
     except OSError as error:  # its directory could not be opened
         return FileFixResult(file.path, file.abs_path, error=f"could not read: {error.strerror or error}")
 

@@ -1,0 +1,123 @@
+"""mmlint's values as the protocol's: 1-based code-point spans → 0-based
+positions in the client's encoding (UTF-16 unless it chose UTF-8 or UTF-32),
+diagnostics with their severity, rule link and related locations, and a new
+text as the edits that turn the old one into it."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable
+from pathlib import Path
+
+from lsprotocol import types
+
+from mmlint.core.diagnostics import Diagnostic, Span
+from mmlint.core.source import split_lines
+from mmlint.rules import rule_by_code
+
+SOURCE = "mmlint"
+RULE_PAGES = Path(__file__).resolve().parent.parent.parent / "rules"  # a checkout's rules/*.md
+
+
+def units(text: str, encoding: str) -> int:
+    """How many code units of ``encoding`` ``text`` takes."""
+    if encoding == types.PositionEncodingKind.Utf8:
+        return len(text.encode("utf-8", "surrogatepass"))
+    if encoding == types.PositionEncodingKind.Utf32:
+        return len(text)
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
+class Lines:
+    """A document's lines, for turning code-point columns into the client's units."""
+
+    def __init__(self, text: str, encoding: str) -> None:
+        self.lines = split_lines(text, keepends=True)
+        self.encoding = encoding
+
+    def position(self, line: int, column: int) -> types.Position:
+        """1-based line and code-point column → the protocol's position."""
+        index = line - 1
+        if index >= len(self.lines):  # the end of a file without a final line break, or past it
+            if not self.lines:
+                return types.Position(0, 0)
+            last = self.lines[-1]
+            if last.endswith(("\n", "\r")):
+                return types.Position(len(self.lines), 0)
+            return types.Position(len(self.lines) - 1, units(last, self.encoding))
+        text = self.lines[max(index, 0)].rstrip("\r\n")
+        return types.Position(max(index, 0), units(text[: max(column - 1, 0)], self.encoding))
+
+    def range(self, span: Span) -> types.Range:
+        return types.Range(self.position(span.line, span.column), self.position(span.end_line, span.end_column))
+
+
+def rule_link(code: str, template: str | None) -> types.CodeDescription | None:
+    rule = rule_by_code(code)
+    if rule is None:
+        return None
+    if template:
+        return types.CodeDescription(href=template.replace("{code}", code).replace("{name}", rule.name))
+    page = RULE_PAGES / f"{code}.md"
+    return types.CodeDescription(href=page.as_uri()) if page.is_file() else None
+
+
+def to_lsp(
+    diagnostic: Diagnostic,
+    lines: Lines,
+    *,
+    uri_of: Callable[[str], str | None],
+    lines_of: Callable[[str], Lines | None],
+    rule_docs_url: str | None = None,
+) -> types.Diagnostic:
+    """One diagnostic as `check` reports it: code, message, severity (the
+    rule's level), the link to the rule's page and the related locations
+    (``uri_of`` / ``lines_of``: a display path's URI and lines)."""
+    rule = rule_by_code(diagnostic.code)
+    level = rule.level if rule is not None else "error"
+    related = []
+    for location in diagnostic.related:
+        uri = uri_of(location.path)
+        if uri is None:
+            continue
+        other = lines_of(location.path)
+        where = other.range(location.span) if other is not None else _plain_range(location.span)
+        related.append(types.DiagnosticRelatedInformation(types.Location(uri, where), location.message))
+    return types.Diagnostic(
+        range=lines.range(diagnostic.span),
+        message=diagnostic.message,
+        severity=types.DiagnosticSeverity.Warning if level == "warning" else types.DiagnosticSeverity.Error,
+        code=diagnostic.code,
+        code_description=rule_link(diagnostic.code, rule_docs_url),
+        source=SOURCE,
+        related_information=related or None,
+        data={"name": diagnostic.name, "fixable": diagnostic.fixable, "line": diagnostic.span.line,
+              "column": diagnostic.span.column},
+    )
+
+
+def _plain_range(span: Span) -> types.Range:
+    return types.Range(types.Position(span.line - 1, span.column - 1), types.Position(span.end_line - 1, span.end_column - 1))
+
+
+def text_edits(old: str, new: str, encoding: str) -> list[types.TextEdit]:
+    """Edits turning ``old`` into ``new``: one per run of changed lines, so the
+    rest of the buffer (and the cursor) stays where it is."""
+    old_lines, new_lines = split_lines(old, keepends=True), split_lines(new, keepends=True)
+    where = Lines(old, encoding)
+    edits = []
+    matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
+    for tag, first, last, new_first, new_last in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        start = _line_start(where, first)
+        end = _line_start(where, last)
+        edits.append(types.TextEdit(types.Range(start, end), "".join(new_lines[new_first:new_last])))
+    return edits
+
+
+def _line_start(lines: Lines, index: int) -> types.Position:
+    """The start of line ``index`` (0-based), or the end of the text past its last line."""
+    if index < len(lines.lines):
+        return types.Position(index, 0)
+    return lines.position(index + 1, 1)

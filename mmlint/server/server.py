@@ -1,0 +1,401 @@
+"""The language server: pygls over stdio.
+
+Documents come and go with didOpen / didChange / didClose; every change
+asks the analysis loop for a run: at once on open and save and after a quiet
+spell, while a change right after another waits until typing pauses (the
+debounce), and changes made during a run are taken together by the next. A run analyses every
+open document together, each workspace folder through its own Analyser, on
+one worker thread, and publishes the diagnostics of each document whose text
+or diagnostics changed: editing a callee updates its callers' diagnostics.
+Code actions and commands wait for the run that covers the text they see."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import time
+import traceback
+from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.uris import from_fs_path, to_fs_path
+
+from mmlint import __version__
+from mmlint.check.deep_stack import keep_one_thread
+from mmlint.check.per_file import skip_node_validation
+from mmlint.server.actions import encode_like, text_of
+from mmlint.server import code_actions
+from mmlint.server.analysis import Analyser, DocumentResult, Snapshot, errors_of
+from mmlint.server.protocol import Lines, to_lsp
+from mmlint.server.settings import ServerSettings, read_settings
+
+FIX_ALL_COMMAND = "mmlint.fixAll"
+SOURCE_SUFFIXES = (".py", ".pyi")
+SETTINGS_WAIT_SECONDS = 5.0
+
+
+class MmlintServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__("mmlint", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+        self.initial_settings = ServerSettings()
+        self.settings = ServerSettings()
+        self.open_uris: dict[str, None] = {}  # the Python documents open, in opening order
+        self.analysers: dict[Path, Analyser] = {}
+        self.results: dict[str, tuple[Snapshot, DocumentResult]] = {}
+        self.published: dict[str, tuple[int | None, list]] = {}
+        # By URI: the fix-all edit, with the version and text it fixes.
+        self.fix_all_edits: dict[str, tuple[tuple[int | None, bytes], types.WorkspaceEdit | None]] = {}
+        self.shown_warnings: set[str] = set()  # warnings said once (an unsafe cache)
+        self.last_errors: set[str] = set()  # the errors of the last run (a bad configuration)
+        self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mmlint-analysis")
+        self._requested = 0  # changes asked for, and the last one a finished run covered
+        self._covered = 0
+        self._urgent = False
+        self._in_burst = False  # the last didChange came within the debounce of the one before
+        self._last_request = float("-inf")  # when the last didChange came
+        self._wake: asyncio.Event | None = None
+        self._waiters: list[tuple[int, asyncio.Future]] = []
+        self._loop_task: asyncio.Task | None = None
+        self._settings_ready: asyncio.Event | None = None  # set once the workspace configuration is in
+        self.shut_down = False  # the client asked for shutdown before exit (or the end of input)
+
+    # -- documents and runs ----------------------------------------------------------------
+
+    def request_run(self, *, urgent: bool = False) -> None:
+        """A run for a change (didChange), or ``urgent`` for anything else (open, save, settings)."""
+        if not urgent:
+            now = time.monotonic()
+            self._in_burst = now - self._last_request < self.settings.debounce_ms / 1000
+            self._last_request = now
+        self._requested += 1
+        self._urgent = self._urgent or urgent
+        if self._wake is None:
+            self._wake = asyncio.Event()
+        if self._loop_task is None:
+            self._loop_task = asyncio.get_running_loop().create_task(self._analysis_loop())
+        self._wake.set()
+
+    async def up_to_date(self) -> None:
+        """Wait for a run that has seen every change made so far."""
+        if self._covered >= self._requested:
+            return
+        future = asyncio.get_running_loop().create_future()
+        self._waiters.append((self._requested, future))
+        await future
+
+    def settings_ready(self) -> asyncio.Event:
+        if self._settings_ready is None:
+            self._settings_ready = asyncio.Event()
+        return self._settings_ready
+
+    async def _analysis_loop(self) -> None:
+        assert self._wake is not None
+        # The first run waits for the pulled settings (a client that never answers costs a few seconds).
+        try:
+            await asyncio.wait_for(self.settings_ready().wait(), SETTINGS_WAIT_SECONDS)
+        except asyncio.TimeoutError:
+            pass
+        while True:
+            await self._wake.wait()
+            try:
+                await self._one_run()
+            except Exception as error:  # a bug of ours: logged, and the loop goes on
+                self.log(types.MessageType.Error, f"mmlint: analysis failed: {type(error).__name__}: {error}")
+
+    async def _one_run(self) -> None:
+        # A change after a quiet spell is analysed at once; one in a burst
+        # waits until the burst has been quiet for the debounce.
+        while self._in_burst and not self._urgent:
+            seen = self._requested
+            await asyncio.sleep(self.settings.debounce_ms / 1000)
+            if self._requested == seen:
+                break
+        assert self._wake is not None
+        self._wake.clear()
+        # Only open, save, close and new settings walk the workspace again.
+        rescan, self._urgent = self._urgent, False
+        covers = self._requested
+        try:
+            snapshots = self._snapshots()
+            results = await asyncio.get_running_loop().run_in_executor(self.executor, self._analyse, snapshots, rescan)
+            self._publish(snapshots, results)
+            self.fix_all_edits = {}  # another document's change may change a fix (a discovered twin)
+            # The new facts reach the disk cache once the diagnostics are out.
+            for analyser in list(self.analysers.values()):
+                try:
+                    self.executor.submit(analyser.facts.persist)
+                except RuntimeError:  # shut down meanwhile: the cache is only a cache
+                    break
+        finally:  # whatever happened, the code actions waiting for this run go on
+            self._covered = max(self._covered, covers)
+            for waiter in [w for w in self._waiters if w[0] <= self._covered]:
+                self._waiters.remove(waiter)
+                if not waiter[1].done():
+                    waiter[1].set_result(None)
+
+    def _snapshots(self) -> list[Snapshot]:
+        snapshots = []
+        for uri in self.open_uris:
+            document = self.workspace.get_text_document(uri)
+            path = to_fs_path(uri)
+            if path is None:
+                continue
+            snapshots.append(Snapshot(uri, document.version, Path(os.path.abspath(path)), encode_like(document.source)))
+        return snapshots
+
+    def root_of(self, path: Path) -> Path:
+        """The workspace folder holding ``path`` (the innermost), else its directory."""
+        roots = []
+        for folder in self.workspace.folders.values():
+            folder_path = to_fs_path(folder.uri)
+            if folder_path:
+                roots.append(Path(os.path.abspath(folder_path)))
+        if not roots and self.workspace.root_path:
+            roots.append(Path(os.path.abspath(self.workspace.root_path)))
+        holding = [root for root in roots if path == root or root in path.parents]
+        return max(holding, key=lambda root: len(root.parts)) if holding else path.parent
+
+    def analyser_for(self, root: Path) -> Analyser:
+        analyser = self.analysers.get(root)
+        if analyser is None:
+            analyser = self.analysers[root] = Analyser(root, self.settings)
+        return analyser
+
+    def _analyse(self, snapshots: list[Snapshot], rescan: bool = True) -> dict[str, DocumentResult]:
+        """On the worker thread: every open document, by workspace folder
+        (``rescan``: walk the folders again for their files)."""
+        by_root: dict[Path, dict[Path, Snapshot]] = {}
+        for snapshot in snapshots:
+            by_root.setdefault(self.root_of(snapshot.path), {})[snapshot.path] = snapshot
+        results: dict[str, DocumentResult] = {}
+        for root, documents in by_root.items():
+            analysed = self.analyser_for(root).analyse({path: s.data for path, s in documents.items()}, rescan=rescan)
+            results.update((documents[path].uri, result) for path, result in analysed.items())
+        return results
+
+    def _publish(self, snapshots: list[Snapshot], results: Mapping[str, DocumentResult]) -> None:
+        self._report_errors(results.values())
+        texts = {s.uri: s for s in snapshots}
+        for snapshot in snapshots:
+            result = results.get(snapshot.uri)
+            if result is None or snapshot.uri not in self.open_uris:
+                continue
+            self.results[snapshot.uri] = (snapshot, result)
+            try:
+                diagnostics = self.lsp_diagnostics(result, texts)
+            except Exception as error:  # a bug of ours: it costs this document, not the others
+                self.log(types.MessageType.Error, f"mmlint: {result.path}: cannot show its diagnostics: "
+                                                  f"{type(error).__name__}: {error}\n{traceback.format_exc()}")
+                continue
+            last = self.published.get(snapshot.uri)
+            if last is not None and last == (snapshot.version, diagnostics):
+                continue  # neither the text nor its diagnostics changed
+            self.published[snapshot.uri] = (snapshot.version, diagnostics)
+            self.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(uri=snapshot.uri, diagnostics=diagnostics, version=snapshot.version)
+            )
+
+    def _report_errors(self, results) -> None:
+        for analyser in list(self.analysers.values()):
+            warning = analyser.cache_warning  # the user's cache is not safe to use: said once, as `check` does
+            if warning and warning not in self.shown_warnings:
+                self.shown_warnings.add(warning)
+                self.log(types.MessageType.Warning, f"mmlint: warning: {warning}")
+        for result in results:
+            if result.details:  # a crash: the traceback goes to the log, every time
+                self.log(types.MessageType.Error, f"mmlint: {result.path}: {result.error}\n{result.details}")
+        errors = errors_of(results)
+        for error in errors:
+            if error not in self.last_errors:  # a bad configuration: shown when it appears, not at every keystroke
+                self.window_show_message(types.ShowMessageParams(types.MessageType.Error, f"mmlint: {error}"))
+                self.log(types.MessageType.Error, f"mmlint: {error}")
+        self.last_errors = set(errors)
+
+    def lsp_diagnostics(self, result: DocumentResult, texts: Mapping[str, Snapshot]) -> list[types.Diagnostic]:
+        encoding = self.workspace.position_encoding or types.PositionEncodingKind.Utf16
+        lines = Lines(text_of(result.data) or "", encoding)
+        root = self.root_of(result.path)
+
+        def path_of(shown: str) -> Path:
+            return Path(os.path.abspath(root / shown))
+
+        def uri_of(shown: str) -> str | None:
+            return from_fs_path(str(path_of(shown)))
+
+        def lines_of(shown: str) -> Lines | None:
+            path = path_of(shown)
+            uri = from_fs_path(str(path))
+            try:
+                data = texts[uri].data if uri in texts else path.read_bytes()
+            except OSError:
+                return None
+            text = text_of(data)
+            return Lines(text, encoding) if text is not None else None
+
+        return [
+            to_lsp(d, lines, uri_of=uri_of, lines_of=lines_of, rule_docs_url=self.settings.rule_docs_url)
+            for d in result.diagnostics
+        ]
+
+    def log(self, kind: types.MessageType, message: str) -> None:
+        self.window_log_message(types.LogMessageParams(kind, message))
+
+    # -- settings --------------------------------------------------------------------------
+
+    def apply_settings(self, settings: ServerSettings) -> None:
+        for warning in settings.warnings:
+            self.log(types.MessageType.Warning, f"mmlint: {warning}")
+        self.settings = settings
+        self.analysers = {}  # new select / ignore / config: new resolvers (the facts stay on disk)
+        self.fix_all_edits = {}
+        self.last_errors = set()
+
+    async def pull_settings(self) -> None:
+        """The workspace configuration's ``mmlint`` section, over the initialization options."""
+        capability = self.client_capabilities.workspace
+        if capability is None or not capability.configuration:
+            return
+        try:
+            (section,) = await self.workspace_configuration_async(
+                types.ConfigurationParams(items=[types.ConfigurationItem(section="mmlint")])
+            )
+        except Exception as error:  # a client that advertises it but fails: keep what we have
+            self.log(types.MessageType.Warning, f"mmlint: workspace/configuration failed: {error}")
+            return
+        if section is not None:
+            self.apply_settings(read_settings(section, self.initial_settings, where="workspace configuration"))
+
+    # -- what code actions see -------------------------------------------------------------
+
+    def current(self, uri: str) -> tuple[Snapshot, DocumentResult] | None:
+        """The last result for ``uri``, if it is of the text the client has now."""
+        entry = self.results.get(uri)
+        if entry is None or uri not in self.open_uris:
+            return None
+        if entry[0].version != self.workspace.get_text_document(uri).version:
+            return None
+        return entry
+
+def _uri_argument(argument: Any) -> str | None:
+    if isinstance(argument, str):
+        return argument
+    if isinstance(argument, Mapping):
+        uri = argument.get("uri")
+        return uri if isinstance(uri, str) else None
+    return None
+
+
+def is_python(document: types.TextDocumentItem) -> bool:
+    return document.language_id == "python" or document.uri.endswith(SOURCE_SUFFIXES)
+
+
+def build_server() -> MmlintServer:
+    server = MmlintServer()
+
+    @server.feature(types.INITIALIZE)
+    def initialize(ls: MmlintServer, params: types.InitializeParams) -> None:
+        ls.initial_settings = read_settings(params.initialization_options, where="initializationOptions")
+        ls.apply_settings(ls.initial_settings)
+
+    @server.feature(types.INITIALIZED)
+    async def initialized(ls: MmlintServer, params: types.InitializedParams) -> None:
+        try:
+            await ls.pull_settings()
+        finally:
+            ls.settings_ready().set()
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    async def did_change_configuration(ls: MmlintServer, params: types.DidChangeConfigurationParams) -> None:
+        if params.settings:
+            ls.apply_settings(read_settings(params.settings, ls.initial_settings, where="settings"))
+        await ls.pull_settings()
+        ls.request_run(urgent=True)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: MmlintServer, params: types.DidOpenTextDocumentParams) -> None:
+        if is_python(params.text_document):
+            ls.open_uris[params.text_document.uri] = None
+            ls.request_run(urgent=True)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: MmlintServer, params: types.DidChangeTextDocumentParams) -> None:
+        if params.text_document.uri in ls.open_uris:
+            ls.request_run()
+
+    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(ls: MmlintServer, params: types.DidSaveTextDocumentParams) -> None:
+        if params.text_document.uri in ls.open_uris:
+            ls.request_run(urgent=True)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: MmlintServer, params: types.DidCloseTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        if uri in ls.open_uris:
+            del ls.open_uris[uri]
+            ls.results.pop(uri, None)
+            ls.published.pop(uri, None)
+            ls.fix_all_edits.pop(uri, None)
+            ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+            if ls.open_uris:  # its unsaved text no longer stands for the file
+                ls.request_run(urgent=True)
+
+    @server.feature(
+        types.TEXT_DOCUMENT_CODE_ACTION,
+        types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, code_actions.FIX_ALL_KIND]),
+    )
+    async def code_action(ls: MmlintServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+        await ls.up_to_date()
+        loop = asyncio.get_running_loop()
+        only = [str(kind) for kind in params.context.only] if params.context.only else None
+        return await loop.run_in_executor(ls.executor, code_actions.code_actions, ls, params.text_document.uri, params.range, only)
+
+    @server.command(FIX_ALL_COMMAND)
+    async def fix_all_command(ls: MmlintServer, *arguments: Any) -> bool:
+        """``mmlint.fixAll`` with the document's URI (or ``{"uri": ...}``): the
+        fixes of `mmlint fix` sent to the client as one workspace edit.
+        True when an edit was sent and applied."""
+        uri = _uri_argument(arguments[0]) if arguments else None
+        if uri is None:
+            raise ValueError("mmlint.fixAll takes the document's URI")
+        await ls.up_to_date()
+        entry = ls.current(uri)
+        if entry is None:
+            return False
+        edit = await asyncio.get_running_loop().run_in_executor(ls.executor, code_actions.fix_all_edit, ls, *entry)
+        if edit is None:
+            return False
+        applied = await ls.workspace_apply_edit_async(types.ApplyWorkspaceEditParams(edit=edit, label="mmlint: fix all"))
+        return bool(applied.applied)
+
+    @server.feature(types.SHUTDOWN)
+    def shutdown(ls: MmlintServer, params: None) -> None:
+        ls.shut_down = True
+        if ls._loop_task is not None:
+            ls._loop_task.cancel()
+        ls.executor.shutdown(wait=False, cancel_futures=True)
+
+    return server
+
+
+def serve() -> int:
+    """Speak the protocol on stdin / stdout until the client says exit (or
+    closes stdin); the exit code: 0 after a shutdown request, else 1, as the
+    protocol says. Only the protocol may reach stdout: anything else printed
+    goes to stderr."""
+    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
+    sys.stdout = sys.stderr
+    # Set up as a pool worker is (mmlint.check.per_file.prepare_worker): it
+    # builds libcst trees only by parsing (the fixer edits text), so it may
+    # trust them; and it never forks (its threads make pools use forkserver),
+    # so its per-file pass may run on one kept deep-stack thread rather than
+    # a new one per document.
+    skip_node_validation()
+    keep_one_thread()
+    server = build_server()
+    server.start_io(stdin, stdout)
+    return 0 if server.shut_down else 1

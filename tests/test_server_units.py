@@ -1,0 +1,237 @@
+"""The server's parts in-process: settings, positions in the client's
+encoding, text edits, the suppression action, and the analysis (overlay,
+workspace context, facts kept in memory, crash isolation)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("lsprotocol")
+
+from lsprotocol import types  # noqa: E402
+
+from mmlint.core.diagnostics import Diagnostic, Span  # noqa: E402
+from mmlint.server.actions import encode_like, fix_all, fix_one, suppressed_text  # noqa: E402
+from mmlint.server.analysis import Analyser, MemoryFactsCache  # noqa: E402
+from mmlint.server.protocol import Lines, text_edits, units  # noqa: E402
+from mmlint.server.settings import ServerSettings, read_settings  # noqa: E402
+from server_client import apply_edits  # noqa: E402
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "processors"
+
+
+# -- settings --------------------------------------------------------------------------------
+
+
+def test_settings_are_read_unwrapped_and_bad_ones_reported_not_fatal() -> None:
+    settings = read_settings({"mmlint": {"select": "MM001, MM003", "ignore": ["MM009"], "config": "~/x.toml", "debounce": 5}})
+    assert settings.select == ("MM001", "MM003") and settings.ignore == ("MM009",)
+    assert settings.config == Path("~/x.toml").expanduser() and settings.debounce_ms == 5
+    bad = read_settings({"selct": [], "debounce": "soon", "select": [1]}, settings)
+    assert bad.select == ("MM001", "MM003") and bad.debounce_ms == 5  # the base stays
+    assert bad.warnings == (
+        "settings: unknown setting 'selct' (did you mean 'select'?); ignored",
+        "settings: 'debounce' must be a whole number of milliseconds from 0 to 10000; ignored",
+        "settings: 'select' must be a list of codes or prefixes; ignored",
+    )
+    assert read_settings(None, settings) is settings
+    assert read_settings([1], settings).warnings == ("settings: expected an object, got list; ignored",)
+
+
+# -- positions and edits ---------------------------------------------------------------------
+
+
+def test_positions_count_the_clients_code_units() -> None:
+    text = "x = '😀é'  # a\r\ny = 1"
+    for encoding, column in (("utf-16", 9), ("utf-8", 12), ("utf-32", 8)):
+        lines = Lines(text, encoding)
+        assert lines.position(1, 9) == types.Position(0, column)  # after the closing quote
+        assert lines.position(2, 1) == types.Position(1, 0)
+    assert units("😀", "utf-16") == 2
+    # The end of a file without a final line break, and a line past the end.
+    assert Lines("a\nbc", "utf-16").position(3, 1) == types.Position(1, 2)
+    assert Lines("a\n", "utf-16").position(2, 1) == types.Position(1, 0)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("a\nb\nc\n", "a\nB\nc\n"),
+        ("a\nb\nc", "a\nb\nc  # x"),  # the last line has no line break
+        ("a\r\nb\r\n", "a\r\nx\r\nb\r\n"),  # CRLF kept
+        ("", "new\n"),
+        ("x = 1\n", ""),
+    ],
+)
+def test_text_edits_turn_the_old_text_into_the_new(old: str, new: str) -> None:
+    edits = [{"range": {"start": {"line": e.range.start.line, "character": e.range.start.character},
+                        "end": {"line": e.range.end.line, "character": e.range.end.character}},
+              "newText": e.new_text} for e in text_edits(old, new, "utf-16")]
+    assert apply_edits(old, edits) == new
+    assert len(edits) == 1
+
+
+# -- the suppression action ------------------------------------------------------------------
+
+
+def _mm001(line: int) -> Diagnostic:
+    return Diagnostic("a.py", Span(line, 5, line, 20), "MM001", "sync-twin-call", "message")
+
+
+def test_suppressing_appends_a_directive_or_adds_the_code_to_the_one_there() -> None:
+    text = "async def f(self):\n    self.process_and_combine_mm_data(a)  # why\r\n"
+    assert suppressed_text(text, _mm001(2)) == (
+        "async def f(self):\n    self.process_and_combine_mm_data(a)  # why  # mmlint: ignore[MM001]\r\n"
+    )
+    existing = "async def f(self):\n    self.process_and_combine_mm_data(a)  # mmlint: ignore[MM003]\n"
+    assert suppressed_text(existing, _mm001(2)) == (
+        "async def f(self):\n    self.process_and_combine_mm_data(a)  # mmlint: ignore[MM003, MM001]\n"
+    )
+
+
+def test_no_suppression_where_the_comment_would_be_inside_a_string_or_for_mm999() -> None:
+    text = 'async def f(self):\n    self.process_and_combine_mm_data("""\n    text""")\n'
+    assert suppressed_text(text, _mm001(2)) is None
+    syntax_error = Diagnostic("a.py", Span(1, 1, 1, 1), "MM999", "syntax-error", "bad")
+    assert suppressed_text("x = (\n", syntax_error) is None
+
+
+def test_a_buffer_is_encoded_as_its_cookie_says() -> None:
+    assert encode_like("# -*- coding: latin-1 -*-\nx = 'é'\n") == "# -*- coding: latin-1 -*-\nx = 'é'\n".encode("latin-1")
+    assert encode_like("x = 'é'\n") == "x = 'é'\n".encode("utf-8")
+
+
+# -- the analysis ----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def package(tmp_path: Path) -> Path:
+    root = tmp_path / "processors"
+    shutil.copytree(FIXTURES, root)
+    return root
+
+
+def test_unsaved_text_replaces_the_disk_and_only_the_changed_file_is_parsed(package, cache_dir, monkeypatch) -> None:
+    monkeypatch.setenv("MMLINT_JOBS", "1")  # parse in this process, where the count below can see it
+    parsed: list[str] = []
+    from mmlint.check import findings
+
+    original = findings.analyse_file
+
+    def counting(data, real_path, *rest):
+        parsed.append(Path(real_path).name)
+        return original(data, real_path, *rest)
+
+    monkeypatch.setattr(findings, "analyse_file", counting)
+    clip = package / "mmproc/processors/clip.py"
+    analyser = Analyser(package, ServerSettings())
+    text = clip.read_bytes()
+    first = analyser.analyse({clip: text})[clip]
+    assert [d.code for d in first.diagnostics] == ["MM001"]
+    assert len(parsed) > 5  # cold: the workspace's files were parsed as context
+    parsed.clear()
+    fixed = text.replace(b"= self.process_and_combine_mm_data(", b"= await self.process_and_combine_mm_data_async(")
+    second = analyser.analyse({clip: fixed})[clip]
+    assert second.diagnostics == () and second.data == fixed
+    assert parsed == ["clip.py"]  # everything else came from the facts in memory
+    assert clip.read_bytes() == text
+
+
+def test_facts_in_memory_answer_before_the_disk_cache() -> None:
+    class Disk:
+        loads = 0
+
+        def load(self, key):
+            Disk.loads += 1
+            return "from disk" if key == "k" else None
+
+        def store(self, key, outcome):
+            pass
+
+        def finish(self):
+            pass
+
+    memory = MemoryFactsCache(Disk())
+    assert memory.load("k") == "from disk"
+    memory.finish()
+    assert memory.load("k") == "from disk" and Disk.loads == 1
+    memory.store("new", "stored")
+    memory.finish()
+    assert memory.load("new") == "stored" and Disk.loads == 1
+
+
+def test_fix_all_runs_rounds_until_nothing_changes(tmp_path, cache_dir) -> None:
+    # Fixing the call leaves the suppression of MM003 beside it unused; the second round removes it.
+    source = tmp_path / "proc.py"
+    source.write_text(textwrap.dedent("""\
+        class P:
+            async def process_mm_data_async(self, data):  # mmlint: ignore[MM003]
+                return self.process_and_combine_mm_data(data)
+        """))
+    analyser = Analyser(tmp_path, ServerSettings())
+    result = analyser.analyse({source: source.read_bytes()})[source]
+    assert sorted(d.code for d in result.diagnostics) == ["MM001"]
+    once = fix_one(result, result.diagnostics[0])
+    assert b"await self.process_and_combine_mm_data_async(data)" in once and b"ignore[MM003]" in once
+    everything = fix_all(result, lambda data: analyser.analyse_one(source, data, {}))
+    expected_dir = tmp_path / "cli"
+    expected_dir.mkdir()
+    shutil.copy(source, expected_dir / "proc.py")
+    subprocess.run([sys.executable, "-m", "mmlint", "fix", "proc.py"], cwd=expected_dir, capture_output=True, timeout=120)
+    assert everything == (expected_dir / "proc.py").read_bytes()
+    assert b"ignore[MM003]" not in everything
+
+
+def test_a_crashing_rule_costs_only_the_document_it_crashes_on(package, cache_dir, monkeypatch) -> None:
+    from mmlint.rules.mm001_sync_twin_call import SyncTwinCall
+
+    original = SyncTwinCall.check_file
+
+    def check_file(self, facts, ctx):
+        if facts.path.endswith("gemma3.py"):
+            raise RuntimeError("rule bug")
+        return original(self, facts, ctx)
+
+    monkeypatch.setattr(SyncTwinCall, "check_file", check_file)
+    clip, gemma = package / "mmproc/processors/clip.py", package / "mmproc/processors/gemma3.py"
+    results = Analyser(package, ServerSettings()).analyse({clip: clip.read_bytes(), gemma: gemma.read_bytes()})
+    assert [d.code for d in results[clip].diagnostics] == ["MM001"] and results[clip].error is None
+    assert [d.code for d in results[gemma].diagnostics] == ["MM999"]
+    assert "RuntimeError: rule bug" in results[gemma].error and "Traceback" in results[gemma].details
+
+
+def test_a_bad_configuration_is_the_documents_error_not_an_exception(package, cache_dir) -> None:
+    (package / "pyproject.toml").write_text("[tool.mmlint]\nmin_call_sites = 3\n")
+    clip = package / "mmproc/processors/clip.py"
+    result = Analyser(package, ServerSettings()).analyse({clip: clip.read_bytes()})[clip]
+    assert result.diagnostics == () and "min_call_sites" in result.error and "pyproject.toml" in result.error
+
+
+def test_a_run_for_a_keystroke_keeps_the_last_walk_and_a_rescan_finds_new_files(tmp_path, cache_dir) -> None:
+    caller = tmp_path / "serve.py"
+    caller.write_text("from decode import frames\n\n\nasync def handle(r):\n    return await frames(r)\n")
+    analyser = Analyser(tmp_path, ServerSettings())
+    documents = {caller: caller.read_bytes()}
+    assert analyser.analyse(documents)[caller].diagnostics == ()
+    (tmp_path / "decode.py").write_text("async def frames(r):\n    for x in r:\n        print(x)\n")
+    assert analyser.analyse(documents, rescan=False)[caller].diagnostics == ()
+    assert [d.code for d in analyser.analyse(documents, rescan=True)[caller].diagnostics] == ["MM004"]
+
+
+def test_configured_paths_are_the_context_as_for_check(tmp_path, cache_dir) -> None:
+    (tmp_path / "pkg").mkdir()
+    caller = tmp_path / "pkg" / "serve.py"
+    caller.write_text("from decode import frames\n\n\nasync def handle(r):\n    return await frames(r)\n")
+    hollow = "async def frames(r):\n    for x in r:\n        print(x)\n"
+    (tmp_path / "decode.py").write_text(hollow)  # outside the configured paths
+    (tmp_path / "mmlint.toml").write_text('paths = ["pkg"]\n')
+    documents = {caller: caller.read_bytes()}
+    assert Analyser(tmp_path, ServerSettings()).analyse(documents)[caller].diagnostics == ()
+    (tmp_path / "pkg" / "decode.py").write_text(hollow)  # inside them
+    assert [d.code for d in Analyser(tmp_path, ServerSettings()).analyse(documents)[caller].diagnostics] == ["MM004"]
