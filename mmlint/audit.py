@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass
 from rich.text import Text
 
 from mmlint.analysis import ALWAYS, NEVER, NOT_JUDGED, SOME
-from mmlint.core.report import Report
+from mmlint.core.report import Report, twins_in_play
 from mmlint.facts.outcome import ParseFailure
 from mmlint.reporters.escaping import visible, visible_path
 
@@ -52,11 +52,18 @@ class AuditTotals:
     never: int
     not_judged: int
     hollow_awaits: int
+    # Twins are configured beyond the default pair or called in the scan: only
+    # then does the summary speak of the worker pool.
+    twins_in_play: bool = True
 
     def summary(self) -> str:
-        return (
+        pool = (
             f"{self.bypassing_calls} call site{'s bypass' if self.bypassing_calls != 1 else ' bypasses'} the worker pool; "
-            f"{self.never} of {self.async_defs} async defs never suspend; "
+            if self.twins_in_play
+            else ""
+        )
+        return (
+            f"{pool}{self.never} of {self.async_defs} async defs never suspend; "
             f"{self.hollow_awaits} hollow await{'s' if self.hollow_awaits != 1 else ''}"
         )
 
@@ -173,6 +180,7 @@ def build_audit(report: Report) -> Audit:
                 "always", "some", "never", "not_judged", "hollow_awaits",
             )
         },
+        twins_in_play=twins_in_play(report),
     )
     unparsed = tuple(sorted(path for path in report.file_paths if isinstance(report.outcomes.get(path), ParseFailure)))
     return Audit(tuple(rows), totals, unparsed, _audit_defs(report), _twin_rows(report))
@@ -196,7 +204,7 @@ def _audit_defs(report: Report) -> tuple[AuditDef, ...]:
                     qualname=info.qualname,
                     verdict=analysis.classify(key),
                     weight="" if weight is None else weight.kind,
-                    reason="" if weight is None else weight.reason,
+                    reason="" if weight is None else unknown_reason(weight) if weight.kind == UNKNOWN_WEIGHT else weight.reason,
                     blocking=tuple(chain.describe() for _, chain in weights.chains_of(key)),
                 )
             )
@@ -421,3 +429,8 @@ def render(audit: Audit, output_format: str, *, color: bool = False, width: int 
     if output_format == "markdown":
         return render_markdown(audit, quiet=quiet)
     return render_text(audit, color=color, width=width, quiet=quiet)
+
+
+def unknown_reason(weight) -> str:
+    """Why a coroutine's weight is unknown: the callee mmlint cannot see into."""
+    return f"calls `{weight.reason}(...)`, which mmlint cannot resolve: not judged heavy on that alone"

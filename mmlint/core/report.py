@@ -36,3 +36,10 @@ class Report:
     cache_warning: str | None = None
     # The run covered everything the configuration scans (stale baseline entries can be judged).
     full_scan: bool = False
+
+
+def twins_in_play(report: Report) -> bool:
+    """Whether twin words belong in a summary: twins were called in the scan,
+    or pairs beyond the default one are configured (else "0 twin call sites"
+    speaks of a pair the package does not have)."""
+    return report.call_sites > 0 or report.settings.twins_configured

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from mmlint.analysis.weight import HEAVY, LIGHT, Weight, is_route
-from mmlint.core.diagnostics import Diagnostic
+from mmlint.analysis.contexts import advice
+from mmlint.analysis.weight import HEAVY, LIGHT, UNKNOWN_WEIGHT, Weight
+from mmlint.core.diagnostics import Diagnostic, RelatedLocation
 from mmlint.facts.model import AsyncDef, FileFacts
 from mmlint.rules.base import Example, Rule, RuleContext
 
@@ -137,30 +138,39 @@ class FakeAsync(Rule):
     def check_file(self, facts: FileFacts, ctx: RuleContext) -> Iterable[Diagnostic]:
         if not any(fn.is_fake_async for fn in facts.async_defs):
             return
-        reported = (HEAVY, LIGHT) if ctx.settings.report_light_async else (HEAVY,)
+        reported = (HEAVY, LIGHT, UNKNOWN_WEIGHT) if ctx.settings.report_light_async else (HEAVY,)
         weights = ctx.project.weight(ctx.settings.blocking_calls)
         for index, fn in enumerate(facts.async_defs):
             if not fn.is_fake_async:
                 continue
-            weight = weights.weight((facts.path, index))
+            key = (facts.path, index)
+            weight = weights.weight(key)
             if weight is None or weight.kind not in reported:
                 continue
-            yield self.diagnostic(facts.path, fn.span, message(fn, weight), owner=fn.owner)
+            context = weights.contexts.of(key, fn)
+            if context and weight.kind != HEAVY:
+                continue  # a coroutine its context requires, doing nothing heavy: nothing to fix
+            sites = weights.awaiting_sites(key)
+            yield self.diagnostic(
+                facts.path,
+                fn.span,
+                message(fn, weight, context, len(sites)),
+                owner=fn.owner,
+                related=tuple(RelatedLocation(path, span, f"awaits `{fn.qualname}` here") for path, span in sites),
+                weight=weight.kind,
+                reason=weight.reason,
+                chain=weight.chain,
+                context=context,
+            )
 
 
-def message(fn: AsyncDef, weight: Weight) -> str:
-    why = f" ({weight.reason})" if weight.reason else ""
-    head = (
-        f"`async def {fn.qualname}` has no `await`, `async for` or `async with`: "
-        f"its whole body runs on the event loop{why}, so timeouts and semaphores around it cannot act; "
-    )
-    if weight.kind == LIGHT:
-        return head + "its body is light: make it a plain `def` if no caller needs a coroutine, or keep it if an interface does"
-    if is_route(fn):
-        return head + "make it a plain `def`: the framework runs a plain route or handler in its threadpool"
+def message(fn: AsyncDef, weight: Weight, context: str = "", awaited_from: int = 0) -> str:
+    """One line: what never suspends, the costliest thing it does, the advice."""
+    where = f" (awaited from {awaited_from} places)" if awaited_from > 1 else ""
+    head = f"`async def {fn.qualname}` never suspends{where}"
+    if weight.kind != HEAVY:
+        why = f"; it calls `{weight.reason}(...)`, which mmlint cannot see into" if weight.kind == UNKNOWN_WEIGHT else ""
+        return f"{head}{why}: its body is light, make it a plain `def` if no caller needs a coroutine"
     is_method = len(fn.owner) >= 2 and fn.owner[-2].kind == "class"
-    if is_method:
-        return head + "keep it `async` and offload the blocking work (`await asyncio.to_thread(...)`, " \
-            "`await loop.run_in_executor(...)`) or await the async twin"
-    return head + "offload the blocking work (`await asyncio.to_thread(...)`, `await loop.run_in_executor(...)`), " \
-        "or make it a plain `def` if no caller needs a coroutine"
+    costliest = weight.chain[-1] if weight.chain else "the loop"
+    return f"{head}: {weight.reason} on the event loop; {advice(context, is_method, costliest)}"

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from mmlint.analysis import ChainLink, HollowAwait
-from mmlint.analysis.weight import HEAVY, LIGHT
-from mmlint.core.diagnostics import Diagnostic, RelatedLocation
+from mmlint.analysis.weight import HEAVY, LIGHT, UNKNOWN_WEIGHT
+from mmlint.core.diagnostics import Diagnostic
 from mmlint.facts.model import FileFacts
 from mmlint.rules.base import Example, Rule, RuleContext
 
@@ -105,20 +105,38 @@ class HollowAwaitRule(Rule):
         if not hollow_awaits:
             return
         weights = ctx.project.weight(ctx.settings.blocking_calls)
-        reported = (HEAVY, LIGHT) if ctx.settings.report_light_async else (HEAVY,)
+        reported = (HEAVY, LIGHT, UNKNOWN_WEIGHT) if ctx.settings.report_light_async else (HEAVY,)
         by_line = {(key[0], info.line): key for key, info in analysis.defs.items()}
         for hollow in hollow_awaits:
             callee = by_line[(hollow.chain[0].path, hollow.chain[0].line)]
             weight = weights.weight(callee)
             if weight is None or weight.kind not in reported:
                 continue
-            owner = analysis.defs[hollow.enclosing].owner
-            related = ()
             last = by_line[(hollow.chain[-1].path, hollow.chain[-1].line)]
-            if not hollow.ends_in_cycle and analysis.defs[last].is_fake_async:
-                info = analysis.defs[last]
-                related = (RelatedLocation(last[0], info.span, f"MM003: `async def {info.qualname}` never suspends"),)
-            yield self.diagnostic(facts.path, hollow.span, message(hollow), owner=owner, related=related)
+            if not hollow.ends_in_cycle and root_is_reported(last, weights, ctx, reported):
+                continue  # one finding per root cause: MM003 there lists this await
+            owner = analysis.defs[hollow.enclosing].owner
+            yield self.diagnostic(
+                facts.path,
+                hollow.span,
+                message(hollow),
+                owner=owner,
+                weight=weight.kind,
+                reason=weight.reason,
+                chain=tuple(f"`{link.name}` at {link.path}:{link.line}" for link in hollow.chain) + weight.chain[len(hollow.chain):],
+            )
+
+
+def root_is_reported(root, weights, ctx: RuleContext, reported: tuple[str, ...]) -> bool:
+    """Whether MM003 reports the coroutine at the end of a hollow chain (in
+    the targets, selected, and weighed as reported there)."""
+    info = ctx.project.suspension.defs[root]
+    if not info.is_fake_async or root[0] not in ctx.project.targets or not ctx.settings.is_selected("MM003"):
+        return False
+    weight = weights.weight(root)
+    if weight is None or weight.kind not in reported:
+        return False
+    return weight.kind == HEAVY or not weights.contexts.of(root, info)
 
 
 def describe_chain(chain: tuple[ChainLink, ...], ends_in_cycle: bool, ends_without_suspension_point: bool) -> str:

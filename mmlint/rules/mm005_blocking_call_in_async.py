@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from mmlint.analysis.weight import matching_pattern
+from mmlint.analysis.weight import HEAVY, matching_pattern, shown_callee
+from mmlint.core.knowledge import reason_of
 from mmlint.core.diagnostics import Diagnostic
 from mmlint.facts.model import CallFact, FileFacts
 from mmlint.rules.base import Example, Rule, RuleContext
@@ -143,34 +144,52 @@ class BlockingCallInAsync(Rule):
         patterns = tuple(ctx.settings.blocking_calls)
         for info in facts.async_defs:
             for call in info.calls:
-                reason = blocking_reason(call, patterns)
-                if reason is not None:
+                found = blocking_reason(call, patterns)
+                if found is not None:
+                    shown, why = found
                     yield self.diagnostic(
                         facts.path,
                         call.span,
-                        f"{reason} blocks the event loop inside `async def {info.qualname}`; "
-                        "offload it (`await asyncio.to_thread(...)`, `await loop.run_in_executor(...)`) "
-                        "or use an async equivalent",
+                        f"`{shown}(...)` {why} on the event loop in `async def {info.qualname}`; {OFFLOAD_ADVICE}",
                         owner=info.owner,
+                        weight=HEAVY,
+                        reason=f"`{shown}(...)` {why}",
+                        chain=(f"`{shown}`",),
                     )
         weights = ctx.project.weight(patterns)
         for found in weights.transitive_blocking(frozenset({facts.path})):
             info = ctx.project.suspension.defs[found.enclosing]
+            why = reason_of(found.chain.pattern)
             yield self.diagnostic(
                 facts.path,
                 found.span,
-                f"`{found.callee}(...)` blocks the event loop inside `async def {info.qualname}`: "
-                f"{found.chain.describe()}; offload it (`await asyncio.to_thread({found.callee}, ...)`, "
-                "`await loop.run_in_executor(...)`) or use an async equivalent",
+                f"`{found.callee}(...)` {why} on the event loop in `async def {info.qualname}` "
+                f"(through `{short_name(found.chain.call)}`); offload the call "
+                f"(`await asyncio.to_thread({found.callee}, ...)`) or use an async equivalent",
                 owner=info.owner,
+                weight=HEAVY,
+                reason=f"`{shown_callee(found.chain.call)}(...)` {why}",
+                chain=tuple(step.describe() for step in found.chain.steps) + (f"`{shown_callee(found.chain.call)}`",),
             )
 
 
-def blocking_reason(call: CallFact, patterns: tuple[str, ...]) -> str | None:
-    """Why ``call`` blocks ("`time.sleep(...)`", "`.result()` on a future"), or None."""
+def short_name(dotted: str) -> str:
+    """The last two parts of a resolved callee, for a message (the chain keeps it whole)."""
+    return ".".join(shown_callee(dotted).split(".")[-2:])
+
+
+OFFLOAD_ADVICE = "offload it (`await asyncio.to_thread(...)`, `await loop.run_in_executor(...)`) or use an async equivalent"
+
+
+def blocking_reason(call: CallFact, patterns: tuple[str, ...]) -> tuple[str, str] | None:
+    """(the callee as shown, what it does to the loop) when ``call`` blocks,
+    else None. An awaited call, or one handed to a coroutine consumer, only
+    creates a coroutine: never blocking."""
+    if call.awaited or call.scheduled:
+        return None
     if call.future_result:
-        return "`.result()` on a future"
+        return shown_callee(call.dotted), "waits for a future"
     pattern = matching_pattern(call.dotted, patterns)
     if pattern is None:
         return None
-    return f"`{call.dotted}(...)` (matches `{pattern}`)" if pattern != call.dotted else f"`{call.dotted}(...)`"
+    return shown_callee(call.dotted), reason_of(pattern)
