@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass
 from rich.text import Text
 
 from mmlint.analysis import ALWAYS, NEVER, NOT_JUDGED, SOME
+from mmlint.analysis.weight import UNKNOWN_WEIGHT
 from mmlint.core.report import Report, twins_in_play
 from mmlint.facts.outcome import ParseFailure
 from mmlint.reporters.escaping import visible, visible_path
@@ -191,7 +192,7 @@ def _audit_defs(report: Report) -> tuple[AuditDef, ...]:
     the same classification MM003, MM004 and MM005 read."""
     project = report.project
     analysis = project.suspension
-    weights = project.weight(report.settings.blocking_calls)
+    weights = project.weight(report.settings.heavy_calls)
     found = []
     for path in sorted(project.targets):
         for key in analysis.defs_by_path.get(path, ()):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mmlint.core.knowledge import DEFAULT_SETS, patterns_of
+from mmlint.core.knowledge import DEFAULT_SETS, patterns_of, twin_patterns_of
 from mmlint.core.twins import TwinPair
 
 DEFAULT_TWINS = (TwinPair("process_and_combine_mm_data", "process_and_combine_mm_data_async"),)
@@ -68,6 +68,12 @@ class Settings:
     # [fake-async] report-light: MM003 and MM004 also report light
     # never-suspending coroutines (by default only heavy ones).
     report_light_async: bool = False
+
+    @property
+    def heavy_calls(self) -> tuple[str, ...]:
+        """What weighs a coroutine heavy: the blocking calls, and a call of a
+        twin's sync member (the work its worker pool exists for)."""
+        return self.blocking_calls + twin_patterns_of(self.twins)
 
     @property
     def twins_configured(self) -> bool:

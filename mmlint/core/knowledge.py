@@ -212,6 +212,18 @@ REASONS = {call.pattern: call.reason for entry in KNOWLEDGE_SETS for call in ent
 SET_OF_PATTERN = {call.pattern: entry.name for entry in KNOWLEDGE_SETS for call in entry.calls}
 
 
-def reason_of(pattern: str) -> str:
+# A twin's sync member is heavy by definition (the work its worker pool is
+# for), but calling it is MM001's or MM010's finding, never MM005's.
+TWIN_REASON = "runs a sync twin's body (the work its worker pool is for)"
+
+
+def twin_patterns_of(twins) -> tuple[str, ...]:
+    """Patterns for the sync member of each twin pair: as a method and as a name."""
+    return tuple(pattern for pair in twins for pattern in (f"*.{pair.sync}", pair.sync))
+
+
+def reason_of(pattern: str, twin_patterns: tuple[str, ...] = ()) -> str:
     """What a matched pattern's call does ("blocks" for a configured one)."""
+    if pattern in twin_patterns:
+        return TWIN_REASON
     return REASONS.get(pattern, "blocks")

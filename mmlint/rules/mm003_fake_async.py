@@ -139,7 +139,7 @@ class FakeAsync(Rule):
         if not any(fn.is_fake_async for fn in facts.async_defs):
             return
         reported = (HEAVY, LIGHT, UNKNOWN_WEIGHT) if ctx.settings.report_light_async else (HEAVY,)
-        weights = ctx.project.weight(ctx.settings.blocking_calls)
+        weights = ctx.project.weight(ctx.settings.heavy_calls)
         for index, fn in enumerate(facts.async_defs):
             if not fn.is_fake_async:
                 continue

@@ -104,7 +104,7 @@ class HollowAwaitRule(Rule):
         hollow_awaits = analysis.hollow_awaits(frozenset({facts.path}))
         if not hollow_awaits:
             return
-        weights = ctx.project.weight(ctx.settings.blocking_calls)
+        weights = ctx.project.weight(ctx.settings.heavy_calls)
         reported = (HEAVY, LIGHT, UNKNOWN_WEIGHT) if ctx.settings.report_light_async else (HEAVY,)
         by_line = {(key[0], info.line): key for key, info in analysis.defs.items()}
         for hollow in hollow_awaits:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from mmlint.analysis.weight import HEAVY, matching_pattern, shown_callee
-from mmlint.core.knowledge import reason_of
+from mmlint.core.knowledge import reason_of, twin_patterns_of
 from mmlint.core.diagnostics import Diagnostic
 from mmlint.facts.model import CallFact, FileFacts
 from mmlint.rules.base import Example, Rule, RuleContext
@@ -156,8 +156,11 @@ class BlockingCallInAsync(Rule):
                         reason=f"`{shown}(...)` {why}",
                         chain=(f"`{shown}`",),
                     )
-        weights = ctx.project.weight(patterns)
+        weights = ctx.project.weight(ctx.settings.heavy_calls)
+        twin_patterns = twin_patterns_of(ctx.settings.twins)
         for found in weights.transitive_blocking(frozenset({facts.path})):
+            if found.chain.pattern in twin_patterns:
+                continue  # a sync twin reached through the chain: MM001 / MM010 territory
             info = ctx.project.suspension.defs[found.enclosing]
             why = reason_of(found.chain.pattern)
             yield self.diagnostic(
