@@ -182,6 +182,16 @@ KNOWLEDGE_SETS: tuple[KnowledgeSet, ...] = (
         _calls("makes a store round trip", "*store.get", "*store.set", "*store.add"),
     ),
     KnowledgeSet(
+        "compression",
+        True,
+        "Whole-buffer compression and decompression (`zlib`, `gzip`, `lzma`, `bz2`).",
+        _calls(
+            "compresses or decompresses a buffer",
+            "zlib.compress", "zlib.decompress", "gzip.compress", "gzip.decompress", "lzma.compress",
+            "lzma.decompress", "bz2.compress", "bz2.decompress",
+        ),
+    ),
+    KnowledgeSet(
         "file-io",
         True,
         "Reading and writing whole files: `open`, `Path.read_text` / `read_bytes` / `write_*`, "

@@ -63,18 +63,22 @@ class FakeAsync(Rule):
     bad_examples = (
         Example(
             """
+            from decord import VideoReader
+
             async def decode_video_frames(path, num_frames):
                 reader = VideoReader(path)
                 indices = sample_indices(len(reader), num_frames)
                 return reader.get_batch(indices)
             """,
-            expect=("MM003",),
+            expect=("MM003", "MM005"),
         ),
         Example(
             """
             class ResizeProcessor(BaseMultimodalProcessor):
                 async def process_mm_data_async(self, image_data, input_text, request_obj, **kwargs):
-                    images = [resize(image, self.size) for image in image_data]
+                    images = []
+                    for image in image_data:
+                        images.append(resize(image, self.size))
                     return {"images": images}
             """,
             expect=("MM003",),
@@ -82,15 +86,16 @@ class FakeAsync(Rule):
         Example(
             """
             from fastapi import APIRouter
+            from PIL import Image
 
             router = APIRouter()
 
             @router.post("/thumbnail")
             async def thumbnail(request: ThumbnailRequest):
-                image = download_image(request.url)
+                image = Image.open(request.file)
                 return {"thumbnail": encode_png(image.resize((128, 128)))}
             """,
-            expect=("MM003",),
+            expect=("MM003", "MM005"),
         ),
     )
     good_examples = (
@@ -120,6 +125,7 @@ class FakeAsync(Rule):
             """
             from fastapi import APIRouter
             from fastapi.responses import JSONResponse
+            from PIL import Image
 
             router = APIRouter()
 
@@ -129,7 +135,7 @@ class FakeAsync(Rule):
 
             @router.post("/thumbnail")
             def thumbnail(request: ThumbnailRequest):
-                image = download_image(request.url)
+                image = Image.open(request.file)
                 return {"thumbnail": encode_png(image.resize((128, 128)))}
             """
         ),

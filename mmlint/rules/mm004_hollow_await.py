@@ -69,9 +69,14 @@ class HollowAwaitRule(Rule):
             expect=("MM004",),
             files={
                 "video.py": """
+                    from decord import VideoReader
+
+                    async def open_stream(path):
+                        return {"path": path}
+
                     async def load_video_frames(path):
-                        reader = VideoReader(path)
-                        return reader.get_batch(range(len(reader)))
+                        stream = await open_stream(path)
+                        return VideoReader(stream["path"])
                 """,
             },
         ),
