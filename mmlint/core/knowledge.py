@@ -108,14 +108,33 @@ KNOWLEDGE_SETS: tuple[KnowledgeSet, ...] = (
             "PIL.Image.open", "PIL.Image.frombytes", "cv2.imread", "cv2.imdecode", "cv2.VideoCapture",
             "decord.VideoReader", "torchvision.io.read_video", "torchvision.io.read_image",
             "torchvision.io.decode_image", "torchvision.io.decode_jpeg", "torchvision.io.VideoReader",
+            "*.get_frames_as_tensor", "*vr.get_batch", "*video_reader.get_batch", "*.load_image", "*.load_video",
+        ),
+    ),
+    KnowledgeSet(
+        "image-processing",
+        True,
+        "Resizing and converting a decoded image, on a receiver named as an image (`image.resize`, `img.convert`).",
+        _calls(
+            "resizes or converts an image",
+            "*image.resize", "*img.resize", "*image.convert", "*img.convert", "*image.thumbnail", "*img.thumbnail",
+        ),
+    ),
+    KnowledgeSet(
+        "audio-decoding",
+        True,
+        "Audio loading and decoding: `librosa`, `soundfile`, `torchaudio`, and `load_audio` helpers.",
+        _calls(
+            "decodes audio",
+            "librosa.load", "librosa.resample", "soundfile.read", "torchaudio.load", "*.load_audio",
         ),
     ),
     KnowledgeSet(
         "video-frames",
         False,
-        "Frame batches read from a video reader (`reader.get_batch`, `get_frames_as_tensor`): "
-        "opt-in, the method names are not unique to video readers.",
-        _calls("decodes video frames", "*.get_batch", "*.get_frames_as_tensor"),
+        "Frame batches read from any receiver's `get_batch`: opt-in, the name is not unique to video "
+        "readers (`vr.get_batch` and `get_frames_as_tensor` are in `image-decoding`).",
+        _calls("decodes video frames", "*.get_batch"),
     ),
     KnowledgeSet(
         "ray",
