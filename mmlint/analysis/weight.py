@@ -340,6 +340,8 @@ class WeightAnalysis:
             return None  # a scanned class with no scanned __init__
         if is_cheap_call(dotted, arity):
             return None
+        if ref.kind == UNKNOWN and ref.text == "<expr>":
+            return shown_callee(dotted) if dotted != "<expr>" else "a computed callee"
         return ref.describe()
 
     def _costliest(self, loop: str, costs) -> tuple[Cost | None, str | None]:
@@ -357,7 +359,7 @@ class WeightAnalysis:
                 unknown = cost
             if loop and in_loop and cost is not None and (best is None or best.rank < LOOP):
                 shown = cost if isinstance(cost, str) else cost.chain[0].strip("`") if cost.chain else ""
-                best = Cost(LOOP, f"{loop} calls `{shown}(...)` each time" if shown else loop)
+                best = Cost(LOOP, f"{loop} repeats `{shown}(...)`" if shown else loop)
         return best, unknown
 
     def _sync_weight_fixed_point(self) -> dict[SyncKey, Cost]:
