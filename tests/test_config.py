@@ -85,7 +85,7 @@ def test_every_key_in_pyproject(tmp_path: Path) -> None:
         "**/legacy/*.py" = ["MM003"]
 
         [tool.mmlint.blocking-calls]
-        extend = ["decord.VideoReader", "*.get_frames_as_tensor"]
+        extend = ["decord.VideoReader", "*.get_frames"]
         """,
     )
     settings = load_settings(tmp_path)
@@ -102,7 +102,7 @@ def test_every_key_in_pyproject(tmp_path: Path) -> None:
     assert settings.twins == DEFAULT_TWINS + (TwinPair("encode_frames", "encode_frames_async"),)
     assert settings.per_file_ignores == (("**/legacy/*.py", ("MM003",)),)
     # decord.VideoReader is already in the defaults (image-decoding): each pattern once.
-    assert settings.blocking_calls == DEFAULT_BLOCKING_CALLS + ("*.get_frames_as_tensor",)
+    assert settings.blocking_calls == DEFAULT_BLOCKING_CALLS + ("*.get_frames",)
     with pytest.raises(dataclasses.FrozenInstanceError):
         settings.select = ("MM",)  # type: ignore[misc]
 

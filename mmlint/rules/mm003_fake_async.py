@@ -19,18 +19,36 @@ class FakeAsync(Rule):
     `Protocol` members, stub bodies (docstring, `pass`, `...`,
     `raise NotImplementedError`) and async generators are not flagged.
 
-    Each such `async def` is weighed. It is *heavy* when its body, a scanned
-    sync function it calls (followed through the call graph), or a coroutine
-    it awaits reaches a blocking call (`blocking-calls`), a loop, or a call
-    not known to be cheap. It is *light* when it only returns constants,
-    builds responses, exceptions or other objects (a CamelCase constructor),
-    works on containers and strings, reads attributes or calls getters with
-    no argument: typically a test double, a hook or a small route. It is a
-    *stub* when its body only satisfies an interface (`pass`, a docstring,
-    `del` of its parameters, a constant `return`, `raise NotImplementedError`).
-    By default only heavy ones are reported; `[fake-async] report-light = true`
-    reports light ones too (stubs never). `mmlint audit --show-defs` shows the
-    weight of every async def either way.
+    Each such `async def` is weighed by evidence. It is *heavy* when its
+    body, a scanned sync function it calls (followed through the call graph),
+    or a coroutine it awaits reaches a known blocking or CPU-heavy call (the
+    built-in knowledge sets and `blocking-calls`: tokenizers, chat templates,
+    image, video and audio decoding, sync HTTP, ZeroMQ receives, thread and
+    process waits, file reads...), the sync member of a twin pair, a
+    `.result()` on a submitted future, or a loop whose trip count grows with
+    its input and repeats a call not known to be cheap (a loop over a
+    literal, a constant or a literal `range` does not count). A callee that
+    cannot be resolved makes it *unknown*, never heavy on that alone. It is
+    *light* when it only returns constants, builds responses, exceptions or
+    other objects, works on containers and strings, reads attributes or calls
+    getters with no argument. It is a *stub* when its body only satisfies an
+    interface (`pass`, a docstring, `del` of its parameters, a constant
+    `return`, `raise NotImplementedError`). By default only heavy ones are
+    reported; `[fake-async] report-light = true` reports light and unknown
+    ones too (stubs never). `mmlint audit --show-defs` shows the weight of
+    every async def either way.
+
+    One finding per root cause: when the coroutine is awaited from other
+    places, the message counts them and each `await` is a related location
+    (MM004 then stays silent there). The reason names the costliest call and
+    the chain to it (`chain` in JSON and SARIF, a note in the text output).
+
+    Some coroutines must stay coroutines: FastAPI / Starlette routes,
+    exception handlers, middleware and dependencies, coroutines handed to
+    `run_coroutine_threadsafe`, async protocol methods (`__aenter__`,
+    `__aexit__`...), an actor's `async __init__`, overrides of an async base
+    method. A light one there is never reported; a heavy one is, with advice
+    for its context (`context` in JSON and SARIF).
 
     ## Why is this bad?
     A coroutine that never suspends runs its whole body on the event loop in
@@ -42,13 +60,14 @@ class FakeAsync(Rule):
     says so, yet never suspends, is exactly the stall this rule exists for.
 
     ## Fix
-    Not automatic. Offload the blocking work: `await asyncio.to_thread(f, ...)`,
-    `await loop.run_in_executor(executor, f, ...)`, or await the async twin. For
-    a module-level helper with no reason to be a coroutine, a plain `def` is
-    also honest; for a method that overrides an async entry point, keep
-    `async` and offload. For a heavy route or handler (`@app.get(...)`,
-    `@router.post(...)`, `@app.exception_handler(...)`...), make it a plain
-    `def`: FastAPI and Starlette run plain routes in their threadpool.
+    Not automatic. Offload the heavy call (`await asyncio.to_thread(f, ...)`,
+    `await loop.run_in_executor(executor, f, ...)`), never the whole coroutine
+    where it must run on its loop. For a module-level helper with no reason to
+    be a coroutine, a plain `def` is also honest; a method, an exception
+    handler, a hook or a coroutine run on another loop keeps `async`. A heavy
+    route may become a plain `def` (FastAPI and Starlette run plain routes in
+    their threadpool) only if its heavy work is safe on a worker thread (no
+    ZeroMQ socket or other loop-bound object).
 
     ## When to suppress
     When the body is provably cheap (a few attribute reads) and the function is

@@ -23,12 +23,13 @@ class HollowAwaitRule(Rule):
     assumed to suspend, so nothing is reported on a guess. A callee that
     suspends on some paths only is not reported.
 
-    By default only awaits of a *heavy* coroutine are reported (one that
-    reaches a blocking call, a loop or a call not known to be cheap, see
-    MM003); `[fake-async] report-light = true` reports awaits of light ones
-    too. The MM003 finding at the end of the chain is attached as a related
-    location (SARIF `relatedLocations`, JSON `related`), so one fix or one
-    suppression story covers both.
+    By default only awaits of a *heavy* coroutine are reported (see MM003);
+    `[fake-async] report-light = true` reports awaits of light ones too. One
+    finding per root cause: when MM003 reports the coroutine at the end of
+    the chain, this await is listed there as a related location (SARIF
+    `relatedLocations`, JSON `related`) instead of being reported here. MM004
+    remains for a root MM003 does not report (outside the checked files, not
+    selected) and for a chain heavy only through the awaited callee itself.
 
     ## Why is this bad?
     The `await` looks like a point where the event loop may run other work,

@@ -13,15 +13,27 @@ from mmlint.rules.base import Example, Rule, RuleContext
 
 class BlockingCallInAsync(Rule):
     """## What it does
-    Flags a call known to block made directly in the body of an `async def`
-    (not in a nested `def`, `lambda` or class): `time.sleep`, the `requests`
-    verbs, `urllib.request.urlopen`, `subprocess.run` / `call` / `check_call` /
-    `check_output`, `os.system`, and `.result()` on a future bound from
-    `executor.submit(...)` or made by `concurrent.futures`. Callees are matched
-    by their dotted name after the file's imports are applied
-    (`from time import sleep` then `sleep(1)` is `time.sleep`). The list grows
-    with `[tool.mmlint.blocking-calls] extend = [...]`: dotted names and `*`
-    wildcards such as `"*.get_frames_as_tensor"` or `"decord.VideoReader"`.
+    Flags a call known to block or to do heavy CPU work, made directly in the
+    body of an `async def` (not in a nested `def`, `lambda` or class). What is
+    known comes in named sets, each entry with its reason (README, "Built-in
+    knowledge"): tokenizers and chat templates, image, video and audio
+    decoding, Ray, sync ZeroMQ receives, thread and process waits,
+    `concurrent.futures`, `torch.distributed` barriers and
+    `torch.cuda.synchronize`, sync HTTP, subprocesses, compression and file
+    reads; plus `.result()` on a future bound from `executor.submit(...)`.
+    `[blocking-calls] extend-sets` / `drop-sets` turn sets on and off by name;
+    `extend` adds patterns.
+
+    A pattern describes a *sync* call: an awaited call, or one handed to
+    `create_task` / `gather` / `wait_for` (it only creates a coroutine), is
+    never blocking, so `await sock.recv_multipart()` on a `zmq.asyncio`
+    socket never matches, and neither does a function passed uncalled to
+    `asyncio.to_thread` or `run_in_executor`. Callees are matched by their
+    dotted name after the file's imports are applied (`from ray import get as
+    ray_get` then `ray_get(x)` is `ray.get`), and a pattern starting with `*`
+    also matches the callee's attribute chain on its own: `"*.future.wait"`
+    matches `self.future.wait()` and `future.wait()`; `"*tokenizer().encode"`
+    matches `self.get_tokenizer().encode(...)`.
 
     Calls of scanned sync functions are followed too: a call, in an
     `async def`, of a sync function that reaches a blocking call through
