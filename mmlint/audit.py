@@ -122,6 +122,9 @@ class Audit:
     unparsed: tuple[str, ...] = ()
     defs: tuple[AuditDef, ...] = ()  # every async def of the target files, in file order
     twins: tuple[TwinRow, ...] = ()  # discovered pairs (empty when auto-twins is off)
+    # Twins defined by assignment through a `twin-wrappers` call:
+    # (path, sync name, async name, wrapper), e.g. `X_async = make_async(X, ...)`.
+    assigned_twins: tuple[tuple[str, str, str, str], ...] = ()
 
     def unparsed_note(self) -> str | None:
         if not self.unparsed:
@@ -184,7 +187,7 @@ def build_audit(report: Report) -> Audit:
         twins_in_play=twins_in_play(report),
     )
     unparsed = tuple(sorted(path for path in report.file_paths if isinstance(report.outcomes.get(path), ParseFailure)))
-    return Audit(tuple(rows), totals, unparsed, _audit_defs(report), _twin_rows(report))
+    return Audit(tuple(rows), totals, unparsed, _audit_defs(report), _twin_rows(report), _assigned_twins(report))
 
 
 def _audit_defs(report: Report) -> tuple[AuditDef, ...]:
@@ -300,6 +303,10 @@ def render_json(audit: Audit) -> str:
         "unparsed": list(audit.unparsed),
         "defs": [asdict(entry) for entry in audit.defs],
         "twins": [_twin_json(row) for row in audit.twins],
+        "assigned_twins": [
+            {"path": path, "sync": sync, "async": async_, "wrapper": wrapper}
+            for path, sync, async_, wrapper in audit.assigned_twins
+        ],
     }
     return json.dumps(data, indent=2) + "\n"
 
@@ -435,3 +442,15 @@ def render(audit: Audit, output_format: str, *, color: bool = False, width: int 
 def unknown_reason(weight) -> str:
     """Why a coroutine's weight is unknown: the callee mmlint cannot see into."""
     return f"calls `{weight.reason}(...)`, which mmlint cannot resolve: not judged heavy on that alone"
+
+
+def _assigned_twins(report: Report) -> tuple[tuple[str, str, str, str], ...]:
+    """Twins the target files define by assignment through a configured wrapper."""
+    wrappers = set(report.settings.twin_wrappers)
+    return tuple(
+        (path, sync, async_, wrapper)
+        for path in sorted(report.project.targets)
+        if path in report.project.files
+        for sync, async_, wrapper in report.project.files[path].assigned_twins
+        if wrapper in wrappers
+    )

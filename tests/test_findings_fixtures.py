@@ -107,7 +107,7 @@ def test_text_prints_the_chain_as_a_note_and_no_twin_words() -> None:
     assert report.call_sites == 0
     rendered = text.render(report)
     assert "twin" not in rendered
-    assert rendered.rstrip().endswith("(5 files scanned).")
+    assert rendered.rstrip().endswith("(6 files scanned).")
 
 
 def test_a_chain_is_a_note_one_step_a_line() -> None:
@@ -115,3 +115,16 @@ def test_a_chain_is_a_note_one_step_a_line() -> None:
     rendered = text.render(report)
     assert "  = note: `wait_for_service` at wpkg/bench.py:14\n          → `fetch_status` at wpkg/bench.py:10\n" in rendered
     assert all(len(line) <= 80 for line in rendered.splitlines() if "= note" in line or line.lstrip().startswith("→"))
+
+
+def test_twins_defined_by_assignment_are_found_through_the_configured_wrappers(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(PACKAGE)
+    data = json.loads(CliRunner().invoke(cli, ["audit", "--format", "json", "--no-cache"]).output)
+    assert data["assigned_twins"] == [
+        {"path": "fpkg/engine.py", "sync": "process_inputs", "async": "process_inputs_async", "wrapper": "make_async"},
+        {"path": "fpkg/engine.py", "sync": "render", "async": "render_async", "wrapper": "to_thread"},
+    ]
+    config = tmp_path / "mmlint.toml"
+    config.write_text('twin-wrappers = ["make_async"]\n', encoding="utf-8")
+    data = json.loads(CliRunner().invoke(cli, ["audit", "--format", "json", "--no-cache", "--config", str(config)]).output)
+    assert [twin["wrapper"] for twin in data["assigned_twins"]] == ["make_async"]
