@@ -128,3 +128,15 @@ def test_twins_defined_by_assignment_are_found_through_the_configured_wrappers(t
     config.write_text('twin-wrappers = ["make_async"]\n', encoding="utf-8")
     data = json.loads(CliRunner().invoke(cli, ["audit", "--format", "json", "--no-cache", "--config", str(config)]).output)
     assert [twin["wrapper"] for twin in data["assigned_twins"]] == ["make_async"]
+
+
+def test_a_star_pattern_matches_the_callee_and_its_last_attribute_chain() -> None:
+    from mmlint.analysis.weight import matching_pattern
+
+    patterns = ("*.future.wait", "*tokenizer().encode", "time.sleep")
+    assert matching_pattern("future.wait", patterns) == "*.future.wait"  # a bare local
+    assert matching_pattern("self.future.wait", patterns) == "*.future.wait"
+    assert matching_pattern("<expr>.future.wait", patterns) == "*.future.wait"  # `get().future.wait()`
+    assert matching_pattern("<expr>.get_tokenizer().encode", patterns) == "*tokenizer().encode"
+    assert matching_pattern("<expr>.encode", patterns) is None  # `"text".encode()`
+    assert matching_pattern("sleep", patterns) is None  # exact patterns match the resolved name only

@@ -62,7 +62,7 @@ def test_without_the_blocking_calls_extension_only_the_defaults_remain(tmp_path:
     config = tmp_path / "mmlint.toml"
     config.write_text('paths = ["mmproc"]\n', encoding="utf-8")
     report = check(cwd=tmp_path, config=config, select=["MM005"])
-    # decord.VideoReader is in the default knowledge (image-decoding); get_frames_as_tensor is opt-in.
+    # decord.VideoReader and get_frames_as_tensor are in the default knowledge (image-decoding).
     assert sorted(d.message.split(" ")[0] for d in report.diagnostics) == [
-        "`decord.VideoReader(...)`", "`future.result(...)`", "`time.sleep(...)`"
+        "`decord.VideoReader(...)`", "`future.result(...)`", "`reader.get_frames_as_tensor(...)`", "`time.sleep(...)`"
     ]

@@ -114,7 +114,7 @@ class FakeAsync(Rule):
                 image = Image.open(request.file)
                 return {"thumbnail": encode_png(image.resize((128, 128)))}
             """,
-            expect=("MM003", "MM005"),
+            expect=("MM003", "MM005", "MM005"),
         ),
     )
     good_examples = (

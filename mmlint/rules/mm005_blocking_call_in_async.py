@@ -170,9 +170,10 @@ class BlockingCallInAsync(Rule):
                     )
         weights = ctx.project.weight(ctx.settings.heavy_calls)
         twin_patterns = twin_patterns_of(ctx.settings.twins)
+        twin_calls = discovered_twin_calls(facts.path, ctx)
         for found in weights.transitive_blocking(frozenset({facts.path})):
-            if found.chain.pattern in twin_patterns:
-                continue  # a sync twin reached through the chain: MM001 / MM010 territory
+            if found.chain.pattern in twin_patterns or found.span in twin_calls:
+                continue  # a sync twin called or reached: MM001's / MM010's finding, with its fix
             info = ctx.project.suspension.defs[found.enclosing]
             why = reason_of(found.chain.pattern)
             yield self.diagnostic(
@@ -186,6 +187,14 @@ class BlockingCallInAsync(Rule):
                 reason=f"`{shown_callee(found.chain.call)}(...)` {why}",
                 chain=tuple(step.describe() for step in found.chain.steps) + (f"`{shown_callee(found.chain.call)}`",),
             )
+
+
+def discovered_twin_calls(path: str, ctx: RuleContext) -> frozenset:
+    """Spans of the calls MM010 reports in ``path`` (the sync member of a discovered pair)."""
+    if not ctx.settings.auto_twins:
+        return frozenset()
+    excluded = frozenset(name for pair in ctx.settings.twins for name in (pair.sync, pair.async_))
+    return frozenset(call.call.span for call in ctx.project.twins(ctx.settings.twin_patterns, excluded).calls_in(path))
 
 
 def short_name(dotted: str) -> str:
