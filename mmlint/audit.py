@@ -12,7 +12,8 @@ from dataclasses import asdict, dataclass
 from rich.text import Text
 
 from mmlint.analysis import ALWAYS, NEVER, NOT_JUDGED, SOME
-from mmlint.core.report import Report
+from mmlint.analysis.weight import UNKNOWN_WEIGHT
+from mmlint.core.report import Report, twins_in_play
 from mmlint.facts.outcome import ParseFailure
 from mmlint.reporters.escaping import visible, visible_path
 
@@ -52,11 +53,18 @@ class AuditTotals:
     never: int
     not_judged: int
     hollow_awaits: int
+    # Twins are configured beyond the default pair or called in the scan: only
+    # then does the summary speak of the worker pool.
+    twins_in_play: bool = True
 
     def summary(self) -> str:
-        return (
+        pool = (
             f"{self.bypassing_calls} call site{'s bypass' if self.bypassing_calls != 1 else ' bypasses'} the worker pool; "
-            f"{self.never} of {self.async_defs} async defs never suspend; "
+            if self.twins_in_play
+            else ""
+        )
+        return (
+            f"{pool}{self.never} of {self.async_defs} async defs never suspend; "
             f"{self.hollow_awaits} hollow await{'s' if self.hollow_awaits != 1 else ''}"
         )
 
@@ -114,6 +122,9 @@ class Audit:
     unparsed: tuple[str, ...] = ()
     defs: tuple[AuditDef, ...] = ()  # every async def of the target files, in file order
     twins: tuple[TwinRow, ...] = ()  # discovered pairs (empty when auto-twins is off)
+    # Twins defined by assignment through a `twin-wrappers` call:
+    # (path, sync name, async name, wrapper), e.g. `X_async = make_async(X, ...)`.
+    assigned_twins: tuple[tuple[str, str, str, str], ...] = ()
 
     def unparsed_note(self) -> str | None:
         if not self.unparsed:
@@ -173,9 +184,10 @@ def build_audit(report: Report) -> Audit:
                 "always", "some", "never", "not_judged", "hollow_awaits",
             )
         },
+        twins_in_play=twins_in_play(report),
     )
     unparsed = tuple(sorted(path for path in report.file_paths if isinstance(report.outcomes.get(path), ParseFailure)))
-    return Audit(tuple(rows), totals, unparsed, _audit_defs(report), _twin_rows(report))
+    return Audit(tuple(rows), totals, unparsed, _audit_defs(report), _twin_rows(report), _assigned_twins(report))
 
 
 def _audit_defs(report: Report) -> tuple[AuditDef, ...]:
@@ -183,7 +195,7 @@ def _audit_defs(report: Report) -> tuple[AuditDef, ...]:
     the same classification MM003, MM004 and MM005 read."""
     project = report.project
     analysis = project.suspension
-    weights = project.weight(report.settings.blocking_calls)
+    weights = project.weight(report.settings.heavy_calls)
     found = []
     for path in sorted(project.targets):
         for key in analysis.defs_by_path.get(path, ()):
@@ -196,7 +208,7 @@ def _audit_defs(report: Report) -> tuple[AuditDef, ...]:
                     qualname=info.qualname,
                     verdict=analysis.classify(key),
                     weight="" if weight is None else weight.kind,
-                    reason="" if weight is None else weight.reason,
+                    reason="" if weight is None else unknown_reason(weight) if weight.kind == UNKNOWN_WEIGHT else weight.reason,
                     blocking=tuple(chain.describe() for _, chain in weights.chains_of(key)),
                 )
             )
@@ -291,6 +303,10 @@ def render_json(audit: Audit) -> str:
         "unparsed": list(audit.unparsed),
         "defs": [asdict(entry) for entry in audit.defs],
         "twins": [_twin_json(row) for row in audit.twins],
+        "assigned_twins": [
+            {"path": path, "sync": sync, "async": async_, "wrapper": wrapper}
+            for path, sync, async_, wrapper in audit.assigned_twins
+        ],
     }
     return json.dumps(data, indent=2) + "\n"
 
@@ -502,3 +518,20 @@ def render(audit: Audit, output_format: str, *, color: bool = False, width: int 
     if output_format == "markdown":
         return render_markdown(audit, quiet=quiet)
     return render_text(audit, color=color, width=width, quiet=quiet)
+
+
+def unknown_reason(weight) -> str:
+    """Why a coroutine's weight is unknown: the callee mmlint cannot see into."""
+    return f"calls `{weight.reason}(...)`, which mmlint cannot resolve: not judged heavy on that alone"
+
+
+def _assigned_twins(report: Report) -> tuple[tuple[str, str, str, str], ...]:
+    """Twins the target files define by assignment through a configured wrapper."""
+    wrappers = set(report.settings.twin_wrappers)
+    return tuple(
+        (path, sync, async_, wrapper)
+        for path in sorted(report.project.targets)
+        if path in report.project.files
+        for sync, async_, wrapper in report.project.files[path].assigned_twins
+        if wrapper in wrappers
+    )

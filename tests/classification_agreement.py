@@ -21,7 +21,7 @@ def assert_mm003_agrees_with_audit(tree: Path, tmp_path: Path) -> int:
     flagged = {(d.path, d.span) for d in (*report.diagnostics, *report.suppressed) if d.code == "MM003"}
     analysis = report.project.suspension
     skipped = {path for path, outcome in report.outcomes.items() if getattr(outcome, "suppressions", None) and outcome.suppressions.skip_file}
-    weights = report.project.weight(report.settings.blocking_calls)
+    weights = report.project.weight(report.settings.heavy_calls)
     never_without_point = set()
     for key, info in analysis.defs.items():
         verdict = analysis.classify(key)

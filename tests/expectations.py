@@ -25,6 +25,10 @@ from mmlint.core.source import split_lines
 # `# expect: MM001` or `# expect: MM001, MM002`, ending the line; it may follow
 # other comment text on that line.
 EXPECT_MARKER = re.compile(r"#\s*expect:\s*(?P<codes>MM\d{3}(?:\s*,\s*MM\d{3})*)\s*$")
+# `# expect-alone: MM004`: expected only when the file is checked on its own
+# (an await folded into its root's MM003 in a full scan is MM004 when the root
+# is not a target).
+ALONE_MARKER = re.compile(r"#\s*expect-alone:\s*(?P<codes>MM\d{3}(?:\s*,\s*MM\d{3})*)\s*$")
 
 
 @dataclass(frozen=True, order=True)
@@ -39,18 +43,18 @@ class Finding:
         return f"{self.path}:{self.line}: {self.code}"
 
 
-def markers_in(text: str) -> list[tuple[int, str]]:
+def markers_in(text: str, marker: re.Pattern[str] = EXPECT_MARKER) -> list[tuple[int, str]]:
     """(line, code) for every code of every `# expect:` marker in ``text``; lines are 1-based."""
     found: list[tuple[int, str]] = []
     for number, line in enumerate(split_lines(text), start=1):
-        match = EXPECT_MARKER.search(line)
+        match = marker.search(line)
         if match is None:
             continue
         found.extend((number, code.strip()) for code in match.group("codes").split(","))
     return found
 
 
-def expected_findings(root: Path, relative_to: Path) -> Counter[Finding]:
+def expected_findings(root: Path, relative_to: Path, marker: re.Pattern[str] = EXPECT_MARKER) -> Counter[Finding]:
     """The multiset of findings the markers under ``root`` promise.
 
     Every ``*.py`` / ``*.pyi`` file below ``root`` is read as UTF-8 (fixture files
@@ -63,7 +67,7 @@ def expected_findings(root: Path, relative_to: Path) -> Counter[Finding]:
             continue
         display = file.relative_to(relative_to).as_posix()
         text = file.read_bytes().decode("utf-8", errors="replace")
-        findings.update(Finding(display, line, code) for line, code in markers_in(text))
+        findings.update(Finding(display, line, code) for line, code in markers_in(text, marker))
     return findings
 
 

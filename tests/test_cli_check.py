@@ -252,7 +252,7 @@ def test_output_into_a_device_writes_into_it_and_never_replaces_it(project):
 
 
 def test_repeated_select_and_ignore_accumulate(project):
-    (project / "pkg" / "fake.py").write_text("async def f(path):\n    return decode(path)\n")
+    (project / "pkg" / "fake.py").write_text("async def f(path):\n    for item in path:\n        decode(item)\n")
     result = run("check", "--format", "json", "--select", "MM001", "--select", "MM003")
     assert sorted(d["code"] for d in json.loads(result.output)["diagnostics"]) == ["MM001", "MM003"]
     result = run("check", "--format", "json", "--ignore", "MM001", "--ignore", "MM003")
@@ -269,7 +269,7 @@ def test_a_symlink_to_a_scanned_file_is_checked_once(project):
 def test_a_file_name_that_is_not_utf8_is_escaped_in_every_report(project):
     os.remove(project / "pkg" / "gemma.py")
     with open(os.path.join(os.fsencode(project / "pkg"), b"bad\xff.py"), "wb") as handle:
-        handle.write(b"async def f(path):\n    return decode(path)\n")
+        handle.write(b"async def f(path):\n    for item in path:\n        decode(item)\n")
     report = json.loads(run("check", "--format", "json").output)
     assert "pkg/bad\\xff.py" in [d["path"] for d in report["diagnostics"]]
     for fmt in ("sarif", "junit", "github", "text"):

@@ -85,7 +85,7 @@ def test_every_key_in_pyproject(tmp_path: Path) -> None:
         "**/legacy/*.py" = ["MM003"]
 
         [tool.mmlint.blocking-calls]
-        extend = ["decord.VideoReader", "*.get_frames_as_tensor"]
+        extend = ["decord.VideoReader", "*.get_frames"]
         """,
     )
     settings = load_settings(tmp_path)
@@ -101,7 +101,8 @@ def test_every_key_in_pyproject(tmp_path: Path) -> None:
     assert settings.exempt_functions == frozenset({"SomeProcessor.legacy_entry", "helper"})
     assert settings.twins == DEFAULT_TWINS + (TwinPair("encode_frames", "encode_frames_async"),)
     assert settings.per_file_ignores == (("**/legacy/*.py", ("MM003",)),)
-    assert settings.blocking_calls == DEFAULT_BLOCKING_CALLS + ("decord.VideoReader", "*.get_frames_as_tensor")
+    # decord.VideoReader is already in the defaults (image-decoding): each pattern once.
+    assert settings.blocking_calls == DEFAULT_BLOCKING_CALLS + ("*.get_frames",)
     with pytest.raises(dataclasses.FrozenInstanceError):
         settings.select = ("MM",)  # type: ignore[misc]
 
@@ -401,8 +402,28 @@ def test_configured_twins_are_added_after_the_default_without_duplicates(tmp_pat
 
 
 def test_blocking_calls_extend_the_defaults(tmp_path: Path) -> None:
-    write(tmp_path / "mmlint.toml", '[blocking-calls]\nextend = ["time.sleep", "decord.VideoReader"]\n')
-    assert load_settings(tmp_path).blocking_calls == DEFAULT_BLOCKING_CALLS + ("decord.VideoReader",)
+    write(tmp_path / "mmlint.toml", '[blocking-calls]\nextend = ["time.sleep", "imageio.imread"]\n')
+    assert load_settings(tmp_path).blocking_calls == DEFAULT_BLOCKING_CALLS + ("imageio.imread",)
+
+
+def test_knowledge_sets_are_extended_and_dropped_by_name(tmp_path: Path) -> None:
+    write(tmp_path / "mmlint.toml", '[blocking-calls]\nextend-sets = ["video-frames"]\ndrop-sets = ["file-io"]\n')
+    settings = load_settings(tmp_path)
+    assert "*.get_batch" in settings.blocking_calls and "open" not in settings.blocking_calls
+    assert "video-frames" in settings.blocking_sets and "file-io" not in settings.blocking_sets
+    assert "open" in DEFAULT_BLOCKING_CALLS and "*.get_batch" not in DEFAULT_BLOCKING_CALLS
+
+
+def test_an_unknown_knowledge_set_is_an_error_naming_the_known_ones(tmp_path: Path) -> None:
+    write(tmp_path / "mmlint.toml", '[blocking-calls]\ndrop-sets = ["tokenisers"]\n')
+    with pytest.raises(ConfigError, match="unknown set 'tokenisers'.*tokenizers"):
+        load_settings(tmp_path)
+
+
+def test_twin_wrappers_replace_the_default_names(tmp_path: Path) -> None:
+    assert load_settings(tmp_path).twin_wrappers == ("make_async", "make_async_with_semaphore", "to_thread", "run_in_executor")
+    write(tmp_path / "mmlint.toml", 'twin-wrappers = ["offload"]\n')
+    assert load_settings(tmp_path).twin_wrappers == ("offload",)
 
 
 # --- CLI overrides --------------------------------------------------------------------------------------

@@ -34,8 +34,12 @@ paths = ["**/base_processor.py"]
 """
 HELPERS = """\
 async def decode_frames(path):
-    # Declared async, never suspends: the await on it is hollow.
-    return [read_frame(path, index) for index in range(4)]
+    # Declared async, never suspends: the await on it is hollow, and a loop
+    # over the input repeats the read.
+    frames = []
+    for index in range(path.count):
+        frames.append(read_frame(path, index))
+    return frames
 """
 PROCESSOR = """\
 from pkg.helpers import decode_frames
@@ -99,7 +103,8 @@ def test_sglang_layout_walk_from_the_root_applies_the_nested_exemption(tmp_path,
     repo = sglang_layout(tmp_path / "repo")
     result = run_cli(repo, monkeypatch, "check", "--format", "json", "python")
     # base_processor.py (MM001, MM003) is exempt by the configuration in python/.
-    assert codes(result) == [("python/pkg/helpers.py", "MM003"), ("python/pkg/processors/video.py", "MM004")]
+    # One finding per root cause: the hollow await in video.py is a related location of helpers.py's MM003.
+    assert codes(result) == [("python/pkg/helpers.py", "MM003")]
 
 
 def test_each_directory_is_walked_with_its_own_configuration(tmp_path, monkeypatch):

@@ -31,12 +31,13 @@ def test_transitive_blocking_names_the_chain_two_calls_deep() -> None:
     report = check(["wpkg/bench.py"], cwd=PACKAGE, select=["MM005"])
     (found,) = report.diagnostics
     assert found.span.line == 24
-    assert "`wait_for_service` at wpkg/bench.py:14 → `fetch_status` at wpkg/bench.py:10 → `requests.get`" in found.message
+    assert found.chain == ("`wait_for_service` at wpkg/bench.py:14", "`fetch_status` at wpkg/bench.py:10", "`requests.get`")
+    assert "waits for a network round trip on the event loop" in found.message
 
 
 def test_weights_of_every_kind() -> None:
     report = check(cwd=PACKAGE)
-    weights = report.project.weight(report.settings.blocking_calls)
+    weights = report.project.weight(report.settings.heavy_calls)
     analysis = report.project.suspension
     by_name = {(key[0], analysis.defs[key].qualname): weights.weight(key) for key in analysis.defs}
     kinds = {name: weight.kind for name, weight in by_name.items() if weight is not None}
@@ -53,7 +54,8 @@ def test_weights_of_every_kind() -> None:
 
 def test_a_heavy_route_gets_the_plain_def_advice() -> None:
     report = check(["wpkg/routes.py"], cwd=PACKAGE, select=["MM003"])
-    assert all("make it a plain `def`: the framework runs" in d.message for d in report.diagnostics)
+    assert all("or make the route a plain `def` if that work is safe on a worker thread" in d.message for d in report.diagnostics)
+    assert all(d.context == "route" for d in report.diagnostics)
     assert len(report.diagnostics) == 2
 
 
@@ -65,12 +67,15 @@ def test_report_light_reports_light_ones_but_never_stubs(tmp_path: Path) -> None
     config.write_text('paths = ["wpkg"]\n\n[fake-async]\nreport-light = true\n', encoding="utf-8")
     report = check(cwd=tmp_path, config=config, select=["MM003", "MM004"])
     flagged = {(d.path, d.span.line, d.code) for d in report.diagnostics}
-    assert ("wpkg/routes.py", 13, "MM003") in flagged  # the light route
-    assert ("wpkg/media.py", 23, "MM003") in flagged  # __aenter__ of the test double
-    assert ("wpkg/media.py", 50, "MM004") in flagged  # await of the light send
+    assert ("wpkg/routes.py", 13, "MM003") not in flagged  # a light route: FastAPI wants it a coroutine
+    # __aenter__ must be a coroutine (the protocol says so): light there is not a finding.
+    assert ("wpkg/media.py", 23, "MM003") not in flagged
+    # One finding per root cause: the light callee, with the await as its related location.
+    assert ("wpkg/media.py", 45, "MM003") in flagged and ("wpkg/media.py", 50, "MM004") not in flagged
+    (light_value,) = [d for d in report.diagnostics if d.span.line == 45 and d.path == "wpkg/media.py"]
+    assert [(r.path, r.span.line) for r in light_value.related] == [("wpkg/media.py", 50)]
     assert not any(line in (26, 37) for path, line, _ in flagged if path == "wpkg/media.py")  # stubs
-    light = next(d for d in report.diagnostics if d.code == "MM003" and d.span.line == 13)
-    assert "its body is light" in light.message
+    assert "its body is light" in light_value.message
 
 
 def test_report_light_must_be_a_boolean(tmp_path: Path) -> None:
@@ -80,20 +85,21 @@ def test_report_light_must_be_a_boolean(tmp_path: Path) -> None:
         check(cwd=PACKAGE, config=config)
 
 
-def test_hollow_await_carries_the_callee_mm003_as_a_related_location() -> None:
+def test_one_finding_per_root_cause_with_the_awaits_as_related_locations() -> None:
     report = check(cwd=PACKAGE, select=["MM003", "MM004"])
-    hollow = next(d for d in report.diagnostics if d.code == "MM004")
-    (related,) = hollow.related
-    mm003 = next(d for d in report.diagnostics if d.code == "MM003" and d.path == related.path and d.span == related.span)
-    assert mm003.span.line == 9
+    assert not [d for d in report.diagnostics if d.code == "MM004"]  # folded into the root's MM003
+    (root,) = [d for d in report.diagnostics if d.code == "MM003" and d.span.line == 9]
+    assert [(r.path, r.span.line) for r in root.related] == [("wpkg/media.py", 14)]
+    assert root.weight == "heavy" and root.chain == ("`decode_frames` at wpkg/media.py:4", "`decord.VideoReader`")
     payload = json.loads(json_report.render(report))
-    (entry,) = [d for d in payload["diagnostics"] if d["code"] == "MM004"]
-    assert entry["related"][0]["path"] == "wpkg/media.py" and entry["related"][0]["line"] == 9
+    (entry,) = [d for d in payload["diagnostics"] if d["code"] == "MM003" and d["line"] == 9]
+    assert entry["related"][0]["path"] == "wpkg/media.py" and entry["related"][0]["line"] == 14
+    assert entry["weight"] == "heavy" and entry["chain"][-1] == "`decord.VideoReader`"
+    assert entry["reason"] == "`decord.VideoReader(...)` decodes an image or video"
     log = json.loads(sarif.render(report))
-    (result,) = [r for r in log["runs"][0]["results"] if r["ruleId"] == "MM004"]
-    location = result["relatedLocations"][0]
-    assert location["physicalLocation"]["region"]["startLine"] == 9
-    assert "MM003" in location["message"]["text"]
+    (result,) = [r for r in log["runs"][0]["results"] if r["ruleId"] == "MM003" and r["locations"][0]["physicalLocation"]["region"]["startLine"] == 9]
+    assert result["relatedLocations"][0]["physicalLocation"]["region"]["startLine"] == 14
+    assert result["properties"]["weight"] == "heavy" and result["properties"]["chain"] == entry["chain"]
 
 
 def test_audit_shows_weight_and_blocking_chain_per_async_def(monkeypatch) -> None:
@@ -102,7 +108,7 @@ def test_audit_shows_weight_and_blocking_chain_per_async_def(monkeypatch) -> Non
     data = json.loads(CliRunner().invoke(cli, ["audit", "--format", "json", "--no-cache"]).output)
     assert "wpkg/routes.py:13 health: never, light\n" in text
     assert "wpkg/media.py:26 FakeWebSocket.__aexit__: never, stub\n" in text
-    assert "wpkg/media.py:9 decode_async: never, heavy (calls `decode_frames` at wpkg/media.py:4, which is heavy)\n" in text
+    assert "wpkg/media.py:9 decode_async: never, heavy (`decord.VideoReader(...)` decodes an image or video)\n" in text
     assert (
         "wpkg/bench.py:23 run_benchmark: always\n"
         "    blocks: `wait_for_service` at wpkg/bench.py:14 → `fetch_status` at wpkg/bench.py:10 → `requests.get`\n"

@@ -190,7 +190,7 @@ def test_a_crash_file_is_mm999_and_the_others_are_checked(tmp_path, monkeypatch)
     monkeypatch.setenv("MMLINT_NO_CACHE", "1")
     (tmp_path / "mmlint.toml").write_text("", encoding="utf-8")
     for index in range(MIN_FILES_FOR_POOL + 2):
-        (tmp_path / f"m{index}.py").write_text(f"async def f{index}(self):\n    return decode(self)\n", encoding="utf-8")
+        (tmp_path / f"m{index}.py").write_text(f"async def f{index}(self):\n    for item in self:\n        decode(item)\n", encoding="utf-8")
     (tmp_path / "m3.py").write_text("async def f(self):\n    return 'POISON'\n", encoding="utf-8")
     report = check(cwd=tmp_path)
     by_code = sorted((d.path, d.code) for d in report.diagnostics)

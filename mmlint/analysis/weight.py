@@ -4,10 +4,18 @@ reached through the call graph of scanned sync code.
 One classification, read by MM003, MM004, MM005 and `audit`:
 
 - a never-suspending async def is *heavy* when its body, an in-package sync
-  function it calls, or a coroutine it awaits hollowly, reaches a blocking call,
-  a loop, or a call not known to be cheap; *stub* when its body only satisfies
-  an interface (``AsyncDef.is_stub_like``); *light* otherwise (constants,
-  response and exception constructors, container operations, attribute access);
+  function it calls, or a coroutine it awaits hollowly, reaches a known
+  blocking or heavy call (``blocking_patterns``: mmlint.core.knowledge and the
+  configuration), a `.result()` on a future, or a loop whose trip count grows
+  with its input (not one over a literal, a constant or a literal `range`);
+  *stub* when its body only satisfies an interface (``AsyncDef.is_stub_like``);
+  *unknown* when nothing heavy is found but it calls something that cannot be
+  resolved and is not known to be cheap (never reported on that alone);
+  *light* otherwise (constants, response and exception constructors,
+  container operations, attribute access). The reason names the costliest
+  call (a known call over a future's result over a loop) and the chain to it;
+- awaited calls, and calls handed to `create_task` / `gather` / `wait_for`,
+  only create a coroutine: they never block and weigh nothing;
 - a scanned sync def *blocks* when it reaches a known blocking call through
   scanned sync calls. Offloading stops a chain by construction: the function
   handed to ``to_thread`` / ``run_in_executor`` / ``submit`` is an argument, not
@@ -25,13 +33,18 @@ import re
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 
+from mmlint.analysis.contexts import Contexts
 from mmlint.analysis.resolve import DefKey, SyncCall, SyncKey
 from mmlint.core.diagnostics import Span
+from mmlint.core.knowledge import reason_of
 from mmlint.facts.model import UNKNOWN, AsyncDef, CalleeRef, FileFacts
 
 HEAVY = "heavy"
 LIGHT = "light"
 STUB = "stub"
+# Never suspends, nothing heavy found, but it calls something that cannot be
+# resolved and is not known to be cheap: not reported on that alone.
+UNKNOWN_WEIGHT = "unknown"
 
 # Builtins that do no more than container, string or type work.
 CHEAP_BUILTINS = frozenset(
@@ -94,13 +107,20 @@ def is_cheap_call(dotted: str, arity: int) -> bool:
 
 
 def matching_pattern(dotted: str, patterns: tuple[str, ...]) -> str | None:
-    """The first blocking-call pattern ``dotted`` matches, or None."""
+    """The first blocking-call pattern ``dotted`` matches, or None. A
+    wildcard pattern also matches the callee's attribute chain on its own:
+    ``*.future.wait`` matches ``future.wait`` and ``<expr>.future.wait``."""
     combined, exact = _compiled(patterns)
     if dotted in exact:
         return exact[dotted]
-    if combined is None or combined.match(dotted) is None:
+    if combined is None:
+        return None
+    chain = dotted[6:] if dotted.startswith("<expr>.") else f".{dotted}"
+    if combined.match(dotted) is None and combined.match(chain) is None:
         return None  # the common case, decided by one regex
-    return next((pattern for pattern in patterns if fnmatchcase(dotted, pattern)), None)
+    return next(
+        (pattern for pattern in patterns if fnmatchcase(dotted, pattern) or fnmatchcase(chain, pattern)), None
+    )
 
 
 @functools.lru_cache(maxsize=16)
@@ -114,6 +134,11 @@ def _compiled(patterns: tuple[str, ...]) -> tuple[re.Pattern[str] | None, dict[s
     return (re.compile("|".join(f"(?:{part})" for part in wild)) if wild else None), exact
 
 
+def shown_callee(dotted: str) -> str:
+    """A resolved callee as a reader would write it: `<expr>.get_tokenizer().encode` → `get_tokenizer().encode`."""
+    return dotted[7:] if dotted.startswith("<expr>.") else dotted
+
+
 @dataclass(frozen=True, slots=True)
 class Step:
     """A sync def on a blocking chain."""
@@ -122,15 +147,19 @@ class Step:
     path: str
     line: int
 
+    def describe(self) -> str:
+        return f"`{self.name}` at {self.path}:{self.line}"
+
 
 @dataclass(frozen=True, slots=True)
 class BlockingChain:
     steps: tuple[Step, ...]  # the called sync def first, then what it calls, ...
     call: str  # the known blocking call at the end: "requests.get"
+    pattern: str = ""  # the pattern it matched
 
     def describe(self) -> str:
         """"`wait_for_service` at bench.py:3 → `requests.get`"."""
-        return " → ".join([*(f"`{s.name}` at {s.path}:{s.line}" for s in self.steps), f"`{self.call}`"])
+        return " → ".join([*(s.describe() for s in self.steps), f"`{shown_callee(self.call)}`"])
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,10 +173,30 @@ class TransitiveBlocking:
     enclosing: DefKey
 
 
+# How much a cost weighs when several compete for the reason: a known
+# blocking or heavy call, a `.result()` on a future, a loop growing with the input.
+KNOWN_CALL = 3
+FUTURE_RESULT = 2
+LOOP = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Cost:
+    """Why code is heavy: the costliest thing it reaches, and the way there."""
+
+    rank: int
+    reason: str  # "`tokenizer.encode(...)` tokenizes text", "a loop over `request.items`"
+    chain: tuple[str, ...] = ()  # "`A.f` at x.py:3", ..., "`tokenizer.encode`": from the judged def's callee on
+
+    def through(self, step: str) -> "Cost":
+        return Cost(self.rank, self.reason, (step, *self.chain))
+
+
 @dataclass(frozen=True, slots=True)
 class Weight:
-    kind: str  # HEAVY, LIGHT or STUB
-    reason: str  # why heavy ("a loop", "calls `decode(...)`, not known to be cheap"); "" otherwise
+    kind: str  # HEAVY, LIGHT, UNKNOWN or STUB
+    reason: str  # why heavy ("`tokenizer.encode(...)` tokenizes text ..."); for UNKNOWN, the unresolved callee
+    chain: tuple[str, ...] = ()  # how the def reaches its costliest call (Cost.chain)
 
 
 class WeightAnalysis:
@@ -169,7 +218,8 @@ class WeightAnalysis:
             )
         self._reach_sync()
         self.chains: dict[SyncKey, BlockingChain] = self._blocking_fixed_point()
-        self.sync_heavy: dict[SyncKey, str] = self._sync_weight_fixed_point()
+        self.sync_unknown: dict[SyncKey, str] = {}
+        self.sync_heavy: dict[SyncKey, Cost] = self._sync_weight_fixed_point()
         self.weights: dict[DefKey, Weight] = self._async_weight_fixed_point()
 
     # ------------------------------------------------------------ graph
@@ -225,12 +275,13 @@ class WeightAnalysis:
                 if key in chains:
                     continue
                 for dotted, _, _, call in calls:
-                    if matching_pattern(dotted, self.patterns) is not None:
-                        chains[key] = BlockingChain((self._step(key),), dotted)
+                    pattern = matching_pattern(dotted, self.patterns)
+                    if pattern is not None:
+                        chains[key] = BlockingChain((self._step(key),), dotted, pattern)
                         break
                     reached = next((chains[t] for t in call.targets if t in chains), None)
                     if reached is not None:
-                        chains[key] = BlockingChain((self._step(key), *reached.steps), reached.call)
+                        chains[key] = BlockingChain((self._step(key), *reached.steps), reached.call, reached.pattern)
                         break
                 if key in chains:
                     changed = True
@@ -242,12 +293,15 @@ class WeightAnalysis:
 
     def transitive_blocking(self, paths: frozenset[str] | None = None) -> list[TransitiveBlocking]:
         """Calls in async defs of scanned sync defs that reach a blocking call
-        (calls that match a blocking pattern themselves are MM005's direct case)."""
+        (calls that match a blocking pattern themselves are MM005's direct case;
+        awaited or scheduled calls only create a coroutine)."""
         found = []
         for key in self.suspension._keys(paths):
             info = self.suspension.defs[key]
             for fact, call in zip(info.calls, self._async_calls[key]):
-                if fact.future_result or matching_pattern(fact.dotted, self.patterns) is not None:
+                if fact.awaited or fact.scheduled or fact.future_result:
+                    continue
+                if matching_pattern(fact.dotted, self.patterns) is not None:
                     continue
                 chain = self.blocking_chain(call)
                 if chain is not None:
@@ -260,113 +314,152 @@ class WeightAnalysis:
         return [
             (fact.callee.describe(), chain)
             for fact, call in zip(info.calls, self._async_calls[key])
-            if (chain := self.blocking_chain(call)) is not None
+            if not fact.awaited and (chain := self.blocking_chain(call)) is not None
         ]
 
     # ------------------------------------------------------------ weight
 
-    def _call_cost(self, dotted: str, ref: CalleeRef, arity: int, call: SyncCall, heavy: dict[SyncKey, str]) -> str | None:
-        """Why this call is heavy, or None when it is cheap."""
+    def _call_cost(self, dotted: str, ref: CalleeRef, arity: int, call: SyncCall, heavy: dict[SyncKey, Cost]) -> Cost | str | None:
+        """What this call costs: a Cost when heavy, None when cheap, the
+        callee as written (a str) when unknown (it cannot be resolved and is
+        not known to be cheap: never heavy on its own)."""
         pattern = matching_pattern(dotted, self.patterns)
         if pattern is not None:
-            return f"`{dotted}(...)` blocks"
+            shown = shown_callee(dotted)
+            return Cost(KNOWN_CALL, f"`{shown}(...)` {reason_of(pattern)}", (f"`{shown}`",))
         if call.coroutine:
             return None  # only creates a coroutine
         if call.targets:
-            for target in call.targets:
-                if target in self.chains:
-                    return f"calls {self.chains[target].describe()}"
-                if target in heavy:
-                    step = self._step(target)
-                    return f"calls `{step.name}` at {step.path}:{step.line}, which is heavy"
+            costs = [heavy[t].through(self._step(t).describe()) for t in call.targets if t in heavy]
+            if costs:
+                return max(costs, key=lambda cost: cost.rank)
             if call.complete:
-                return None
+                unknown = next((self.sync_unknown[t] for t in call.targets if t in self.sync_unknown), None)
+                return unknown
         elif call.complete:
             return None  # a scanned class with no scanned __init__
         if is_cheap_call(dotted, arity):
             return None
-        return f"calls `{ref.describe()}(...)`, not known to be cheap"
+        if ref.kind == UNKNOWN and ref.text == "<expr>":
+            return shown_callee(dotted) if dotted != "<expr>" else "a computed callee"
+        return ref.describe()
 
-    def _sync_weight_fixed_point(self) -> dict[SyncKey, str]:
-        heavy: dict[SyncKey, str] = {}
+    def _costliest(self, loop: str, costs) -> tuple[Cost | None, str | None]:
+        """The costliest of a body's calls and its loop, and its first unknown
+        callee. ``costs``: (cost of a call, whether it sits in the loop). A
+        loop over the input is heavy when it repeats a call that is not known
+        to be cheap (a loop of container work is light)."""
+        best = None
+        unknown = None
+        for cost, in_loop in costs:
+            if isinstance(cost, Cost):
+                if best is None or cost.rank > best.rank:
+                    best = cost
+            elif cost is not None and unknown is None:
+                unknown = cost
+            if loop and in_loop and cost is not None and (best is None or best.rank < LOOP):
+                shown = cost if isinstance(cost, str) else cost.chain[0].strip("`") if cost.chain else ""
+                best = Cost(LOOP, f"{loop} repeats `{shown}(...)`" if shown else loop)
+        return best, unknown
+
+    def _sync_weight_fixed_point(self) -> dict[SyncKey, Cost]:
+        heavy: dict[SyncKey, Cost] = {}
         changed = True
         while changed:
             changed = False
             for key, calls in self._sync_calls.items():
-                if key in heavy:
-                    continue
-                reason = "a loop" if self.sync_def(key).has_loop else None
-                for dotted, ref, arity, call in calls:
-                    if reason is not None:
-                        break
-                    reason = self._call_cost(dotted, ref, arity, call, heavy)
-                if reason is not None:
-                    heavy[key] = reason
+                info = self.sync_def(key)
+                best, unknown = self._costliest(
+                    info.unbounded_loop,
+                    (
+                        (self._call_cost(dotted, ref, arity, call, heavy), fact.in_loop)
+                        for (dotted, ref, arity, call), fact in zip(calls, info.calls)
+                    ),
+                )
+                if best is not None and (key not in heavy or best.rank > heavy[key].rank):
+                    heavy[key] = best
+                    changed = True
+                if unknown is not None and key not in self.sync_unknown:
+                    self.sync_unknown[key] = unknown
                     changed = True
         return heavy
 
     def _async_weight_fixed_point(self) -> dict[DefKey, Weight]:
         suspension = self.suspension
         never = [key for key in suspension.defs if suspension.classify(key) == "never"]
-        heavy: dict[DefKey, str] = {}
+        heavy: dict[DefKey, Cost] = {}
+        unknown: dict[DefKey, str] = {}
         for key in never:
-            reason = self._own_weight(key)
-            if reason is not None:
-                heavy[key] = reason
+            cost, first_unknown = self._own_weight(key)
+            if cost is not None:
+                heavy[key] = cost
+            elif first_unknown is not None:
+                unknown[key] = first_unknown
         changed = True
         while changed:
             changed = False
             for key in never:
                 if key in heavy:
                     continue
-                reason = self._awaited_weight(key, heavy)
-                if reason is not None:
-                    heavy[key] = reason
+                cost = self._awaited_weight(key, heavy)
+                if cost is not None:
+                    heavy[key] = cost
                     changed = True
         weights = {}
         for key in never:
             info: AsyncDef = suspension.defs[key]
             if key in heavy:
-                weights[key] = Weight(HEAVY, heavy[key])
+                weights[key] = Weight(HEAVY, heavy[key].reason, heavy[key].chain)
             elif info.is_stub_like and info.is_fake_async:
                 weights[key] = Weight(STUB, "")
+            elif key in unknown:
+                weights[key] = Weight(UNKNOWN_WEIGHT, unknown[key])
             else:
                 weights[key] = Weight(LIGHT, "")
         return weights
 
-    def _own_weight(self, key: DefKey) -> str | None:
+    def _own_weight(self, key: DefKey) -> tuple[Cost | None, str | None]:
         info = self.suspension.defs[key]
-        if info.has_loop:
-            return "a loop"
+        costs = []
         for fact, call in zip(info.calls, self._async_calls[key]):
+            if fact.awaited or fact.scheduled:
+                continue  # only creates a coroutine (its weight is the awaited def's)
             if fact.future_result:
-                return "`.result()` on a future blocks"
-            reason = self._call_cost(fact.dotted, fact.callee, fact.arity, call, self.sync_heavy)
-            if reason is not None:
-                return reason
-        return None
+                shown = shown_callee(fact.dotted)
+                costs.append((Cost(FUTURE_RESULT, f"`{shown}()` waits for a future", (f"`{shown}`",)), fact.in_loop))
+                continue
+            costs.append((self._call_cost(fact.dotted, fact.callee, fact.arity, call, self.sync_heavy), fact.in_loop))
+        return self._costliest(info.unbounded_loop, costs)
 
-    def _awaited_weight(self, key: DefKey, heavy: dict[DefKey, str]) -> str | None:
+    def _awaited_weight(self, key: DefKey, heavy: dict[DefKey, Cost]) -> Cost | None:
         info = self.suspension.defs[key]
         for index in range(len(info.awaits)):
             for target in self.suspension.resolution(key, index).targets:
                 if target in heavy:
                     callee = self.suspension.defs[target]
-                    return f"awaits `{callee.qualname}` at {target[0]}:{callee.line}, which is heavy"
+                    return heavy[target].through(f"`{callee.qualname}` at {target[0]}:{callee.line}")
         return None
 
     def weight(self, key: DefKey) -> Weight | None:
         """The weight of a never-suspending judged async def; None for any other."""
         return self.weights.get(key)
 
+    @functools.cached_property
+    def contexts(self) -> Contexts:
+        return Contexts(self.files, self.resolver)
 
-# Decorators that register an async def as a web route or handler
-# (FastAPI, Starlette, Flask-style): `@app.get(...)`, `@router.post(...)`...
-ROUTE_DECORATORS = frozenset(
-    {"get", "post", "put", "delete", "patch", "head", "options", "api_route", "route", "websocket", "exception_handler"}
-)
+    @functools.cached_property
+    def _awaits_by_root(self) -> dict[DefKey, list[tuple[str, Span]]]:
+        """Hollow awaits by the coroutine at the end of their chain (MM003's root)."""
+        by_line = {(key[0], info.line): key for key, info in self.suspension.defs.items()}
+        found: dict[DefKey, list[tuple[str, Span]]] = {}
+        for hollow in self.suspension.hollow_awaits():
+            if hollow.ends_in_cycle:
+                continue
+            root = by_line[(hollow.chain[-1].path, hollow.chain[-1].line)]
+            found.setdefault(root, []).append((hollow.path, hollow.span))
+        return found
 
-
-def is_route(info: AsyncDef) -> bool:
-    """Decorated as a route or handler: `@<x>.get(...)`, `@<x>.exception_handler(...)`..."""
-    return any("." in text and text.rsplit(".", 1)[1] in ROUTE_DECORATORS for text in info.opaque_decorators)
+    def awaiting_sites(self, root: DefKey) -> list[tuple[str, Span]]:
+        """Every await, anywhere in the scan, whose hollow chain ends at ``root``."""
+        return self._awaits_by_root.get(root, [])

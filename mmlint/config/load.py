@@ -23,12 +23,12 @@ from typing import Any
 
 from mmlint.config.globs import glob_problem
 from mmlint.config.settings import (
-    DEFAULT_BLOCKING_CALLS,
     DEFAULT_TWINS,
     Budgets,
     Settings,
 )
 from mmlint.core.codes import RULE_CODES
+from mmlint.core.knowledge import DEFAULT_SETS, SETS_BY_NAME, patterns_of
 from mmlint.core.paths import display_path
 from mmlint.core.identifiers import normalise_identifier
 from mmlint.core.twins import TwinPair
@@ -81,10 +81,11 @@ _TOP_KEYS = (
     "per-file-ignores",
     "blocking-calls",
     "fake-async",
+    "twin-wrappers",
 )
 _EXEMPT_KEYS = ("paths", "classes", "functions")
 _TWIN_KEYS = ("sync", "async")
-_BLOCKING_KEYS = ("extend",)
+_BLOCKING_KEYS = ("extend", "extend-sets", "drop-sets")
 _FAKE_ASYNC_KEYS = ("report-light",)
 
 
@@ -297,6 +298,7 @@ class _TableReader:
         exempt = self._table(table, "exempt", _EXEMPT_KEYS)
         blocking = self._table(table, "blocking-calls", _BLOCKING_KEYS)
         fake_async = self._table(table, "fake-async", _FAKE_ASYNC_KEYS)
+        sets = self._knowledge_sets(blocking)
         return Settings(
             config_file=self.path,
             config_digest=self.digest,
@@ -321,9 +323,13 @@ class _TableReader:
             auto_twins=self._boolean(table, "auto-twins", default=Settings.auto_twins),
             twin_patterns=self._twin_patterns(table),
             per_file_ignores=self._per_file_ignores(table.get("per-file-ignores", {})),
-            blocking_calls=_unique(DEFAULT_BLOCKING_CALLS + tuple(
+            blocking_calls=_unique(patterns_of(sets) + tuple(
                 map(normalise_identifier, self._strings(blocking.get("extend", []), "blocking-calls.extend"))
             )),
+            blocking_sets=sets,
+            twin_wrappers=self._names(table["twin-wrappers"], "twin-wrappers", dotted=False)
+            if "twin-wrappers" in table
+            else Settings.twin_wrappers,
             report_light_async=self._boolean(
                 fake_async, "report-light", default=Settings.report_light_async, within="fake-async"
             ),
@@ -439,6 +445,21 @@ class _TableReader:
             if path not in resolved:
                 resolved.append(path)
         return tuple(resolved)
+
+    def _knowledge_sets(self, blocking: dict[str, Any]) -> tuple[str, ...]:
+        """The knowledge sets turned on: the defaults, plus `extend-sets`, minus `drop-sets`."""
+        chosen = list(DEFAULT_SETS)
+        for key in ("extend-sets", "drop-sets"):
+            names = self._strings(blocking.get(key, []), f"blocking-calls.{key}")
+            for index, name in enumerate(names):
+                if name not in SETS_BY_NAME:
+                    known = ", ".join(SETS_BY_NAME)
+                    raise self.error(f"'blocking-calls.{key}[{index}]': unknown set {name!r} (known: {known})", f"blocking-calls.{key}")
+            if key == "extend-sets":
+                chosen += [name for name in names if name not in chosen]
+            else:
+                chosen = [name for name in chosen if name not in names]
+        return tuple(chosen)
 
     def _twin_patterns(self, table: dict[str, Any]) -> tuple[str, ...]:
         """Each pattern names the async twin of a sync ``{name}``: exactly one

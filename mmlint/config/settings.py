@@ -6,29 +6,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mmlint.core.knowledge import DEFAULT_SETS, patterns_of, twin_patterns_of
 from mmlint.core.twins import TwinPair
 
 DEFAULT_TWINS = (TwinPair("process_and_combine_mm_data", "process_and_combine_mm_data_async"),)
 
 DEFAULT_TWIN_PATTERNS = ("{name}_async", "async_{name}", "a{name}")
 
-DEFAULT_BLOCKING_CALLS = (
-    "time.sleep",
-    "requests.get",
-    "requests.post",
-    "requests.put",
-    "requests.patch",
-    "requests.delete",
-    "requests.head",
-    "requests.options",
-    "requests.request",
-    "urllib.request.urlopen",
-    "subprocess.run",
-    "subprocess.call",
-    "subprocess.check_call",
-    "subprocess.check_output",
-    "os.system",
-)
+# The patterns of the knowledge sets that are on by default (mmlint.core.knowledge).
+DEFAULT_BLOCKING_CALLS = patterns_of(DEFAULT_SETS)
+
+# Wrappers that make an offloading async twin by assignment: `X_async = make_async(X, ...)`.
+DEFAULT_TWIN_WRAPPERS = ("make_async", "make_async_with_semaphore", "to_thread", "run_in_executor")
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +57,10 @@ class Settings:
     auto_twins: bool = True
     twin_patterns: tuple[str, ...] = DEFAULT_TWIN_PATTERNS
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # The patterns of the knowledge sets turned on plus `blocking-calls.extend`.
     blocking_calls: tuple[str, ...] = DEFAULT_BLOCKING_CALLS
+    blocking_sets: tuple[str, ...] = DEFAULT_SETS  # the knowledge sets turned on, by name
+    twin_wrappers: tuple[str, ...] = DEFAULT_TWIN_WRAPPERS  # `twin-wrappers`
     # The command line is a layer above the configuration (as in ruff): its
     # --ignore beats a more specific configured select; within the command line
     # the more specific of --select / --ignore wins.
@@ -77,6 +69,17 @@ class Settings:
     # [fake-async] report-light: MM003 and MM004 also report light
     # never-suspending coroutines (by default only heavy ones).
     report_light_async: bool = False
+
+    @property
+    def heavy_calls(self) -> tuple[str, ...]:
+        """What weighs a coroutine heavy: the blocking calls, and a call of a
+        twin's sync member (the work its worker pool exists for)."""
+        return self.blocking_calls + twin_patterns_of(self.twins)
+
+    @property
+    def twins_configured(self) -> bool:
+        """Twin pairs beyond the default one are configured."""
+        return self.twins != DEFAULT_TWINS
 
     def key_line(self, dotted_key: str) -> int:
         """The 1-based line of ``dotted_key`` in the configuration file (1 when

@@ -66,6 +66,15 @@ class Diagnostic:
     # Why `mmlint fix` leaves it as written, when the rule decided so with the
     # whole project in view (MM010): the fixer lists this, never a guess.
     unfixable_reason: str | None = field(default=None, compare=False)
+    # What the finding is about, for sorting and filtering (JSON and SARIF
+    # carry them; see README "Finding fields"): the weight of the code that
+    # runs on the loop ("heavy", "light"), why, in one phrase, naming the
+    # costliest call, the chain of calls to it, and the context that requires
+    # the coroutine ("route", "exception handler", ...). Empty when not known.
+    weight: str = field(default="", compare=False)
+    reason: str = field(default="", compare=False)
+    chain: tuple[str, ...] = field(default=(), compare=False)
+    context: str = field(default="", compare=False)
 
     @property
     def sort_key(self) -> tuple[str, int, int, str]:

@@ -39,3 +39,10 @@ class Report:
     # sha256 of the bytes each file was analysed from, by display path (`fix` writes
     # only over those bytes); empty when the findings came from the results cache.
     digests: dict[str, bytes] = field(default_factory=dict, repr=False)
+
+
+def twins_in_play(report: Report) -> bool:
+    """Whether twin words belong in a summary: twins were called in the scan,
+    or pairs beyond the default one are configured (else "0 twin call sites"
+    speaks of a pair the package does not have)."""
+    return report.call_sites > 0 or report.settings.twins_configured

@@ -59,6 +59,7 @@ from mmlint.facts.scopes import (
     bind,
     bound_in_function,
 )
+from mmlint.facts.shapes import HANDOFF_CONSUMERS, assigned_twin, handed_functions, is_bounded_iterable, loop_description, receiver_chain
 from mmlint.facts.stub_like import is_stub_like_body
 from mmlint.facts.syntax import (
     callee_name,
@@ -115,6 +116,7 @@ class Frame:
     returns: list[cst.Return] = field(default_factory=list)
     is_generator: bool = False
     has_loop: bool = False
+    unbounded_loop: str = ""  # the first loop whose trip count grows with the input (mmlint.facts.shapes)
 
 
 class _Context:
@@ -243,6 +245,8 @@ class FileWalk:
         self.call_places: dict[int, tuple[tuple[str, ...], Link]] = {}
         self.ranges: dict[int, Range] = {}  # id(node) -> range (mmlint.facts.positions.Positions)
         self.starts: dict[int, tuple[int, int]] = {}  # id(def or class) -> where it starts
+        self.handed_coroutines: list[tuple[str, str]] = []
+        self.assigned_twins: list[tuple[str, str, str]] = []
 
     # -- the walk
 
@@ -375,6 +379,10 @@ class FileWalk:
         return names
 
     def _assign(self, node: cst.Assign, ctx: _Context, link: Link, stack: list) -> bool:
+        if isinstance(node.value, cst.Call) and len(node.targets) == 1:
+            twin = assigned_twin(node.targets[0].target, node.value)
+            if twin is not None:
+                self.assigned_twins.append(twin)
         for target in node.targets:
             names = self._bind_targets(ctx, target.target)
             if not ctx.owner:
@@ -400,8 +408,11 @@ class FileWalk:
         return self._while(node, ctx, link, stack)
 
     def _while(self, node: cst.For | cst.While, ctx: _Context, link: Link, stack: list) -> bool:
-        if ctx.frame is not None:
-            ctx.frame.has_loop = True
+        frame = ctx.frame
+        if frame is not None:
+            frame.has_loop = True
+            if not frame.unbounded_loop and not (isinstance(node, cst.For) and is_bounded_iterable(node.iter)):
+                frame.unbounded_loop = loop_description(node, self.module)
         return False
 
     def _as_name(self, node: cst.AsName, ctx: _Context, link: Link, stack: list) -> bool:
@@ -491,7 +502,11 @@ class FileWalk:
         elif isinstance(func, cst.Name):
             name_node = func
         else:
+            if isinstance(func, cst.Call):  # `app.exception_handler(E)(handler)`
+                self.handed_coroutines.extend(handed_functions(node))
             return False
+        if name_node.value in HANDOFF_CONSUMERS:
+            self.handed_coroutines.extend(handed_functions(node))
         if name_node.value in self.pairs:
             self.twin_calls.append((node, name_node, ctx, link))
         return False
@@ -529,8 +544,20 @@ class FileWalk:
         if text is not None:
             return self.resolve_dotted(text, imports_seen)
         if isinstance(call.func, cst.Attribute):
-            return f"<expr>.{call.func.attr.value}"
+            return f"<expr>.{receiver_chain(call.func)}"
         return "<expr>"
+
+    def in_loop(self, call: cst.Call) -> bool:
+        """Whether a call in a body sits inside a `for` / `while` of that body."""
+        link = self.call_places[id(call)][1]
+        while link is not None:
+            node = link[0]
+            if isinstance(node, (cst.For, cst.While)):
+                return True
+            if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+                return False
+            link = link[1]
+        return False
 
     def callee_ref(self, func: cst.BaseExpression) -> CalleeRef:
         """What a call's callee refers to; ``func`` must be the callee of a call in a body."""
@@ -620,6 +647,8 @@ class FileWalk:
             functions=tuple(self.functions),
             assigned_names=tuple(self.assigned_names),
             module_bindings=frozenset(self.module_bindings),
+            handed_coroutines=tuple(dict.fromkeys(self.handed_coroutines)),
+            assigned_twins=tuple(dict.fromkeys(self.assigned_twins)),
         )
 
     def _call_site(self, node: cst.Call, name_node: cst.Name, ctx: _Context, link: Link, kept: set[int]) -> CallSite:
@@ -665,8 +694,14 @@ class FileWalk:
             decorators=decorator_texts(node),
             params=parameters_of(node.params),
             has_loop=frame.has_loop,
+            unbounded_loop=frame.unbounded_loop,
             calls=tuple(
-                CallRef(self.dotted_callee(call, pending.imports_seen), self.callee_ref(call.func), len(call.args))
+                CallRef(
+                    self.dotted_callee(call, pending.imports_seen),
+                    self.callee_ref(call.func),
+                    len(call.args),
+                    bool(frame.unbounded_loop) and self.in_loop(call),
+                )
                 for call in frame.calls
             ),
         )
@@ -701,6 +736,7 @@ class FileWalk:
             timeouts=tuple(builder.timeouts),
             has_suspension_point=has_suspension_point(body),
             is_stub_like=is_stub_like_body(node.body, frozenset(p.name for p in params)),
+            unbounded_loop=frame.unbounded_loop,
         )
 
 

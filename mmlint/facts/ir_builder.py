@@ -216,7 +216,7 @@ class BodyBuilder:
             elif isinstance(receiver, cst.Call) and self._makes_future(receiver):
                 future_result = True
         chain, link = self.walk.call_places[id(node)]
-        awaited, parens, in_fstring, in_annotation = call_place_flags(node, link)
+        awaited, parens, in_fstring, in_annotation, scheduled = call_place_flags(node, link)
         name = callee_name(node)
         self.calls.append(
             CallFact(
@@ -232,6 +232,8 @@ class BodyBuilder:
                 callee_parenthesized=bool(node.func.lpar) if hasattr(node.func, "lpar") else False,
                 in_fstring=in_fstring,
                 in_annotation=in_annotation,
+                scheduled=scheduled,
+                in_loop=bool(self.frame.unbounded_loop) and self.walk.in_loop(node),
             )
         )
         if dotted == "asyncio.wait_for" and node.args:

@@ -126,6 +126,10 @@ class CallFact:
     callee_parenthesized: bool = False
     in_fstring: bool = False
     in_annotation: bool = False
+    # An argument of a coroutine consumer (create_task, gather, wait_for...):
+    # it only creates a coroutine, like an awaited call (never blocking).
+    scheduled: bool = False
+    in_loop: bool = False  # inside a loop whose trip count grows with the input (AsyncDef.unbounded_loop)
 
     @property
     def in_genexp(self) -> bool:
@@ -145,6 +149,7 @@ class CallRef:
     dotted: str
     callee: CalleeRef
     arity: int = 0
+    in_loop: bool = False  # as CallFact.in_loop
 
 
 # Parameter kinds, as inspect names them.
@@ -210,6 +215,10 @@ class AsyncDef:
     # parameters and a constant `return`: satisfies an interface, does no work
     # (its weight is "stub"; see mmlint.analysis.weight).
     is_stub_like: bool = False
+    # What the first loop whose trip count grows with the input iterates
+    # ("`request.items`", "a `while` loop"); "" when every loop in its own
+    # body runs over a literal, a constant or a literal `range` (or there is none).
+    unbounded_loop: str = ""
 
     @property
     def line(self) -> int:
@@ -246,6 +255,7 @@ class SyncDef:
     params: tuple[Parameter, ...]
     has_loop: bool  # a `for` / `while` statement in its own body
     calls: tuple[CallRef, ...]  # in its own body, source order
+    unbounded_loop: str = ""  # as AsyncDef.unbounded_loop
 
 
 @pickles_by_fields
@@ -294,3 +304,11 @@ class FileFacts:
     # Decoding the bytes and encoding the text back gives the same bytes (not
     # so for some UTF-7 spellings): text edits can then leave every other byte alone.
     round_trips: bool = True
+    # Functions handed, by reference or as a coroutine, to something that runs
+    # them as coroutines: (last name of the function, last name of the
+    # consumer), e.g. ("on_error", "add_exception_handler"),
+    # ("heartbeat", "run_coroutine_threadsafe"). Read for MM003's advice.
+    handed_coroutines: tuple[tuple[str, str], ...] = ()
+    # Twins defined by assignment: (sync name, async name, wrapper) for
+    # `X_async = make_async(X, ...)` and `self.X_async = wrapper(self.X)`.
+    assigned_twins: tuple[tuple[str, str, str], ...] = ()

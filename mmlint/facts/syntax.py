@@ -261,9 +261,10 @@ def expression_flags(call: cst.Call, link: tuple) -> tuple[bool, bool, bool]:
     return in_task_wrapper, in_fstring, in_annotation
 
 
-def call_place_flags(call: cst.Call, link: tuple) -> tuple[bool, bool, bool, bool]:
+def call_place_flags(call: cst.Call, link: tuple) -> tuple[bool, bool, bool, bool, bool]:
     """(awaited, needs parentheses under `await`, in an f-string, in an
-    annotation): the expression around a call up to its statement."""
+    annotation, an argument of a coroutine consumer): the expression around a
+    call up to its statement."""
     parent = link[1][0] if link[1] is not None else None
-    _, in_fstring, in_annotation = expression_flags(call, link)
-    return isinstance(parent, cst.Await), needs_parens(call, parent), in_fstring, in_annotation
+    in_task_wrapper, in_fstring, in_annotation = expression_flags(call, link)
+    return isinstance(parent, cst.Await), needs_parens(call, parent), in_fstring, in_annotation, in_task_wrapper

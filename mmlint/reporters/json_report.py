@@ -37,7 +37,23 @@ def diagnostic_dict(d: Diagnostic) -> dict:
             }
             for r in d.related
         ]
+    found.update(finding_fields(d))
     return found
+
+
+def finding_fields(d: Diagnostic) -> dict:
+    """`weight`, `reason`, `chain`, `context`: each only when the rule knows it
+    (README "Finding fields"), so a report without them reads as before."""
+    fields: dict = {}
+    if d.weight:
+        fields["weight"] = d.weight
+    if d.reason:
+        fields["reason"] = d.reason
+    if d.chain:
+        fields["chain"] = list(d.chain)
+    if d.context:
+        fields["context"] = d.context
+    return fields
 
 
 def render_statistics(report: "Report") -> str:

@@ -16,6 +16,7 @@ from mmlint import __version__
 from mmlint.core.diagnostics import Diagnostic, Span
 from mmlint.docs import render_rule_markdown, render_rule_text
 from mmlint.reporters.escaping import json_text
+from mmlint.reporters.json_report import finding_fields
 from mmlint.reporters.levels import level_of
 from mmlint.rules import Rule, all_rules
 
@@ -107,6 +108,9 @@ def _result(
             }
             for index, r in enumerate(diagnostic.related)
         ]
+    properties = finding_fields(diagnostic)
+    if properties:
+        result["properties"] = properties
     if diagnostic.fixable and diagnostic.edits:
         result["fixes"] = [
             {

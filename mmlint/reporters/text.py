@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from mmlint.core.diagnostics import Diagnostic
+from mmlint.core.report import twins_in_play
 from mmlint.reporters.escaping import visible, visible_path
 from mmlint.reporters.snippets import line_of
 
@@ -41,7 +42,9 @@ def _plural(count: int, word: str) -> str:
 
 
 def summary(report: "Report") -> str:
-    scanned = f"{_plural(report.files_scanned, 'file')} scanned, {_plural(report.call_sites, 'twin call site')}"
+    scanned = _plural(report.files_scanned, "file") + " scanned"
+    if twins_in_play(report):
+        scanned += f", {_plural(report.call_sites, 'twin call site')}"
     count = len(report.diagnostics)
     if not count:
         return f"All checks passed ({scanned})."
@@ -69,9 +72,10 @@ def _diagnostic_lines(d: Diagnostic, real: Path | None) -> list[str]:
         f"[bold]{escape(visible_path(d.path))}[/]:{d.span.line}:{d.span.column}: "
         f"[bold red]{d.code}[/] {escape(visible(d.message))}{fix_mark}"
     )
+    notes = _chain_notes(d)
     source = line_of(real, d.span.line)
     if source is None:
-        return [heading]
+        return [heading, *notes]
     gutter = len(str(d.span.line))
     source = source.expandtabs(1)  # one column per character, so the marks line up
     start = d.span.column - 1
@@ -89,8 +93,17 @@ def _diagnostic_lines(d: Diagnostic, real: Path | None) -> list[str]:
         f"{' ' * gutter} [blue]|[/]",
         f"[blue]{d.span.line} |[/] {escape(visible(source))}",
         f"{' ' * gutter} [blue]|[/] {' ' * indent}[bold red]{'^' * width}[/]",
+        *notes,
         "",
     ]
+
+
+def _chain_notes(d: Diagnostic) -> list[str]:
+    """The chain to the costliest call, one step a line (short enough for 80 columns)."""
+    if len(d.chain) < 2:
+        return []
+    first, *rest = (escape(visible(step)) for step in d.chain)
+    return [f"  [cyan]= note[/]: {first}", *(f"          → {step}" for step in rest)]
 
 
 def _statistics(console: Console, report: "Report") -> None:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from mmlint.analysis.weight import HEAVY, LIGHT, Weight, is_route
-from mmlint.core.diagnostics import Diagnostic
+from mmlint.analysis.contexts import advice
+from mmlint.analysis.weight import HEAVY, LIGHT, UNKNOWN_WEIGHT, Weight
+from mmlint.core.diagnostics import Diagnostic, RelatedLocation
 from mmlint.facts.model import AsyncDef, FileFacts
 from mmlint.rules.base import Example, Rule, RuleContext
 
@@ -18,18 +19,36 @@ class FakeAsync(Rule):
     `Protocol` members, stub bodies (docstring, `pass`, `...`,
     `raise NotImplementedError`) and async generators are not flagged.
 
-    Each such `async def` is weighed. It is *heavy* when its body, a scanned
-    sync function it calls (followed through the call graph), or a coroutine
-    it awaits reaches a blocking call (`blocking-calls`), a loop, or a call
-    not known to be cheap. It is *light* when it only returns constants,
-    builds responses, exceptions or other objects (a CamelCase constructor),
-    works on containers and strings, reads attributes or calls getters with
-    no argument: typically a test double, a hook or a small route. It is a
-    *stub* when its body only satisfies an interface (`pass`, a docstring,
-    `del` of its parameters, a constant `return`, `raise NotImplementedError`).
-    By default only heavy ones are reported; `[fake-async] report-light = true`
-    reports light ones too (stubs never). `mmlint audit --show-defs` shows the
-    weight of every async def either way.
+    Each such `async def` is weighed by evidence. It is *heavy* when its
+    body, a scanned sync function it calls (followed through the call graph),
+    or a coroutine it awaits reaches a known blocking or CPU-heavy call (the
+    built-in knowledge sets and `blocking-calls`: tokenizers, chat templates,
+    image, video and audio decoding, sync HTTP, ZeroMQ receives, thread and
+    process waits, file reads...), the sync member of a twin pair, a
+    `.result()` on a submitted future, or a loop whose trip count grows with
+    its input and repeats a call not known to be cheap (a loop over a
+    literal, a constant or a literal `range` does not count). A callee that
+    cannot be resolved makes it *unknown*, never heavy on that alone. It is
+    *light* when it only returns constants, builds responses, exceptions or
+    other objects, works on containers and strings, reads attributes or calls
+    getters with no argument. It is a *stub* when its body only satisfies an
+    interface (`pass`, a docstring, `del` of its parameters, a constant
+    `return`, `raise NotImplementedError`). By default only heavy ones are
+    reported; `[fake-async] report-light = true` reports light and unknown
+    ones too (stubs never). `mmlint audit --show-defs` shows the weight of
+    every async def either way.
+
+    One finding per root cause: when the coroutine is awaited from other
+    places, the message counts them and each `await` is a related location
+    (MM004 then stays silent there). The reason names the costliest call and
+    the chain to it (`chain` in JSON and SARIF, a note in the text output).
+
+    Some coroutines must stay coroutines: FastAPI / Starlette routes,
+    exception handlers, middleware and dependencies, coroutines handed to
+    `run_coroutine_threadsafe`, async protocol methods (`__aenter__`,
+    `__aexit__`...), an actor's `async __init__`, overrides of an async base
+    method. A light one there is never reported; a heavy one is, with advice
+    for its context (`context` in JSON and SARIF).
 
     ## Why is this bad?
     A coroutine that never suspends runs its whole body on the event loop in
@@ -41,13 +60,14 @@ class FakeAsync(Rule):
     says so, yet never suspends, is exactly the stall this rule exists for.
 
     ## Fix
-    Not automatic. Offload the blocking work: `await asyncio.to_thread(f, ...)`,
-    `await loop.run_in_executor(executor, f, ...)`, or await the async twin. For
-    a module-level helper with no reason to be a coroutine, a plain `def` is
-    also honest; for a method that overrides an async entry point, keep
-    `async` and offload. For a heavy route or handler (`@app.get(...)`,
-    `@router.post(...)`, `@app.exception_handler(...)`...), make it a plain
-    `def`: FastAPI and Starlette run plain routes in their threadpool.
+    Not automatic. Offload the heavy call (`await asyncio.to_thread(f, ...)`,
+    `await loop.run_in_executor(executor, f, ...)`), never the whole coroutine
+    where it must run on its loop. For a module-level helper with no reason to
+    be a coroutine, a plain `def` is also honest; a method, an exception
+    handler, a hook or a coroutine run on another loop keeps `async`. A heavy
+    route may become a plain `def` (FastAPI and Starlette run plain routes in
+    their threadpool) only if its heavy work is safe on a worker thread (no
+    ZeroMQ socket or other loop-bound object).
 
     ## When to suppress
     When the body is provably cheap (a few attribute reads) and the function is
@@ -62,18 +82,22 @@ class FakeAsync(Rule):
     bad_examples = (
         Example(
             """
+            from decord import VideoReader
+
             async def decode_video_frames(path, num_frames):
                 reader = VideoReader(path)
                 indices = sample_indices(len(reader), num_frames)
                 return reader.get_batch(indices)
             """,
-            expect=("MM003",),
+            expect=("MM003", "MM005"),
         ),
         Example(
             """
             class ResizeProcessor(BaseMultimodalProcessor):
                 async def process_mm_data_async(self, image_data, input_text, request_obj, **kwargs):
-                    images = [resize(image, self.size) for image in image_data]
+                    images = []
+                    for image in image_data:
+                        images.append(resize(image, self.size))
                     return {"images": images}
             """,
             expect=("MM003",),
@@ -81,15 +105,16 @@ class FakeAsync(Rule):
         Example(
             """
             from fastapi import APIRouter
+            from PIL import Image
 
             router = APIRouter()
 
             @router.post("/thumbnail")
             async def thumbnail(request: ThumbnailRequest):
-                image = download_image(request.url)
+                image = Image.open(request.file)
                 return {"thumbnail": encode_png(image.resize((128, 128)))}
             """,
-            expect=("MM003",),
+            expect=("MM003", "MM005", "MM005"),
         ),
     )
     good_examples = (
@@ -119,6 +144,7 @@ class FakeAsync(Rule):
             """
             from fastapi import APIRouter
             from fastapi.responses import JSONResponse
+            from PIL import Image
 
             router = APIRouter()
 
@@ -128,7 +154,7 @@ class FakeAsync(Rule):
 
             @router.post("/thumbnail")
             def thumbnail(request: ThumbnailRequest):
-                image = download_image(request.url)
+                image = Image.open(request.file)
                 return {"thumbnail": encode_png(image.resize((128, 128)))}
             """
         ),
@@ -137,30 +163,39 @@ class FakeAsync(Rule):
     def check_file(self, facts: FileFacts, ctx: RuleContext) -> Iterable[Diagnostic]:
         if not any(fn.is_fake_async for fn in facts.async_defs):
             return
-        reported = (HEAVY, LIGHT) if ctx.settings.report_light_async else (HEAVY,)
-        weights = ctx.project.weight(ctx.settings.blocking_calls)
+        reported = (HEAVY, LIGHT, UNKNOWN_WEIGHT) if ctx.settings.report_light_async else (HEAVY,)
+        weights = ctx.project.weight(ctx.settings.heavy_calls)
         for index, fn in enumerate(facts.async_defs):
             if not fn.is_fake_async:
                 continue
-            weight = weights.weight((facts.path, index))
+            key = (facts.path, index)
+            weight = weights.weight(key)
             if weight is None or weight.kind not in reported:
                 continue
-            yield self.diagnostic(facts.path, fn.span, message(fn, weight), owner=fn.owner)
+            context = weights.contexts.of(key, fn)
+            if context and weight.kind != HEAVY:
+                continue  # a coroutine its context requires, doing nothing heavy: nothing to fix
+            sites = weights.awaiting_sites(key)
+            yield self.diagnostic(
+                facts.path,
+                fn.span,
+                message(fn, weight, context, len(sites)),
+                owner=fn.owner,
+                related=tuple(RelatedLocation(path, span, f"awaits `{fn.qualname}` here") for path, span in sites),
+                weight=weight.kind,
+                reason=weight.reason,
+                chain=weight.chain,
+                context=context,
+            )
 
 
-def message(fn: AsyncDef, weight: Weight) -> str:
-    why = f" ({weight.reason})" if weight.reason else ""
-    head = (
-        f"`async def {fn.qualname}` has no `await`, `async for` or `async with`: "
-        f"its whole body runs on the event loop{why}, so timeouts and semaphores around it cannot act; "
-    )
-    if weight.kind == LIGHT:
-        return head + "its body is light: make it a plain `def` if no caller needs a coroutine, or keep it if an interface does"
-    if is_route(fn):
-        return head + "make it a plain `def`: the framework runs a plain route or handler in its threadpool"
+def message(fn: AsyncDef, weight: Weight, context: str = "", awaited_from: int = 0) -> str:
+    """One line: what never suspends, the costliest thing it does, the advice."""
+    where = f" (awaited from {awaited_from} places)" if awaited_from > 1 else ""
+    head = f"`async def {fn.qualname}` never suspends{where}"
+    if weight.kind != HEAVY:
+        why = f"; it calls `{weight.reason}(...)`, which mmlint cannot see into" if weight.kind == UNKNOWN_WEIGHT else ""
+        return f"{head}{why}: its body is light, make it a plain `def` if no caller needs a coroutine"
     is_method = len(fn.owner) >= 2 and fn.owner[-2].kind == "class"
-    if is_method:
-        return head + "keep it `async` and offload the blocking work (`await asyncio.to_thread(...)`, " \
-            "`await loop.run_in_executor(...)`) or await the async twin"
-    return head + "offload the blocking work (`await asyncio.to_thread(...)`, `await loop.run_in_executor(...)`), " \
-        "or make it a plain `def` if no caller needs a coroutine"
+    costliest = weight.chain[-1] if weight.chain else "the loop"
+    return f"{head}: {weight.reason} on the event loop; {advice(context, is_method, costliest)}"

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from mmlint.analysis import ChainLink, HollowAwait
-from mmlint.analysis.weight import HEAVY, LIGHT
-from mmlint.core.diagnostics import Diagnostic, RelatedLocation
+from mmlint.analysis.weight import HEAVY, LIGHT, UNKNOWN_WEIGHT
+from mmlint.core.diagnostics import Diagnostic
 from mmlint.facts.model import FileFacts
 from mmlint.rules.base import Example, Rule, RuleContext
 
@@ -23,12 +23,13 @@ class HollowAwaitRule(Rule):
     assumed to suspend, so nothing is reported on a guess. A callee that
     suspends on some paths only is not reported.
 
-    By default only awaits of a *heavy* coroutine are reported (one that
-    reaches a blocking call, a loop or a call not known to be cheap, see
-    MM003); `[fake-async] report-light = true` reports awaits of light ones
-    too. The MM003 finding at the end of the chain is attached as a related
-    location (SARIF `relatedLocations`, JSON `related`), so one fix or one
-    suppression story covers both.
+    By default only awaits of a *heavy* coroutine are reported (see MM003);
+    `[fake-async] report-light = true` reports awaits of light ones too. One
+    finding per root cause: when MM003 reports the coroutine at the end of
+    the chain, this await is listed there as a related location (SARIF
+    `relatedLocations`, JSON `related`) instead of being reported here. MM004
+    remains for a root MM003 does not report (outside the checked files, not
+    selected) and for a chain heavy only through the awaited callee itself.
 
     ## Why is this bad?
     The `await` looks like a point where the event loop may run other work,
@@ -69,9 +70,14 @@ class HollowAwaitRule(Rule):
             expect=("MM004",),
             files={
                 "video.py": """
+                    from decord import VideoReader
+
+                    async def open_stream(path):
+                        return {"path": path}
+
                     async def load_video_frames(path):
-                        reader = VideoReader(path)
-                        return reader.get_batch(range(len(reader)))
+                        stream = await open_stream(path)
+                        return VideoReader(stream["path"])
                 """,
             },
         ),
@@ -104,21 +110,39 @@ class HollowAwaitRule(Rule):
         hollow_awaits = analysis.hollow_awaits(frozenset({facts.path}))
         if not hollow_awaits:
             return
-        weights = ctx.project.weight(ctx.settings.blocking_calls)
-        reported = (HEAVY, LIGHT) if ctx.settings.report_light_async else (HEAVY,)
+        weights = ctx.project.weight(ctx.settings.heavy_calls)
+        reported = (HEAVY, LIGHT, UNKNOWN_WEIGHT) if ctx.settings.report_light_async else (HEAVY,)
         by_line = {(key[0], info.line): key for key, info in analysis.defs.items()}
         for hollow in hollow_awaits:
             callee = by_line[(hollow.chain[0].path, hollow.chain[0].line)]
             weight = weights.weight(callee)
             if weight is None or weight.kind not in reported:
                 continue
-            owner = analysis.defs[hollow.enclosing].owner
-            related = ()
             last = by_line[(hollow.chain[-1].path, hollow.chain[-1].line)]
-            if not hollow.ends_in_cycle and analysis.defs[last].is_fake_async:
-                info = analysis.defs[last]
-                related = (RelatedLocation(last[0], info.span, f"MM003: `async def {info.qualname}` never suspends"),)
-            yield self.diagnostic(facts.path, hollow.span, message(hollow), owner=owner, related=related)
+            if not hollow.ends_in_cycle and root_is_reported(last, weights, ctx, reported):
+                continue  # one finding per root cause: MM003 there lists this await
+            owner = analysis.defs[hollow.enclosing].owner
+            yield self.diagnostic(
+                facts.path,
+                hollow.span,
+                message(hollow),
+                owner=owner,
+                weight=weight.kind,
+                reason=weight.reason,
+                chain=tuple(f"`{link.name}` at {link.path}:{link.line}" for link in hollow.chain) + weight.chain[len(hollow.chain):],
+            )
+
+
+def root_is_reported(root, weights, ctx: RuleContext, reported: tuple[str, ...]) -> bool:
+    """Whether MM003 reports the coroutine at the end of a hollow chain (in
+    the targets, selected, and weighed as reported there)."""
+    info = ctx.project.suspension.defs[root]
+    if not info.is_fake_async or root[0] not in ctx.project.targets or not ctx.settings.is_selected("MM003"):
+        return False
+    weight = weights.weight(root)
+    if weight is None or weight.kind not in reported:
+        return False
+    return weight.kind == HEAVY or not weights.contexts.of(root, info)
 
 
 def describe_chain(chain: tuple[ChainLink, ...], ends_in_cycle: bool, ends_without_suspension_point: bool) -> str:

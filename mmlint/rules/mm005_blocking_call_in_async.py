@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from mmlint.analysis.weight import matching_pattern
+from mmlint.analysis.weight import HEAVY, matching_pattern, shown_callee
+from mmlint.core.knowledge import reason_of, twin_patterns_of
 from mmlint.core.diagnostics import Diagnostic
 from mmlint.facts.model import CallFact, FileFacts
 from mmlint.rules.base import Example, Rule, RuleContext
@@ -12,15 +13,27 @@ from mmlint.rules.base import Example, Rule, RuleContext
 
 class BlockingCallInAsync(Rule):
     """## What it does
-    Flags a call known to block made directly in the body of an `async def`
-    (not in a nested `def`, `lambda` or class): `time.sleep`, the `requests`
-    verbs, `urllib.request.urlopen`, `subprocess.run` / `call` / `check_call` /
-    `check_output`, `os.system`, and `.result()` on a future bound from
-    `executor.submit(...)` or made by `concurrent.futures`. Callees are matched
-    by their dotted name after the file's imports are applied
-    (`from time import sleep` then `sleep(1)` is `time.sleep`). The list grows
-    with `[tool.mmlint.blocking-calls] extend = [...]`: dotted names and `*`
-    wildcards such as `"*.get_frames_as_tensor"` or `"decord.VideoReader"`.
+    Flags a call known to block or to do heavy CPU work, made directly in the
+    body of an `async def` (not in a nested `def`, `lambda` or class). What is
+    known comes in named sets, each entry with its reason (README, "Built-in
+    knowledge"): tokenizers and chat templates, image, video and audio
+    decoding, Ray, sync ZeroMQ receives, thread and process waits,
+    `concurrent.futures`, `torch.distributed` barriers and
+    `torch.cuda.synchronize`, sync HTTP, subprocesses, compression and file
+    reads; plus `.result()` on a future bound from `executor.submit(...)`.
+    `[blocking-calls] extend-sets` / `drop-sets` turn sets on and off by name;
+    `extend` adds patterns.
+
+    A pattern describes a *sync* call: an awaited call, or one handed to
+    `create_task` / `gather` / `wait_for` (it only creates a coroutine), is
+    never blocking, so `await sock.recv_multipart()` on a `zmq.asyncio`
+    socket never matches, and neither does a function passed uncalled to
+    `asyncio.to_thread` or `run_in_executor`. Callees are matched by their
+    dotted name after the file's imports are applied (`from ray import get as
+    ray_get` then `ray_get(x)` is `ray.get`), and a pattern starting with `*`
+    also matches the callee's attribute chain on its own: `"*.future.wait"`
+    matches `self.future.wait()` and `future.wait()`; `"*tokenizer().encode"`
+    matches `self.get_tokenizer().encode(...)`.
 
     Calls of scanned sync functions are followed too: a call, in an
     `async def`, of a sync function that reaches a blocking call through
@@ -143,34 +156,64 @@ class BlockingCallInAsync(Rule):
         patterns = tuple(ctx.settings.blocking_calls)
         for info in facts.async_defs:
             for call in info.calls:
-                reason = blocking_reason(call, patterns)
-                if reason is not None:
+                found = blocking_reason(call, patterns)
+                if found is not None:
+                    shown, why = found
                     yield self.diagnostic(
                         facts.path,
                         call.span,
-                        f"{reason} blocks the event loop inside `async def {info.qualname}`; "
-                        "offload it (`await asyncio.to_thread(...)`, `await loop.run_in_executor(...)`) "
-                        "or use an async equivalent",
+                        f"`{shown}(...)` {why} on the event loop in `async def {info.qualname}`; {OFFLOAD_ADVICE}",
                         owner=info.owner,
+                        weight=HEAVY,
+                        reason=f"`{shown}(...)` {why}",
+                        chain=(f"`{shown}`",),
                     )
-        weights = ctx.project.weight(patterns)
+        weights = ctx.project.weight(ctx.settings.heavy_calls)
+        twin_patterns = twin_patterns_of(ctx.settings.twins)
+        twin_calls = discovered_twin_calls(facts.path, ctx)
         for found in weights.transitive_blocking(frozenset({facts.path})):
+            if found.chain.pattern in twin_patterns or found.span in twin_calls:
+                continue  # a sync twin called or reached: MM001's / MM010's finding, with its fix
             info = ctx.project.suspension.defs[found.enclosing]
+            why = reason_of(found.chain.pattern)
             yield self.diagnostic(
                 facts.path,
                 found.span,
-                f"`{found.callee}(...)` blocks the event loop inside `async def {info.qualname}`: "
-                f"{found.chain.describe()}; offload it (`await asyncio.to_thread({found.callee}, ...)`, "
-                "`await loop.run_in_executor(...)`) or use an async equivalent",
+                f"`{found.callee}(...)` {why} on the event loop in `async def {info.qualname}` "
+                f"(through `{short_name(found.chain.call)}`); offload the call "
+                f"(`await asyncio.to_thread({found.callee}, ...)`) or use an async equivalent",
                 owner=info.owner,
+                weight=HEAVY,
+                reason=f"`{shown_callee(found.chain.call)}(...)` {why}",
+                chain=tuple(step.describe() for step in found.chain.steps) + (f"`{shown_callee(found.chain.call)}`",),
             )
 
 
-def blocking_reason(call: CallFact, patterns: tuple[str, ...]) -> str | None:
-    """Why ``call`` blocks ("`time.sleep(...)`", "`.result()` on a future"), or None."""
+def discovered_twin_calls(path: str, ctx: RuleContext) -> frozenset:
+    """Spans of the calls MM010 reports in ``path`` (the sync member of a discovered pair)."""
+    if not ctx.settings.auto_twins:
+        return frozenset()
+    excluded = frozenset(name for pair in ctx.settings.twins for name in (pair.sync, pair.async_))
+    return frozenset(call.call.span for call in ctx.project.twins(ctx.settings.twin_patterns, excluded).calls_in(path))
+
+
+def short_name(dotted: str) -> str:
+    """The last two parts of a resolved callee, for a message (the chain keeps it whole)."""
+    return ".".join(shown_callee(dotted).split(".")[-2:])
+
+
+OFFLOAD_ADVICE = "offload it (`await asyncio.to_thread(...)`, `await loop.run_in_executor(...)`) or use an async equivalent"
+
+
+def blocking_reason(call: CallFact, patterns: tuple[str, ...]) -> tuple[str, str] | None:
+    """(the callee as shown, what it does to the loop) when ``call`` blocks,
+    else None. An awaited call, or one handed to a coroutine consumer, only
+    creates a coroutine: never blocking."""
+    if call.awaited or call.scheduled:
+        return None
     if call.future_result:
-        return "`.result()` on a future"
+        return shown_callee(call.dotted), "waits for a future"
     pattern = matching_pattern(call.dotted, patterns)
     if pattern is None:
         return None
-    return f"`{call.dotted}(...)` (matches `{pattern}`)" if pattern != call.dotted else f"`{call.dotted}(...)`"
+    return shown_callee(call.dotted), reason_of(pattern)

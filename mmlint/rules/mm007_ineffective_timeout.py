@@ -44,13 +44,15 @@ class IneffectiveTimeoutRule(Rule):
             """
             import asyncio
 
+            import cv2
+
             async def decode_frames(path):
-                return read_all_frames(path)
+                return cv2.imread(path)
 
             async def load_with_deadline(path):
                 return await asyncio.wait_for(decode_frames(path), timeout=2.0)
             """,
-            expect=("MM003", "MM007"),
+            expect=("MM003", "MM005", "MM007"),
         ),
     )
     good_examples = (
@@ -58,8 +60,10 @@ class IneffectiveTimeoutRule(Rule):
             """
             import asyncio
 
+            import cv2
+
             async def load_with_deadline(path):
-                return await asyncio.wait_for(asyncio.to_thread(read_all_frames, path), timeout=2.0)
+                return await asyncio.wait_for(asyncio.to_thread(cv2.imread, path), timeout=2.0)
             """
         ),
     )

@@ -1,0 +1,258 @@
+"""What mmlint knows about the calls serving frameworks make: named sets of
+blocking and CPU-heavy calls, each entry with the reason it costs.
+
+The sets feed one list of patterns (``Settings.blocking_calls``): MM005
+reports a call matching one, MM003 / MM004 weigh a coroutine that reaches one
+as heavy. A set is *on by default* when its patterns are precise (they name a
+module function, or a method on a receiver whose name says what it is); a set
+whose patterns would also match unrelated calls is *opt-in*. The
+configuration turns sets on (``[blocking-calls] extend-sets``) or off
+(``drop-sets``) by name.
+
+Patterns are matched against a call's dotted callee after the file's imports
+are applied (``from ray import get as ray_get`` then ``ray_get(x)`` is
+``ray.get``), and a pattern starting with ``*`` also matches the callee's
+attribute chain on its own (``*.future.wait`` matches ``future.wait()``). A
+computed receiver keeps its last attribute chain: ``self.get_tokenizer().encode``
+is ``<expr>.encode`` to the weight and ``get_tokenizer().encode`` to these
+patterns. A call that is awaited, or handed to ``create_task`` / ``gather`` /
+``wait_for``, is never blocking: it only creates a coroutine (so
+``await sock.recv_multipart()`` on a ``zmq.asyncio`` socket never matches).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class KnownCall:
+    pattern: str
+    reason: str  # what it does to the event loop: "tokenizes text"
+
+
+@dataclass(frozen=True, slots=True)
+class KnowledgeSet:
+    name: str
+    default: bool  # on unless dropped (precise), or opt-in
+    doc: str
+    calls: tuple[KnownCall, ...]
+
+
+def _calls(reason: str, *patterns: str) -> tuple[KnownCall, ...]:
+    return tuple(KnownCall(pattern, reason) for pattern in patterns)
+
+
+_TOKENIZE = "tokenizes text"
+_TEMPLATE = "renders a chat template"
+
+KNOWLEDGE_SETS: tuple[KnowledgeSet, ...] = (
+    KnowledgeSet(
+        "sleep",
+        True,
+        "`time.sleep`: the whole loop sleeps.",
+        _calls("sleeps", "time.sleep"),
+    ),
+    KnowledgeSet(
+        "http-sync",
+        True,
+        "Synchronous HTTP clients (`requests`, `httpx`'s module functions, `urllib`).",
+        _calls(
+            "waits for a network round trip",
+            "requests.get", "requests.post", "requests.put", "requests.patch", "requests.delete",
+            "requests.head", "requests.options", "requests.request", "httpx.get", "httpx.post",
+            "httpx.put", "httpx.patch", "httpx.delete", "httpx.head", "httpx.request", "httpx.stream",
+            "urllib.request.urlopen", "urllib3.request",
+        ),
+    ),
+    KnowledgeSet(
+        "subprocess",
+        True,
+        "Running a child process and waiting for it.",
+        _calls(
+            "waits for a child process",
+            "subprocess.run", "subprocess.call", "subprocess.check_call", "subprocess.check_output",
+            "subprocess.getoutput", "subprocess.getstatusoutput", "os.system", "os.popen", "*.communicate",
+        ),
+    ),
+    KnowledgeSet(
+        "tokenizers",
+        True,
+        "Tokenizer calls of `transformers` / `tokenizers` and the usual wrappers, on a receiver "
+        "named as a tokenizer (`self.tokenizer.encode`, `get_tokenizer().decode`, `tokenizer(text)`).",
+        _calls(
+            _TOKENIZE,
+            "*tokenizer.encode", "*tokenizer.decode", "*tokenizer.batch_decode", "*tokenizer.batch_encode_plus",
+            "*tokenizer.encode_plus", "*tokenizer.encode_batch", "*tokenizer.decode_batch",
+            "*tokenizer.convert_ids_to_tokens", "*tokenizer.convert_tokens_to_string", "*tokenizer.tokenize",
+            "*tokenizer().encode", "*tokenizer().decode", "*tokenizer().batch_decode", "*tokenizer().tokenize",
+            "*.tokenizer", "*tokenizer.__call__",
+        ),
+    ),
+    KnowledgeSet(
+        "chat-templates",
+        True,
+        "Chat-template rendering: `apply_chat_template` and the harmony renderers.",
+        _calls(
+            _TEMPLATE,
+            "*.apply_chat_template", "*.render_conversation_for_completion", "*.render_conversation",
+            "*.render_conversation_for_training", "*.render_for_completion",
+        ),
+    ),
+    KnowledgeSet(
+        "image-decoding",
+        True,
+        "Image and video decoding: PIL, OpenCV, decord, torchvision's io.",
+        _calls(
+            "decodes an image or video",
+            "PIL.Image.open", "PIL.Image.frombytes", "cv2.imread", "cv2.imdecode", "cv2.VideoCapture",
+            "decord.VideoReader", "torchvision.io.read_video", "torchvision.io.read_image",
+            "torchvision.io.decode_image", "torchvision.io.decode_jpeg", "torchvision.io.VideoReader",
+            "*.get_frames_as_tensor", "*vr.get_batch", "*video_reader.get_batch", "*.load_image", "*.load_video",
+        ),
+    ),
+    KnowledgeSet(
+        "image-processing",
+        True,
+        "Resizing and converting a decoded image, on a receiver named as an image (`image.resize`, `img.convert`).",
+        _calls(
+            "resizes or converts an image",
+            "*image.resize", "*img.resize", "*image.convert", "*img.convert", "*image.thumbnail", "*img.thumbnail",
+        ),
+    ),
+    KnowledgeSet(
+        "audio-decoding",
+        True,
+        "Audio loading and decoding: `librosa`, `soundfile`, `torchaudio`, and `load_audio` helpers.",
+        _calls(
+            "decodes audio",
+            "librosa.load", "librosa.resample", "soundfile.read", "torchaudio.load", "*.load_audio",
+        ),
+    ),
+    KnowledgeSet(
+        "video-frames",
+        False,
+        "Frame batches read from any receiver's `get_batch`: opt-in, the name is not unique to video "
+        "readers (`vr.get_batch` and `get_frames_as_tensor` are in `image-decoding`).",
+        _calls("decodes video frames", "*.get_batch"),
+    ),
+    KnowledgeSet(
+        "ray",
+        True,
+        "Ray's blocking object and actor look-ups.",
+        _calls("waits for Ray", "ray.get", "ray.wait", "ray.get_actor"),
+    ),
+    KnowledgeSet(
+        "zmq-sync",
+        True,
+        "Synchronous ZeroMQ receives and `Context.term()`. A `zmq.asyncio` socket's receive is awaited, "
+        "which never matches; sends are left out (a `zmq.asyncio` send is often not awaited).",
+        _calls(
+            "waits on a ZeroMQ socket",
+            "*.recv_multipart", "*.recv_pyobj", "*.recv_json", "*.recv_string", "*.recv_serialized",
+            "*context.term", "*ctx.term", "zmq.Context.term",
+        ),
+    ),
+    KnowledgeSet(
+        "zmq-send",
+        False,
+        "Synchronous ZeroMQ sends: opt-in, since a `zmq.asyncio` socket's send is often left unawaited.",
+        _calls(
+            "may wait on a ZeroMQ socket",
+            "*.send_multipart", "*.send_pyobj", "*.send_json", "*.send_string",
+        ),
+    ),
+    KnowledgeSet(
+        "thread-waits",
+        True,
+        "`threading` / `multiprocessing` waits on a receiver named for what it is "
+        "(`self.thread.join()`, `done_event.wait()`, `result_queue.get()`, `lock.acquire()`).",
+        _calls(
+            "waits for another thread or process",
+            "*thread.join", "*process.join", "*proc.join", "*worker.join", "*event.wait", "*barrier.wait",
+            "*condition.wait", "*cond.wait", "*queue.get", "*queue.join", "*lock.acquire", "*semaphore.acquire",
+            "*proc.wait", "*process.wait",
+        ),
+    ),
+    KnowledgeSet(
+        "futures",
+        True,
+        "`concurrent.futures` waits. `.result()` on a future from `executor.submit(...)` is known without a "
+        "pattern; `future.result()` by name alone is not matched (an asyncio future is done once awaited).",
+        _calls(
+            "waits for a future",
+            "concurrent.futures.wait", "concurrent.futures.as_completed",
+        ),
+    ),
+    KnowledgeSet(
+        "torch-distributed",
+        True,
+        "`torch.distributed` barriers and store waits, `torch.cuda.synchronize`.",
+        _calls(
+            "waits for other ranks or the GPU",
+            "torch.distributed.barrier", "torch.distributed.monitored_barrier", "*store.wait",
+            "torch.cuda.synchronize", "*stream.synchronize",
+        ),
+    ),
+    KnowledgeSet(
+        "distributed-store",
+        False,
+        "A distributed store's `get` / `set` (`store.get(key)`): opt-in, `store` also names plain dicts.",
+        _calls("makes a store round trip", "*store.get", "*store.set", "*store.add"),
+    ),
+    KnowledgeSet(
+        "compression",
+        True,
+        "Whole-buffer compression and decompression (`zlib`, `gzip`, `lzma`, `bz2`).",
+        _calls(
+            "compresses or decompresses a buffer",
+            "zlib.compress", "zlib.decompress", "gzip.compress", "gzip.decompress", "lzma.compress",
+            "lzma.decompress", "bz2.compress", "bz2.decompress",
+        ),
+    ),
+    KnowledgeSet(
+        "file-io",
+        True,
+        "Reading and writing whole files: `open`, `Path.read_text` / `read_bytes` / `write_*`, "
+        "`json.load`, `torch.load`, `safetensors`' `load_file`.",
+        _calls(
+            "reads or writes a file",
+            "open", "io.open", "*.read_text", "*.read_bytes", "*.write_text", "*.write_bytes", "json.load",
+            "pickle.load", "torch.load", "torch.save", "safetensors.torch.load_file", "numpy.load",
+        ),
+    ),
+)
+
+SETS_BY_NAME = {entry.name: entry for entry in KNOWLEDGE_SETS}
+DEFAULT_SETS = tuple(entry.name for entry in KNOWLEDGE_SETS if entry.default)
+
+
+def patterns_of(set_names: tuple[str, ...]) -> tuple[str, ...]:
+    """The patterns of the named sets, in the sets' order, each once."""
+    chosen = set(set_names)
+    seen: dict[str, None] = {}
+    for entry in KNOWLEDGE_SETS:
+        if entry.name in chosen:
+            seen.update((call.pattern, None) for call in entry.calls)
+    return tuple(seen)
+
+
+REASONS = {call.pattern: call.reason for entry in KNOWLEDGE_SETS for call in entry.calls}
+SET_OF_PATTERN = {call.pattern: entry.name for entry in KNOWLEDGE_SETS for call in entry.calls}
+
+
+# A twin's sync member is heavy by definition (the work its worker pool is
+# for), but calling it is MM001's or MM010's finding, never MM005's.
+TWIN_REASON = "runs a sync twin's body (the work its worker pool is for)"
+
+
+def twin_patterns_of(twins) -> tuple[str, ...]:
+    """Patterns for the sync member of each twin pair: as a method and as a name."""
+    return tuple(pattern for pair in twins for pattern in (f"*.{pair.sync}", pair.sync))
+
+
+def reason_of(pattern: str, twin_patterns: tuple[str, ...] = ()) -> str:
+    """What a matched pattern's call does ("blocks" for a configured one)."""
+    if pattern in twin_patterns:
+        return TWIN_REASON
+    return REASONS.get(pattern, "blocks")

@@ -1,0 +1,113 @@
+"""Small syntactic judgements the facts record for the findings' weight and
+advice: whether a loop's trip count is fixed, the attribute chain of a
+computed receiver, functions handed to something that runs them as
+coroutines, and twins defined by assignment."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from mmlint.facts.syntax import dotted_tail, dotted_text
+
+# Calls that run what they are given as a coroutine, on a loop or as a
+# framework hook: an async def handed to one must stay a coroutine.
+HANDOFF_CONSUMERS = frozenset(
+    {
+        "run_coroutine_threadsafe", "call_soon_threadsafe", "add_exception_handler", "add_middleware",
+        "add_api_route", "add_route", "add_websocket_route", "add_event_handler", "Depends", "Security",
+        "exception_handler", "middleware", "on_event", "register_hook", "add_hook", "add_callback",
+        "add_done_callback", "register_callback", "create_task", "ensure_future",
+    }
+)
+# Wrappers whose name says they offload: an assignment through one of these
+# (or a configured one, checked in mmlint.analysis.twins) may define a twin.
+_OFFLOAD_HINTS = ("async", "thread", "executor", "offload")
+_BOUNDED_WRAPPERS = frozenset({"enumerate", "zip", "reversed", "sorted", "list", "tuple", "set"})
+_LITERALS = (cst.List, cst.Tuple, cst.Set, cst.Dict, cst.SimpleString, cst.ConcatenatedString)
+
+
+def is_constant_name(text: str) -> bool:
+    """``NAMES``, ``self.LABELS``, ``cls._FIELDS``: a module or class constant by convention."""
+    last = text.rsplit(".", 1)[-1].lstrip("_")
+    return bool(last) and last.isupper() and (text.count(".") == 0 or text.split(".", 1)[0] in ("self", "cls") or text.count(".") == 1)
+
+
+def is_bounded_iterable(node: cst.BaseExpression) -> bool:
+    """A loop over a literal, a constant, a literal ``range`` or a container
+    method of one of those: its trip count does not grow with the input."""
+    if isinstance(node, _LITERALS):
+        return not any(isinstance(element, (cst.StarredElement, cst.StarredDictElement)) for element in getattr(node, "elements", ()))
+    text = dotted_text(node)
+    if text is not None:
+        return is_constant_name(text)
+    if isinstance(node, cst.Call):
+        name = dotted_tail(node.func)
+        if name == "range":
+            return all(isinstance(arg.value, (cst.Integer, cst.UnaryOperation)) for arg in node.args)
+        if name in _BOUNDED_WRAPPERS and node.args:
+            return all(is_bounded_iterable(arg.value) for arg in node.args if arg.keyword is None)
+        if isinstance(node.func, cst.Attribute) and name in ("items", "keys", "values") and not node.args:
+            return is_bounded_iterable(node.func.value)
+    return False
+
+
+def loop_description(node: cst.For | cst.While, module: cst.Module) -> str:
+    """What an unbounded loop runs over, for a reason: "a loop over `request.items`"."""
+    if isinstance(node, cst.While):
+        return "a `while` loop"
+    text = module.code_for_node(node.iter)
+    if len(text) > 40 or "\n" in text:
+        text = (dotted_text(node.iter) or text.split("(", 1)[0] + "(...)")[:40]
+    return f"a loop over `{text}`"
+
+
+def receiver_chain(func: cst.Attribute) -> str:
+    """The attribute chain of a method on a computed receiver, with the call
+    it starts from: ``self.get_tokenizer().encode`` → ``get_tokenizer().encode``,
+    ``"x".encode`` → ``encode``."""
+    parts = [func.attr.value]
+    node = func.value
+    while isinstance(node, cst.Attribute):
+        parts.append(node.attr.value)
+        node = node.value
+    if isinstance(node, cst.Call):
+        name = dotted_tail(node.func)
+        if name:
+            parts.append(f"{name}()")
+    return ".".join(reversed(parts))
+
+
+def handed_functions(call: cst.Call) -> list[tuple[str, str]]:
+    """(function, consumer) for each function an argument of a hand-off
+    call refers to or calls: ``run_coroutine_threadsafe(self.beat(), loop)``
+    gives ("beat", "run_coroutine_threadsafe")."""
+    consumer = dotted_tail(call.func.func if isinstance(call.func, cst.Call) else call.func)
+    if consumer not in HANDOFF_CONSUMERS:
+        return []
+    found = []
+    for arg in call.args:
+        value = arg.value
+        if isinstance(value, cst.Call):
+            value = value.func
+        name = dotted_tail(value)
+        if name:
+            found.append((name, consumer))
+    return found
+
+
+def assigned_twin(target: cst.BaseExpression, value: cst.BaseExpression) -> tuple[str, str, str] | None:
+    """(sync name, async name, wrapper) for ``X_async = make_async(X, ...)``,
+    ``self.x_async = wrapper(self.x)`` or ``functools.partial(asyncio.to_thread, X)``."""
+    if not isinstance(value, cst.Call) or not value.args:
+        return None
+    async_name = dotted_tail(target)
+    wrapper = dotted_tail(value.func)
+    wrapped = value.args[0].value
+    if wrapper == "partial" and len(value.args) >= 2 and dotted_tail(wrapped) in ("to_thread", "run_in_executor"):
+        wrapper, wrapped = dotted_tail(wrapped), value.args[1].value
+    sync_name = dotted_tail(wrapped)
+    if not async_name or not sync_name or async_name == sync_name or not wrapper:
+        return None
+    if sync_name not in async_name and not any(hint in wrapper.lower() for hint in _OFFLOAD_HINTS):
+        return None
+    return sync_name, async_name, wrapper

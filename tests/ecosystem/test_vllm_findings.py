@@ -1,0 +1,104 @@
+"""Findings a framework maintainer acts on, on vLLM 0.33.0's whole package
+with the defaults (issue 19): every finding read and judged.
+
+``VERDICTS`` holds each reported finding with its verdict, "heavy" (what
+blocks the loop, in a few words) or "light" (true by the rule's letter, but
+cheap or once at start-up), and no finding is false. Both tokenization stalls
+of the issue are reported: prompts rendered through harmony's
+`render_for_completion` from the online renderer (chat and responses), and
+the structured-decisions strategies running the chat template and the
+tokenizer per question on the loop.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mmlint.api import check
+
+pytestmark = [pytest.mark.ecosystem, pytest.mark.slow]
+
+HEAVY, LIGHT = "heavy", "light"
+VERDICTS = {
+    ("MM005", "vllm/benchmarks/lib/endpoint_request_func.py", 829): (HEAVY, "opens an audio file per benchmark request"),
+    ("MM005", "vllm/benchmarks/serve.py", 1204): (HEAVY, "calculate_metrics tokenizes every output"),
+    ("MM005", "vllm/benchmarks/serve.py", 2451): (LIGHT, "writes the result file once"),
+    ("MM003", "vllm/distributed/kv_transfer/kv_connector/v1/mooncake/mooncake_connector.py", 1828): (LIGHT, "builds pointer lists per ready request"),
+    ("MM003", "vllm/distributed/kv_transfer/kv_connector/v1/mooncake/mooncake_connector.py", 2326): (LIGHT, "bookkeeping over pending sends"),
+    ("MM003", "vllm/distributed/kv_transfer/kv_connector/v1/mooncake/mooncake_connector.py", 2679): (LIGHT, "schedules loads per engine"),
+    ("MM005", "vllm/entrypoints/generate/beam_search/online.py", 233): (HEAVY, "tokenizer.decode per beam"),
+    ("MM003", "vllm/entrypoints/generate/generative_scoring/serving.py", 361): (HEAVY, "tokenizer.encode per prompt"),
+    ("MM005", "vllm/entrypoints/generate/generative_scoring/serving.py", 383): (HEAVY, "tokenizer.encode of the query"),
+    ("MM005", "vllm/entrypoints/generate/generative_scoring/serving.py", 397): (HEAVY, "tokenizer.encode per item"),
+    ("MM005", "vllm/entrypoints/launchers/api_server/entry.py", 128): (LIGHT, "reads the log config once at start-up"),
+    ("MM005", "vllm/entrypoints/launchers/dp_supervisor.py", 331): (LIGHT, "reads the log config once at start-up"),
+    ("MM005", "vllm/entrypoints/launchers/render/entry.py", 34): (LIGHT, "reads the log config once at start-up"),
+    ("MM005", "vllm/entrypoints/launchers/run_batch.py", 405): (HEAVY, "reads the whole batch input file"),
+    ("MM005", "vllm/entrypoints/launchers/run_batch.py", 453): (HEAVY, "reads a whole file to upload"),
+    ("MM005", "vllm/entrypoints/launchers/run_batch.py", 500): (HEAVY, "writes the batch outputs"),
+    ("MM005", "vllm/entrypoints/openai/chat_completion/batch_serving.py", 266): (HEAVY, "tokenizer.decode per logprob"),
+    ("MM005", "vllm/entrypoints/openai/chat_completion/serving.py", 690): (HEAVY, "tokenizer.decode per logprob, per chunk"),
+    ("MM005", "vllm/entrypoints/openai/chat_completion/serving.py", 1003): (HEAVY, "tokenizer.decode per logprob"),
+    ("MM005", "vllm/entrypoints/openai/completion/serving.py", 261): (HEAVY, "tokenizer.decode of the outputs"),
+    ("MM005", "vllm/entrypoints/openai/completion/serving.py", 404): (HEAVY, "tokenizer.decode per logprob, per chunk"),
+    ("MM005", "vllm/entrypoints/openai/decisions/strategies.py", 335): (HEAVY, "resizes every image"),
+    ("MM005", "vllm/entrypoints/openai/decisions/strategies.py", 483): (HEAVY, "tokenizer.encode per question's labels"),
+    ("MM005", "vllm/entrypoints/openai/decisions/strategies.py", 984): (HEAVY, "tokenizer.encode of the rendered media"),
+    ("MM005", "vllm/entrypoints/openai/decisions/strategies.py", 1091): (HEAVY, "tokenizer.encode of the state"),
+    ("MM005", "vllm/entrypoints/openai/decisions/strategies.py", 1096): (HEAVY, "tokenizer.encode per question"),
+    ("MM005", "vllm/entrypoints/openai/decisions/strategies.py", 1175): (HEAVY, "tokenizer.encode of the rendered media"),
+    ("MM005", "vllm/entrypoints/openai/decisions/strategies.py", 1340): (HEAVY, "tokenizer.encode of the rendered media"),
+    ("MM005", "vllm/entrypoints/openai/decisions/strategies.py", 1377): (HEAVY, "apply_chat_template per read"),
+    ("MM005", "vllm/entrypoints/openai/decisions/strategies.py", 1392): (HEAVY, "tokenizer.encode per question"),
+    ("MM005", "vllm/entrypoints/openai/decisions/strategies.py", 1396): (HEAVY, "tokenizer.encode per question"),
+    ("MM005", "vllm/entrypoints/openai/responses/serving.py", 868): (HEAVY, "tokenizer.decode of the output items"),
+    ("MM005", "vllm/entrypoints/scale_out/token_in_token_out/serving.py", 470): (HEAVY, "tokenizer.decode per logprob"),
+    ("MM005", "vllm/entrypoints/scale_out/token_in_token_out/serving.py", 706): (HEAVY, "tokenizer.decode per logprob, per chunk"),
+    ("MM005", "vllm/entrypoints/serve/tokenize/serving.py", 128): (HEAVY, "convert_ids_to_tokens of the whole prompt"),
+    ("MM005", "vllm/entrypoints/speech_to_text/base/serving.py", 617): (HEAVY, "tokenizer.encode per segment"),
+    ("MM003", "vllm/plugins/lora_resolvers/filesystem_resolver.py", 24): (LIGHT, "reads a small adapter config per LoRA load"),
+    ("MM005", "vllm/plugins/lora_resolvers/filesystem_resolver.py", 34): (LIGHT, "opens the small adapter config"),
+    ("MM005", "vllm/plugins/lora_resolvers/filesystem_resolver.py", 35): (LIGHT, "parses the small adapter config"),
+    ("MM005", "vllm/renderers/hf.py", 1238): (LIGHT, "encodes one placeholder token, cached"),
+    ("MM005", "vllm/renderers/online_derenderer.py", 654): (HEAVY, "convert_ids_to_tokens per logprob, per chunk"),
+    ("MM005", "vllm/renderers/online_derenderer.py", 1080): (HEAVY, "convert_ids_to_tokens per logprob, per chunk"),
+    ("MM005", "vllm/renderers/online_renderer.py", 323): (HEAVY, "harmony render_for_completion of the chat"),
+    ("MM005", "vllm/renderers/online_renderer.py", 348): (HEAVY, "harmony render_for_completion of the responses input"),
+    ("MM005", "vllm/snapshot/server.py", 175): (LIGHT, "reads a small marker file"),
+    ("MM005", "vllm/v1/engine/core_client.py", 2065): (HEAVY, "sync ZeroMQ recv_multipart waiting for new engines"),
+}
+
+
+@pytest.fixture(scope="module")
+def report(vllm_0_33_0_package: Path, tmp_path_factory: pytest.TempPathFactory):
+    config = tmp_path_factory.mktemp("config") / "mmlint.toml"
+    config.write_text("", encoding="utf-8")
+    return check([vllm_0_33_0_package], cwd=vllm_0_33_0_package.parent, config=config)
+
+
+def _found(report) -> set[tuple[str, str, int]]:
+    return {(d.code, d.path, d.span.line) for d in report.diagnostics}
+
+
+def test_every_finding_is_one_judged_and_none_is_false(report) -> None:
+    assert _found(report) == set(VERDICTS)
+
+
+def test_at_least_70_percent_of_the_findings_are_heavy(report) -> None:
+    heavy = sum(VERDICTS[key][0] == HEAVY for key in _found(report))
+    assert heavy / len(VERDICTS) >= 0.7, (heavy, len(VERDICTS))
+
+
+def test_both_tokenization_stalls_are_reported(report) -> None:
+    harmony = [d for d in report.diagnostics if d.path == "vllm/renderers/online_renderer.py"]
+    assert len(harmony) == 2 and all(d.chain[-1].endswith("render_for_completion`") for d in harmony)
+    decisions = [d for d in report.diagnostics if d.path == "vllm/entrypoints/openai/decisions/strategies.py"]
+    assert {d.chain[-1] for d in decisions} >= {"`self.tokenizer.apply_chat_template`", "`self.tokenizer.encode`"}
+    assert all(d.weight == HEAVY for d in (*harmony, *decisions))
+
+
+def test_no_summary_word_or_message_speaks_of_twins_the_package_does_not_have(report) -> None:
+    assert report.call_sites == 0
+    assert not any("twin" in d.message for d in report.diagnostics if d.code in ("MM003", "MM004", "MM005"))

@@ -1,0 +1,142 @@
+"""Findings a maintainer acts on (issue 19), on fixtures/findings: heavy by
+evidence, the built-in knowledge, one finding per root cause, contexts that
+must stay coroutines with advice that fits, and the finding fields."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+from expectations import assert_diagnostics_match, expected_findings
+
+from mmlint.api import check
+from mmlint.cli import cli
+from mmlint.reporters import json_report, sarif, text
+
+PACKAGE = Path(__file__).resolve().parent.parent / "fixtures" / "findings"
+CODES = ("MM003", "MM004", "MM005")
+
+
+def _report():
+    return check(cwd=PACKAGE)
+
+
+def _at(report, path: str, line: int, code: str = "MM003"):
+    (found,) = [d for d in report.diagnostics if d.path == path and d.span.line == line and d.code == code]
+    return found
+
+
+def test_defaults_report_exactly_the_markers() -> None:
+    assert_diagnostics_match(expected_findings(PACKAGE, PACKAGE), _report().diagnostics, CODES)
+
+
+def test_a_loop_over_the_input_is_heavy_a_bounded_one_and_an_unresolved_callee_are_not() -> None:
+    report = _report()
+    assert _at(report, "fpkg/loops.py", 8).reason == "a loop over `candidates` repeats `score(...)`"
+    weights = report.project.weight(report.settings.heavy_calls)
+    by_name = {report.project.suspension.defs[key].qualname: weights.weight(key) for key in report.project.suspension.defs_by_path["fpkg/loops.py"]}
+    assert by_name["label_names"].kind == "unknown" and by_name["fixed_retries"].kind == "unknown"
+    assert by_name["delegate"].kind == "unknown" and by_name["delegate"].reason == "score"
+
+
+def test_the_audit_says_unknown_for_an_unresolved_callee(monkeypatch) -> None:
+    monkeypatch.chdir(PACKAGE)
+    data = json.loads(CliRunner().invoke(cli, ["audit", "--format", "json", "--no-cache"]).output)
+    delegate = next(d for d in data["defs"] if d["qualname"] == "delegate")
+    assert delegate["weight"] == "unknown" and "cannot resolve" in delegate["reason"]
+
+
+def test_import_aliases_resolve_and_awaited_scheduled_or_offloaded_calls_never_match() -> None:
+    report = _report()
+    lines = {d.span.line for d in report.diagnostics if d.path == "fpkg/knowledge.py"}
+    assert 39 in lines and "`ray.get(...)` waits for Ray" in _at(report, "fpkg/knowledge.py", 39, "MM005").message
+    assert not lines & {28, 32, 37, 38, 57}  # to_thread, zmq.asyncio, awaited wait, create_task, str.encode
+
+
+def test_dropping_a_set_by_name_silences_it(tmp_path: Path) -> None:
+    config = tmp_path / "mmlint.toml"
+    config.write_text('paths = ["."]\n[blocking-calls]\ndrop-sets = ["tokenizers", "chat-templates"]\n', encoding="utf-8")
+    report = check([PACKAGE / "fpkg" / "roots.py"], cwd=PACKAGE, config=config)
+    assert report.diagnostics == ()
+
+
+def test_one_root_awaited_from_five_places_is_one_finding() -> None:
+    report = _report()
+    root = _at(report, "fpkg/roots.py", 4)
+    assert "(awaited from 5 places)" in root.message
+    assert sorted(r.span.line for r in root.related) == [9, 13, 17, 21, 25]
+    assert not [d for d in report.diagnostics if d.code == "MM004"]
+
+
+def test_each_context_gets_its_advice() -> None:
+    report = _report()
+    route = _at(report, "fpkg/contexts.py", 18)
+    assert route.context == "route" and "make the route a plain `def` if that work is safe on a worker thread" in route.message
+    handler = _at(report, "fpkg/contexts.py", 26)
+    assert handler.context == "exception handler" and "plain `def`" not in handler.message
+    assert "keep it a coroutine (exception handler)" in handler.message
+    beat = _at(report, "fpkg/contexts.py", 48)
+    assert beat.context == "coroutine run on another loop" and "offload `self.tokenizer.encode`" in beat.message
+    assert "plain `def`" not in beat.message and "to_thread(self.beat" not in beat.message
+    assert _at(report, "fpkg/contexts.py", 59).context == "async protocol method"
+    assert _at(report, "fpkg/contexts.py", 76).context == "override of an async method"
+
+
+def test_light_contexts_are_not_reported_even_with_report_light(tmp_path: Path) -> None:
+    config = tmp_path / "mmlint.toml"
+    config.write_text('paths = ["."]\n[fake-async]\nreport-light = true\n', encoding="utf-8")
+    report = check([PACKAGE / "fpkg" / "contexts.py"], cwd=PACKAGE, config=config, select=["MM003"])
+    assert {d.span.line for d in report.diagnostics} == {18, 26, 48, 59, 76}
+
+
+def test_json_and_sarif_carry_weight_reason_chain_and_context() -> None:
+    report = _report()
+    payload = json.loads(json_report.render(report))
+    entry = next(d for d in payload["diagnostics"] if d["path"] == "fpkg/contexts.py" and d["line"] == 26 and d["code"] == "MM003")
+    assert entry["weight"] == "heavy" and entry["context"] == "exception handler"
+    assert entry["reason"] == "`request.app.state.tokenizer.decode(...)` tokenizes text"
+    assert entry["chain"] == ["`request.app.state.tokenizer.decode`"]
+    log = json.loads(sarif.render(report))
+    result = next(r for r in log["runs"][0]["results"] if r["locations"][0]["physicalLocation"]["region"]["startLine"] == 26 and r["ruleId"] == "MM003")
+    assert result["properties"] == {key: entry[key] for key in ("weight", "reason", "chain", "context")}
+
+
+def test_text_prints_the_chain_as_a_note_and_no_twin_words() -> None:
+    report = check(cwd=PACKAGE)
+    assert report.call_sites == 0
+    rendered = text.render(report)
+    assert "twin" not in rendered
+    assert rendered.rstrip().endswith("(6 files scanned).")
+
+
+def test_a_chain_is_a_note_one_step_a_line() -> None:
+    report = check(cwd=PACKAGE.parent / "weight")
+    rendered = text.render(report)
+    assert "  = note: `wait_for_service` at wpkg/bench.py:14\n          → `fetch_status` at wpkg/bench.py:10\n" in rendered
+    assert all(len(line) <= 80 for line in rendered.splitlines() if "= note" in line or line.lstrip().startswith("→"))
+
+
+def test_twins_defined_by_assignment_are_found_through_the_configured_wrappers(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(PACKAGE)
+    data = json.loads(CliRunner().invoke(cli, ["audit", "--format", "json", "--no-cache"]).output)
+    assert data["assigned_twins"] == [
+        {"path": "fpkg/engine.py", "sync": "process_inputs", "async": "process_inputs_async", "wrapper": "make_async"},
+        {"path": "fpkg/engine.py", "sync": "render", "async": "render_async", "wrapper": "to_thread"},
+    ]
+    config = tmp_path / "mmlint.toml"
+    config.write_text('twin-wrappers = ["make_async"]\n', encoding="utf-8")
+    data = json.loads(CliRunner().invoke(cli, ["audit", "--format", "json", "--no-cache", "--config", str(config)]).output)
+    assert [twin["wrapper"] for twin in data["assigned_twins"]] == ["make_async"]
+
+
+def test_a_star_pattern_matches_the_callee_and_its_last_attribute_chain() -> None:
+    from mmlint.analysis.weight import matching_pattern
+
+    patterns = ("*.future.wait", "*tokenizer().encode", "time.sleep")
+    assert matching_pattern("future.wait", patterns) == "*.future.wait"  # a bare local
+    assert matching_pattern("self.future.wait", patterns) == "*.future.wait"
+    assert matching_pattern("<expr>.future.wait", patterns) == "*.future.wait"  # `get().future.wait()`
+    assert matching_pattern("<expr>.get_tokenizer().encode", patterns) == "*tokenizer().encode"
+    assert matching_pattern("<expr>.encode", patterns) is None  # `"text".encode()`
+    assert matching_pattern("sleep", patterns) is None  # exact patterns match the resolved name only
