@@ -196,7 +196,7 @@ def test_a_crash_file_is_mm999_and_the_others_are_checked(tmp_path, monkeypatch)
     by_code = sorted((d.path, d.code) for d in report.diagnostics)
     assert ("m3.py", "MM999") in by_code
     assert [d.message for d in report.diagnostics if d.code == "MM999"] == [
-        "analysis failed: the worker process analysing it died (a crash, or out of memory)"
+        "analysis failed: the worker process analysing it died with exit status 9 (a crash, or out of memory)"
     ]
     assert sum(code == "MM003" for _, code in by_code) == MIN_FILES_FOR_POOL + 1
 
