@@ -56,8 +56,8 @@ class StdinSource:
 
     data: bytes
     filename: Path | None = None
-    # False: the stream held more than ``data``; reading stopped past the
-    # file's size budget (mmlint.cli.common.read_stdin), so it is refused.
+    # False: the stream holds more than ``data``; reading stopped one byte
+    # past the file's size budget (mmlint.cli.common.read_stdin): refused.
     complete: bool = True
 
 

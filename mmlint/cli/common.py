@@ -147,7 +147,7 @@ def read_stdin(paths, stdin_filename: Path | None):
     limit = build_resolver(config_file, (), ()).settings_for(stands_for).budgets.max_file_size
     data = sys.stdin.buffer.read(limit + 1)
     if len(data) > limit:
-        return StdinSource(data[:limit], stdin_filename, complete=False)
+        return StdinSource(data, stdin_filename, complete=False)
     return StdinSource(data, stdin_filename)
 
 
