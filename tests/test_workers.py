@@ -238,10 +238,10 @@ def test_fix_writes_each_file_without_waiting_for_a_slow_one(tmp_path, monkeypat
 
 # -- a file whose analysis ends its process costs only that file (issues 17.11 and 23.3) ----------
 
-# Imported by the driver before the CLI runs: the per-file pass, except that a
-# file holding one of these words does what a native crash, a runaway
-# allocation or a runaway loop would. Worker processes are forked from the
-# driver, so they run it too.
+# A sitecustomize module on PYTHONPATH, so that every process of the run
+# imports it (the command's own, forked workers, and a fork server's): the
+# per-file pass, except that a file holding one of these words does what a
+# native crash, a runaway allocation or a runaway loop would.
 _HOOKS = '''
 import os, time
 import mmlint.check.per_file as per_file
@@ -263,18 +263,17 @@ def _hooked(data, *rest):
 per_file._analyse = _hooked
 '''
 
-_DRIVER = "import sys; sys.path.insert(0, sys.argv.pop(1)); import budget_hooks; from mmlint.cli import main; main()"
-
 
 def _run_hooked(tmp_path: Path, config: str, jobs: str, *args: str) -> tuple[int, dict[str, list[tuple[str, str]]], str]:
     hooks = tmp_path / "hooks"
     hooks.mkdir(exist_ok=True)
-    (hooks / "budget_hooks.py").write_text(_HOOKS, encoding="utf-8")
+    (hooks / "sitecustomize.py").write_text(_HOOKS, encoding="utf-8")
     project = tmp_path / "project"
     (project / "mmlint.toml").write_text(config, encoding="utf-8")
-    env = {**os.environ, "MMLINT_NO_CACHE": "1", "MMLINT_JOBS": jobs, "PWD": str(project)}
+    path = os.pathsep.join(filter(None, [str(hooks), os.environ.get("PYTHONPATH")]))
+    env = {**os.environ, "MMLINT_NO_CACHE": "1", "MMLINT_JOBS": jobs, "PWD": str(project), "PYTHONPATH": path}
     result = subprocess.run(
-        [sys.executable, "-c", _DRIVER, str(hooks), "check", "--format", "json", *args],
+        [sys.executable, "-m", "mmlint", "check", "--format", "json", *args],
         cwd=project, env=env, capture_output=True, text=True, timeout=120,
     )
     found: dict[str, list[tuple[str, str]]] = {}
