@@ -3,24 +3,25 @@ parsed, and the budgets (mmlint.config.settings.Budgets) such an estimate
 is judged by.
 
 libcst's parse dominates the per-file pass, and its cost follows two things
-(measured by benchmarks/budget_shapes.py on generated shapes: statements,
-one long call, a data table, nested lists and calls, the benchmark module):
+(benchmarks/budget_shapes.py measures them on generated shapes: short
+statements, one long call, a data table, long strings, the benchmark's
+module, nested lists and calls):
 
-- tokens: about 1.7 to 2.9 KiB and 30 to 40 µs each, whatever the shape (one
-  call of 80,000 arguments on one line costs what 80,000 short statements
-  do, so the longest line adds nothing beyond its tokens);
+- tokens: up to 2.9 KiB and 50 µs of CPU each, whatever the shape (one call
+  of 80,000 arguments on one line costs what 80,000 short statements do:
+  the longest line adds nothing beyond its tokens);
 - bracket nesting: each bracket costs in proportion to how deep it sits
-  (1 to 2.3 KiB per level), so depth costs its square: 50 lines each
-  nesting 200 empty lists, 20 KB of text, take 1.9 GiB and 17 s.
+  (up to 2.3 KiB per level), so depth costs its square: fifty lines each
+  nesting 150 lists, 20 KB of text, take 1 GiB.
 
-The measurements are cheap passes in C over the bytes (about 10 ms a
-megabyte): tokens are counted as runs of word characters plus operator
-characters (string and comment text counts too, which only errs high),
+The measurements are passes in C over the bytes (about 10 ms a megabyte):
+tokens are counted as runs of word characters plus operator characters
+(the words of strings and comments count too, which only errs high), and
 depth is counted per top-level statement (a line that starts at column 0
 with a name or `@`), so an unbalanced bracket inside a string costs at most
-its own statement. The coefficients are the highest measured, and a little
-over: an estimate errs high, and the worker enforces the budget on what the
-estimate missed (mmlint.check.per_file)."""
+its own statement. The coefficients are above the highest measured: an
+estimate errs high, and the worker enforces the budget on what it misses
+(mmlint.check.limits)."""
 
 from __future__ import annotations
 
