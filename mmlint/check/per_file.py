@@ -47,26 +47,18 @@ def analyse_file(
     # budget, CPython's cheap verdict, names the cause before the cost does.
     if refusal is not None and not (deep and len(data) <= _SUSPICIOUS_SIZE):
         return ParseFailure(Span(1, 1, 1, 1), refusal, kind="not analysed")
+
+    def within_memory() -> FileOutcome:
+        try:
+            return _analyse(data, real_path, display_path, twins, budgets, deep, refusal)
+        except MemoryError:  # the worker's memory budget (mmlint.check.limits), or the machine's
+            return ParseFailure(Span(1, 1, 1, 1), _memory_message(budgets), kind=CRASHED)
+
     with enforced(budgets.max_file_memory, budgets.max_file_seconds) if _in_worker else contextlib.nullcontext():
-        outcome = run_deep(lambda: _within_memory(data, real_path, display_path, twins, budgets, deep, refusal))
+        outcome = run_deep(within_memory)
     if outcome is None:  # the analysis raised past every handler: only an interpreter-level failure gets here
         return ParseFailure(Span(1, 1, 1, 1), "mmlint could not analyse this file (its analysis thread failed)")
     return outcome
-
-
-def _within_memory(
-    data: bytes,
-    real_path: Path,
-    display_path: str,
-    twins: tuple[TwinPair, ...],
-    budgets: Budgets,
-    deep: bool,
-    refusal: str | None,
-) -> FileOutcome:
-    try:
-        return _analyse(data, real_path, display_path, twins, budgets, deep, refusal)
-    except MemoryError:  # the worker's memory budget (mmlint.check.limits), or the machine's
-        return ParseFailure(Span(1, 1, 1, 1), _memory_message(budgets), kind=CRASHED)
 
 
 def needs_own_process(task: tuple) -> bool:
