@@ -133,6 +133,7 @@ def test_a_file_estimated_over_its_cost_budget_is_mm999_and_the_others_are_check
     assert {code for code, _ in found["p.py"]} == {"MM001", "MM003"}
 
 
+@pytest.mark.slow
 def test_the_default_budgets_analyse_the_same_table(tmp_path, monkeypatch):
     (tmp_path / "table.py").write_text(TABLE * 8, encoding="utf-8")
     assert _by_file(_cli(tmp_path, monkeypatch, "", ".")).get("table.py", []) == []
@@ -251,3 +252,23 @@ def test_fix_passes_standard_input_over_the_budget_through_unchanged(tmp_path, m
     result = CliRunner().invoke(cli, ["fix", "--no-cache", "-"], input=source, catch_exceptions=False)
     assert result.stdout_bytes == source
     assert "over the size budget (max-file-size = 1,000)" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("shape", "why"),
+    [
+        # One call of 500,000 arguments, 1 MB: libcst takes about 36 s and 2.9 GiB for it.
+        ("x = f(" + "1," * 500_000 + ")\n", "tokens), over the memory budget (max-file-memory = 1,024 MiB)"),
+        # Fifty lines each nesting 150 lists, 23 KB: about 1 GiB, the square of the depth.
+        ("".join(f"x{i} = " + "[" * 150 + "]" * 150 + "\n" for i in range(50)), "over the memory budget"),
+    ],
+    ids=["a megabyte-long call", "nested lists"],
+)
+def test_costly_shapes_are_refused_under_the_default_budgets_before_the_parse(tmp_path, monkeypatch, shape, why):
+    import libcst
+
+    monkeypatch.setattr(libcst, "parse_module", lambda *args, **kwargs: pytest.fail("parsed"))
+    monkeypatch.setenv("MMLINT_JOBS", "1")  # in this process, where the stand-in parser is
+    (tmp_path / "shape.py").write_text("async def f():\n    return 1\n" + shape, encoding="utf-8")
+    ((code, message),) = _by_file(_cli(tmp_path, monkeypatch, "", "shape.py"))["shape.py"]
+    assert code == "MM999" and message.startswith("not analysed: estimated to need ") and why in message, message

@@ -115,7 +115,15 @@ RISKY_BYTES = 1024 * 1024
 
 
 def is_risky(data: bytes, budgets: Budgets) -> bool:
-    if len(data) > RISKY_BYTES:
-        return True
+    """Within every budget (a file past one is refused at once, wherever it
+    is), but large or near enough to a budget to be stopped by it."""
+    if len(data) > budgets.max_file_size:
+        return False
     cost = estimate(data)
-    return cost.memory_mib * RISKY_SHARE > budgets.max_file_memory or cost.seconds * RISKY_SHARE > budgets.max_file_seconds
+    if over_budget(cost, budgets) is not None:
+        return False
+    return (
+        len(data) > RISKY_BYTES
+        or cost.memory_mib * RISKY_SHARE > budgets.max_file_memory
+        or cost.seconds * RISKY_SHARE > budgets.max_file_seconds
+    )

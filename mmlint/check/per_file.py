@@ -43,9 +43,10 @@ def analyse_file(
     cost = estimate(data)
     refusal = over_budget(cost, budgets)
     deep = _could_nest_deeply(data, budgets.max_nesting_depth, cost.max_depth)
-    # A small file nesting deeply costs the square of its depth: the nesting
-    # budget, CPython's cheap verdict, names the cause before the cost does.
-    if refusal is not None and not (deep and len(data) <= _SUSPICIOUS_SIZE):
+    # A small file of deep brackets costs the square of its depth: the nesting
+    # budget, CPython's cheap verdict on it, names the cause before the cost does.
+    nests = cost.max_depth > _bracket_depth_sign(budgets.max_nesting_depth) and len(data) <= _SUSPICIOUS_SIZE
+    if refusal is not None and not nests:
         return ParseFailure(Span(1, 1, 1, 1), refusal, kind="not analysed")
 
     def within_memory() -> FileOutcome:
@@ -65,8 +66,7 @@ def needs_own_process(task: tuple) -> bool:
     """An analyse_file task that runs in a process of its own even in a run
     without a pool (mmlint.check.workers.run_all's ``isolate``): a file large
     or costly enough that a native crash or a budget could stop it."""
-    data, budgets = task[0], task[4]
-    return len(data) <= budgets.max_file_size and is_risky(data, budgets)
+    return is_risky(task[0], task[4])
 
 
 CRASHED = "analysis failed"  # the ParseFailure kind of a file whose analysis was stopped: never cached
@@ -226,7 +226,11 @@ def _could_nest_deeply(data: bytes, max_depth: int, bracket_depth: int) -> bool:
         return True
     if re.search(rb"[^\n]{%d}" % line_length, data):
         return True
-    return bracket_depth > min(50, max_depth // 2)
+    return bracket_depth > _bracket_depth_sign(max_depth)
+
+
+def _bracket_depth_sign(max_depth: int) -> int:
+    return min(50, max_depth // 2)
 
 
 def _python_refuses(text: str, display_path: str, max_depth: int) -> ParseFailure | ast.Module:
