@@ -81,8 +81,7 @@ def run_check(
     Report has no project."""
     cwd = Path(os.path.abspath(cwd))
     resolver = as_resolver(config, cwd)
-    sources: dict[str, bytes] = {}
-    truncated: frozenset[str] = frozenset()
+    sources: dict[str, StdinSource] = {}
     if stdin is None:
         discovery = discover(paths, resolver, cwd)
         targets = _one_per_file(discovery.files, cwd)
@@ -91,8 +90,7 @@ def run_check(
         discovery = discover_stdin(real, resolver, cwd)
         shown = str(stdin.filename) if stdin.filename is not None else "-"
         targets = {shown: path for path in discovery.files}
-        sources = {shown: stdin.data}
-        truncated = frozenset(() if stdin.complete else (shown,))
+        sources = {shown: stdin}
     scopes = scopes_of(targets, discovery, resolver)
     # Cross-file rules read the configured paths as context when the run covers only part of them.
     context = {
@@ -116,7 +114,7 @@ def run_check(
             stored = opening.results.load(results_key)
             if stored is not None:
                 return _report(stored, None, {}, targets, discovery, resolver, opening.warning)
-    read = _read(files, resolver, sources, truncated)
+    read = _read(files, resolver, sources)
     # Imported only now: a run the results cache answers needs no rules and no analysis.
     from mmlint.check.findings import find
 
@@ -212,14 +210,12 @@ def _digests(files: Mapping[str, Path], resolver: ConfigResolver) -> list[tuple[
     return digests
 
 
-def _read(
-    files: Mapping[str, Path], resolver: ConfigResolver, sources: Mapping[str, bytes], truncated: frozenset[str]
-) -> FilesRead:
+def _read(files: Mapping[str, Path], resolver: ConfigResolver, sources: Mapping[str, StdinSource]) -> FilesRead:
     """Read each file once, hash it and run the prefilter; keep the bytes of
-    only the files the prefilter passes. ``sources`` holds bytes already read
-    (standard input) by display path, ``truncated`` those of them read only
-    up to the budget. Each file is read with the twins and budgets of its
-    configuration; a file over its size budget is refused unread."""
+    only the files the prefilter passes. ``sources`` holds what was already
+    read (standard input) by display path. Each file is read with the twins
+    and budgets of its configuration; a file over its size budget is refused
+    unread."""
     prefilters: dict[tuple, Prefilter] = {}
     unreadable: dict[str, str] = {}
     refused: dict[str, str] = {}
@@ -230,9 +226,9 @@ def _read(
         settings = resolver.settings_for(real)
         try:
             if shown in sources:
-                data = sources[shown]
-                if shown in truncated or len(data) > settings.budgets.max_file_size:
-                    raise _OverSizeBudget(over_size_budget(None if shown in truncated else len(data), settings.budgets))
+                data, complete = sources[shown].data, sources[shown].complete
+                if not complete or len(data) > settings.budgets.max_file_size:
+                    raise _OverSizeBudget(over_size_budget(len(data) if complete else None, settings.budgets))
             else:
                 data = _read_within(real, settings.budgets)
         except _OverSizeBudget as refusal:
