@@ -68,6 +68,10 @@ class Cost:
 
 
 def estimate(data: bytes) -> Cost:
+    """The measurements of a file's bytes, not decoded: the encodings source
+    code uses keep names, operators and brackets in ASCII; one that hides
+    them (UTF-7) only makes the estimate err low, where the worker's
+    enforcement still holds."""
     marked = data.translate(_WORDS_AS_A)
     words = marked.count(b" a") + (marked[:1] == b"a")
     operators = len(data.translate(None, _NOT_OPERATOR))
@@ -101,7 +105,7 @@ def over_budget(cost: Cost, budgets: Budgets) -> str | None:
         )
     if cost.seconds > budgets.max_file_seconds:
         return (
-            f"estimated to take {cost.seconds:,.0f} s ({cost.tokens:,} tokens), "
+            f"estimated to take {cost.seconds:,.0f} s of CPU time ({cost.tokens:,} tokens), "
             f"over the time budget (max-file-seconds = {budgets.max_file_seconds:,})"
         )
     return None
