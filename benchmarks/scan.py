@@ -7,7 +7,8 @@
 
 Targets: sglang's whole package and its srt/multimodal (wheel cached by the
 ecosystem test harness, tests/ecosystem), and a generated ~5.6 MB module of
-20,000 async defs. Floors: the stdlib-`ast` script doing MM001-MM003, reading
+20,000 async defs, checked with the per-file budgets raised by an mmlint.toml
+beside it (it is past the defaults: targets.GENERATED_BUDGETS). Floors: the stdlib-`ast` script doing MM001-MM003, reading
 and sha256-hashing every .py file, and libcst's parse_module alone of the files
 mmlint's prefilter passes, in one process. mmlint runs through its command line
 only: cold (a fresh empty MMLINT_CACHE_DIR per run) and warm (a cache filled by

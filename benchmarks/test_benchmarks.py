@@ -73,6 +73,17 @@ def test_generated_module_is_deterministic_about_5_mb_of_async_defs(tmp_path):
     assert targets.prefiltered(path)[1] == [path]
 
 
+def test_the_generated_module_is_past_the_default_budgets_and_within_the_raised_ones(tmp_path):
+    from mmlint.check.cost import estimate, over_budget
+    from mmlint.config.load import load_settings
+    from mmlint.config.settings import Budgets
+
+    path = targets.write_generated(tmp_path)
+    cost = estimate(path.read_bytes())
+    assert "max-file-memory" in over_budget(cost, Budgets())
+    assert over_budget(cost, load_settings(path.parent).budgets) is None
+
+
 @pytest.mark.parametrize(
     "data",
     [b"import asyncio\n", b"async def f(): pass\n", b"async \\\ndef f(): pass\n", b"x = 1  # mmlint: ignore\n",

@@ -299,6 +299,6 @@ def test_a_file_checked_for_nesting_is_not_parsed_by_cpython_again(tmp_path, mon
     path = tmp_path / "m.py"
     path.write_text(source)
     expected = per_file.analyse_file(source.encode(), path, "m.py", DEFAULT_TWINS)
-    monkeypatch.setattr(per_file, "_could_nest_deeply", lambda data, depth: True)
+    monkeypatch.setattr(per_file, "_could_nest_deeply", lambda data, depth, bracket_depth: True)
     monkeypatch.setattr(per_file, "statement_anchors", lambda view: pytest.fail("parsed by CPython twice"))
     assert per_file.analyse_file(source.encode(), path, "m.py", DEFAULT_TWINS) == expected

@@ -139,14 +139,16 @@ def test_standard_input_is_never_cached(cache_dir, project):
 
 
 def test_a_run_with_an_unreadable_file_is_not_kept(cache_dir, project, monkeypatch):
-    real_read = Path.read_bytes
+    from mmlint.check import engine
 
-    def read_bytes(path: Path) -> bytes:
+    real_read = engine._read_within
+
+    def read_within(path: Path, budgets) -> bytes:
         if path.name == "p.py":
             raise PermissionError(13, "Permission denied")
-        return real_read(path)
+        return real_read(path, budgets)
 
-    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    monkeypatch.setattr(engine, "_read_within", read_within)
     run()
     assert results_entries(cache_dir) == []
 
@@ -178,9 +180,10 @@ def test_a_hit_does_not_run_the_prefilter(cache_dir, project, monkeypatch):
 
 def test_a_run_whose_worker_crashed_is_not_kept(cache_dir, project, monkeypatch):
     from mmlint.check import findings
+    from mmlint.check.workers import WorkerDeath
 
     def every_worker_dies(function, tasks, on_done, crashed, **options):
-        return ((index, crashed(task, "the worker died")) for index, task in enumerate(tasks))
+        return ((index, crashed(task, WorkerDeath(-9))) for index, task in enumerate(tasks))
 
     monkeypatch.setattr(findings, "run_all", every_worker_dies)
     _, output = run()

@@ -3,6 +3,7 @@ give the same report, in the same order."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -196,7 +197,7 @@ def test_a_crash_file_is_mm999_and_the_others_are_checked(tmp_path, monkeypatch)
     by_code = sorted((d.path, d.code) for d in report.diagnostics)
     assert ("m3.py", "MM999") in by_code
     assert [d.message for d in report.diagnostics if d.code == "MM999"] == [
-        "analysis failed: the worker process analysing it died (a crash, or out of memory)"
+        "analysis failed: the worker process analysing it died with exit status 9 (a crash, or out of memory)"
     ]
     assert sum(code == "MM003" for _, code in by_code) == MIN_FILES_FOR_POOL + 1
 
@@ -233,3 +234,106 @@ def test_fix_writes_each_file_without_waiting_for_a_slow_one(tmp_path, monkeypat
     result = CliRunner().invoke(cli, ["fix", "--no-cache", "."])
     assert result.exit_code == 0, result.output
     assert all(b"process_and_combine_mm_data_async(" in path.read_bytes() for path in tmp_path.glob("*.py"))
+
+
+# -- a file whose analysis ends its process costs only that file (issues 17.11 and 23.3) ----------
+
+# A sitecustomize module on PYTHONPATH, so that every process of the run
+# imports it (the command's own, forked workers, and a fork server's): the
+# per-file pass, except that a file holding one of these words does what a
+# native crash, a runaway allocation or a runaway loop would.
+_HOOKS = '''
+import os, time
+import mmlint.check.per_file as per_file
+
+_analyse = per_file._analyse
+
+def _hooked(data, *rest):
+    if b"ABORT" + b"-HERE" in data:
+        os.abort()
+    if b"ALLOCATE" + b"-HERE" in data:  # 1.5 GiB in 64 MiB pieces: past a small memory budget
+        held = [bytearray(64 * 1024 * 1024) for _ in range(24)]
+        del held
+    if b"SPIN" + b"-HERE" in data:  # 20 s of CPU time, then on as usual
+        deadline = time.process_time() + 20
+        while time.process_time() < deadline:
+            pass
+    return _analyse(data, *rest)
+
+per_file._analyse = _hooked
+'''
+
+
+def _run_hooked(tmp_path: Path, config: str, jobs: str, *args: str) -> tuple[int, dict[str, list[tuple[str, str]]], str]:
+    hooks = tmp_path / "hooks"
+    hooks.mkdir(exist_ok=True)
+    (hooks / "sitecustomize.py").write_text(_HOOKS, encoding="utf-8")
+    project = tmp_path / "project"
+    (project / "mmlint.toml").write_text(config, encoding="utf-8")
+    path = os.pathsep.join(filter(None, [str(hooks), os.environ.get("PYTHONPATH")]))
+    env = {**os.environ, "MMLINT_NO_CACHE": "1", "MMLINT_JOBS": jobs, "PWD": str(project), "PYTHONPATH": path}
+    result = subprocess.run(
+        [sys.executable, "-m", "mmlint", "check", "--format", "json", *args],
+        cwd=project, env=env, capture_output=True, text=True, timeout=120,
+    )
+    found: dict[str, list[tuple[str, str]]] = {}
+    if result.stdout.strip():
+        for d in json.loads(result.stdout)["diagnostics"]:
+            found.setdefault(d["path"], []).append((d["code"], d["message"]))
+    return result.returncode, found, result.stderr
+
+
+_CLEAN_ASYNC = "async def f(self):\n    return decode(self)\n"
+_LARGE = "async def f(self):\n    return 'ABORT-HERE'\n" + "DATA = '" + "x" * (1024 * 1024 + 10) + "'\n"
+
+
+def _project(tmp_path: Path, files: dict[str, str]) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    for name, text in files.items():
+        (project / name).write_text(text, encoding="utf-8")
+
+
+def test_a_native_abort_costs_only_its_file_in_a_pool(tmp_path):
+    _project(tmp_path, {"m0.py": _CLEAN_ASYNC, "m1.py": _CLEAN_ASYNC, "m2.py": "async def f(self):\n    return 'ABORT-HERE'\n"})
+    code, found, stderr = _run_hooked(tmp_path, "", "2", ".")
+    assert code == 1, stderr
+    assert found["m2.py"] == [("MM999", "analysis failed: the worker process analysing it died of SIGABRT (a crash, or out of memory)")]
+    assert [c for c, _ in found["m0.py"]] == [c for c, _ in found["m1.py"]] == ["MM003"]
+
+
+def test_a_large_file_runs_in_a_process_of_its_own_even_alone(tmp_path):
+    """One file, one job: nothing would start a pool, so a large (risky) file
+    gets a process of its own, and a native abort there costs only that file."""
+    _project(tmp_path, {"big.py": _LARGE})
+    code, found, stderr = _run_hooked(tmp_path, "", "1", "big.py")
+    assert code == 1, stderr
+    assert found == {"big.py": [("MM999", "analysis failed: the worker process analysing it died of SIGABRT (a crash, or out of memory)")]}
+    # A small file stays in this process (no process is started for it) and is analysed as usual.
+    (tmp_path / "project" / "small.py").write_text(_CLEAN_ASYNC, encoding="utf-8")
+    code, found, stderr = _run_hooked(tmp_path, "", "1", "small.py")
+    assert [c for c, _ in found["small.py"]] == ["MM003"], stderr
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the memory budget is enforced on Linux")
+@pytest.mark.slow
+def test_a_worker_past_its_memory_budget_is_stopped_and_named(tmp_path):
+    _project(tmp_path, {"m0.py": _CLEAN_ASYNC, "m1.py": "async def f(self):\n    return 'ALLOCATE-HERE'\n"})
+    code, found, stderr = _run_hooked(tmp_path, "max-file-memory = 256\n", "2", ".")
+    assert found["m1.py"] == [
+        ("MM999", "analysis failed: stopped: it needed more than the memory budget (max-file-memory = 256 MiB)")
+    ], stderr
+    assert [c for c, _ in found["m0.py"]] == ["MM003"]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="RLIMIT_CPU is POSIX")
+@pytest.mark.slow
+def test_a_worker_past_its_time_budget_is_stopped_and_named(tmp_path):
+    _project(tmp_path, {"m0.py": _CLEAN_ASYNC, "m1.py": "async def f(self):\n    return 'SPIN-HERE'\n"})
+    started = time.monotonic()
+    code, found, stderr = _run_hooked(tmp_path, "max-file-seconds = 1\n", "2", ".")
+    assert found["m1.py"] == [
+        ("MM999", "analysis failed: stopped after 1 s of CPU time, over the time budget (max-file-seconds = 1)")
+    ], stderr
+    assert [c for c, _ in found["m0.py"]] == ["MM003"]
+    assert time.monotonic() - started < 20  # stopped, not let run its 20 s (twice: the pool, then alone)

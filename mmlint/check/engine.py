@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -31,11 +31,12 @@ from mmlint.check.discovery import (
     discover,
     discover_stdin,
 )
+from mmlint.check.cost import over_size_budget
 from mmlint.check.prefilter import Prefilter
 from mmlint.check.results import RunResults, ScopeInput, run_key
 from mmlint.check.scopes import scopes_of
 from mmlint.config.resolve import ConfigResolver
-from mmlint.config.settings import Settings
+from mmlint.config.settings import Budgets, Settings
 from mmlint.core.paths import display_path
 from mmlint.core.report import Report
 
@@ -55,6 +56,9 @@ class StdinSource:
 
     data: bytes
     filename: Path | None = None
+    # False: the stream holds more than ``data``; reading stopped one byte
+    # past the file's size budget (mmlint.cli.common.read_stdin): refused.
+    complete: bool = True
 
 
 def run_check(
@@ -86,7 +90,7 @@ def run_check(
     are for `mmlint server`."""
     cwd = Path(os.path.abspath(cwd))
     resolver = as_resolver(config, cwd)
-    sources: dict[str, bytes] = {}
+    sources: dict[str, StdinSource] = {}
     if stdin is None:
         discovery = discover(paths, resolver, cwd)
         targets = _one_per_file(discovery.files, cwd)
@@ -95,7 +99,7 @@ def run_check(
         discovery = discover_stdin(real, resolver, cwd)
         shown = str(stdin.filename) if stdin.filename is not None else "-"
         targets = {shown: path for path in discovery.files}
-        sources = {shown: stdin.data}
+        sources = {shown: stdin}
     scopes = scopes_of(targets, discovery, resolver)
     # Cross-file rules read the configured paths as context when the run covers only part of them.
     context = {
@@ -113,7 +117,7 @@ def run_check(
     if findings_only and stdin is None and not overlay and opening.results is not None:
         # Hashing alone decides a hit; the prefilter (which costs more than
         # reading and hashing) runs only on a miss, over the files read again.
-        keyed = _digests(files)
+        keyed = _digests(files, resolver)
         if keyed is not None:
             results_key = run_key(
                 keyed,
@@ -170,43 +174,82 @@ def _report(
 @dataclass(frozen=True)
 class FilesRead:
     """The files as the analysis reads them: the ones that could not be read,
-    the ones the prefilter says cannot hold a finding, the bytes of the others
-    (to analyse), and every read file's digest (the facts cache's keys)."""
+    the ones over their size budget (never read whole), the ones the
+    prefilter says cannot hold a finding, the bytes of the others (to
+    analyse), and every file's digest (the facts cache's keys; of a refused
+    file, of its refusal)."""
 
     files: tuple[str, ...]  # display paths, the run's order
     unreadable: dict[str, str]  # display path -> why
     prefiltered: tuple[str, ...]
     tasks: list[tuple]  # analyse_file's arguments: bytes, real path, display path, twins, budgets
     digests: list[tuple[str, Path, bytes]]  # (display path, real path, sha256 of the bytes)
+    refused: dict[str, str] = field(default_factory=dict)  # display path -> the size budget it is over
 
 
-def _digests(files: Mapping[str, Path]) -> list[tuple[str, Path, bytes]] | None:
+class _OverSizeBudget(Exception):
+    """A file holds more bytes than its size budget: ``str()`` says so."""
+
+
+def _read_within(real: Path, budgets: Budgets) -> bytes:
+    """The file's bytes, checking the size budget before reading and reading
+    no more than one byte past it (a file that grows meanwhile, a device)."""
+    limit = budgets.max_file_size
+    with open(real, "rb") as file:
+        size = os.fstat(file.fileno()).st_size
+        if size > limit:
+            raise _OverSizeBudget(over_size_budget(size, budgets))
+        data = file.read(limit + 1)
+    if len(data) > limit:
+        raise _OverSizeBudget(over_size_budget(None, budgets))
+    return data
+
+
+def _refusal_digest(why: str) -> bytes:
+    """The digest a refused file is keyed by: its findings are its refusal."""
+    return hashlib.sha256(b"mmlint: not read: " + why.encode()).digest()
+
+
+def _digests(files: Mapping[str, Path], resolver: ConfigResolver) -> list[tuple[str, Path, bytes]] | None:
     """(display path, real path, sha256 of the bytes) of every file, in the
     run's order, as _read gives them; None when one cannot be read."""
     digests: list[tuple[str, Path, bytes]] = []
     for shown, real in files.items():
         try:
-            data = real.read_bytes()
+            digest = hashlib.sha256(_read_within(real, resolver.settings_for(real).budgets)).digest()
+        except _OverSizeBudget as refusal:
+            digest = _refusal_digest(str(refusal))
         except OSError:
             return None
-        digests.append((shown, real, hashlib.sha256(data).digest()))
+        digests.append((shown, real, digest))
     return digests
 
 
-def _read(files: Mapping[str, Path], resolver: ConfigResolver, sources: Mapping[str, bytes]) -> FilesRead:
+def _read(files: Mapping[str, Path], resolver: ConfigResolver, sources: Mapping[str, StdinSource]) -> FilesRead:
     """Read each file once, hash it and run the prefilter; keep the bytes of
-    only the files the prefilter passes. ``sources`` holds bytes already read
-    (standard input) by display path. Each file is read with the twins and
-    budgets of its configuration."""
+    only the files the prefilter passes. ``sources`` holds what was already
+    read (standard input) by display path. Each file is read with the twins
+    and budgets of its configuration; a file over its size budget is refused
+    unread."""
     prefilters: dict[tuple, Prefilter] = {}
     unreadable: dict[str, str] = {}
+    refused: dict[str, str] = {}
     prefiltered: list[str] = []
     tasks: list[tuple] = []
     digests: list[tuple[str, Path, bytes]] = []
     for shown, real in files.items():
         settings = resolver.settings_for(real)
         try:
-            data = sources[shown] if shown in sources else real.read_bytes()
+            if shown in sources:
+                data, complete = sources[shown].data, sources[shown].complete
+                if not complete or len(data) > settings.budgets.max_file_size:
+                    raise _OverSizeBudget(over_size_budget(len(data) if complete else None, settings.budgets))
+            else:
+                data = _read_within(real, settings.budgets)
+        except _OverSizeBudget as refusal:
+            refused[shown] = str(refusal)
+            digests.append((shown, real, _refusal_digest(refused[shown])))
+            continue
         except OSError as error:
             unreadable[shown] = str(error.strerror or error)
             continue
@@ -218,7 +261,7 @@ def _read(files: Mapping[str, Path], resolver: ConfigResolver, sources: Mapping[
             tasks.append((data, real, shown, settings.twins, settings.budgets))  # what besides the bytes decides an outcome
         else:
             prefiltered.append(shown)
-    return FilesRead(tuple(files), unreadable, tuple(prefiltered), tasks, digests)
+    return FilesRead(tuple(files), unreadable, tuple(prefiltered), tasks, digests, refused)
 
 
 def _one_per_file(files: Sequence[Path], cwd: Path) -> dict[str, Path]:

@@ -17,7 +17,7 @@ from mmlint.analysis.project import Project
 from mmlint.check.cache import FactsCache
 from mmlint.check.discovery import Discovery, glob_relpath
 from mmlint.check.filters import ConfigFilter, apply_suppressions
-from mmlint.check.per_file import analyse_file, prepare_worker
+from mmlint.check.per_file import CRASHED, analyse_file, needs_own_process, outcome_of_death, prepare_worker
 from mmlint.check.progress import scan_progress
 from mmlint.check.scopes import Scope, covers
 from mmlint.check.workers import run_all
@@ -93,6 +93,7 @@ def _analyse(read: FilesRead, cache: FactsCache | None, *, progress: bool) -> di
         shown: ParseFailure(Span(1, 1, 1, 1), f"could not read file: {why}") for shown, why in read.unreadable.items()
     }
     outcomes.update((shown, Unparsed("prefilter")) for shown in read.prefiltered)  # never parsed
+    outcomes.update((shown, ParseFailure(Span(1, 1, 1, 1), why, kind="not analysed")) for shown, why in read.refused.items())
     tasks: list[tuple] = []
     keys: dict[str, str] = {}
     content_digests = {shown: digest for shown, _, digest in read.digests}
@@ -110,7 +111,10 @@ def _analyse(read: FilesRead, cache: FactsCache | None, *, progress: bool) -> di
     tasks.sort(key=lambda task: -len(task[0]))
     finished: dict[int, FileOutcome] = {}  # by task index, in completion order
     with scan_progress(len(tasks), enabled=progress) as bar:
-        for index, outcome in run_all(analyse_file, tasks, bar.advance, crashed=_crashed, worker_setup=prepare_worker):
+        analysed = run_all(
+            analyse_file, tasks, bar.advance, crashed=outcome_of_death, worker_setup=prepare_worker, isolate=needs_own_process
+        )
+        for index, outcome in analysed:
             finished[index] = outcome
             if cache is not None and not _is_crash(outcome):  # a crash may not happen again
                 cache.store(keys[tasks[index][2]], outcome)
@@ -121,17 +125,10 @@ def _analyse(read: FilesRead, cache: FactsCache | None, *, progress: bool) -> di
     return outcomes
 
 
-_CRASHED = "analysis failed"  # the ParseFailure kind of a file whose worker died
-
-
-def _crashed(task: tuple, why: str) -> ParseFailure:
-    """The outcome of a file whose analysis killed its worker: MM999 for that
-    file alone, never the run's end."""
-    return ParseFailure(Span(1, 1, 1, 1), why, kind=_CRASHED)
-
-
 def _is_crash(outcome: FileOutcome) -> bool:
-    return isinstance(outcome, ParseFailure) and outcome.kind == _CRASHED
+    """A worker died on the file, or a budget stopped it (mmlint.check.per_file.outcome_of_death):
+    it may not happen again, so it is not cached."""
+    return isinstance(outcome, ParseFailure) and outcome.kind == CRASHED
 
 
 # -- the project -----------------------------------------------------------------------

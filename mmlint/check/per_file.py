@@ -6,12 +6,16 @@ process and its result can be cached by content hash."""
 from __future__ import annotations
 
 import ast
+import contextlib
 import re
 import warnings
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from mmlint.check.cost import estimate, is_risky, over_budget, over_size_budget
 from mmlint.check.deep_stack import keep_one_thread, run_deep
+from mmlint.check.limits import OVER_TIME_SIGNAL, enforced, prepare_process
 from mmlint.config.settings import Budgets
 from mmlint.core.diagnostics import Span
 from mmlint.core.gc_tuning import collect_less_often
@@ -21,51 +25,91 @@ from mmlint.facts.model import TwinPair
 from mmlint.facts.outcome import FileOutcome, Parsed, ParseFailure, Unparsed
 from mmlint.facts.suppressions import parse_suppressions
 
+if TYPE_CHECKING:
+    from mmlint.check.workers import WorkerDeath
+
+_in_worker = False  # this process is a worker (prepare_worker ran): budgets are enforced on it
+
 
 def analyse_file(
     data: bytes, real_path: Path, display_path: str, twins: tuple[TwinPair, ...], budgets: Budgets = Budgets()
 ) -> FileOutcome:
     """Parse a file that passed the prefilter (mmlint.check.prefilter) and collect its facts.
     Never raises: whatever goes wrong with one file becomes that file's outcome.
-    Runs on a thread with a deep stack (mmlint.check.deep_stack)."""
-    outcome = run_deep(lambda: _analyse_in_memory(data, real_path, display_path, twins, budgets))
+    Runs on a thread with a deep stack (mmlint.check.deep_stack); in a worker
+    process, within the file's memory and time budgets (mmlint.check.limits)."""
+    if len(data) > budgets.max_file_size:
+        return ParseFailure(Span(1, 1, 1, 1), over_size_budget(len(data), budgets), kind="not analysed")
+    cost = estimate(data)
+    refusal = over_budget(cost, budgets)
+    deep = _could_nest_deeply(data, budgets.max_nesting_depth, cost.max_depth)
+    # A small file of deep brackets costs the square of its depth: the nesting
+    # budget, CPython's cheap verdict on it, names the cause before the cost does.
+    nests = cost.max_depth > _bracket_depth_sign(budgets.max_nesting_depth) and len(data) <= _SUSPICIOUS_SIZE
+    if refusal is not None and not nests:
+        return ParseFailure(Span(1, 1, 1, 1), refusal, kind="not analysed")
+
+    def within_memory() -> FileOutcome:
+        try:
+            return _analyse(data, real_path, display_path, twins, budgets, deep, refusal)
+        except MemoryError:  # the worker's memory budget (mmlint.check.limits), or the machine's
+            return ParseFailure(Span(1, 1, 1, 1), _memory_message(budgets), kind=CRASHED)
+
+    with enforced(budgets.max_file_memory, budgets.max_file_seconds) if _in_worker else contextlib.nullcontext():
+        outcome = run_deep(within_memory)
     if outcome is None:  # the analysis raised past every handler: only an interpreter-level failure gets here
         return ParseFailure(Span(1, 1, 1, 1), "mmlint could not analyse this file (its analysis thread failed)")
     return outcome
 
 
-def _analyse_in_memory(
-    data: bytes, real_path: Path, display_path: str, twins: tuple[TwinPair, ...], budgets: Budgets
-) -> FileOutcome:
-    """_analyse, with running out of memory on this file made its outcome (MM999):
-    the memory its trees took is free again once the error is caught, and the
-    other files still get their results."""
-    try:
-        return _analyse(data, real_path, display_path, twins, budgets)
-    except MemoryError:
-        return ParseFailure(
-            Span(1, 1, 1, 1),
-            f"mmlint ran out of memory analysing this file ({len(data):,} bytes); "
-            "exclude it, or give mmlint more memory",
-            kind="not analysed",
+def needs_own_process(task: tuple) -> bool:
+    """An analyse_file task that runs in a process of its own even in a run
+    without a pool (mmlint.check.workers.run_all's ``isolate``): a file large
+    or costly enough that a native crash or a budget could stop it."""
+    return is_risky(task[0], task[4])
+
+
+CRASHED = "analysis failed"  # the ParseFailure kind of a file whose analysis was stopped: never cached
+
+
+def outcome_of_death(task: tuple, death: WorkerDeath) -> ParseFailure:
+    """The outcome of a file whose analysis ended its process: MM999 for that
+    file alone, naming the budget that stopped it where one did."""
+    budgets: Budgets = task[4]
+    if OVER_TIME_SIGNAL is not None and death.exitcode == -OVER_TIME_SIGNAL:
+        why = (
+            f"stopped after {budgets.max_file_seconds:,} s of CPU time, over the time budget "
+            f"(max-file-seconds = {budgets.max_file_seconds:,})"
         )
+    elif "memory allocation of" in death.last_words or "MemoryError" in death.last_words:
+        why = _memory_message(budgets)
+    else:
+        why = str(death)
+    return ParseFailure(Span(1, 1, 1, 1), why, kind=CRASHED)
+
+
+def _memory_message(budgets: Budgets) -> str:
+    return f"stopped: it needed more than the memory budget (max-file-memory = {budgets.max_file_memory:,} MiB)"
 
 
 def _analyse(
-    data: bytes, real_path: Path, display_path: str, twins: tuple[TwinPair, ...], budgets: Budgets
+    data: bytes,
+    real_path: Path,
+    display_path: str,
+    twins: tuple[TwinPair, ...],
+    budgets: Budgets,
+    deep: bool,
+    refusal: str | None,
 ) -> FileOutcome:
+    """``deep``: the file may nest past the nesting budget (CPython judges it
+    first); ``refusal``: why it is past its cost budget, once it is not past
+    the nesting budget."""
     # Imported here, not at the top: a run whose files all come from the cache
     # (and `--version`, `rules`, `explain`) never pays for importing libcst.
     import libcst as cst
 
     from mmlint.facts.collect import collect_facts
 
-    if len(data) > budgets.max_file_size:
-        return ParseFailure(
-            Span(1, 1, 1, 1),
-            f"{len(data):,} bytes, over the size budget (max-file-size = {budgets.max_file_size:,})",
-            kind="not analysed",
-        )
     try:
         text = decode_source(data)
     except DecodeError as error:
@@ -74,10 +118,12 @@ def _analyse(
         line = text.count("\n", 0, text.index("\x00")) + 1
         return ParseFailure(Span(line, 1, line, 1), "source code cannot contain null bytes")
     python_tree = None
-    if _could_nest_deeply(data, budgets.max_nesting_depth):
+    if deep:
         python_tree = _python_refuses(text, display_path, budgets.max_nesting_depth)
         if isinstance(python_tree, ParseFailure):
             return python_tree
+    if refusal is not None:
+        return ParseFailure(Span(1, 1, 1, 1), refusal, kind="not analysed")
     suppressions = parse_suppressions(text)
     # libcst reads the decoded text (its own decoding misses a cookie line ended
     # by a lone CR), without the form feeds Python's indentation ignores.
@@ -119,11 +165,15 @@ def prepare_worker() -> None:
     initializer): a worker builds libcst nodes only by parsing, so it trusts
     them (skip_node_validation); its garbage collector runs less often
     (mmlint.core.gc_tuning); and it analyses every file on one kept deep-stack
-    thread (mmlint.check.deep_stack). The parent, which may rewrite trees
+    thread (mmlint.check.deep_stack), within each file's memory and time
+    budgets (mmlint.check.limits). The parent, which may rewrite trees
     (`fix`), fork a pool or be a host using libcst itself, is left as it is."""
+    global _in_worker
     skip_node_validation()
     collect_less_often()
     keep_one_thread()
+    prepare_process()
+    _in_worker = True
 
 
 def skip_node_validation() -> bool:
@@ -166,24 +216,23 @@ def _python_verdict(text: str, display_path: str) -> ParseFailure | None:
 
 # Cheap signs that a file may nest deeply (libcst's time and memory grow with
 # the square of the depth): only such files pay for CPython's own parse first.
-# Deep nesting needs a long line, deep brackets or many line continuations;
-# the thresholds shrink with a smaller budget so that no file can pass one unseen.
-_BRACKETS = bytes(range(256)).translate(None, b"()[]{}")
+# Deep nesting needs a long line, deep brackets (``bracket_depth``, the
+# deepest, mmlint.check.cost) or many line continuations; the thresholds
+# shrink with a smaller budget so that no file can pass one unseen.
 _SUSPICIOUS_SIZE = 1024 * 1024
 
 
-def _could_nest_deeply(data: bytes, max_depth: int) -> bool:
+def _could_nest_deeply(data: bytes, max_depth: int, bracket_depth: int) -> bool:
     line_length = min(2000, 2 * max_depth)
     if len(data) > _SUSPICIOUS_SIZE or data.count(b"\\\n") > min(200, max_depth // 2):
         return True
     if re.search(rb"[^\n]{%d}" % line_length, data):
         return True
-    depth, limit = 0, min(50, max_depth // 2)
-    for byte in data.translate(None, _BRACKETS):
-        depth += 1 if byte in b"([{" else -1
-        if depth > limit:
-            return True
-    return False
+    return bracket_depth > _bracket_depth_sign(max_depth)
+
+
+def _bracket_depth_sign(max_depth: int) -> int:
+    return min(50, max_depth // 2)
 
 
 def _python_refuses(text: str, display_path: str, max_depth: int) -> ParseFailure | ast.Module:

@@ -27,11 +27,13 @@ import multiprocessing
 import os
 import signal
 import sys
+import tempfile
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import TypeVar
 
 Result = TypeVar("Result")
@@ -64,38 +66,147 @@ def worker_count(files: int) -> int:
     return max(1, min(cpus, files // FILES_PER_WORKER))
 
 
+@dataclass(frozen=True)
+class WorkerDeath:
+    """How a process running one task ended without its result: its exit
+    status (negative: the signal that killed it) and the last line it wrote
+    on stderr (known when it ran alone)."""
+
+    exitcode: int | None
+    last_words: str = ""
+
+    def __str__(self) -> str:
+        how = ""
+        if self.exitcode is not None and self.exitcode < 0:
+            how = f" of {_signal_name(-self.exitcode)}"
+        elif self.exitcode:
+            how = f" with exit status {self.exitcode}"
+        said = f": {self.last_words}" if self.last_words else ""
+        return f"the worker process analysing it died{how} (a crash, or out of memory){said}"
+
+
 def run_all(
     function: Callable[..., Result],
     tasks: Sequence[tuple],
     on_done: Callable[[], None],
-    crashed: Callable[[tuple, str], Result] | None = None,
+    crashed: Callable[[tuple, WorkerDeath], Result] | None = None,
     worker_setup: Callable[[], None] | None = None,
+    isolate: Callable[[tuple], bool] | None = None,
 ) -> Iterator[tuple[int, Result]]:
     """``(index, function(*tasks[index]))`` for every task, each as soon as it
     is done (in task order in-process, in completion order from the pool);
     ``on_done()`` is called once per finished task, before it is yielded.
 
-    A worker that dies (a native crash, the kernel's out-of-memory killer)
-    costs only its own task: the tasks the broken pool left unfinished are run
-    again one at a time, each in a fresh worker, and a task that kills that one
-    too gets ``crashed(task, why)`` as its result (without ``crashed``, the
-    error propagates). ``worker_setup`` (a module-level function) runs first in
-    each worker process, never in this one."""
+    A worker that dies (a native crash, the kernel's out-of-memory killer, a
+    budget mmlint.check.limits enforces) costs only its own task: the tasks
+    the broken pool left unfinished are run again one at a time, each in a
+    process of its own, and a task that kills that one too gets
+    ``crashed(task, death)`` as its result (without ``crashed``, the error
+    propagates). In a run without a pool, a task ``isolate(task)`` is true of
+    runs in a process of its own all the same. ``worker_setup`` (a
+    module-level function) runs first in each worker process, never in this
+    one."""
     workers = worker_count(len(tasks))
     if workers <= 1:
         for index, task in enumerate(tasks):
+            if isolate is not None and isolate(task):
+                yield from _run_isolated(function, tasks, index, on_done, crashed, worker_setup)
+                continue
             result = function(*task)
             on_done()
             yield index, result
         return
     unfinished = yield from _run_in_pool(function, tasks, range(len(tasks)), workers, on_done, worker_setup)
     for index in unfinished:  # after a crash: isolate the culprit
-        left = yield from _run_in_pool(function, tasks, (index,), 1, on_done, worker_setup)
-        if left:
-            if crashed is None:
-                raise BrokenProcessPool(f"a worker died running task {index}")
-            on_done()
-            yield index, crashed(tasks[index], "the worker process analysing it died (a crash, or out of memory)")
+        yield from _run_isolated(function, tasks, index, on_done, crashed, worker_setup)
+
+
+def _run_isolated(
+    function: Callable[..., Result],
+    tasks: Sequence[tuple],
+    index: int,
+    on_done: Callable[[], None],
+    crashed: Callable[[tuple, WorkerDeath], Result] | None,
+    worker_setup: Callable[[], None] | None,
+) -> Iterator[tuple[int, Result]]:
+    finished, value = run_alone(function, tasks[index], worker_setup)
+    if not finished:
+        if crashed is None:
+            raise BrokenProcessPool(f"a worker died running task {index}: {value}")
+        value = crashed(tasks[index], value)
+    on_done()
+    yield index, value
+
+
+def run_alone(
+    function: Callable[..., Result], task: tuple, worker_setup: Callable[[], None] | None = None
+) -> tuple[bool, Result | WorkerDeath]:
+    """``(True, function(*task))`` from a process started for this task alone,
+    or ``(False, how it died)``. An exception ``function`` raises is raised
+    here. The process's stderr goes to a scratch file, whose last line tells
+    the death's cause (an allocation that failed, a fatal error)."""
+    method = start_method()
+    context = multiprocessing.get_context(method)
+    if method == "forkserver":
+        context.set_forkserver_preload(["mmlint.check._pool_server", function.__module__])
+    receiver, sender = context.Pipe(duplex=False)
+    handle, stderr_path = tempfile.mkstemp(prefix="mmlint-worker-", suffix=".err")
+    os.close(handle)
+    process = context.Process(
+        target=_alone, args=(sender, stderr_path, function, task, worker_setup), name="mmlint-alone", daemon=True
+    )
+    try:
+        with _signals_held():
+            process.start()
+        sender.close()
+        try:
+            succeeded, value = receiver.recv()
+        except EOFError:  # it died before it could answer
+            process.join()
+            return False, WorkerDeath(process.exitcode, _last_line(stderr_path))
+        process.join()
+    except BaseException:  # Ctrl-C, a signal, the consumer closing us: stop it now
+        process.kill()
+        process.join(_REAP_SECONDS)
+        raise
+    finally:
+        receiver.close()
+        with contextlib.suppress(OSError):
+            os.unlink(stderr_path)
+    if not succeeded:
+        raise value
+    return True, value
+
+
+def _alone(sender, stderr_path: str, function: Callable, task: tuple, worker_setup: Callable[[], None] | None) -> None:
+    """The body of run_alone's process."""
+    descriptor = os.open(stderr_path, os.O_WRONLY | os.O_APPEND)
+    os.dup2(descriptor, 2)
+    os.close(descriptor)
+    _init_worker(worker_setup)
+    try:
+        answer = (True, function(*task))
+    except Exception as error:  # the caller raises it, as the pool would
+        answer = (False, error)
+    sender.send(answer)
+    sender.close()
+
+
+def _last_line(path: str) -> str:
+    try:
+        with open(path, "rb") as file:
+            file.seek(max(0, os.fstat(file.fileno()).st_size - 4096))
+            lines = file.read().decode("utf-8", "replace").strip().splitlines()
+    except OSError:
+        return ""
+    return lines[-1].strip()[:200] if lines else ""
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
 
 
 def _run_in_pool(

@@ -193,7 +193,17 @@ def read_stdin(paths, stdin_filename: Path | None):
         return None
     if len(paths) != 1:
         raise click.UsageError("`-` (standard input) cannot be combined with other PATHs")
-    return StdinSource(sys.stdin.buffer.read(), stdin_filename)
+    # Read no further than one byte past the size budget of the configuration
+    # that governs the file standing for the input: a larger input is refused
+    # (MM999) without being held whole. The command's own --config decides it.
+    context = click.get_current_context(silent=True)
+    config_file = context.params.get("config_file") if context is not None else None
+    stands_for = Path(os.path.abspath(logical_cwd() / (stdin_filename or "-")))
+    limit = build_resolver(config_file, (), ()).settings_for(stands_for).budgets.max_file_size
+    data = sys.stdin.buffer.read(limit + 1)
+    if len(data) > limit:
+        return StdinSource(data, stdin_filename, complete=False)
+    return StdinSource(data, stdin_filename)
 
 
 @contextlib.contextmanager

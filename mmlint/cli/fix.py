@@ -5,6 +5,7 @@ engine, hands its report to mmlint.fix, prints a summary, picks the exit code.""
 from __future__ import annotations
 
 import dataclasses
+import shutil
 import sys
 from pathlib import Path
 
@@ -193,6 +194,8 @@ def _fix_stdin(stdin, paths, config_file, select, ignore, *, quiet: bool, no_col
     elif not check_only:
         sys.stdout.flush()
         sys.stdout.buffer.write(source)
+        if not stdin.complete:  # refused, read only up to its size budget: the rest passes through as it comes
+            shutil.copyfileobj(sys.stdin.buffer, sys.stdout.buffer)
         sys.stdout.buffer.flush()
     mode = "diff" if show_diff else "check" if check_only else "write"
     color = use_color(no_color, None) and sys.stderr.isatty()

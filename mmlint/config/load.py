@@ -74,6 +74,8 @@ _TOP_KEYS = (
     "min-call-sites",
     "max-file-size",
     "max-nesting-depth",
+    "max-file-memory",
+    "max-file-seconds",
     "exempt",
     "twins",
     "auto-twins",
@@ -314,6 +316,8 @@ class _TableReader:
             budgets=Budgets(
                 max_file_size=self._count(table, "max-file-size", minimum=1) or DEFAULT_BUDGETS.max_file_size,
                 max_nesting_depth=self._count(table, "max-nesting-depth", minimum=1) or DEFAULT_BUDGETS.max_nesting_depth,
+                max_file_memory=self._count(table, "max-file-memory", minimum=1) or DEFAULT_BUDGETS.max_file_memory,
+                max_file_seconds=self._count(table, "max-file-seconds", minimum=1) or DEFAULT_BUDGETS.max_file_seconds,
             ),
             exempt_paths=self._globs(exempt.get("paths", []), "exempt.paths"),
             # Names are compared as Python compares identifiers: NFKC-normalised, once, here.

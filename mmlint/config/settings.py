@@ -22,12 +22,16 @@ DEFAULT_TWIN_WRAPPERS = ("make_async", "make_async_with_semaphore", "to_thread",
 
 @dataclass(frozen=True, slots=True)
 class Budgets:
-    """Per-file limits: a file past one is reported (MM999, naming the budget),
-    never parsed, so one generated or hostile file cannot take the run's time
-    or memory. libcst needs about 300 times a file's size in memory."""
+    """Per-file limits: a file past one is reported (MM999, naming the budget
+    and its setting), never parsed, so one generated or hostile file cannot
+    take the run's time or memory. The size is checked before the file is
+    read; memory and time are estimated from the bytes before the parse
+    (mmlint.check.cost) and enforced while a worker process analyses it."""
 
     max_file_size: int = 8 * 1024 * 1024  # bytes
     max_nesting_depth: int = 1000  # levels of the syntax tree
+    max_file_memory: int = 1024  # MiB one file's analysis may take
+    max_file_seconds: int = 60  # CPU seconds one file's analysis may take
 
 
 @dataclass(frozen=True)
