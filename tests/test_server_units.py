@@ -219,7 +219,7 @@ def test_a_run_for_a_keystroke_keeps_the_last_walk_and_a_rescan_finds_new_files(
     analyser = Analyser(tmp_path, ServerSettings())
     documents = {caller: caller.read_bytes()}
     assert analyser.analyse(documents)[caller].diagnostics == ()
-    (tmp_path / "decode.py").write_text("async def frames(r):\n    for x in r:\n        print(x)\n")
+    (tmp_path / "decode.py").write_text("async def frames(r):\n    for x in r:\n        parse(x)\n")
     assert analyser.analyse(documents, rescan=False)[caller].diagnostics == ()
     assert [d.code for d in analyser.analyse(documents, rescan=True)[caller].diagnostics] == ["MM004"]
 
@@ -228,7 +228,7 @@ def test_configured_paths_are_the_context_as_for_check(tmp_path, cache_dir) -> N
     (tmp_path / "pkg").mkdir()
     caller = tmp_path / "pkg" / "serve.py"
     caller.write_text("from decode import frames\n\n\nasync def handle(r):\n    return await frames(r)\n")
-    hollow = "async def frames(r):\n    for x in r:\n        print(x)\n"
+    hollow = "async def frames(r):\n    for x in r:\n        parse(x)\n"
     (tmp_path / "decode.py").write_text(hollow)  # outside the configured paths
     (tmp_path / "mmlint.toml").write_text('paths = ["pkg"]\n')
     documents = {caller: caller.read_bytes()}

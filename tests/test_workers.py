@@ -283,7 +283,7 @@ def _run_hooked(tmp_path: Path, config: str, jobs: str, *args: str) -> tuple[int
     return result.returncode, found, result.stderr
 
 
-_CLEAN_ASYNC = "async def f(self):\n    return decode(self)\n"
+_CLEAN_ASYNC = "async def f(self, items):\n    for item in items:\n        decode(item)\n"  # heavy by evidence: MM003
 _LARGE = "async def f(self):\n    return 'ABORT-HERE'\n" + "DATA = '" + "x" * (1024 * 1024 + 10) + "'\n"
 
 
@@ -321,7 +321,7 @@ def test_a_worker_past_its_memory_budget_is_stopped_and_named(tmp_path):
     _project(tmp_path, {"m0.py": _CLEAN_ASYNC, "m1.py": "async def f(self):\n    return 'ALLOCATE-HERE'\n"})
     code, found, stderr = _run_hooked(tmp_path, "max-file-memory = 256\n", "2", ".")
     assert found["m1.py"] == [
-        ("MM999", "analysis failed: stopped: it needed more than the memory budget (max-file-memory = 256 MiB)")
+        ("MM999", "analysis failed: stopped: it needed more memory than it could have (the memory budget, max-file-memory = 256 MiB, or the machine's)")
     ], stderr
     assert [c for c, _ in found["m0.py"]] == ["MM003"]
 

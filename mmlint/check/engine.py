@@ -111,7 +111,8 @@ def run_check(
     opening = caches if caches is not None else open_cache(use_cache, scanned)
     files = {**context, **targets}
     if overlay:
-        sources = {**{shown: overlay[real] for shown, real in files.items() if real in overlay}, **sources}
+        buffers = {shown: StdinSource(overlay[real], real) for shown, real in files.items() if real in overlay}
+        sources = {**buffers, **sources}
     results_key = None
     keyed: list[tuple[str, Path, bytes]] | None = None
     if findings_only and stdin is None and not overlay and opening.results is not None:

@@ -89,7 +89,10 @@ def outcome_of_death(task: tuple, death: WorkerDeath) -> ParseFailure:
 
 
 def _memory_message(budgets: Budgets) -> str:
-    return f"stopped: it needed more than the memory budget (max-file-memory = {budgets.max_file_memory:,} MiB)"
+    return (
+        f"stopped: it needed more memory than it could have (the memory budget, max-file-memory = "
+        f"{budgets.max_file_memory:,} MiB, or the machine's)"
+    )
 
 
 def _analyse(

@@ -165,18 +165,21 @@ class Analyser:
         return self._walked
 
     def _run(self, targets: Mapping[Path, bytes], documents: Mapping[Path, bytes]) -> dict[Path, DocumentResult]:
+        """Each document as `mmlint check FILE` checks it: the document the one
+        target, every other file (open buffers as they are) its context. So an
+        await of a hollow coroutine in another open file is that await's MM004
+        here, not only a related location of the other file's MM003."""
         if not targets:
             return {}
         resolver = self._resolver()
-        report = run_check(
-            list(targets),
-            resolver,
-            self.root,
-            overlay=documents,
-            extra_context=self._context(resolver),
-            caches=self._caches,
-        )
-        return self._results(report, targets)
+        context = self._context(resolver)
+        results: dict[Path, DocumentResult] = {}
+        for path, data in targets.items():
+            report = run_check(
+                [path], resolver, self.root, overlay=documents, extra_context=(*context, *documents), caches=self._caches
+            )
+            results.update(self._results(report, {path: data}))
+        return results
 
     def _run_unsaved(self, path: Path, documents: Mapping[Path, bytes]) -> dict[Path, DocumentResult]:
         resolver = self._resolver()
