@@ -11,7 +11,7 @@ import sys
 import textwrap
 
 import pytest
-from click.testing import CliRunner
+from cli_support import CliRunner
 
 from mmlint import __version__
 from mmlint.cli import cli

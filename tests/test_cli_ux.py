@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from cli_support import CliRunner
 from rich.cells import cell_len
 
 from mmlint.audit import Audit, AuditRow, AuditTotals, render_text

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from cache_support import SOURCE
-from click.testing import CliRunner
+from cli_support import CliRunner
 
 from mmlint.check import cache as cache_module
 from mmlint.check import results as results_module

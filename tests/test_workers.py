@@ -217,7 +217,7 @@ def _fix_waiting_for_the_others(file, write):
 
 
 def test_fix_writes_each_file_without_waiting_for_a_slow_one(tmp_path, monkeypatch):
-    from click.testing import CliRunner
+    from cli_support import CliRunner
 
     import mmlint.fix.run as fix_run
     from mmlint.cli import cli
