@@ -284,6 +284,7 @@ def test_a_form_feed_view_is_shifted_back() -> None:
     assert ours.ranges[id(await_node)] == (2, 5, 2, 14)
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
 @given(hypothesmith.from_node(auto_target=False))
 def test_generated_modules(source: str) -> None:
