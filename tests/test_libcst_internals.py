@@ -79,6 +79,12 @@ def test_a_state_that_places_nodes_differently_is_noticed(monkeypatch) -> None:
     monkeypatch.setattr(libcst_internals.PositionState, "add_token", lambda self, value: add_token(self, value + " "))
     assert libcst_internals._problem().startswith("codegen places a ")
 
+    def add_token_that_fails(self, value):
+        raise AttributeError("no such field")
+
+    monkeypatch.setattr(libcst_internals.PositionState, "add_token", add_token_that_fails)
+    assert libcst_internals._problem() == "codegen through PositionState fails: AttributeError: no such field"
+
 
 def test_the_flat_codegen_generates_what_libcsts_does(monkeypatch) -> None:
     monkeypatch.setattr(cst.CSTNode, "_codegen", libcst_internals.LIBCST_CODEGEN)  # restored afterwards
