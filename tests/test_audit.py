@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from cli_support import CliRunner
 from suspension_support import write_project
 
 from mmlint.api import check

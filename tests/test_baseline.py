@@ -219,7 +219,7 @@ class ClipProcessor:
 
 
 def _invoke(args: list[str]):
-    from click.testing import CliRunner
+    from cli_support import CliRunner
 
     from mmlint.cli import cli
 

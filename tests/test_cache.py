@@ -7,7 +7,7 @@ import json
 
 import pytest
 from cache_support import SOURCE, cache_entries
-from click.testing import CliRunner
+from cli_support import CliRunner
 
 from mmlint.api import check
 from mmlint.check import cache as cache_module

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from cache_support import SOURCE, cache_entries, signed_entry
-from click.testing import CliRunner
+from cli_support import CliRunner
 from conftest import FIXTURES_DIR
 
 from mmlint.api import check

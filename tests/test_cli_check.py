@@ -11,10 +11,11 @@ import sys
 import textwrap
 
 import pytest
-from click.testing import CliRunner
+from cli_support import CliRunner
 
 from mmlint import __version__
 from mmlint.cli import cli
+from mmlint.reporters import FORMATS
 
 SYNC_CALL = textwrap.dedent(
     """\
@@ -184,8 +185,8 @@ def test_github_format_through_the_cli(project):
     assert result.output.startswith("::error file=pkg/clip.py,line=4,col=34,endLine=7,endColumn=10,title=MM001 sync-twin-call::")
 
 
-@pytest.mark.parametrize("fmt", ["sarif", "junit"])
-def test_other_formats_through_the_cli(project, fmt):
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_every_format_through_the_cli(project, fmt):
     result = run("check", "--format", fmt)
     assert result.exit_code == 1 and "MM001" in result.output
 
@@ -272,7 +273,7 @@ def test_a_file_name_that_is_not_utf8_is_escaped_in_every_report(project):
         handle.write(b"async def f(path):\n    for item in path:\n        decode(item)\n")
     report = json.loads(run("check", "--format", "json").output)
     assert "pkg/bad\\xff.py" in [d["path"] for d in report["diagnostics"]]
-    for fmt in ("sarif", "junit", "github", "text"):
+    for fmt in FORMATS:
         assert run("check", "--format", fmt).exit_code == 1
     assert CliRunner().invoke(cli, ["baseline", "-o", "b.json"]).exit_code == 0
     assert run("check", "--baseline", "b.json").exit_code == 0

@@ -11,12 +11,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from cli_support import CliRunner
 from rich.cells import cell_len
 
 from mmlint.audit import Audit, AuditRow, AuditTotals, render_text
 from mmlint.cli import cli
+from mmlint.cli.check import STATISTICS_FORMATS
 from mmlint.cli.common import terminal_width, use_color
+from mmlint.reporters import FORMATS
 
 WIDE = 'class P:\n    async def f(self, a):\n        return ("图像处理", self.process_and_combine_mm_data(a))\n'
 
@@ -143,7 +145,7 @@ def test_usage_errors_have_mmlints_form(tree):
     assert "Try 'mmlint check -h' for help." in result.stderr
 
 
-@pytest.mark.parametrize("output_format", ["github", "sarif", "junit"])
+@pytest.mark.parametrize("output_format", [name for name in FORMATS if name not in STATISTICS_FORMATS])
 def test_statistics_is_refused_where_it_cannot_apply(tree, output_format):
     result = run("check", "--statistics", "--format", output_format)
     assert result.exit_code == 2

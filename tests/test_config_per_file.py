@@ -10,7 +10,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from cli_support import CliRunner
 
 from mmlint.api import check
 from mmlint.cli import cli as main

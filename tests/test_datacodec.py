@@ -63,6 +63,25 @@ def test_reachable_dataclasses_follow_unions_tuples_and_forward_references():
     assert ALLOWED == {Root, Leaf, Label, Group, Pair}
 
 
+@dataclass(frozen=True, slots=True)
+class Nested:
+    """Names written as strings deep inside builtin generics: Python 3.10's
+    get_type_hints leaves them strings, and the codec resolves them itself."""
+
+    groups: frozenset[tuple["Leaf", ...]]
+    either: tuple["Leaf | None", "tuple[Label, ...]"]
+
+
+def test_names_inside_builtin_generics_resolve_on_every_python():
+    from mmlint.facts import ir
+
+    value = Nested(frozenset({(Leaf(1), Leaf(2)), ()}), (None, (Label("x"),)))
+    assert roundtrip(DataCodec({Nested, Leaf, Label}), value, Nested) == value
+    # The IR of the facts is written this way: it must go through the codec's plans, too.
+    body = ir.Seq((ir.Loop(ir.Branch((ir.AwaitPoint(0), ir.EMPTY)), ir.EMPTY, False), ir.Try(ir.Exit("return"), (), ir.EMPTY, ir.EMPTY)))
+    assert roundtrip(DataCodec(reachable_dataclasses(ir.Node)), body, ir.Node) == body
+
+
 def roundtrip(codec, value, hint=Root):
     data = json.loads(json.dumps(codec.encode(value, hint)))
     return codec.decode(data, hint)

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from cli_support import CliRunner
 from conftest import FIXTURES_DIR
 
 from mmlint.cli import cli

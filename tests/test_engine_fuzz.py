@@ -8,6 +8,7 @@ import tempfile
 from pathlib import Path
 
 import hypothesmith
+import pytest
 from hypothesis import HealthCheck, given, settings
 
 from mmlint.api import check
@@ -17,6 +18,7 @@ from mmlint.rules import all_codes
 HEADER = "# process_and_combine_mm_data\n"
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
 @given(hypothesmith.from_grammar(auto_target=False))
 def test_any_module_is_checked_without_crashing(source: str) -> None:

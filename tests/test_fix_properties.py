@@ -10,6 +10,7 @@ import ast
 import tempfile
 from pathlib import Path
 
+import pytest
 from fix_helpers import check_file, fix_path, mm001
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -156,6 +157,7 @@ def undo_fix(fixed: str) -> str:
     return data.decode("utf-8")
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(module())
 def test_fix_properties(source: str) -> None:

@@ -56,6 +56,7 @@ def test_the_verifier_catches_an_unfixed_site_and_prose_removal() -> None:
     assert byte_problems(prose, prose.replace(b"`# mmlint: ignore`", b"``"), [])
 
 
+@pytest.mark.slow
 def test_generation_is_reproducible_by_seed() -> None:
     assert template_modules(5, 20, "a") == template_modules(5, 20, "a")
     assert template_modules(5, 20, "a") != template_modules(6, 20, "a")

@@ -12,7 +12,7 @@ import pytest
 from libcst._nodes.base import CSTNode
 
 from mmlint.api import check
-from mmlint.check.per_file import skip_node_validation
+from mmlint.facts.libcst_internals import skip_node_validation
 from mmlint.check.workers import MIN_FILES_FOR_POOL
 
 REPO = Path(__file__).resolve().parent.parent
@@ -22,7 +22,8 @@ REPO = Path(__file__).resolve().parent.parent
 _SAME_OUTCOMES = """
 import sys
 from pathlib import Path
-from mmlint.check.per_file import analyse_file, skip_node_validation
+from mmlint.check.per_file import analyse_file
+from mmlint.facts.libcst_internals import skip_node_validation
 from mmlint.config.settings import DEFAULT_TWINS, Budgets
 
 files = sorted(Path(sys.argv[1]).rglob("*.py"))

@@ -8,7 +8,7 @@ import json
 import xml.etree.ElementTree as ET
 
 import pytest
-from click.testing import CliRunner
+from cli_support import CliRunner
 
 from mmlint.cli import cli
 from mmlint.reporters.escaping import visible, visible_path

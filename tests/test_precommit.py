@@ -158,6 +158,7 @@ def _try_repo(
     return result
 
 
+@pytest.mark.slow
 def test_hooks_check_fix_and_pass(workspace, pre_commit_home: Path, tmp_path: Path) -> None:
     hooks_repo, user_repo = workspace
     clip = user_repo / "mmproc" / "processors" / "clip.py"

@@ -11,11 +11,12 @@ from pathlib import Path
 
 import pytest
 from cache_support import SOURCE
-from click.testing import CliRunner
+from cli_support import CliRunner
 
 from mmlint.check import cache as cache_module
 from mmlint.check import results as results_module
 from mmlint.cli import cli
+from mmlint.reporters import FORMATS
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -57,7 +58,7 @@ def no_analysis(monkeypatch):
     return arm
 
 
-@pytest.mark.parametrize("output_format", ["text", "json", "sarif", "junit", "github"])
+@pytest.mark.parametrize("output_format", FORMATS)
 def test_an_unchanged_tree_is_answered_without_analysis(cache_dir, project, no_analysis, output_format):
     first = run("--format", output_format)
     assert first[0] == 1 and len(results_entries(cache_dir)) == 1

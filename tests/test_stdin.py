@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from cli_support import CliRunner
 from test_config_per_file import BASE_PROCESSOR, PROCESSOR, sglang_layout, write
 
 from mmlint.cli import cli

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import hypothesmith
 import libcst as cst
+import pytest
 from hypothesis import HealthCheck, given, settings
 
 from mmlint.analysis import analyse_files
@@ -52,6 +53,7 @@ def test_a_dense_async_function_is_analysed() -> None:
     _analyse(ASYNC_SHAPES)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 @given(hypothesmith.from_grammar(auto_target=False))
 def test_any_module_is_analysed_without_crashing(source: str) -> None:

@@ -11,7 +11,7 @@ import re
 import shutil
 from pathlib import Path
 
-from click.testing import CliRunner
+from cli_support import CliRunner
 from expectations import assert_diagnostics_match, expected_findings
 
 from mmlint.api import check

@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from cli_support import CliRunner
 from expectations import assert_diagnostics_match, expected_findings
 
 from mmlint.analysis.weight import HEAVY, LIGHT, STUB

@@ -163,6 +163,7 @@ def _double_or_die(value: int) -> int:
     return value * 2
 
 
+@pytest.mark.slow
 def test_a_worker_that_dies_costs_only_its_own_task(monkeypatch):
     monkeypatch.setenv("MMLINT_JOBS", "2")
     tasks = [(value,) for value in range(MIN_FILES_FOR_POOL + 4)]
@@ -217,8 +218,9 @@ def _fix_waiting_for_the_others(file, write):
     return fix_file(file, write=write)
 
 
+@pytest.mark.slow
 def test_fix_writes_each_file_without_waiting_for_a_slow_one(tmp_path, monkeypatch):
-    from click.testing import CliRunner
+    from cli_support import CliRunner
 
     import mmlint.fix.run as fix_run
     from mmlint.cli import cli

@@ -172,36 +172,13 @@ def prepare_worker() -> None:
     budgets (mmlint.check.limits). The parent, which may rewrite trees
     (`fix`), fork a pool or be a host using libcst itself, is left as it is."""
     global _in_worker
+    from mmlint.facts.libcst_internals import skip_node_validation
+
     skip_node_validation()
     collect_less_often()
     keep_one_thread()
     prepare_process()
     _in_worker = True
-
-
-def skip_node_validation() -> bool:
-    """Stop libcst from validating each node as it is built, in this process.
-
-    Every libcst node checks itself on construction (CSTNode.__post_init__
-    calls _validate): right for trees built by hand, redundant for the
-    parser's output, which is valid by construction (libcst's own PERF note in
-    __post_init__ says as much), and about a seventh of a parse. Replaced only
-    while __post_init__ is the implementation known to do nothing else; True
-    when validation is now off."""
-    from libcst._nodes.base import CSTNode
-
-    post_init = CSTNode.__dict__.get("__post_init__")
-    if post_init is _trusting_post_init:
-        return True
-    code = getattr(post_init, "__code__", None)
-    if code is None or code.co_names != ("_validate",):
-        return False  # another libcst: leave it validating
-    CSTNode.__post_init__ = _trusting_post_init
-    return True
-
-
-def _trusting_post_init(self: object) -> None:
-    return None
 
 
 def _python_verdict(text: str, display_path: str) -> ParseFailure | None:

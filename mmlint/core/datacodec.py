@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import sys
 import types
 import typing
 from collections.abc import Callable, Iterable
@@ -409,6 +410,28 @@ def _init_fields(cls: type) -> tuple[dataclasses.Field, ...]:
 
 def _field_hints(cls: type) -> dict[str, Any]:
     try:
-        return typing.get_type_hints(cls)
+        hints = typing.get_type_hints(cls)
+        namespace = vars(sys.modules[cls.__module__])
+        return {name: _resolve_strings(hint, namespace) for name, hint in hints.items()}
     except Exception as error:  # an annotation naming something that does not exist
         raise CodecError(f"cannot resolve the type hints of {cls.__qualname__}: {error}") from error
+
+
+def _resolve_strings(hint: Any, namespace: dict[str, Any]) -> Any:
+    """``hint`` with every name still written as a string evaluated: Python
+    3.10's get_type_hints leaves those inside a builtin generic as they are
+    (``tuple["Node", ...]`` keeps ``"Node"``), later versions evaluate them.
+    Only builtin generics and unions are entered: a string in ``Literal`` or
+    ``Annotated`` is a value, not a name."""
+    if isinstance(hint, str):
+        # As get_type_hints does: the text is an annotation of an allowed class, never data.
+        return _resolve_strings(eval(hint, namespace), namespace)  # noqa: S307
+    origin = typing.get_origin(hint)
+    generic = isinstance(hint, types.GenericAlias)
+    if not generic and origin is not typing.Union and origin is not types.UnionType:
+        return hint
+    args = typing.get_args(hint)
+    resolved = tuple(arg if arg is Ellipsis else _resolve_strings(arg, namespace) for arg in args)
+    if resolved == args:
+        return hint
+    return types.GenericAlias(origin, resolved) if generic else typing.Union[resolved]

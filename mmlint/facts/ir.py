@@ -44,7 +44,7 @@ class Jump:
 @pickles_by_fields
 @dataclass(frozen=True, slots=True)
 class Seq:
-    items: tuple["Node", ...]
+    items: tuple[Node, ...]
 
 
 @pickles_by_fields
@@ -53,7 +53,7 @@ class Branch:
     """Exactly one arm runs (if/elif/else, match cases, a conditional operand);
     a missing else is an empty arm."""
 
-    arms: tuple["Node", ...]
+    arms: tuple[Node, ...]
 
 
 @pickles_by_fields
@@ -62,18 +62,18 @@ class Loop:
     """`for`/`while`: the body runs zero or more times; an ``infinite`` loop
     (``while True``) runs it at least once and leaves only through ``break``."""
 
-    body: "Node"
-    orelse: "Node"
+    body: Node
+    orelse: Node
     infinite: bool
 
 
 @pickles_by_fields
 @dataclass(frozen=True, slots=True)
 class Try:
-    body: "Node"
-    handlers: tuple["Node", ...]
-    orelse: "Node"
-    finalbody: "Node"
+    body: Node
+    handlers: tuple[Node, ...]
+    orelse: Node
+    finalbody: Node
 
 
 Node = Union[AwaitPoint, AsyncLoopOrContext, Exit, Jump, Seq, Branch, Loop, Try]

@@ -5,14 +5,16 @@ A node's position depends only on the code generated before it. Every
 statement's line is known from CPython's parser (mmlint.facts.anchors), so
 only the statements that hold a node to place are generated, each from the
 line start it begins on, with the indentation of the blocks around it
-(mmlint.facts.codegen_state); a compound statement is generated only up to its
+(mmlint.facts.libcst_internals); a compound statement is generated only up to its
 first block when the nodes are in its header. Where a def or class and its
 name start is plain arithmetic over the keywords and the whitespace between
 them. Everything else, most of a file, is never generated.
 
 The two trees are walked side by side, statement by statement; where they
 disagree in any way (a kind, a def's name, a column, the count), or CPython
-cannot parse the file, the whole module is generated instead.
+cannot parse the file, the whole module is generated instead. Where libcst's
+private codegen API is not the one known (mmlint.facts.libcst_internals),
+libcst's PositionProvider places them: slower, the same ranges.
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ import libcst as cst
 
 from mmlint.core.diagnostics import Span
 from mmlint.facts.anchors import Anchor
-from mmlint.facts.codegen_state import PositionState, Range, ReachedBlock, advance
+from mmlint.facts import libcst_internals
+from mmlint.facts.libcst_internals import PositionState, Range, ReachedBlock, advance, generate
 
 __all__ = ["Positions", "Range", "locate", "to_span"]
 
@@ -59,13 +62,17 @@ def locate(
     placed = list(placed)
     definitions = list(definitions)
     positions = None
-    if anchors is not None:
-        try:
-            positions = _by_statement(module, placed, anchors)
-        except _Misaligned:
-            positions = None
-    if positions is None:
-        positions = _whole_module(module, placed, definitions)
+    if libcst_internals.PROBLEM is not None:
+        positions = _from_provider(module, placed, definitions)
+    else:
+        libcst_internals.flatten_codegen()
+        if anchors is not None:
+            try:
+                positions = _by_statement(module, placed, anchors)
+            except _Misaligned:
+                positions = None
+        if positions is None:
+            positions = _whole_module(module, placed, definitions)
     if not column_shift:
         return positions
     return Positions(
@@ -208,10 +215,7 @@ def _generate(
     state.probe_start = None
     state.stop_at = stop_at
     try:
-        if is_elif:
-            node._codegen(state, is_elif=True)
-        else:
-            node._codegen(state)
+        generate(state, node, is_elif)
     except ReachedBlock:
         pass
     start = state.probe_start
@@ -296,7 +300,24 @@ def _whole_module(
     wanted.update(id(definition.name) for definition in definitions)
     state = PositionState(default_indent=module.default_indent, default_newline=module.default_newline, wanted=wanted)
     if wanted:
-        module._codegen(state)
+        generate(state, module)
     ranges = state.ranges
     starts = {id(definition): ranges.pop(id(definition))[:2] for definition in definitions}
+    return Positions(ranges, starts)
+
+
+def _from_provider(module: cst.Module, placed: list[tuple[cst.CSTNode, Link]], definitions: list[Definition]) -> Positions:
+    """Every position from libcst's PositionProvider: its public API, for a
+    libcst whose private codegen API is not the one known."""
+    from libcst.metadata import MetadataWrapper, PositionProvider
+
+    provided = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+
+    def as_range(node: cst.CSTNode) -> Range:
+        code_range = provided[node]
+        return (code_range.start.line, code_range.start.column, code_range.end.line, code_range.end.column)
+
+    ranges = {id(node): as_range(node) for node, _ in placed}
+    ranges.update((id(definition.name), as_range(definition.name)) for definition in definitions)
+    starts = {id(definition): as_range(definition)[:2] for definition in definitions}
     return Positions(ranges, starts)
