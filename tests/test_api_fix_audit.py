@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from cli_support import CliRunner
 from fix_helpers import FIXTURES
 
 from mmlint import api

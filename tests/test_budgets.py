@@ -89,7 +89,7 @@ import os  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
 
-from click.testing import CliRunner  # noqa: E402
+from cli_support import CliRunner  # noqa: E402
 
 from mmlint.check.cost import estimate  # noqa: E402
 from mmlint.cli import cli  # noqa: E402

@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from cli_support import CliRunner
 
 from mmlint.cli import cli
 

@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 import pytest
-from click.testing import CliRunner
+from cli_support import CliRunner
 
 from mmlint.cli import cli
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from click.testing import CliRunner
+from cli_support import CliRunner
 from expectations import assert_diagnostics_match, expected_findings
 
 from mmlint.api import check

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from cli_support import CliRunner
 
 import mmlint.cli.fix as fix_cli
 import mmlint.fix.pipeline as pipeline

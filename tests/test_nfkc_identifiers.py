@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from click.testing import CliRunner
+from cli_support import CliRunner
 
 from mmlint.check.prefilter import Prefilter
 from mmlint.cli import cli

@@ -171,7 +171,7 @@ STRANGE_NAMES = {
 def test_any_file_name_gets_a_log_with_its_own_uri(validator, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import os
 
-    from click.testing import CliRunner
+    from cli_support import CliRunner
 
     from mmlint.cli import cli
 
@@ -197,7 +197,7 @@ def test_any_file_name_gets_a_log_with_its_own_uri(validator, tmp_path: Path, mo
 def test_no_file_name_stops_a_report_from_being_written(tmp_path: Path, monkeypatch, output_format) -> None:
     import os
 
-    from click.testing import CliRunner
+    from cli_support import CliRunner
 
     from mmlint.cli import cli
 

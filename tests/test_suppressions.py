@@ -308,7 +308,7 @@ def test_noqa_for_other_tools_or_prose_covers_nothing(line: str) -> None:
 
 @pytest.mark.parametrize("comment", ["  # noqa: MM001", "  # noqa", "  # noqa: E501, MM001  # why"])
 def test_noqa_suppresses_through_the_command_line_and_is_never_reported_or_edited(tmp_path: Path, comment: str) -> None:
-    from click.testing import CliRunner
+    from cli_support import CliRunner
 
     from mmlint.cli import cli
 
@@ -324,7 +324,7 @@ def test_noqa_suppresses_through_the_command_line_and_is_never_reported_or_edite
 
 
 def test_respect_noqa_false_turns_noqa_off(tmp_path: Path) -> None:
-    from click.testing import CliRunner
+    from cli_support import CliRunner
 
     from mmlint.cli import cli
 
