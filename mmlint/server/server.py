@@ -27,7 +27,7 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from mmlint import __version__
 from mmlint.check.deep_stack import keep_one_thread
-from mmlint.check.per_file import skip_node_validation
+from mmlint.facts.libcst_internals import skip_node_validation
 from mmlint.server.actions import encode_like, text_of
 from mmlint.server import code_actions
 from mmlint.server.analysis import Analyser, DocumentResult, Snapshot, errors_of
