@@ -198,7 +198,9 @@ def test_a_file_over_the_size_budget_is_refused_without_being_read(tmp_path):
     assert code == 1 and diagnostic["message"] == (
         "not analysed: 1,073,741,824 bytes, over the size budget (max-file-size = 8,388,608)"
     )
-    assert peak_mib < 300, f"{peak_mib} MiB: the file was read"
+    # Read whole, the GiB would cost over 1,024 MiB; a process of mmlint alone is about 30
+    # (356 was seen once under the full CI run on a loaded machine, never alone).
+    assert peak_mib < 512, f"{peak_mib} MiB: the file was read"
     # Standard input is read no further than one byte past the budget.
     with open(big, "rb") as stdin:
         peak_mib, code, stdout = _probe(tmp_path, ["check", "--format", "json", "-"], stdin=stdin)
