@@ -4,6 +4,7 @@ edited by `fix`; MM009 removes exactly the directive it found."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -257,13 +258,17 @@ _FRAGMENTS = st.sampled_from(
 
 @hypothesis_settings(max_examples=200, deadline=None)
 @given(st.lists(_FRAGMENTS, max_size=14))
-def test_removal_takes_only_a_directive_and_its_separating_blanks(fragments: list[str]) -> None:
+def test_removal_takes_only_a_directive_its_reason_and_its_separating_blanks(fragments: list[str]) -> None:
     comment = "#" + "".join(fragments)
     source = f"x = 1  {comment}\n"
     for suppression in parse_suppressions(source).by_line:
         removed = source[suppression.removal_span.column - 1 : suppression.removal_span.end_column - 1]
         directive = source[suppression.span.column - 1 : suppression.span.end_column - 1]
-        assert removed.strip(" \t\x0c") == directive
+        taken = removed.strip(" \t\x0c")
+        assert taken.startswith(directive)
+        reason = taken[len(directive) :]
+        # Whatever follows the directive is its reason: after a blank, up to the next `#` segment.
+        assert reason == "" or (reason[0] in " \t\x0c" and not re.search(r"[ \t\x0c]#", reason))
         assert directive.startswith("#") and source[suppression.span.column - 2] in " \t\x0c"
         # What is left is the code and the other segments, character for character.
         left = apply_text_edits(source, [Edit(suppression.removal_span, "")])
@@ -367,3 +372,9 @@ def test_any_case_of_the_word_is_still_read(spelling: str) -> None:
     # A directive in another case is malformed (MM009 says so): the shortcut must not hide it.
     found = parse_suppressions(f"x = 1  # {spelling}: ignore[MM001]\n")
     assert found.by_line or found.malformed
+
+
+def test_an_unused_directive_goes_with_its_reason_and_nothing_else() -> None:
+    source = "x = 1  #mmlint: ignore ignore  # kept\n"
+    (suppression,) = parse_suppressions(source).by_line
+    assert apply_text_edits(source, [Edit(suppression.removal_span, "")]) == "x = 1  # kept\n"
