@@ -191,7 +191,7 @@ def _probe(tmp_path: Path, args: list[str], stdin=None) -> tuple[int, int, str]:
     return int(peak) // 1024, int(code), result.stdout.decode()
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ru_maxrss in KiB, sparse files")
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc/self/status VmHWM, sparse files")
 @pytest.mark.slow
 def test_a_file_over_the_size_budget_is_refused_without_being_read(tmp_path):
     (tmp_path / "mmlint.toml").write_text("", encoding="utf-8")
