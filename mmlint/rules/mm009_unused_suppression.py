@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
-from mmlint.core.diagnostics import Diagnostic, Edit, Span
+from mmlint.core.diagnostics import Diagnostic, Edit
 from mmlint.facts.suppressions import FileSuppressions, Suppression
 from mmlint.rules import all_codes, is_active
 from mmlint.rules.base import Example, Rule, RuleContext
