@@ -18,6 +18,7 @@ scope's bindings are known (a binding may follow its use).
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -243,6 +244,12 @@ class FileWalk:
         self.call_scopes: dict[int, NameScope] = {}  # id(call.func) -> the name scope the call is in
         # id(call) -> its scope chain and ancestor chain, for calls in a body (MM010's rewrite).
         self.call_places: dict[int, tuple[tuple[str, ...], Link]] = {}
+        # id(call) for each call in a body that is the whole value of an
+        # expression statement: its result is dropped (MM011).
+        self.discarded: set[int] = set()
+        # id(call) for each call that is a direct argument of a coroutine
+        # consumer (TASK_WRAPPERS): it only creates a coroutine.
+        self.scheduled: set[int] = set()
         self.ranges: dict[int, Range] = {}  # id(node) -> range (mmlint.facts.positions.Positions)
         self.starts: dict[int, tuple[int, int]] = {}  # id(def or class) -> where it starts
         self.handed_coroutines: list[tuple[str, str]] = []
@@ -497,6 +504,9 @@ class FileWalk:
             ctx.frame.calls.append(node)
             self.call_scopes[id(func)] = ctx.names
             self.call_places[id(node)] = (ctx.chain, link)
+            parent = link[1]
+            if parent is not None and type(parent[0]) is cst.Expr:
+                self.discarded.add(id(node))
         if isinstance(func, cst.Attribute):
             name_node = func.attr
         elif isinstance(func, cst.Name):
@@ -505,6 +515,8 @@ class FileWalk:
             if isinstance(func, cst.Call):  # `app.exception_handler(E)(handler)`
                 self.handed_coroutines.extend(handed_functions(node))
             return False
+        if name_node.value in TASK_WRAPPERS:
+            self.scheduled.update(id(arg.value) for arg in node.args if type(arg.value) is cst.Call)
         if name_node.value in HANDOFF_CONSUMERS:
             self.handed_coroutines.extend(handed_functions(node))
         if name_node.value in self.pairs:
@@ -608,6 +620,8 @@ class FileWalk:
         for call, name_node, _ctx, link in self.twin_calls:
             placed += ((call, link), (call.func, link), (name_node, link))
         call_places = self.call_places
+        for sync in self.sync_defs:
+            placed += ((call, call_places[id(call)][1]) for call in self._droppable_calls(sync))
         for pending in self.async_defs:
             placed += ((node, self.links[id(node)]) for node in pending.frame.awaits)
             for call in pending.frame.calls:
@@ -617,6 +631,43 @@ class FileWalk:
                 if name is not None:
                     placed.append((name, link))
         return placed
+
+    def _droppable_calls(self, pending: _PendingSyncDef) -> list[cst.Call]:
+        """The discarded calls of a sync def whose callee may resolve to a
+        scanned async def (MM011): a method through self./cls./super() in a
+        class, a module-level def or import, an attribute of an import or a
+        class, or an async def nested in this one. Only these are placed: a
+        discarded `logger.info(...)` or `items.append(...)` never is."""
+        found: list[cst.Call] = []
+        class_name = _class_name(pending.owner)
+        for call in pending.frame.calls:
+            if id(call) not in self.discarded:
+                continue
+            ref = self.callee_ref(call.func)
+            head = ref.text.split(".", 1)[0]
+            if ref.kind in (SELF, CLS, SUPER):
+                possible = class_name is not None
+            elif ref.kind in (NAME, DOTTED):
+                possible = head in self.module_bindings and head not in self._assigned_set and (
+                    ref.kind == NAME or head not in self._function_set
+                )
+            else:
+                possible = ref.text.isidentifier() and f"{qualname(pending.owner)}.<locals>.{ref.text}" in self._async_qualnames
+            if possible:
+                found.append(call)
+        return found
+
+    @functools.cached_property
+    def _assigned_set(self) -> frozenset[str]:
+        return frozenset(self.assigned_names)
+
+    @functools.cached_property
+    def _function_set(self) -> frozenset[str]:
+        return frozenset(self.functions)
+
+    @functools.cached_property
+    def _async_qualnames(self) -> frozenset[str]:
+        return frozenset(qualname(pending.owner) for pending in self.async_defs)
 
     def _definitions(self) -> list[cst.FunctionDef | cst.ClassDef]:
         """The defs and classes whose start or name becomes a fact."""
@@ -683,6 +734,7 @@ class FileWalk:
 
     def _sync_def(self, pending: _PendingSyncDef) -> SyncDef:
         node, frame, owner = pending.node, pending.frame, pending.owner
+        discarded, ranges = self.discarded, self.ranges
         return SyncDef(
             name=node.name.value,
             qualname=qualname(owner),
@@ -701,6 +753,9 @@ class FileWalk:
                     self.callee_ref(call.func),
                     len(call.args),
                     bool(frame.unbounded_loop) and self.in_loop(call),
+                    discarded=id(call) in discarded,
+                    scheduled=id(call) in self.scheduled,
+                    span=self.span(call) if id(call) in discarded and id(call) in ranges else None,
                 )
                 for call in frame.calls
             ),

@@ -234,6 +234,7 @@ class BodyBuilder:
                 in_annotation=in_annotation,
                 scheduled=scheduled,
                 in_loop=bool(self.frame.unbounded_loop) and self.walk.in_loop(node),
+                discarded=id(node) in self.walk.discarded,
             )
         )
         if dotted == "asyncio.wait_for" and node.args:

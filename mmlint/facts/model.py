@@ -130,6 +130,9 @@ class CallFact:
     # it only creates a coroutine, like an awaited call (never blocking).
     scheduled: bool = False
     in_loop: bool = False  # inside a loop whose trip count grows with the input (AsyncDef.unbounded_loop)
+    # The whole value of an expression statement: its result, a coroutine
+    # when the callee is an async def, is dropped (MM011).
+    discarded: bool = False
 
     @property
     def in_genexp(self) -> bool:
@@ -143,13 +146,23 @@ class CallFact:
 @pickles_by_fields
 @dataclass(frozen=True, slots=True)
 class CallRef:
-    """A call made directly in a sync def's own body: no position (no rule
-    reports on it), only what it calls, for chains through the call graph."""
+    """A call made directly in a sync def's own body: what it calls, for
+    chains through the call graph, and a position only where a rule may
+    report on it (MM011)."""
 
     dotted: str
     callee: CalleeRef
     arity: int = 0
     in_loop: bool = False  # as CallFact.in_loop
+    discarded: bool = False  # as CallFact.discarded
+    # A direct argument of a coroutine consumer (`asyncio.run(...)`,
+    # `run_coroutine_threadsafe(...)`, `create_task(...)`): it only creates a
+    # coroutine, never blocking (as CallFact.scheduled, one level deep).
+    scheduled: bool = False
+    # The call, from the callee's first character to the closing paren: set
+    # for a discarded call whose callee may be a scanned async def (MM011),
+    # None for every other call (placing each would cost a codegen of its line).
+    span: Span | None = None
 
 
 # Parameter kinds, as inspect names them.
