@@ -37,7 +37,7 @@ from mmlint.analysis.contexts import Contexts
 from mmlint.analysis.resolve import DefKey, SyncCall, SyncKey
 from mmlint.core.diagnostics import Span
 from mmlint.core.knowledge import reason_of
-from mmlint.facts.model import UNKNOWN, AsyncDef, CalleeRef, FileFacts
+from mmlint.facts.model import UNKNOWN, AsyncDef, CalleeRef, CallRef, FileFacts
 
 HEAVY = "heavy"
 LIGHT = "light"
@@ -132,6 +132,13 @@ def _compiled(patterns: tuple[str, ...]) -> tuple[re.Pattern[str] | None, dict[s
             exact.setdefault(pattern, pattern)
     wild = [fnmatch.translate(pattern) for pattern in patterns if pattern not in exact]
     return (re.compile("|".join(f"(?:{part})" for part in wild)) if wild else None), exact
+
+
+def run_where_written(calls: tuple[CallRef, ...]) -> list[CallRef]:
+    """A sync def's calls that run where they are written: not those handed
+    to `asyncio.run` / `run_coroutine_threadsafe` / `create_task` and the
+    like, which only create a coroutine (never blocking, they weigh nothing)."""
+    return [call for call in calls if not call.scheduled]
 
 
 def shown_callee(dotted: str) -> str:
@@ -255,7 +262,7 @@ class WeightAnalysis:
             facts = self.files[key[0]]
             resolved = tuple(
                 (c.dotted, c.callee, c.arity, self._resolve(facts, info.qualname, info.class_name, c.callee))
-                for c in info.calls
+                for c in run_where_written(info.calls)
             )
             self._sync_calls[key] = resolved
             pending.extend(t for *_, call in resolved for t in call.targets if t not in self._sync_calls)
@@ -373,7 +380,7 @@ class WeightAnalysis:
                     info.unbounded_loop,
                     (
                         (self._call_cost(dotted, ref, arity, call, heavy), fact.in_loop)
-                        for (dotted, ref, arity, call), fact in zip(calls, info.calls)
+                        for (dotted, ref, arity, call), fact in zip(calls, run_where_written(info.calls))
                     ),
                 )
                 if best is not None and (key not in heavy or best.rank > heavy[key].rank):

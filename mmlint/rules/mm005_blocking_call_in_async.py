@@ -33,7 +33,10 @@ class BlockingCallInAsync(Rule):
     ray_get` then `ray_get(x)` is `ray.get`), and a pattern starting with `*`
     also matches the callee's attribute chain on its own: `"*.future.wait"`
     matches `self.future.wait()` and `future.wait()`; `"*tokenizer().encode"`
-    matches `self.get_tokenizer().encode(...)`.
+    matches `self.get_tokenizer().encode(...)`. So with
+    `extend = ["*wait"]`, `self.event.wait()` and `ready.wait()` are reported
+    and `await self.event.wait()` never is; in a sync helper, a call handed to
+    `asyncio.run` or `run_coroutine_threadsafe` does not make the helper block.
 
     Calls of scanned sync functions are followed too: a call, in an
     `async def`, of a sync function that reaches a blocking call through
