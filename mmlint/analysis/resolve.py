@@ -275,6 +275,11 @@ class Resolver:
                     found[ancestor].append(key)
         return {key: tuple(sorted(value)) for key, value in found.items()}
 
+    def dispatch_classes(self, key: ClassKey) -> tuple[ClassKey, ...]:
+        """The classes a call through ``self.`` in a method of ``key`` may
+        dispatch on: ``key`` itself and every scanned subclass."""
+        return (key, *self._subclasses.get(key, ()))
+
     # ------------------------------------------------------------ callees
 
     def resolve_callee(self, facts: FileFacts, class_name: str | None, ref: CalleeRef | None) -> Resolution:

@@ -16,6 +16,7 @@ RULE_NAMES: dict[str, str] = {
     "MM008": "scan-found-too-few",
     "MM009": "unused-suppression",
     "MM010": "sync-call-with-async-twin",
+    "MM011": "dropped-coroutine",
     "MM012": "stale-configuration",
     "MM999": "syntax-error",
 }
