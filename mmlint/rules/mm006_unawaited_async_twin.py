@@ -16,6 +16,8 @@ class UnawaitedAsyncTwin(Rule):
     of `asyncio.create_task`, `gather`, `ensure_future`, `wait_for` and the
     like. A coroutine bound to a name that is awaited or wrapped in a task later
     in the same function, or returned from a sync `def`, is not flagged.
+    A dropped call of any other `async def` of the scanned code is MM011's;
+    a configured pair's async twin is reported here only, once.
 
     ## Why is this bad?
     Calling a coroutine function only creates the coroutine; nothing runs until
