@@ -277,9 +277,20 @@ class Resolver:
 
     # ------------------------------------------------------------ callees
 
-    def resolve_callee(self, facts: FileFacts, class_name: str | None, ref: CalleeRef | None) -> Resolution:
+    def dispatch_classes(self, key: ClassKey, method: str | None) -> tuple[ClassKey, ...]:
+        """The classes ``self`` may be an instance of while ``key``'s own
+        ``method`` runs: ``key`` and its scanned subclasses, less those that
+        override ``method`` (on an instance of one of those, this body never runs)."""
+        classes = (key, *self._subclasses.get(key, ()))
+        if method is None:
+            return classes
+        return tuple(k for k in classes if k == key or self.defining_class(k, method) in (key, None))
+
+    def resolve_callee(
+        self, facts: FileFacts, class_name: str | None, ref: CalleeRef | None, method: str | None = None
+    ) -> Resolution:
         """The async defs an awaited call may run, seen from a function in
-        ``facts`` (a method of ``class_name`` when not None)."""
+        ``facts`` (the method ``method`` of ``class_name`` when not None)."""
         if ref is None:
             return UNRESOLVED
         if ref.kind in (NAME, DOTTED):
@@ -295,16 +306,19 @@ class Resolver:
             return UNRESOLVED if target is None else self._usable((target,))
         if ref.kind in (SELF, CLS):
             # Dynamic dispatch: the class itself or any scanned subclass.
-            candidates = [self.lookup_method(k, ref.text) for k in (key, *self._subclasses.get(key, ()))]
+            candidates = [self.lookup_method(k, ref.text) for k in self.dispatch_classes(key, method)]
             concrete = [c for c in dict.fromkeys(candidates) if c is not None and not self._is_stub(c)]
             unresolved = any(c is None for c in candidates) or not concrete
             return Resolution(tuple(concrete), unresolved)
         return UNRESOLVED
 
-    def resolve_sync_call(self, facts: FileFacts, class_name: str | None, ref: CalleeRef) -> SyncCall:
-        """What a plain call runs, seen from a function in ``facts`` (a method
-        of ``class_name`` when not None): scanned sync defs (a class's scanned
-        ``__init__``), a scanned coroutine function, or something unknown."""
+    def resolve_sync_call(
+        self, facts: FileFacts, class_name: str | None, ref: CalleeRef, method: str | None = None
+    ) -> SyncCall:
+        """What a plain call runs, seen from a function in ``facts`` (the
+        method ``method`` of ``class_name`` when not None): scanned sync defs
+        (a class's scanned ``__init__``), a scanned coroutine function, or
+        something unknown. Subclasses overriding ``method`` are not looked at."""
         if ref.kind in (NAME, DOTTED):
             symbol = self.resolve_dotted(facts.path, ref.text)
             if symbol is None:
@@ -326,7 +340,7 @@ class Resolver:
             found = self.lookup_sync_method(key, ref.text, after=True)
             return UNKNOWN_CALL if found is None else SyncCall((found,), False, True)
         if ref.kind in (SELF, CLS):
-            classes = (key, *self._subclasses.get(key, ()))
+            classes = self.dispatch_classes(key, method)
             if all(self.lookup_method(k, ref.text) is not None for k in classes):
                 return SyncCall((), True, True)
             candidates = [self.lookup_sync_method(k, ref.text) for k in classes]
