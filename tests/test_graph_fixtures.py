@@ -5,6 +5,7 @@ that is exempt or suppressed."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from expectations import assert_diagnostics_match, expected_findings
@@ -13,6 +14,7 @@ from mmlint.api import check
 
 PACKAGE = Path(__file__).resolve().parent.parent / "fixtures" / "graph"
 CODES = ("MM003", "MM004", "MM005", "MM010")
+NOTE = re.compile(r"#\s*(?P<kind>fixable|unfixable: (?P<reason>[^#]+?))\s*#\s*expect:")
 
 
 def _report():
@@ -21,6 +23,22 @@ def _report():
 
 def test_defaults_report_exactly_the_markers() -> None:
     assert_diagnostics_match(expected_findings(PACKAGE, PACKAGE), _report().diagnostics, CODES)
+
+
+def test_each_mm010_is_fixable_or_not_as_its_note_says() -> None:
+    notes = {}
+    for file in sorted(PACKAGE.rglob("*.py")):
+        for number, line in enumerate(file.read_text(encoding="utf-8").splitlines(), start=1):
+            if (match := NOTE.search(line)) is not None:
+                notes[(file.relative_to(PACKAGE).as_posix(), number)] = match.group("reason")
+    reported = {(d.path, d.span.line): d for d in _report().diagnostics if d.code == "MM010"}
+    assert set(reported) == set(notes)
+    for place, reason in notes.items():
+        diagnostic = reported[place]
+        if reason is None:
+            assert diagnostic.fixable and diagnostic.edits, diagnostic.message
+        else:
+            assert not diagnostic.fixable and reason in diagnostic.message, diagnostic.message
 
 
 def test_an_override_of_the_async_method_cuts_the_chain_through_the_subclass() -> None:
@@ -32,3 +50,70 @@ def test_an_override_of_the_async_method_cuts_the_chain_through_the_subclass() -
     assert cut is not None and cut.kind != "heavy"  # TemplateRenderer overrides it
     kept = weights.weight(by_name["BaseEncoder.encode_prompt_async"])
     assert kept is not None and kept.kind == "heavy" and "EagerEncoder.encode_prompt" in kept.chain[0]
+
+
+def _collect(tmp_path: Path, source: str):
+    import textwrap
+
+    import libcst as cst
+
+    from mmlint.config.settings import DEFAULT_TWINS
+    from mmlint.facts.collect import collect_facts
+
+    path = tmp_path / "m.py"
+    path.write_text(textwrap.dedent(source), encoding="utf-8")
+    return collect_facts(cst.parse_module(path.read_text(encoding="utf-8")), path, "m.py", DEFAULT_TWINS)
+
+
+def test_all_names_is_the_literal_dunder_all_and_none_otherwise(tmp_path: Path) -> None:
+    assert _collect(tmp_path, '__all__ = ["stop", "stop_async"]\n__all__ += ["x"]\n').all_names == ("stop", "stop_async")
+    assert _collect(tmp_path, "__all__ = ('a',)\n").all_names == ("a",)
+    assert _collect(tmp_path, "__all__ = ['a'] + other.__all__\n").all_names is None
+    assert _collect(tmp_path, "__all__ = [name, 'b']\n").all_names is None
+    assert _collect(tmp_path, "x = 1\n").all_names is None
+    assert _collect(tmp_path, "def f():\n    __all__ = ['a']\n").all_names is None
+
+
+def test_a_star_import_binds_the_names_of_all_or_the_public_ones(tmp_path: Path) -> None:
+    from suspension_support import write_project
+
+    shared = {
+        "pkg/__init__.py": "",
+        "pkg/sub/__init__.py": "from .api import *\n",
+        "pkg/routes.py": """
+            from pkg import sub
+
+            async def route(engine):
+                sub.stop(engine)
+                sub._kill(engine)
+        """,
+    }
+    api = """
+        import asyncio
+        {all}
+        def stop(engine):
+            engine.stop()
+
+        async def stop_async(engine):
+            await asyncio.to_thread(stop, engine)
+
+        def _kill(engine):
+            engine.kill()
+
+        async def _kill_async(engine):
+            await asyncio.to_thread(_kill, engine)
+    """
+
+    def lines(all_line: str) -> list[int]:
+        root = write_project(tmp_path / str(len(all_line)), {**shared, "pkg/sub/api.py": api.format(all=all_line)})
+        return [d.span.line for d in check(cwd=root, select=["MM010"]).diagnostics]
+
+    assert lines("") == [4]  # no `__all__`: the names without a leading underscore
+    assert lines('__all__ = ["stop", "stop_async", "_kill", "_kill_async"]') == [4, 5]
+    assert lines('__all__ = ["_kill", "_kill_async"]') == [5]
+
+
+def test_a_plain_package_init_is_parsed_for_its_re_exports() -> None:
+    report = _report()
+    assert "gpkg/control/__init__.py" in report.project.files
+    assert report.project.files["gpkg/control/api.py"].all_names == ("stop", "stop_async", "drain", "drain_async", "pause")

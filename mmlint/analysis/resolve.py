@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from mmlint.facts.model import CLS, DOTTED, NAME, SELF, SUPER, CalleeRef, FileFacts
+from mmlint.facts.model import CLS, DOTTED, NAME, SELF, STAR, SUPER, CalleeRef, FileFacts
 
 # A def is identified by the display path of its file and its index there.
 DefKey = tuple[str, int]
@@ -136,7 +136,32 @@ class Resolver:
             submodule = self._by_module_path.get(facts.module_path + (name,))
             if submodule is not None:
                 return (_MODULE, submodule)
+        for source in self._star_sources(facts, name):
+            found = self.resolve_name(source, name, seen)
+            if found is not None:
+                return found
         return None
+
+    def _star_sources(self, facts: FileFacts, name: str) -> list[str]:
+        """The scanned modules whose `from m import *` in ``facts`` binds
+        ``name``, the last import first: the names in m's literal `__all__`,
+        else m's names without a leading underscore."""
+        found = []
+        for fact in reversed(facts.imports):
+            if fact.local != STAR:
+                continue
+            # The target of a star import is a module, never an attribute.
+            if fact.anchor:
+                parts = tuple(fact.target.split(".")) if fact.target else ()
+                module = self._by_module_path.get(fact.anchor + parts)
+            else:
+                module = self.module_named(fact.target)
+            if module is None:
+                continue
+            exported = self.files[module].all_names
+            if name in exported if exported is not None else not name.startswith("_"):
+                found.append(module)
+        return found
 
     def _resolve_import(self, target: str, anchor: tuple[str, ...], seen: frozenset):
         """An imported dotted name: the longest prefix that is a scanned module,
@@ -264,6 +289,10 @@ class Resolver:
                 if parent is None or parent[0] != _MODULE:
                     return None
                 return self.module_function(parent[1], last, seen)
+        for source in self._star_sources(facts, name):
+            found = self.module_function(source, name, seen)
+            if found is not None:
+                return found
         return None
 
     @cached_property

@@ -30,6 +30,7 @@ from mmlint.facts.model import (
     POSITIONAL_ONLY,
     POSITIONAL_OR_KEYWORD,
     SELF,
+    STAR,
     SUPER,
     UNKNOWN,
     VAR_KEYWORD,
@@ -113,6 +114,14 @@ class TwinAnalysis:
                 if _is_member(info):
                     self._asyncs[(path, info.class_name, info.name)] = index
         self._async_names = frozenset(key[2] for key in self._asyncs)
+        # Names an import binds to something called otherwise (`stop as halt`):
+        # a call of one may reach a twin whose names the patterns do not give.
+        self._aliases = frozenset(
+            fact.local
+            for facts in files.values()
+            for fact in facts.imports
+            if fact.local != STAR and fact.local != fact.target.rpartition(".")[2]
+        )
         self._twin_names: dict[str, tuple[str, ...]] = {}
         self._calls: dict[str, tuple[TwinCall, ...]] = {}
         self._contracts: dict[Twin, Contract] = {}
@@ -186,13 +195,15 @@ class TwinAnalysis:
         if name in self.excluded_names:  # a configured pair: MM001's
             return None
         candidates = self.twin_names(name)
-        if not candidates:
-            return None
         if ref.kind in _RECEIVERS:
+            if not candidates:
+                return None
             found = self._method_twin(facts, info, name, candidates, after=ref.kind == SUPER)
             written = f"{_RECEIVERS[ref.kind]}.{name}"
         else:
-            found = self._named_twin(facts, prefix, name, candidates)
+            if not candidates and name not in self._aliases:
+                return None
+            found = self._named_twin(facts, prefix, name)
             written = ref.text
         if found is None:
             return None
@@ -220,16 +231,16 @@ class TwinAnalysis:
                 return Twin(name, async_name, (sync[2], sync[1]), (twin[2], twin[1])), True
         return None
 
-    def _named_twin(
-        self, facts: FileFacts, prefix: str, name: str, candidates: tuple[str, ...]
-    ) -> tuple[Twin, bool] | None:
+    def _named_twin(self, facts: FileFacts, prefix: str, name: str) -> tuple[Twin, bool] | None:
         """``f(...)`` or ``a.b.f(...)``: a module-level function (or a method
-        looked up on a class) reached through the caller's module."""
+        looked up on a class) reached through the caller's module, re-exports
+        and import aliases followed (`halt` bound to `api.drain` is `drain`,
+        whose twin is `drain_async`, reachable if some name binds it here)."""
         module = facts.path
         if prefix:
             symbol = self.resolver.resolve_dotted(facts.path, prefix)
             if symbol is not None and symbol[0] == CLASS_SYMBOL:
-                return self._class_twin(symbol[1], name, candidates)
+                return self._class_twin(symbol[1], name, self.twin_names(name))
             if symbol is None or symbol[0] != MODULE_SYMBOL:
                 return None
             module = symbol[1]
@@ -237,15 +248,31 @@ class TwinAnalysis:
         if sync is None or sync[0]:
             return None
         sync_key = (sync[2], sync[1])
-        for async_name in candidates:  # reachable where the call is written
+        defined = self.files[sync[2]].sync_defs[sync[1]].name
+        for async_name in self._pattern_names(name):  # reachable where the call is written, as written
             twin = self._in_module(module, async_name)
-            if twin is not None and twin[0]:
+            if twin is not None and twin[0] and self._defined_name(twin) in self.twin_names(defined):
                 return Twin(name, async_name, sync_key, (twin[2], twin[1])), True
-        for async_name in candidates:  # defined beside the sync def, not reachable from here
-            twin = self._member(sync[2], None, async_name)
-            if twin is not None and twin[0]:
-                return Twin(name, async_name, sync_key, (sync[2], twin[1])), False
+        for async_name in self.twin_names(defined):  # by the def's own name: reachable, or beside it only
+            beside = self._beside(sync, async_name)
+            if beside is not None:
+                twin = self._in_module(module, async_name)
+                reachable = twin is not None and (twin[2], twin[1]) == beside
+                return Twin(name, async_name, sync_key, beside), reachable
         return None
+
+    def _pattern_names(self, name: str) -> tuple[str, ...]:
+        """Every async name the patterns give for ``name``, borne by a def or not."""
+        return tuple(found for prefix, suffix in self.patterns if (found := f"{prefix}{name}{suffix}") != name)
+
+    def _defined_name(self, found: tuple[bool, int, str]) -> str:
+        """The name an async def found by ``_in_module`` is defined with."""
+        return self.files[found[2]].async_defs[found[1]].name
+
+    def _beside(self, sync: tuple[bool, int, str], async_name: str) -> DefKey | None:
+        """The async def ``async_name`` in the sync def's own module, if any."""
+        twin = self._member(sync[2], None, async_name)
+        return (sync[2], twin[1]) if twin is not None and twin[0] else None
 
     # ------------------------------------------------------------ contracts
 

@@ -28,6 +28,14 @@ _DEF_AFTER_ASYNC = re.compile(rb"(?:[ \t\f]|\\(?:\r\n?|\n))+def\b")
 _WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 
 
+def may_re_export(file_name: str, data: bytes) -> bool:
+    """A package `__init__.py` that imports something: the names it re-exports
+    (`from .api import stop`, `from . import sub`, `from .api import *`) are
+    how callers elsewhere reach a twin or a blocking helper, so it is parsed
+    for name resolution though it cannot hold a finding itself."""
+    return file_name == "__init__.py" and b"import" in data
+
+
 class Prefilter:
     def __init__(self, twins: Iterable[TwinPair]) -> None:
         words = {b"mmlint:"}

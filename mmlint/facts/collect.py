@@ -59,7 +59,15 @@ from mmlint.facts.scopes import (
     bind,
     bound_in_function,
 )
-from mmlint.facts.shapes import HANDOFF_CONSUMERS, assigned_twin, handed_functions, is_bounded_iterable, loop_description, receiver_chain
+from mmlint.facts.shapes import (
+    HANDOFF_CONSUMERS,
+    assigned_twin,
+    handed_functions,
+    is_bounded_iterable,
+    literal_all,
+    loop_description,
+    receiver_chain,
+)
 from mmlint.facts.stub_like import is_stub_like_body
 from mmlint.facts.syntax import (
     callee_name,
@@ -247,6 +255,7 @@ class FileWalk:
         self.starts: dict[int, tuple[int, int]] = {}  # id(def or class) -> where it starts
         self.handed_coroutines: list[tuple[str, str]] = []
         self.assigned_twins: list[tuple[str, str, str]] = []
+        self.all_names: tuple[str, ...] | None = None  # the module's literal `__all__`, the last one
 
     # -- the walk
 
@@ -389,6 +398,8 @@ class FileWalk:
                 self.module_bindings.update(names)
                 if isinstance(target.target, cst.Name):
                     self.assigned_names.append(target.target.value)
+                    if target.target.value == "__all__":
+                        self.all_names = literal_all(node.value)
         if ctx.owner and ctx.frame is not None:
             ctx.frame.assigns.append(node)
         return False
@@ -462,6 +473,8 @@ class FileWalk:
 
     def _import_from(self, node: cst.ImportFrom, ctx: _Context, link: Link, stack: list) -> bool:
         if isinstance(node.names, cst.ImportStar):
+            if not ctx.owner:
+                self._star_import(node)
             return True
         for alias in node.names:
             if (bound := import_head(alias)) is not None:
@@ -482,6 +495,18 @@ class FileWalk:
             local = alias.asname.name.value if alias.asname and isinstance(alias.asname.name, cst.Name) else name
             self.imports.append(ImportFact(local, f"{target}.{name}" if target else name, anchor))
         return True
+
+    def _star_import(self, node: cst.ImportFrom) -> None:
+        """`from m import *`: an ImportFact whose local is STAR, the module as target."""
+        target = dotted_text(node.module) if node.module is not None else ""
+        anchor: tuple[str, ...] = ()
+        if node.relative:
+            found = relative_anchor(self.real_path, len(node.relative))
+            if found is None:
+                return
+            anchor = found
+        if target or anchor:
+            self.imports.append(ImportFact(model.STAR, target or "", anchor))
 
     # -- what a body holds
 
@@ -649,6 +674,7 @@ class FileWalk:
             module_bindings=frozenset(self.module_bindings),
             handed_coroutines=tuple(dict.fromkeys(self.handed_coroutines)),
             assigned_twins=tuple(dict.fromkeys(self.assigned_twins)),
+            all_names=self.all_names,
         )
 
     def _call_site(self, node: cst.Call, name_node: cst.Name, ctx: _Context, link: Link, kept: set[int]) -> CallSite:

@@ -267,10 +267,15 @@ class ClassInfo:
     line: int
 
 
+# ImportFact.local of `from m import *`: its target is the module m.
+STAR = "*"
+
+
 @pickles_by_fields
 @dataclass(frozen=True, slots=True)
 class ImportFact:
-    """One name a module-level import binds. ``target`` is dotted; for a
+    """One name a module-level import binds (``local`` STAR for a star import,
+    which binds the module's public names). ``target`` is dotted; for a
     relative import it is relative to ``anchor``, the absolute path parts of
     the package directory the dots lead to (``()`` for an absolute import)."""
 
@@ -312,3 +317,7 @@ class FileFacts:
     # Twins defined by assignment: (sync name, async name, wrapper) for
     # `X_async = make_async(X, ...)` and `self.X_async = wrapper(self.X)`.
     assigned_twins: tuple[tuple[str, str, str], ...] = ()
+    # The module's literal `__all__` (a list or tuple of string literals; an
+    # `__all__ +=` is ignored), None when absent or not literal: what a star
+    # import of the module binds.
+    all_names: tuple[str, ...] | None = None
