@@ -6,11 +6,14 @@ that is exempt or suppressed."""
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
+from cli_support import CliRunner
 from expectations import assert_diagnostics_match, expected_findings
 
 from mmlint.api import check
+from mmlint.cli import cli
 
 PACKAGE = Path(__file__).resolve().parent.parent / "fixtures" / "graph"
 CODES = ("MM003", "MM004", "MM005", "MM010")
@@ -117,3 +120,30 @@ def test_a_plain_package_init_is_parsed_for_its_re_exports() -> None:
     report = _report()
     assert "gpkg/control/__init__.py" in report.project.files
     assert report.project.files["gpkg/control/api.py"].all_names == ("stop", "stop_async", "drain", "drain_async", "pause")
+
+
+def test_fix_rewrites_the_fixable_sites_to_the_assigned_and_re_exported_twins(tmp_path: Path, monkeypatch) -> None:
+    work = tmp_path / "graph"
+    shutil.copytree(PACKAGE, work)
+    before = check(cwd=work, select=["MM010"]).diagnostics
+    fixable = sum(d.fixable for d in before)
+    monkeypatch.chdir(work)
+    result = CliRunner().invoke(cli, ["fix", "--select", "MM010", "--no-cache"], catch_exceptions=False)
+    assert result.exit_code == 1, result.output  # unfixable sites remain
+    after = check(cwd=work, select=["MM010"]).diagnostics
+    assert len(after) == len(before) - fixable and not any(d.fixable for d in after)
+    inputs = (work / "gpkg/inputs.py").read_text(encoding="utf-8")
+    assert "request = await self.process_inputs_async(prompt)  # fixable" in inputs
+    assert "yield await self.process_inputs_async(chunk)" in inputs
+    assert "return await load_embeds_async(path)" in inputs
+    routes = (work / "gpkg/routes.py").read_text(encoding="utf-8")
+    assert "await control.halt_async(engine)" in routes and "await ctl.stop_async(engine)" in routes
+
+
+def test_only_the_configured_wrappers_define_twins(tmp_path: Path) -> None:
+    shutil.copytree(PACKAGE / "gpkg", tmp_path / "gpkg")
+    config = tmp_path / "mmlint.toml"
+    config.write_text('paths = ["gpkg"]\ntwin-wrappers = ["to_thread"]\n', encoding="utf-8")
+    report = check(cwd=tmp_path, config=config, select=["MM010"])
+    lines = {d.span.line for d in report.diagnostics if d.path == "gpkg/inputs.py"}
+    assert lines == {35}  # `self.render`, twinned through `partial(asyncio.to_thread, ...)`

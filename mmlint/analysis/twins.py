@@ -21,6 +21,7 @@ from mmlint.analysis.resolve import (
     MODULE_SYMBOL,
     ClassKey,
     DefKey,
+    External,
     Resolver,
 )
 from mmlint.facts.model import (
@@ -56,7 +57,10 @@ class Twin:
     sync_name: str
     async_name: str
     sync: SyncKey
+    # The async def; for a twin defined by assignment (``assigned``), the
+    # (display path, index into FileFacts.twin_assignments) of the assignment.
     async_: DefKey
+    assigned: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +101,7 @@ class TwinAnalysis:
         suspension: "SuspensionAnalysis",
         patterns: tuple[str, ...],
         excluded_names: frozenset[str] = frozenset(),
+        wrappers: tuple[str, ...] = (),
     ) -> None:
         self.files = files
         self.suspension = suspension
@@ -122,6 +127,14 @@ class TwinAnalysis:
             for fact in facts.imports
             if fact.local != STAR and fact.local != fact.target.rpartition(".")[2]
         )
+        # Twins defined by assignment through a configured wrapper, by the sync name:
+        # (path, holding class or None, index into FileFacts.twin_assignments).
+        self._assigned: dict[str, list[tuple[str, str | None, int]]] = {}
+        wanted = frozenset(wrappers)
+        for path, facts in files.items():
+            for index, assignment in enumerate(facts.twin_assignments):
+                if assignment.wrapper in wanted and assignment.sync not in excluded_names:
+                    self._assigned.setdefault(assignment.sync, []).append((path, assignment.class_name, index))
         self._twin_names: dict[str, tuple[str, ...]] = {}
         self._calls: dict[str, tuple[TwinCall, ...]] = {}
         self._contracts: dict[Twin, Contract] = {}
@@ -196,12 +209,12 @@ class TwinAnalysis:
             return None
         candidates = self.twin_names(name)
         if ref.kind in _RECEIVERS:
-            if not candidates:
+            if not candidates and name not in self._assigned:
                 return None
             found = self._method_twin(facts, info, name, candidates, after=ref.kind == SUPER)
             written = f"{_RECEIVERS[ref.kind]}.{name}"
         else:
-            if not candidates and name not in self._aliases:
+            if not candidates and name not in self._aliases and name not in self._assigned:
                 return None
             found = self._named_twin(facts, prefix, name)
             written = ref.text
@@ -229,7 +242,49 @@ class TwinAnalysis:
             twin = self._in_class(key, async_name, after)
             if twin is not None and twin[0]:
                 return Twin(name, async_name, (sync[2], sync[1]), (twin[2], twin[1])), True
+        return self._assigned_in_class(key, name, (sync[2], sync[1]), after)
+
+    def _assigned_in_class(self, key: ClassKey, name: str, sync: SyncKey, after: bool) -> tuple[Twin, bool] | None:
+        """``self.X_async = wrapper(self.X)`` in a class along ``key``'s MRO,
+        its name not defined otherwise (a method would come first)."""
+        holders = {(path, class_name): index for path, class_name, index in self._assigned.get(name, ()) if class_name}
+        if not holders:
+            return None
+        order = self.resolver.mro(key)
+        for entry in order[1:] if after else order:
+            if isinstance(entry, External):
+                return None
+            index = holders.get(entry)
+            if index is not None:
+                assignment = self.files[entry[0]].twin_assignments[index]
+                if self.resolver.defining_class(key, assignment.async_, after) is not None:
+                    return None  # a def of that name shadows the attribute
+                return Twin(name, assignment.async_, sync, (entry[0], index), assigned=True), True
         return None
+
+    def _assigned_in_module(self, module: str, name: str, sync: tuple[bool, int, str]) -> tuple[Twin, bool] | None:
+        """``X_async = wrapper(X)`` at module level beside the sync def ``X``;
+        reachable when the call's module is that one or binds the name to it."""
+        for path, class_name, index in self._assigned.get(self.files[sync[2]].sync_defs[sync[1]].name, ()):
+            if class_name is None and path == sync[2]:
+                assignment = self.files[path].twin_assignments[index]
+                twin = Twin(name, assignment.async_, (sync[2], sync[1]), (path, index), assigned=True)
+                return twin, self._binds(module, assignment.async_, path)
+        return None
+
+    def _binds(self, module: str, name: str, home: str, depth: int = 0) -> bool:
+        """Whether ``name`` at module level in ``module`` is the one ``home`` assigns (imports followed)."""
+        if module == home:
+            return True
+        facts = self.files.get(module)
+        if facts is None or depth > 8 or name in facts.functions or name in facts.assigned_names:
+            return False
+        for fact in reversed(facts.imports):
+            if fact.local == name:
+                parent, _, last = fact.target.rpartition(".")
+                symbol = self.resolver._resolve_import(parent, fact.anchor, frozenset()) if parent or fact.anchor else None
+                return symbol is not None and symbol[0] == MODULE_SYMBOL and self._binds(symbol[1], last, home, depth + 1)
+        return False
 
     def _named_twin(self, facts: FileFacts, prefix: str, name: str) -> tuple[Twin, bool] | None:
         """``f(...)`` or ``a.b.f(...)``: a module-level function (or a method
@@ -259,7 +314,7 @@ class TwinAnalysis:
                 twin = self._in_module(module, async_name)
                 reachable = twin is not None and (twin[2], twin[1]) == beside
                 return Twin(name, async_name, sync_key, beside), reachable
-        return None
+        return self._assigned_in_module(module, name, sync)
 
     def _pattern_names(self, name: str) -> tuple[str, ...]:
         """Every async name the patterns give for ``name``, borne by a def or not."""
@@ -278,6 +333,9 @@ class TwinAnalysis:
 
     def contract(self, twin: Twin) -> Contract:
         found = self._contracts.get(twin)
+        if found is None and twin.assigned:
+            # The wrapper calls the sync def with the arguments it is given, in a thread.
+            found = self._contracts[twin] = Contract(None, ALWAYS)
         if found is None:
             sync = self.sync_def(twin)
             async_ = self.async_def(twin)
@@ -290,7 +348,13 @@ class TwinAnalysis:
         return self.files[twin.sync[0]].sync_defs[twin.sync[1]]
 
     def async_def(self, twin: Twin) -> AsyncDef:
+        """The async twin's def (not for a twin defined by assignment)."""
         return self.files[twin.async_[0]].async_defs[twin.async_[1]]
+
+    def async_line(self, twin: Twin) -> int:
+        """Where the async twin is defined: its def, or the assignment that makes it."""
+        facts = self.files[twin.async_[0]]
+        return facts.twin_assignments[twin.async_[1]].line if twin.assigned else facts.async_defs[twin.async_[1]].line
 
     # ------------------------------------------------------------ the inventory
 

@@ -46,6 +46,7 @@ from mmlint.facts.model import (
     FileFacts,
     ImportFact,
     SyncDef,
+    TwinAssignment,
     TwinPair,
 )
 from mmlint.facts.positions import Range, locate, to_span
@@ -256,6 +257,8 @@ class FileWalk:
         self.handed_coroutines: list[tuple[str, str]] = []
         self.assigned_twins: list[tuple[str, str, str]] = []
         self.all_names: tuple[str, ...] | None = None  # the module's literal `__all__`, the last one
+        # (target, its link, (sync, async, wrapper), holding class or "" for the module)
+        self.twin_assignments: list[tuple[cst.BaseExpression, Link, tuple[str, str, str], str]] = []
 
     # -- the walk
 
@@ -392,6 +395,9 @@ class FileWalk:
             twin = assigned_twin(node.targets[0].target, node.value)
             if twin is not None:
                 self.assigned_twins.append(twin)
+                holder = _twin_holder(ctx.owner, node.targets[0].target, node.value)
+                if holder is not None:
+                    self.twin_assignments.append((node.targets[0].target, link, twin, holder))
         for target in node.targets:
             names = self._bind_targets(ctx, target.target)
             if not ctx.owner:
@@ -632,6 +638,7 @@ class FileWalk:
         placed: list[tuple[cst.CSTNode, Link]] = []
         for call, name_node, _ctx, link in self.twin_calls:
             placed += ((call, link), (call.func, link), (name_node, link))
+        placed += ((target, link) for target, link, _, _ in self.twin_assignments)
         call_places = self.call_places
         for pending in self.async_defs:
             placed += ((node, self.links[id(node)]) for node in pending.frame.awaits)
@@ -675,6 +682,10 @@ class FileWalk:
             handed_coroutines=tuple(dict.fromkeys(self.handed_coroutines)),
             assigned_twins=tuple(dict.fromkeys(self.assigned_twins)),
             all_names=self.all_names,
+            twin_assignments=tuple(
+                TwinAssignment(sync, async_, wrapper, holder or None, self.ranges[id(target)][0])
+                for target, _, (sync, async_, wrapper), holder in self.twin_assignments
+            ),
         )
 
     def _call_site(self, node: cst.Call, name_node: cst.Name, ctx: _Context, link: Link, kept: set[int]) -> CallSite:
@@ -777,6 +788,27 @@ def _class_name(owner: tuple[Owner, ...]) -> str | None:
 
 def _unsubscripted(expr: cst.BaseExpression) -> cst.BaseExpression:
     return expr.value if isinstance(expr, cst.Subscript) else expr
+
+
+
+def _twin_holder(owner: tuple[Owner, ...], target: cst.BaseExpression, value: cst.Call) -> str | None:
+    """Who holds a twin assigned through a wrapper: "" for a module-level
+    name wrapping a module-level name, the class (qualified) for `self.X_async
+    = wrapper(self.X)` in a method directly in its body; None otherwise."""
+    wrapped = value.args[0].value
+    if isinstance(wrapped, cst.Attribute) and isinstance(wrapped.value, cst.Name) and wrapped.value.value in ("asyncio", "functools"):
+        wrapped = value.args[1].value if len(value.args) > 1 else wrapped  # partial(asyncio.to_thread, X)
+    if not owner:
+        return "" if isinstance(target, cst.Name) and isinstance(wrapped, cst.Name) else None
+    if len(owner) < 2 or owner[-1].kind == model.CLASS or not all(part.kind == model.CLASS for part in owner[:-1]):
+        return None
+    if not (_on_self(target) and _on_self(wrapped)):
+        return None
+    return ".".join(part.name for part in owner[:-1])
+
+
+def _on_self(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self"
 
 
 _HANDLERS = {

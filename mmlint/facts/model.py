@@ -286,6 +286,21 @@ class ImportFact:
 
 @pickles_by_fields
 @dataclass(frozen=True, slots=True)
+class TwinAssignment:
+    """An async twin defined by assignment through an offloading wrapper:
+    ``X_async = make_async(X, ...)`` at module level, or ``self.X_async =
+    wrapper(self.X)`` in a method (MM010). The wrapper runs ``X`` with the
+    arguments it is given, off the loop."""
+
+    sync: str
+    async_: str
+    wrapper: str  # the wrapper's last name: "make_async", "to_thread"
+    class_name: str | None  # the class whose instances hold it (qualified); None at module level
+    line: int  # of the assignment's target
+
+
+@pickles_by_fields
+@dataclass(frozen=True, slots=True)
 class FileFacts:
     path: str  # display path (relative posix when under the cwd, else absolute)
     module: str  # dotted module name ("pkg.sub.mod"; "pkg.sub" for a package __init__)
@@ -321,3 +336,6 @@ class FileFacts:
     # `__all__ +=` is ignored), None when absent or not literal: what a star
     # import of the module binds.
     all_names: tuple[str, ...] | None = None
+    # The assigned twins above that MM010 can wire: at module level, or on
+    # `self` in a method directly in a class body, with where each is.
+    twin_assignments: tuple[TwinAssignment, ...] = ()

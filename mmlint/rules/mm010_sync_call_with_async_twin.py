@@ -152,15 +152,14 @@ class SyncCallWithAsyncTwin(Rule):
 def twin_analysis(ctx: RuleContext) -> TwinAnalysis:
     """The project's twin analysis for the configured patterns, configured pairs left to MM001."""
     excluded = frozenset(name for pair in ctx.settings.twins for name in (pair.sync, pair.async_))
-    return ctx.project.twins(tuple(ctx.settings.twin_patterns), excluded)
+    return ctx.project.twins(tuple(ctx.settings.twin_patterns), excluded, tuple(ctx.settings.twin_wrappers))
 
 
 def message(twin_call: TwinCall, analysis: TwinAnalysis, reason: str | None) -> str:
     twin = twin_call.twin
-    defined = analysis.async_def(twin)
     text = (
         f"`{twin_call.written}(...)` runs the sync `{twin.sync_name}` on the event loop, "
-        f"but its async twin `{twin.async_name}` is defined at {twin.async_[0]}:{defined.line}; "
+        f"but its async twin `{twin.async_name}` is defined at {twin.async_[0]}:{analysis.async_line(twin)}; "
     )
     if reason is None:
         return text + f"use `await {twin_call.rewritten}(...)`"
