@@ -147,3 +147,24 @@ def test_only_the_configured_wrappers_define_twins(tmp_path: Path) -> None:
     report = check(cwd=tmp_path, config=config, select=["MM010"])
     lines = {d.span.line for d in report.diagnostics if d.path == "gpkg/inputs.py"}
     assert lines == {35}  # `self.render`, twinned through `partial(asyncio.to_thread, ...)`
+
+
+def test_a_twin_bypassed_two_calls_deep_names_the_chain_and_the_fix() -> None:
+    (deep,) = [d for d in _report().diagnostics if d.path == "gpkg/engine.py" and d.span.line == 42]
+    assert deep.code == "MM010" and not deep.fixable and not deep.edits
+    assert "async twin `_rpc_async` at gpkg/engine.py:18" in deep.message
+    assert "needs an async path through the chain to `_rpc_async`" in deep.message
+    assert deep.chain == (
+        "`Engine.get_load` at gpkg/engine.py:25",
+        "`Engine._collect_loads` at gpkg/engine.py:22",
+        "`self._rpc`",
+    )
+
+
+def test_a_blocking_chain_that_bypasses_a_twin_is_mm010s_not_mm005s(tmp_path: Path) -> None:
+    shutil.copytree(PACKAGE / "gpkg", tmp_path / "gpkg")
+    config = tmp_path / "mmlint.toml"
+    config.write_text('paths = ["gpkg"]\n[blocking-calls]\nextend = ["*.socket.poll"]\n', encoding="utf-8")
+    report = check([tmp_path / "gpkg" / "engine.py"], cwd=tmp_path, config=config)
+    codes = {(d.span.line, d.code) for d in report.diagnostics}
+    assert (42, "MM010") in codes and (42, "MM005") not in codes and (46, "MM005") not in codes

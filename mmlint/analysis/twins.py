@@ -13,6 +13,7 @@ once, so the cost grows with the calls, not calls times defs.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from mmlint.analysis.flow import ALWAYS, SOME
@@ -37,6 +38,7 @@ from mmlint.facts.model import (
     VAR_KEYWORD,
     VAR_POSITIONAL,
     AsyncDef,
+    CalleeRef,
     CallFact,
     FileFacts,
     Parameter,
@@ -94,6 +96,35 @@ class TwinCall:
         return f"{prefix}{dot}{self.twin.async_name}"
 
 
+@dataclass(frozen=True, slots=True)
+class Bypass:
+    """A call, in a scanned sync def, of a sync twin whose async twin the
+    call's receiver reaches."""
+
+    caller: SyncKey  # the sync def it is made in
+    twin: Twin
+    written: str  # the callee as written ("self._rpc")
+
+
+@dataclass(frozen=True, slots=True)
+class DeepTwinCall:
+    """A call, made directly in an async def, of scanned sync code that
+    reaches a Bypass through scanned sync calls: no rename fixes it, only an
+    async path through the chain."""
+
+    path: str
+    enclosing: DefKey
+    call: CallFact
+    written: str  # the call as written in the async def ("self.get_load")
+    steps: tuple[SyncKey, ...]  # the sync defs from the called one to the bypass's caller
+    bypass: Bypass
+
+
+def _method(info: AsyncDef | SyncDef) -> str | None:
+    """The method whose `self.` calls dispatch from ``info`` (None outside a class body)."""
+    return info.name if info.class_name is not None else None
+
+
 class TwinAnalysis:
     def __init__(
         self,
@@ -137,6 +168,7 @@ class TwinAnalysis:
                     self._assigned.setdefault(assignment.sync, []).append((path, assignment.class_name, index))
         self._twin_names: dict[str, tuple[str, ...]] = {}
         self._calls: dict[str, tuple[TwinCall, ...]] = {}
+        self._deep_calls: dict[str, tuple[DeepTwinCall, ...]] = {}
         self._contracts: dict[Twin, Contract] = {}
 
     # ------------------------------------------------------------ members
@@ -201,8 +233,18 @@ class TwinAnalysis:
         return tuple(call for path in sorted(self.files) for call in self.calls_in(path))
 
     def _twin_call(self, facts: FileFacts, key: DefKey, info: AsyncDef, call: CallFact) -> TwinCall | None:
-        ref = call.callee
-        if ref.kind == UNKNOWN or call.awaited:  # awaited: the sync def hands back an awaitable
+        if call.awaited:  # the sync def hands back an awaitable
+            return None
+        found = self._twin_of(facts, info, call.callee)
+        if found is None:
+            return None
+        twin, reachable, written = found
+        return TwinCall(facts.path, key, call, twin, written, reachable)
+
+    def _twin_of(self, facts: FileFacts, info: AsyncDef | SyncDef, ref: CalleeRef) -> tuple[Twin, bool, str] | None:
+        """The twin pair whose sync member a call in ``info`` runs, whether its
+        async member is reachable from the call's receiver, and the callee as written."""
+        if ref.kind == UNKNOWN:
             return None
         prefix, _, name = ref.text.rpartition(".")
         if name in self.excluded_names:  # a configured pair: MM001's
@@ -223,10 +265,101 @@ class TwinAnalysis:
         twin, reachable = found
         if any(o.kind == ASYNC_DEF and o.name == twin.async_name for o in info.owner):
             return None  # the delegation: the async twin runs its sync body
-        return TwinCall(facts.path, key, call, twin, written, reachable)
+        return twin, reachable, written
+
+    # ------------------------------------------------------------ through the call graph
+
+    def deep_calls_in(self, path: str) -> tuple[DeepTwinCall, ...]:
+        """Every call, made directly in an async def of ``path``, of scanned
+        sync code that reaches, through scanned sync calls, the sync member of
+        a pair whose async member its receiver there reaches too; calls of a
+        sync twin themselves (``calls_in``) excepted."""
+        found = self._deep_calls.get(path)
+        if found is None:
+            facts = self.files[path]
+            direct = {twin_call.call.span for twin_call in self.calls_in(path)}
+            bypasses = self._bypasses
+            deep = []
+            for index, info in enumerate(facts.async_defs):
+                for call in info.calls:
+                    if call.awaited or call.scheduled or call.span in direct:
+                        continue
+                    if info.name in self._pattern_names(call.callee.text.rpartition(".")[2]):
+                        continue  # the delegation: the async twin runs its sync body (calls_in's rule)
+                    resolved = self.resolver.resolve_sync_call(facts, info.class_name, call.callee, _method(info))
+                    reached = next((bypasses[t] for t in resolved.targets if t in bypasses), None)
+                    if reached is not None:
+                        steps, bypass = reached
+                        deep.append(DeepTwinCall(path, (path, index), call, call.callee.describe(), steps, bypass))
+            found = self._deep_calls[path] = tuple(deep)
+        return found
+
+    @cached_property
+    def _bypasses(self) -> dict[SyncKey, tuple[tuple[SyncKey, ...], Bypass]]:
+        """Sync defs (reachable from async defs) that reach a twin bypass: the
+        sync defs on the way, the called one first, and the bypass at the end.
+        A least fixed point over the sync call graph; an offloaded function
+        is an argument, not a call, so offloading cuts a chain."""
+        graph = self._sync_graph
+        found: dict[SyncKey, tuple[tuple[SyncKey, ...], Bypass]] = {}
+        for key in graph:
+            bypass = self._direct_bypass(key)
+            if bypass is not None:
+                found[key] = ((key,), bypass)
+        changed = True
+        while changed:
+            changed = False
+            for key, targets in graph.items():
+                if key in found:
+                    continue
+                reached = next((found[t] for t in targets if t in found and key not in found[t][0]), None)
+                if reached is not None:
+                    found[key] = ((key, *reached[0]), reached[1])
+                    changed = True
+        return found
+
+    @cached_property
+    def _sync_graph(self) -> dict[SyncKey, tuple[SyncKey, ...]]:
+        """The scanned sync defs reachable from async defs through sync calls, each with the sync defs it calls."""
+        graph: dict[SyncKey, tuple[SyncKey, ...]] = {}
+        pending: list[SyncKey] = []
+        for path, facts in self.files.items():
+            for info in facts.async_defs:
+                for call in info.calls:
+                    if not (call.awaited or call.scheduled):
+                        pending.extend(self.resolver.resolve_sync_call(facts, info.class_name, call.callee, _method(info)).targets)
+        while pending:
+            key = pending.pop()
+            if key in graph:
+                continue
+            facts = self.files[key[0]]
+            info = facts.sync_defs[key[1]]
+            targets = tuple(
+                target
+                for call in info.calls
+                for target in self.resolver.resolve_sync_call(facts, info.class_name, call.callee, _method(info)).targets
+            )
+            graph[key] = targets
+            pending.extend(t for t in targets if t not in graph)
+        return graph
+
+    def _direct_bypass(self, key: SyncKey) -> Bypass | None:
+        """The first call in a sync def of a sync twin whose async twin its receiver reaches."""
+        facts = self.files[key[0]]
+        info = facts.sync_defs[key[1]]
+        for call in info.calls:
+            found = self._twin_of(facts, info, call.callee)
+            if found is None or not found[1]:
+                continue
+            contract = self.contract(found[0])
+            # An async path through the chain is the fix only where the async
+            # twin can take this call's place: the same arguments, and it suspends.
+            if contract.arguments_problem is None and contract.suspends:
+                return Bypass(key, found[0], found[2])
+        return None
 
     def _method_twin(
-        self, facts: FileFacts, info: AsyncDef, name: str, candidates: tuple[str, ...], after: bool
+        self, facts: FileFacts, info: AsyncDef | SyncDef, name: str, candidates: tuple[str, ...], after: bool
     ) -> tuple[Twin, bool] | None:
         if info.class_name is None or (facts.path, info.class_name) not in self.resolver.classes:
             return None

@@ -195,7 +195,8 @@ def discovered_twin_calls(path: str, ctx: RuleContext) -> frozenset:
         return frozenset()
     excluded = frozenset(name for pair in ctx.settings.twins for name in (pair.sync, pair.async_))
     analysis = ctx.project.twins(tuple(ctx.settings.twin_patterns), excluded, tuple(ctx.settings.twin_wrappers))
-    return frozenset(call.call.span for call in analysis.calls_in(path))
+    deep = (call.call.span for call in analysis.deep_calls_in(path))
+    return frozenset((*(call.call.span for call in analysis.calls_in(path)), *deep))
 
 
 def short_name(dotted: str) -> str:

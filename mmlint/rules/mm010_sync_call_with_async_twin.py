@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from mmlint.analysis.flow import NEVER
-from mmlint.analysis.twins import Contract, TwinAnalysis, TwinCall
+from mmlint.analysis.twins import Contract, DeepTwinCall, TwinAnalysis, TwinCall
 from mmlint.core.diagnostics import Diagnostic, Edit, Span
 from mmlint.facts.model import FileFacts
 from mmlint.rules.base import Example, Rule, RuleContext
@@ -147,6 +147,15 @@ class SyncCallWithAsyncTwin(Rule):
                 unfixable_reason=reason,
                 owner=analysis.suspension.defs[twin_call.enclosing].owner,
             )
+        for deep in analysis.deep_calls_in(facts.path):
+            yield self.diagnostic(
+                facts.path,
+                deep.call.span,
+                deep_message(deep, analysis),
+                unfixable_reason=deep_fix(deep),
+                owner=analysis.suspension.defs[deep.enclosing].owner,
+                chain=deep_chain(deep, analysis),
+            )
 
 
 def twin_analysis(ctx: RuleContext) -> TwinAnalysis:
@@ -164,6 +173,28 @@ def message(twin_call: TwinCall, analysis: TwinAnalysis, reason: str | None) -> 
     if reason is None:
         return text + f"use `await {twin_call.rewritten}(...)`"
     return text + f"consider `await {twin_call.rewritten}(...)`{_NOT_FIXABLE}{reason})"
+
+
+def deep_message(deep: DeepTwinCall, analysis: TwinAnalysis) -> str:
+    twin = deep.bypass.twin
+    return (
+        f"`{deep.written}(...)` reaches the sync `{twin.sync_name}`, async twin `{twin.async_name}` "
+        f"at {twin.async_[0]}:{analysis.async_line(twin)}{_NOT_FIXABLE}{deep_fix(deep)})"
+    )
+
+
+def deep_fix(deep: DeepTwinCall) -> str:
+    """What the fix is when the twin is bypassed deeper than the call."""
+    return f"needs an async path through the chain to `{deep.bypass.twin.async_name}`"
+
+
+def deep_chain(deep: DeepTwinCall, analysis: TwinAnalysis) -> tuple[str, ...]:
+    """"`Engine.get_load` at engine.py:20", ..., "`self._rpc`": the chain to the bypass."""
+    steps = []
+    for key in deep.steps:
+        info = analysis.files[key[0]].sync_defs[key[1]]
+        steps.append(f"`{info.qualname}` at {key[0]}:{info.line}")
+    return (*steps, f"`{deep.bypass.written}`")
 
 
 def unfixable_reason(twin_call: TwinCall, contract: Contract, facts: FileFacts) -> str | None:
