@@ -168,3 +168,17 @@ def test_a_blocking_chain_that_bypasses_a_twin_is_mm010s_not_mm005s(tmp_path: Pa
     report = check([tmp_path / "gpkg" / "engine.py"], cwd=tmp_path, config=config)
     codes = {(d.span.line, d.code) for d in report.diagnostics}
     assert (42, "MM010") in codes and (42, "MM005") not in codes and (46, "MM005") not in codes
+
+
+def test_a_root_whose_mm003_is_ignored_for_its_file_leaves_its_awaits_to_mm004(tmp_path: Path) -> None:
+    shutil.copytree(PACKAGE / "gpkg", tmp_path / "gpkg")
+    config = tmp_path / "mmlint.toml"
+    config.write_text(
+        'paths = ["gpkg"]\n[exempt]\npaths = ["gpkg/vendored/**"]\nfunctions = ["legacy_render"]\n'
+        '[per-file-ignores]\n"gpkg/hollow.py" = ["MM003"]\n',
+        encoding="utf-8",
+    )
+    report = check(cwd=tmp_path, config=config, select=["MM003", "MM004"])
+    assert {(d.span.line, d.code) for d in report.diagnostics if d.path == "gpkg/hollow.py"} == {
+        (10, "MM004"), (18, "MM004"), (26, "MM004"),
+    }
