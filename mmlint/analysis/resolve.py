@@ -9,7 +9,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from mmlint.facts.model import CLS, DOTTED, NAME, SELF, STAR, SUPER, CalleeRef, FileFacts
+from mmlint.facts.model import (
+    CLS,
+    DOTTED,
+    NAME,
+    SELF,
+    STAR,
+    SUPER,
+    CalleeRef,
+    FileFacts,
+)
 
 # A def is identified by the display path of its file and its index there.
 DefKey = tuple[str, int]
@@ -290,9 +299,9 @@ class Resolver:
                     return None
                 return self.module_function(parent[1], last, seen)
         for source in self._star_sources(facts, name):
-            found = self.module_function(source, name, seen)
-            if found is not None:
-                return found
+            located = self.module_function(source, name, seen)
+            if located is not None:
+                return located
         return None
 
     @cached_property

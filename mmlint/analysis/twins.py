@@ -323,7 +323,7 @@ class TwinAnalysis:
         """The scanned sync defs reachable from async defs through sync calls, each with the sync defs it calls."""
         graph: dict[SyncKey, tuple[SyncKey, ...]] = {}
         pending: list[SyncKey] = []
-        for path, facts in self.files.items():
+        for facts in self.files.values():
             for info in facts.async_defs:
                 for call in info.calls:
                     if not (call.awaited or call.scheduled):
@@ -333,11 +333,11 @@ class TwinAnalysis:
             if key in graph:
                 continue
             facts = self.files[key[0]]
-            info = facts.sync_defs[key[1]]
+            sync = facts.sync_defs[key[1]]
             targets = tuple(
                 target
-                for call in info.calls
-                for target in self.resolver.resolve_sync_call(facts, info.class_name, call.callee, _method(info)).targets
+                for call in sync.calls
+                for target in self.resolver.resolve_sync_call(facts, sync.class_name, call.callee, _method(sync)).targets
             )
             graph[key] = targets
             pending.extend(t for t in targets if t not in graph)
