@@ -7,7 +7,8 @@ define a coroutine (MM003-MM007 all live in or around an `async def`, and
 asyncio` alone would otherwise send about twice as many of sglang's files to
 the parser (benchmarks/scan.py --only whole). Every trigger is ASCII, so a byte
 search is exact for UTF-8 and every ASCII-compatible encoding a cookie can
-declare.
+declare. A package `__init__.py` that imports passes too (``may_re_export``):
+its re-exports are how names elsewhere resolve.
 """
 
 from __future__ import annotations
