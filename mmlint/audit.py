@@ -229,7 +229,7 @@ def _twin_rows(report: Report) -> tuple[TwinRow, ...]:
         return ()
     project = report.project
     excluded = frozenset(name for pair in settings.twins for name in (pair.sync, pair.async_))
-    analysis = project.twins(tuple(settings.twin_patterns), excluded)
+    analysis = project.twins(tuple(settings.twin_patterns), excluded, tuple(settings.twin_wrappers))
     calls: dict = {}
     for path in sorted(project.targets):
         if path in project.files:
@@ -245,7 +245,7 @@ def _twin_rows(report: Report) -> tuple[TwinRow, ...]:
                 sync=twin.sync_name,
                 async_=twin.async_name,
                 sync_defined=f"{twin.sync[0]}:{analysis.sync_def(twin).line}",
-                async_defined=f"{twin.async_[0]}:{analysis.async_def(twin).line}",
+                async_defined=f"{twin.async_[0]}:{analysis.async_line(twin)}",
                 accepts_same_arguments=contract.arguments_problem is None,
                 arguments_problem=contract.arguments_problem,
                 suspends=contract.verdict,

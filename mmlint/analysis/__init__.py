@@ -76,7 +76,7 @@ class SuspensionAnalysis:
         for key, info in self.defs.items():
             facts = files[key[0]]
             for index, awaited in enumerate(info.awaits):
-                self._resolutions[(key, index)] = self.resolver.resolve_callee(facts, info.class_name, awaited.callee)
+                self._resolutions[(key, index)] = self.resolver.resolve_callee(facts, info.class_name, awaited.callee, _method(info))
         self.verdicts: dict[DefKey, str] = self._fixed_point()
         self.defs_by_path: dict[str, list[DefKey]] = {}
         for key in self.defs:
@@ -175,7 +175,7 @@ class SuspensionAnalysis:
             facts = self.files[key[0]]
             for timeout in info.timeouts:
                 if timeout.kind == "wait_for":
-                    resolution = self.resolver.resolve_callee(facts, info.class_name, timeout.callee)
+                    resolution = self.resolver.resolve_callee(facts, info.class_name, timeout.callee, _method(info))
                     if resolution.fully_resolved and all(self.verdicts[t] == NEVER for t in resolution.targets):
                         chain, cycle, bare = self.chain_from(resolution.targets[0])
                         found.append(IneffectiveTimeout(key[0], timeout, chain, cycle, bare, key))
@@ -184,6 +184,11 @@ class SuspensionAnalysis:
                     if not run_body(timeout.body, effect) & SUSPENDED:
                         found.append(IneffectiveTimeout(key[0], timeout, (), False, False, key))
         return sorted(found, key=lambda finding: (finding.path, finding.timeout.span))
+
+
+def _method(info: AsyncDef) -> str | None:
+    """The method name a def's `self.` calls dispatch from (None outside a class body)."""
+    return info.name if info.class_name is not None else None
 
 
 def analyse_files(files: dict[str, FileFacts]) -> SuspensionAnalysis:

@@ -58,7 +58,7 @@ def coroutine_targets(
     if ref.kind in (SELF, CLS):
         if class_name is None or (facts.path, class_name) not in resolver.classes:
             return ()
-        candidates = [resolver.lookup_method(key, ref.text) for key in resolver.dispatch_classes((facts.path, class_name))]
+        candidates = [resolver.lookup_method(key, ref.text) for key in resolver.dispatch_classes((facts.path, class_name), enclosing.rsplit(".", 1)[-1])]
         if any(c is None or not _creates_coroutine(files, c) for c in candidates):
             return ()  # overridden by a sync def or an attribute, or out of sight
         return tuple(c for c in dict.fromkeys(candidates) if c is not None and not _interface_only(files, c))

@@ -9,7 +9,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from mmlint.facts.model import CLS, DOTTED, NAME, SELF, SUPER, CalleeRef, FileFacts
+from mmlint.facts.model import (
+    CLS,
+    DOTTED,
+    NAME,
+    SELF,
+    STAR,
+    SUPER,
+    CalleeRef,
+    FileFacts,
+)
 
 # A def is identified by the display path of its file and its index there.
 DefKey = tuple[str, int]
@@ -136,7 +145,32 @@ class Resolver:
             submodule = self._by_module_path.get(facts.module_path + (name,))
             if submodule is not None:
                 return (_MODULE, submodule)
+        for source in self._star_sources(facts, name):
+            found = self.resolve_name(source, name, seen)
+            if found is not None:
+                return found
         return None
+
+    def _star_sources(self, facts: FileFacts, name: str) -> list[str]:
+        """The scanned modules whose `from m import *` in ``facts`` binds
+        ``name``, the last import first: the names in m's literal `__all__`,
+        else m's names without a leading underscore."""
+        found = []
+        for fact in reversed(facts.imports):
+            if fact.local != STAR:
+                continue
+            # The target of a star import is a module, never an attribute.
+            if fact.anchor:
+                parts = tuple(fact.target.split(".")) if fact.target else ()
+                module = self._by_module_path.get(fact.anchor + parts)
+            else:
+                module = self.module_named(fact.target)
+            if module is None:
+                continue
+            exported = self.files[module].all_names
+            if name in exported if exported is not None else not name.startswith("_"):
+                found.append(module)
+        return found
 
     def _resolve_import(self, target: str, anchor: tuple[str, ...], seen: frozenset):
         """An imported dotted name: the longest prefix that is a scanned module,
@@ -264,6 +298,10 @@ class Resolver:
                 if parent is None or parent[0] != _MODULE:
                     return None
                 return self.module_function(parent[1], last, seen)
+        for source in self._star_sources(facts, name):
+            located = self.module_function(source, name, seen)
+            if located is not None:
+                return located
         return None
 
     @cached_property
@@ -275,16 +313,22 @@ class Resolver:
                     found[ancestor].append(key)
         return {key: tuple(sorted(value)) for key, value in found.items()}
 
-    def dispatch_classes(self, key: ClassKey) -> tuple[ClassKey, ...]:
-        """The classes a call through ``self.`` in a method of ``key`` may
-        dispatch on: ``key`` itself and every scanned subclass."""
-        return (key, *self._subclasses.get(key, ()))
-
     # ------------------------------------------------------------ callees
 
-    def resolve_callee(self, facts: FileFacts, class_name: str | None, ref: CalleeRef | None) -> Resolution:
+    def dispatch_classes(self, key: ClassKey, method: str | None) -> tuple[ClassKey, ...]:
+        """The classes ``self`` may be an instance of while ``key``'s own
+        ``method`` runs: ``key`` and its scanned subclasses, less those that
+        override ``method`` (on an instance of one of those, this body never runs)."""
+        classes = (key, *self._subclasses.get(key, ()))
+        if method is None:
+            return classes
+        return tuple(k for k in classes if k == key or self.defining_class(k, method) in (key, None))
+
+    def resolve_callee(
+        self, facts: FileFacts, class_name: str | None, ref: CalleeRef | None, method: str | None = None
+    ) -> Resolution:
         """The async defs an awaited call may run, seen from a function in
-        ``facts`` (a method of ``class_name`` when not None)."""
+        ``facts`` (the method ``method`` of ``class_name`` when not None)."""
         if ref is None:
             return UNRESOLVED
         if ref.kind in (NAME, DOTTED):
@@ -300,16 +344,19 @@ class Resolver:
             return UNRESOLVED if target is None else self._usable((target,))
         if ref.kind in (SELF, CLS):
             # Dynamic dispatch: the class itself or any scanned subclass.
-            candidates = [self.lookup_method(k, ref.text) for k in (key, *self._subclasses.get(key, ()))]
+            candidates = [self.lookup_method(k, ref.text) for k in self.dispatch_classes(key, method)]
             concrete = [c for c in dict.fromkeys(candidates) if c is not None and not self._is_stub(c)]
             unresolved = any(c is None for c in candidates) or not concrete
             return Resolution(tuple(concrete), unresolved)
         return UNRESOLVED
 
-    def resolve_sync_call(self, facts: FileFacts, class_name: str | None, ref: CalleeRef) -> SyncCall:
-        """What a plain call runs, seen from a function in ``facts`` (a method
-        of ``class_name`` when not None): scanned sync defs (a class's scanned
-        ``__init__``), a scanned coroutine function, or something unknown."""
+    def resolve_sync_call(
+        self, facts: FileFacts, class_name: str | None, ref: CalleeRef, method: str | None = None
+    ) -> SyncCall:
+        """What a plain call runs, seen from a function in ``facts`` (the
+        method ``method`` of ``class_name`` when not None): scanned sync defs
+        (a class's scanned ``__init__``), a scanned coroutine function, or
+        something unknown. Subclasses overriding ``method`` are not looked at."""
         if ref.kind in (NAME, DOTTED):
             symbol = self.resolve_dotted(facts.path, ref.text)
             if symbol is None:
@@ -331,7 +378,7 @@ class Resolver:
             found = self.lookup_sync_method(key, ref.text, after=True)
             return UNKNOWN_CALL if found is None else SyncCall((found,), False, True)
         if ref.kind in (SELF, CLS):
-            classes = (key, *self._subclasses.get(key, ()))
+            classes = self.dispatch_classes(key, method)
             if all(self.lookup_method(k, ref.text) is not None for k in classes):
                 return SyncCall((), True, True)
             candidates = [self.lookup_sync_method(k, ref.text) for k in classes]

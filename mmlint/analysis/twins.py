@@ -13,6 +13,7 @@ once, so the cost grows with the calls, not calls times defs.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from mmlint.analysis.flow import ALWAYS, SOME
@@ -21,6 +22,7 @@ from mmlint.analysis.resolve import (
     MODULE_SYMBOL,
     ClassKey,
     DefKey,
+    External,
     Resolver,
 )
 from mmlint.facts.model import (
@@ -30,11 +32,13 @@ from mmlint.facts.model import (
     POSITIONAL_ONLY,
     POSITIONAL_OR_KEYWORD,
     SELF,
+    STAR,
     SUPER,
     UNKNOWN,
     VAR_KEYWORD,
     VAR_POSITIONAL,
     AsyncDef,
+    CalleeRef,
     CallFact,
     FileFacts,
     Parameter,
@@ -55,7 +59,10 @@ class Twin:
     sync_name: str
     async_name: str
     sync: SyncKey
+    # The async def; for a twin defined by assignment (``assigned``), the
+    # (display path, index into FileFacts.twin_assignments) of the assignment.
     async_: DefKey
+    assigned: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +96,35 @@ class TwinCall:
         return f"{prefix}{dot}{self.twin.async_name}"
 
 
+@dataclass(frozen=True, slots=True)
+class Bypass:
+    """A call, in a scanned sync def, of a sync twin whose async twin the
+    call's receiver reaches."""
+
+    caller: SyncKey  # the sync def it is made in
+    twin: Twin
+    written: str  # the callee as written ("self._rpc")
+
+
+@dataclass(frozen=True, slots=True)
+class DeepTwinCall:
+    """A call, made directly in an async def, of scanned sync code that
+    reaches a Bypass through scanned sync calls: no rename fixes it, only an
+    async path through the chain."""
+
+    path: str
+    enclosing: DefKey
+    call: CallFact
+    written: str  # the call as written in the async def ("self.get_load")
+    steps: tuple[SyncKey, ...]  # the sync defs from the called one to the bypass's caller
+    bypass: Bypass
+
+
+def _method(info: AsyncDef | SyncDef) -> str | None:
+    """The method whose `self.` calls dispatch from ``info`` (None outside a class body)."""
+    return info.name if info.class_name is not None else None
+
+
 class TwinAnalysis:
     def __init__(
         self,
@@ -96,6 +132,7 @@ class TwinAnalysis:
         suspension: "SuspensionAnalysis",
         patterns: tuple[str, ...],
         excluded_names: frozenset[str] = frozenset(),
+        wrappers: tuple[str, ...] = (),
     ) -> None:
         self.files = files
         self.suspension = suspension
@@ -113,8 +150,25 @@ class TwinAnalysis:
                 if _is_member(info):
                     self._asyncs[(path, info.class_name, info.name)] = index
         self._async_names = frozenset(key[2] for key in self._asyncs)
+        # Names an import binds to something called otherwise (`stop as halt`):
+        # a call of one may reach a twin whose names the patterns do not give.
+        self._aliases = frozenset(
+            fact.local
+            for facts in files.values()
+            for fact in facts.imports
+            if fact.local != STAR and fact.local != fact.target.rpartition(".")[2]
+        )
+        # Twins defined by assignment through a configured wrapper, by the sync name:
+        # (path, holding class or None, index into FileFacts.twin_assignments).
+        self._assigned: dict[str, list[tuple[str, str | None, int]]] = {}
+        wanted = frozenset(wrappers)
+        for path, facts in files.items():
+            for index, assignment in enumerate(facts.twin_assignments):
+                if assignment.wrapper in wanted and assignment.sync not in excluded_names:
+                    self._assigned.setdefault(assignment.sync, []).append((path, assignment.class_name, index))
         self._twin_names: dict[str, tuple[str, ...]] = {}
         self._calls: dict[str, tuple[TwinCall, ...]] = {}
+        self._deep_calls: dict[str, tuple[DeepTwinCall, ...]] = {}
         self._contracts: dict[Twin, Contract] = {}
 
     # ------------------------------------------------------------ members
@@ -179,30 +233,133 @@ class TwinAnalysis:
         return tuple(call for path in sorted(self.files) for call in self.calls_in(path))
 
     def _twin_call(self, facts: FileFacts, key: DefKey, info: AsyncDef, call: CallFact) -> TwinCall | None:
-        ref = call.callee
-        if ref.kind == UNKNOWN or call.awaited:  # awaited: the sync def hands back an awaitable
+        if call.awaited:  # the sync def hands back an awaitable
+            return None
+        found = self._twin_of(facts, info, call.callee)
+        if found is None:
+            return None
+        twin, reachable, written = found
+        return TwinCall(facts.path, key, call, twin, written, reachable)
+
+    def _twin_of(self, facts: FileFacts, info: AsyncDef | SyncDef, ref: CalleeRef) -> tuple[Twin, bool, str] | None:
+        """The twin pair whose sync member a call in ``info`` runs, whether its
+        async member is reachable from the call's receiver, and the callee as written."""
+        if ref.kind == UNKNOWN:
             return None
         prefix, _, name = ref.text.rpartition(".")
         if name in self.excluded_names:  # a configured pair: MM001's
             return None
         candidates = self.twin_names(name)
-        if not candidates:
-            return None
         if ref.kind in _RECEIVERS:
+            if not candidates and name not in self._assigned:
+                return None
             found = self._method_twin(facts, info, name, candidates, after=ref.kind == SUPER)
             written = f"{_RECEIVERS[ref.kind]}.{name}"
         else:
-            found = self._named_twin(facts, prefix, name, candidates)
+            if not candidates and name not in self._aliases and name not in self._assigned:
+                return None
+            found = self._named_twin(facts, prefix, name)
             written = ref.text
         if found is None:
             return None
         twin, reachable = found
         if any(o.kind == ASYNC_DEF and o.name == twin.async_name for o in info.owner):
             return None  # the delegation: the async twin runs its sync body
-        return TwinCall(facts.path, key, call, twin, written, reachable)
+        return twin, reachable, written
+
+    # ------------------------------------------------------------ through the call graph
+
+    def deep_calls_in(self, path: str) -> tuple[DeepTwinCall, ...]:
+        """Every call, made directly in an async def of ``path``, of scanned
+        sync code that reaches, through scanned sync calls, the sync member of
+        a pair whose async member its receiver there reaches too; calls of a
+        sync twin themselves (``calls_in``) excepted."""
+        found = self._deep_calls.get(path)
+        if found is None:
+            facts = self.files[path]
+            direct = {twin_call.call.span for twin_call in self.calls_in(path)}
+            bypasses = self._bypasses
+            deep = []
+            for index, info in enumerate(facts.async_defs):
+                for call in info.calls:
+                    if call.awaited or call.scheduled or call.span in direct:
+                        continue
+                    if info.name in self._pattern_names(call.callee.text.rpartition(".")[2]):
+                        continue  # the delegation: the async twin runs its sync body (calls_in's rule)
+                    resolved = self.resolver.resolve_sync_call(facts, info.class_name, call.callee, _method(info))
+                    reached = next((bypasses[t] for t in resolved.targets if t in bypasses), None)
+                    if reached is not None:
+                        steps, bypass = reached
+                        deep.append(DeepTwinCall(path, (path, index), call, call.callee.describe(), steps, bypass))
+            found = self._deep_calls[path] = tuple(deep)
+        return found
+
+    @cached_property
+    def _bypasses(self) -> dict[SyncKey, tuple[tuple[SyncKey, ...], Bypass]]:
+        """Sync defs (reachable from async defs) that reach a twin bypass: the
+        sync defs on the way, the called one first, and the bypass at the end.
+        A least fixed point over the sync call graph; an offloaded function
+        is an argument, not a call, so offloading cuts a chain."""
+        graph = self._sync_graph
+        found: dict[SyncKey, tuple[tuple[SyncKey, ...], Bypass]] = {}
+        for key in graph:
+            bypass = self._direct_bypass(key)
+            if bypass is not None:
+                found[key] = ((key,), bypass)
+        changed = True
+        while changed:
+            changed = False
+            for key, targets in graph.items():
+                if key in found:
+                    continue
+                reached = next((found[t] for t in targets if t in found and key not in found[t][0]), None)
+                if reached is not None:
+                    found[key] = ((key, *reached[0]), reached[1])
+                    changed = True
+        return found
+
+    @cached_property
+    def _sync_graph(self) -> dict[SyncKey, tuple[SyncKey, ...]]:
+        """The scanned sync defs reachable from async defs through sync calls, each with the sync defs it calls."""
+        graph: dict[SyncKey, tuple[SyncKey, ...]] = {}
+        pending: list[SyncKey] = []
+        for facts in self.files.values():
+            for info in facts.async_defs:
+                for call in info.calls:
+                    if not (call.awaited or call.scheduled):
+                        pending.extend(self.resolver.resolve_sync_call(facts, info.class_name, call.callee, _method(info)).targets)
+        while pending:
+            key = pending.pop()
+            if key in graph:
+                continue
+            facts = self.files[key[0]]
+            sync = facts.sync_defs[key[1]]
+            targets = tuple(
+                target
+                for call in sync.calls
+                for target in self.resolver.resolve_sync_call(facts, sync.class_name, call.callee, _method(sync)).targets
+            )
+            graph[key] = targets
+            pending.extend(t for t in targets if t not in graph)
+        return graph
+
+    def _direct_bypass(self, key: SyncKey) -> Bypass | None:
+        """The first call in a sync def of a sync twin whose async twin its receiver reaches."""
+        facts = self.files[key[0]]
+        info = facts.sync_defs[key[1]]
+        for call in info.calls:
+            found = self._twin_of(facts, info, call.callee)
+            if found is None or not found[1]:
+                continue
+            contract = self.contract(found[0])
+            # An async path through the chain is the fix only where the async
+            # twin can take this call's place: the same arguments, and it suspends.
+            if contract.arguments_problem is None and contract.suspends:
+                return Bypass(key, found[0], found[2])
+        return None
 
     def _method_twin(
-        self, facts: FileFacts, info: AsyncDef, name: str, candidates: tuple[str, ...], after: bool
+        self, facts: FileFacts, info: AsyncDef | SyncDef, name: str, candidates: tuple[str, ...], after: bool
     ) -> tuple[Twin, bool] | None:
         if info.class_name is None or (facts.path, info.class_name) not in self.resolver.classes:
             return None
@@ -218,18 +375,60 @@ class TwinAnalysis:
             twin = self._in_class(key, async_name, after)
             if twin is not None and twin[0]:
                 return Twin(name, async_name, (sync[2], sync[1]), (twin[2], twin[1])), True
+        return self._assigned_in_class(key, name, (sync[2], sync[1]), after)
+
+    def _assigned_in_class(self, key: ClassKey, name: str, sync: SyncKey, after: bool) -> tuple[Twin, bool] | None:
+        """``self.X_async = wrapper(self.X)`` in a class along ``key``'s MRO,
+        its name not defined otherwise (a method would come first)."""
+        holders = {(path, class_name): index for path, class_name, index in self._assigned.get(name, ()) if class_name}
+        if not holders:
+            return None
+        order = self.resolver.mro(key)
+        for entry in order[1:] if after else order:
+            if isinstance(entry, External):
+                return None
+            index = holders.get(entry)
+            if index is not None:
+                assignment = self.files[entry[0]].twin_assignments[index]
+                if self.resolver.defining_class(key, assignment.async_, after) is not None:
+                    return None  # a def of that name shadows the attribute
+                return Twin(name, assignment.async_, sync, (entry[0], index), assigned=True), True
         return None
 
-    def _named_twin(
-        self, facts: FileFacts, prefix: str, name: str, candidates: tuple[str, ...]
-    ) -> tuple[Twin, bool] | None:
+    def _assigned_in_module(self, module: str, name: str, sync: tuple[bool, int, str]) -> tuple[Twin, bool] | None:
+        """``X_async = wrapper(X)`` at module level beside the sync def ``X``;
+        reachable when the call's module is that one or binds the name to it."""
+        for path, class_name, index in self._assigned.get(self.files[sync[2]].sync_defs[sync[1]].name, ()):
+            if class_name is None and path == sync[2]:
+                assignment = self.files[path].twin_assignments[index]
+                twin = Twin(name, assignment.async_, (sync[2], sync[1]), (path, index), assigned=True)
+                return twin, self._binds(module, assignment.async_, path)
+        return None
+
+    def _binds(self, module: str, name: str, home: str, depth: int = 0) -> bool:
+        """Whether ``name`` at module level in ``module`` is the one ``home`` assigns (imports followed)."""
+        if module == home:
+            return True
+        facts = self.files.get(module)
+        if facts is None or depth > 8 or name in facts.functions or name in facts.assigned_names:
+            return False
+        for fact in reversed(facts.imports):
+            if fact.local == name:
+                parent, _, last = fact.target.rpartition(".")
+                symbol = self.resolver._resolve_import(parent, fact.anchor, frozenset()) if parent or fact.anchor else None
+                return symbol is not None and symbol[0] == MODULE_SYMBOL and self._binds(symbol[1], last, home, depth + 1)
+        return False
+
+    def _named_twin(self, facts: FileFacts, prefix: str, name: str) -> tuple[Twin, bool] | None:
         """``f(...)`` or ``a.b.f(...)``: a module-level function (or a method
-        looked up on a class) reached through the caller's module."""
+        looked up on a class) reached through the caller's module, re-exports
+        and import aliases followed (`halt` bound to `api.drain` is `drain`,
+        whose twin is `drain_async`, reachable if some name binds it here)."""
         module = facts.path
         if prefix:
             symbol = self.resolver.resolve_dotted(facts.path, prefix)
             if symbol is not None and symbol[0] == CLASS_SYMBOL:
-                return self._class_twin(symbol[1], name, candidates)
+                return self._class_twin(symbol[1], name, self.twin_names(name))
             if symbol is None or symbol[0] != MODULE_SYMBOL:
                 return None
             module = symbol[1]
@@ -237,20 +436,39 @@ class TwinAnalysis:
         if sync is None or sync[0]:
             return None
         sync_key = (sync[2], sync[1])
-        for async_name in candidates:  # reachable where the call is written
+        defined = self.files[sync[2]].sync_defs[sync[1]].name
+        for async_name in self._pattern_names(name):  # reachable where the call is written, as written
             twin = self._in_module(module, async_name)
-            if twin is not None and twin[0]:
+            if twin is not None and twin[0] and self._defined_name(twin) in self.twin_names(defined):
                 return Twin(name, async_name, sync_key, (twin[2], twin[1])), True
-        for async_name in candidates:  # defined beside the sync def, not reachable from here
-            twin = self._member(sync[2], None, async_name)
-            if twin is not None and twin[0]:
-                return Twin(name, async_name, sync_key, (sync[2], twin[1])), False
-        return None
+        for async_name in self.twin_names(defined):  # by the def's own name: reachable, or beside it only
+            beside = self._beside(sync, async_name)
+            if beside is not None:
+                twin = self._in_module(module, async_name)
+                reachable = twin is not None and (twin[2], twin[1]) == beside
+                return Twin(name, async_name, sync_key, beside), reachable
+        return self._assigned_in_module(module, name, sync)
+
+    def _pattern_names(self, name: str) -> tuple[str, ...]:
+        """Every async name the patterns give for ``name``, borne by a def or not."""
+        return tuple(found for prefix, suffix in self.patterns if (found := f"{prefix}{name}{suffix}") != name)
+
+    def _defined_name(self, found: tuple[bool, int, str]) -> str:
+        """The name an async def found by ``_in_module`` is defined with."""
+        return self.files[found[2]].async_defs[found[1]].name
+
+    def _beside(self, sync: tuple[bool, int, str], async_name: str) -> DefKey | None:
+        """The async def ``async_name`` in the sync def's own module, if any."""
+        twin = self._member(sync[2], None, async_name)
+        return (sync[2], twin[1]) if twin is not None and twin[0] else None
 
     # ------------------------------------------------------------ contracts
 
     def contract(self, twin: Twin) -> Contract:
         found = self._contracts.get(twin)
+        if found is None and twin.assigned:
+            # The wrapper calls the sync def with the arguments it is given, in a thread.
+            found = self._contracts[twin] = Contract(None, ALWAYS)
         if found is None:
             sync = self.sync_def(twin)
             async_ = self.async_def(twin)
@@ -263,7 +481,13 @@ class TwinAnalysis:
         return self.files[twin.sync[0]].sync_defs[twin.sync[1]]
 
     def async_def(self, twin: Twin) -> AsyncDef:
+        """The async twin's def (not for a twin defined by assignment)."""
         return self.files[twin.async_[0]].async_defs[twin.async_[1]]
+
+    def async_line(self, twin: Twin) -> int:
+        """Where the async twin is defined: its def, or the assignment that makes it."""
+        facts = self.files[twin.async_[0]]
+        return facts.twin_assignments[twin.async_[1]].line if twin.assigned else facts.async_defs[twin.async_[1]].line
 
     # ------------------------------------------------------------ the inventory
 

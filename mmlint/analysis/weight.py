@@ -37,7 +37,7 @@ from mmlint.analysis.contexts import Contexts
 from mmlint.analysis.resolve import DefKey, SyncCall, SyncKey
 from mmlint.core.diagnostics import Span
 from mmlint.core.knowledge import reason_of
-from mmlint.facts.model import UNKNOWN, AsyncDef, CalleeRef, CallRef, FileFacts
+from mmlint.facts.model import UNKNOWN, AsyncDef, CalleeRef, CallRef, FileFacts, SyncDef
 
 HEAVY = "heavy"
 LIGHT = "light"
@@ -221,7 +221,7 @@ class WeightAnalysis:
         for key, info in suspension.defs.items():
             facts = self.files[key[0]]
             self._async_calls[key] = tuple(
-                self._resolve(facts, info.qualname, info.class_name, c.callee) for c in info.calls
+                self._resolve(facts, info, c.callee) for c in info.calls
             )
         self._reach_sync()
         self.chains: dict[SyncKey, BlockingChain] = self._blocking_fixed_point()
@@ -231,14 +231,15 @@ class WeightAnalysis:
 
     # ------------------------------------------------------------ graph
 
-    def _resolve(self, facts: FileFacts, enclosing: str, class_name: str | None, ref: CalleeRef) -> SyncCall:
+    def _resolve(self, facts: FileFacts, info: AsyncDef | SyncDef, ref: CalleeRef) -> SyncCall:
         if ref.kind == UNKNOWN and ref.text.isidentifier():
             # A def nested in the calling function, called by its name.
-            local = self._local_defs(facts).get(f"{enclosing}.<locals>.{ref.text}")
+            local = self._local_defs(facts).get(f"{info.qualname}.<locals>.{ref.text}")
             if local is not None:
                 is_async, index = local
                 return SyncCall((), True, True) if is_async else SyncCall(((facts.path, index),), False, True)
-        return self.resolver.resolve_sync_call(facts, class_name, ref)
+        method = info.name if info.class_name is not None else None
+        return self.resolver.resolve_sync_call(facts, info.class_name, ref, method)
 
     def _local_defs(self, facts: FileFacts) -> dict[str, tuple[bool, int]]:
         found = self._local_cache.get(facts.path)
@@ -261,7 +262,7 @@ class WeightAnalysis:
             info = self.sync_def(key)
             facts = self.files[key[0]]
             resolved = tuple(
-                (c.dotted, c.callee, c.arity, self._resolve(facts, info.qualname, info.class_name, c.callee))
+                (c.dotted, c.callee, c.arity, self._resolve(facts, info, c.callee))
                 for c in run_where_written(info.calls)
             )
             self._sync_calls[key] = resolved

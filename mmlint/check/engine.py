@@ -32,7 +32,7 @@ from mmlint.check.discovery import (
     discover_stdin,
 )
 from mmlint.check.cost import over_size_budget
-from mmlint.check.prefilter import Prefilter
+from mmlint.check.prefilter import Prefilter, may_re_export
 from mmlint.check.results import RunResults, ScopeInput, run_key
 from mmlint.check.scopes import scopes_of
 from mmlint.config.resolve import ConfigResolver
@@ -258,7 +258,7 @@ def _read(files: Mapping[str, Path], resolver: ConfigResolver, sources: Mapping[
         prefilter = prefilters.get(settings.twins)
         if prefilter is None:
             prefilter = prefilters[settings.twins] = Prefilter(settings.twins)
-        if prefilter.could_hold_finding(data):
+        if prefilter.could_hold_finding(data) or may_re_export(real.name, data):
             tasks.append((data, real, shown, settings.twins, settings.budgets))  # what besides the bytes decides an outcome
         else:
             prefiltered.append(shown)

@@ -6,12 +6,12 @@ MM009 (mmlint.rules.mm009_unused_suppression) turns those into diagnostics."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from mmlint.config.globs import matches_any
 from mmlint.config.settings import Settings
-from mmlint.core.diagnostics import Diagnostic, Owner
+from mmlint.core.diagnostics import Diagnostic, Owner, Span
 from mmlint.facts.suppressions import FileSuppressions, Suppression
 from mmlint.rules import ConfigUsage
 
@@ -66,6 +66,34 @@ def _is_exempt_owner(owner: tuple[Owner, ...], settings: Settings) -> bool:
         outer.kind == "class" and inner.kind != "class" and f"{outer.name}.{inner.name}" in settings.exempt_functions
         for outer, inner in zip(owner, owner[1:])
     )
+
+
+@dataclass(frozen=True)
+class TargetFilters:
+    """The filters of one configuration's check as a question a rule can ask
+    about a finding it does not make (mmlint.rules.base.ReportFilter); it
+    records nothing, so MM009's view of the configuration is unchanged."""
+
+    settings: Settings
+    relpaths: Mapping[str, str]  # display path of each target -> its path relative to the configuration's root
+    suppressions: Mapping[str, FileSuppressions]  # by display path, for the parsed targets
+
+    def drops(self, path: str, span: Span, code: str, owner: tuple[Owner, ...]) -> bool:
+        relpath = self.relpaths.get(path)
+        suppressions = self.suppressions.get(path)
+        if relpath is None or suppressions is None:
+            return False  # another configuration's target: its own filters decide there
+        if suppressions.skip_file:
+            return True
+        settings = self.settings
+        if any(matches_any(relpath, [pattern]) for pattern in settings.exempt_paths):
+            return True
+        if any(matches_any(relpath, [p]) and any(code.startswith(c) for c in codes) for p, codes in settings.per_file_ignores):
+            return True
+        if _is_exempt_owner(owner, settings):
+            return True
+        probe = Diagnostic(path=path, span=span, code=code, name="", message="", owner=owner)
+        return not apply_suppressions([probe], [probe], suppressions, respect_noqa=settings.respect_noqa).kept
 
 
 @dataclass(frozen=True)

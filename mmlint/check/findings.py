@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from mmlint.analysis.project import Project
 from mmlint.check.cache import FactsCache
 from mmlint.check.discovery import Discovery, glob_relpath
-from mmlint.check.filters import ConfigFilter, apply_suppressions
+from mmlint.check.filters import ConfigFilter, TargetFilters, apply_suppressions
 from mmlint.check.per_file import CRASHED, analyse_file, needs_own_process, outcome_of_death, prepare_worker
 from mmlint.check.progress import scan_progress
 from mmlint.check.scopes import Scope, covers
@@ -184,7 +184,12 @@ def _check_targets(
     """Each target's findings through the filters: exemptions and per-file
     ignores, then inline suppressions; then the rules that judge the
     suppressions (MM009), whose findings pass the configuration filters too."""
-    ctx = RuleContext(settings, project)
+    filters = TargetFilters(
+        settings,
+        {shown: glob_relpath(real, settings.root) for shown, real in targets.items()},
+        {shown: outcome.suppressions for shown in targets if isinstance(outcome := outcomes[shown], Parsed)},
+    )
+    ctx = RuleContext(settings, project, filters=filters)
     config_filter = ConfigFilter(settings)
     reported: list[Diagnostic] = []
     suppressed: list[Diagnostic] = []

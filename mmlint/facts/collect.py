@@ -47,6 +47,7 @@ from mmlint.facts.model import (
     FileFacts,
     ImportFact,
     SyncDef,
+    TwinAssignment,
     TwinPair,
 )
 from mmlint.facts.positions import Range, locate, to_span
@@ -60,7 +61,15 @@ from mmlint.facts.scopes import (
     bind,
     bound_in_function,
 )
-from mmlint.facts.shapes import HANDOFF_CONSUMERS, assigned_twin, handed_functions, is_bounded_iterable, loop_description, receiver_chain
+from mmlint.facts.shapes import (
+    HANDOFF_CONSUMERS,
+    assigned_twin,
+    handed_functions,
+    is_bounded_iterable,
+    literal_all,
+    loop_description,
+    receiver_chain,
+)
 from mmlint.facts.stub_like import is_stub_like_body
 from mmlint.facts.syntax import (
     callee_name,
@@ -254,6 +263,9 @@ class FileWalk:
         self.starts: dict[int, tuple[int, int]] = {}  # id(def or class) -> where it starts
         self.handed_coroutines: list[tuple[str, str]] = []
         self.assigned_twins: list[tuple[str, str, str]] = []
+        self.all_names: tuple[str, ...] | None = None  # the module's literal `__all__`, the last one
+        # (target, its link, (sync, async, wrapper), holding class or "" for the module)
+        self.twin_assignments: list[tuple[cst.BaseExpression, Link, tuple[str, str, str], str]] = []
 
     # -- the walk
 
@@ -390,12 +402,17 @@ class FileWalk:
             twin = assigned_twin(node.targets[0].target, node.value)
             if twin is not None:
                 self.assigned_twins.append(twin)
+                holder = _twin_holder(ctx.owner, node.targets[0].target, node.value)
+                if holder is not None:
+                    self.twin_assignments.append((node.targets[0].target, link, twin, holder))
         for target in node.targets:
             names = self._bind_targets(ctx, target.target)
             if not ctx.owner:
                 self.module_bindings.update(names)
                 if isinstance(target.target, cst.Name):
                     self.assigned_names.append(target.target.value)
+                    if target.target.value == "__all__":
+                        self.all_names = literal_all(node.value)
         if ctx.owner and ctx.frame is not None:
             ctx.frame.assigns.append(node)
         return False
@@ -469,6 +486,8 @@ class FileWalk:
 
     def _import_from(self, node: cst.ImportFrom, ctx: _Context, link: Link, stack: list) -> bool:
         if isinstance(node.names, cst.ImportStar):
+            if not ctx.owner:
+                self._star_import(node)
             return True
         for alias in node.names:
             if (bound := import_head(alias)) is not None:
@@ -489,6 +508,18 @@ class FileWalk:
             local = alias.asname.name.value if alias.asname and isinstance(alias.asname.name, cst.Name) else name
             self.imports.append(ImportFact(local, f"{target}.{name}" if target else name, anchor))
         return True
+
+    def _star_import(self, node: cst.ImportFrom) -> None:
+        """`from m import *`: an ImportFact whose local is STAR, the module as target."""
+        target = dotted_text(node.module) if node.module is not None else ""
+        anchor: tuple[str, ...] = ()
+        if node.relative:
+            found = relative_anchor(self.real_path, len(node.relative))
+            if found is None:
+                return
+            anchor = found
+        if target or anchor:
+            self.imports.append(ImportFact(model.STAR, target or "", anchor))
 
     # -- what a body holds
 
@@ -619,6 +650,7 @@ class FileWalk:
         placed: list[tuple[cst.CSTNode, Link]] = []
         for call, name_node, _ctx, link in self.twin_calls:
             placed += ((call, link), (call.func, link), (name_node, link))
+        placed += ((target, link) for target, link, _, _ in self.twin_assignments)
         call_places = self.call_places
         for sync in self.sync_defs:
             placed += ((call, call_places[id(call)][1]) for call in self._droppable_calls(sync))
@@ -700,6 +732,11 @@ class FileWalk:
             module_bindings=frozenset(self.module_bindings),
             handed_coroutines=tuple(dict.fromkeys(self.handed_coroutines)),
             assigned_twins=tuple(dict.fromkeys(self.assigned_twins)),
+            all_names=self.all_names,
+            twin_assignments=tuple(
+                TwinAssignment(sync, async_, wrapper, holder or None, self.ranges[id(target)][0])
+                for target, _, (sync, async_, wrapper), holder in self.twin_assignments
+            ),
         )
 
     def _call_site(self, node: cst.Call, name_node: cst.Name, ctx: _Context, link: Link, kept: set[int]) -> CallSite:
@@ -806,6 +843,27 @@ def _class_name(owner: tuple[Owner, ...]) -> str | None:
 
 def _unsubscripted(expr: cst.BaseExpression) -> cst.BaseExpression:
     return expr.value if isinstance(expr, cst.Subscript) else expr
+
+
+
+def _twin_holder(owner: tuple[Owner, ...], target: cst.BaseExpression, value: cst.Call) -> str | None:
+    """Who holds a twin assigned through a wrapper: "" for a module-level
+    name wrapping a module-level name, the class (qualified) for `self.X_async
+    = wrapper(self.X)` in a method directly in its body; None otherwise."""
+    wrapped = value.args[0].value
+    if isinstance(wrapped, cst.Attribute) and isinstance(wrapped.value, cst.Name) and wrapped.value.value in ("asyncio", "functools"):
+        wrapped = value.args[1].value if len(value.args) > 1 else wrapped  # partial(asyncio.to_thread, X)
+    if not owner:
+        return "" if isinstance(target, cst.Name) and isinstance(wrapped, cst.Name) else None
+    if len(owner) < 2 or owner[-1].kind == model.CLASS or not all(part.kind == model.CLASS for part in owner[:-1]):
+        return None
+    if not (_on_self(target) and _on_self(wrapped)):
+        return None
+    return ".".join(part.name for part in owner[:-1])
+
+
+def _on_self(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self"
 
 
 _HANDLERS = {

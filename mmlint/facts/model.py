@@ -280,16 +280,36 @@ class ClassInfo:
     line: int
 
 
+# ImportFact.local of `from m import *`: its target is the module m.
+STAR = "*"
+
+
 @pickles_by_fields
 @dataclass(frozen=True, slots=True)
 class ImportFact:
-    """One name a module-level import binds. ``target`` is dotted; for a
+    """One name a module-level import binds (``local`` STAR for a star import,
+    which binds the module's public names). ``target`` is dotted; for a
     relative import it is relative to ``anchor``, the absolute path parts of
     the package directory the dots lead to (``()`` for an absolute import)."""
 
     local: str
     target: str
     anchor: tuple[str, ...] = ()
+
+
+@pickles_by_fields
+@dataclass(frozen=True, slots=True)
+class TwinAssignment:
+    """An async twin defined by assignment through an offloading wrapper:
+    ``X_async = make_async(X, ...)`` at module level, or ``self.X_async =
+    wrapper(self.X)`` in a method (MM010). The wrapper runs ``X`` with the
+    arguments it is given, off the loop."""
+
+    sync: str
+    async_: str
+    wrapper: str  # the wrapper's last name: "make_async", "to_thread"
+    class_name: str | None  # the class whose instances hold it (qualified); None at module level
+    line: int  # of the assignment's target
 
 
 @pickles_by_fields
@@ -325,3 +345,10 @@ class FileFacts:
     # Twins defined by assignment: (sync name, async name, wrapper) for
     # `X_async = make_async(X, ...)` and `self.X_async = wrapper(self.X)`.
     assigned_twins: tuple[tuple[str, str, str], ...] = ()
+    # The module's literal `__all__` (a list or tuple of string literals; an
+    # `__all__ +=` is ignored), None when absent or not literal: what a star
+    # import of the module binds.
+    all_names: tuple[str, ...] | None = None
+    # The assigned twins above that MM010 can wire: at module level, or on
+    # `self` in a method directly in a class body, with where each is.
+    twin_assignments: tuple[TwinAssignment, ...] = ()

@@ -111,3 +111,20 @@ def assigned_twin(target: cst.BaseExpression, value: cst.BaseExpression) -> tupl
     if sync_name not in async_name and not any(hint in wrapper.lower() for hint in _OFFLOAD_HINTS):
         return None
     return sync_name, async_name, wrapper
+
+
+def literal_all(value: cst.BaseExpression) -> tuple[str, ...] | None:
+    """The names of a literal ``__all__`` (a list or tuple of plain string
+    literals), or None when it is anything else (a concatenation, a call...)."""
+    if not isinstance(value, (cst.List, cst.Tuple)):
+        return None
+    names: list[str] = []
+    for element in value.elements:
+        item = element.value
+        if isinstance(element, cst.StarredElement) or not isinstance(item, cst.SimpleString):
+            return None
+        text = item.evaluated_value
+        if not isinstance(text, str):
+            return None  # a bytes literal
+        names.append(text)
+    return tuple(names)

@@ -6,9 +6,9 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Protocol
 
-from mmlint.core.diagnostics import Diagnostic
+from mmlint.core.diagnostics import Diagnostic, Owner, Span
 
 if TYPE_CHECKING:
     from mmlint.analysis.project import Project
@@ -50,6 +50,15 @@ class ConfigUsage:
     used_ignore_patterns: frozenset[str]  # ... that dropped at least one diagnostic
 
 
+class ReportFilter(Protocol):
+    """What the filter stage would drop, asked before it runs: MM004 reports an
+    await itself when its root's MM003 would not be reported (the root's file
+    exempt or skipped, the code ignored there, the root in an exempt class or
+    function, or a comment on its line suppressing MM003)."""
+
+    def drops(self, path: str, span: Span, code: str, owner: tuple[Owner, ...]) -> bool: ...
+
+
 @dataclass(frozen=True)
 class RuleContext:
     settings: "Settings"
@@ -58,6 +67,8 @@ class RuleContext:
     # that could not be parsed (MM999), and how the configuration acted (MM009).
     parse_failures: Mapping[str, "ParseFailure"] = field(default_factory=dict)
     config_usage: ConfigUsage | None = None
+    # The filters of the check (None where no filter stage follows, as for the examples).
+    filters: ReportFilter | None = None
 
 
 class Rule:

@@ -29,7 +29,9 @@ class HollowAwaitRule(Rule):
     the chain, this await is listed there as a related location (SARIF
     `relatedLocations`, JSON `related`) instead of being reported here. MM004
     remains for a root MM003 does not report (outside the checked files, not
-    selected) and for a chain heavy only through the awaited callee itself.
+    selected, under `exempt.paths`, in an exempt class or function, its code
+    ignored for that file, or a comment on its line suppressing MM003) and
+    for a chain heavy only through the awaited callee itself.
 
     ## Why is this bad?
     The `await` looks like a point where the event loop may run other work,
@@ -139,6 +141,8 @@ def root_is_reported(root, weights, ctx: RuleContext, reported: tuple[str, ...])
     info = ctx.project.suspension.defs[root]
     if not info.is_fake_async or root[0] not in ctx.project.targets or not ctx.settings.is_selected("MM003"):
         return False
+    if ctx.filters is not None and ctx.filters.drops(root[0], info.span, "MM003", info.owner):
+        return False  # exempt, ignored or suppressed there: this await is the only report left
     weight = weights.weight(root)
     if weight is None or weight.kind not in reported:
         return False

@@ -197,7 +197,9 @@ def discovered_twin_calls(path: str, ctx: RuleContext) -> frozenset:
     if not ctx.settings.auto_twins:
         return frozenset()
     excluded = frozenset(name for pair in ctx.settings.twins for name in (pair.sync, pair.async_))
-    return frozenset(call.call.span for call in ctx.project.twins(ctx.settings.twin_patterns, excluded).calls_in(path))
+    analysis = ctx.project.twins(tuple(ctx.settings.twin_patterns), excluded, tuple(ctx.settings.twin_wrappers))
+    deep = (call.call.span for call in analysis.deep_calls_in(path))
+    return frozenset((*(call.call.span for call in analysis.calls_in(path)), *deep))
 
 
 def short_name(dotted: str) -> str:

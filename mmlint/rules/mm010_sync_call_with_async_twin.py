@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from mmlint.analysis.flow import NEVER
-from mmlint.analysis.twins import Contract, TwinAnalysis, TwinCall
+from mmlint.analysis.twins import Contract, DeepTwinCall, TwinAnalysis, TwinCall
 from mmlint.core.diagnostics import Diagnostic, Edit, Span
 from mmlint.facts.model import FileFacts
 from mmlint.rules.base import Example, Rule, RuleContext
@@ -38,6 +38,22 @@ class SyncCallWithAsyncTwin(Rule):
     The async twin's own body (the delegation to the sync one) is not flagged.
     Pairs listed under `[[tool.mmlint.twins]]` are MM001's, never MM010's.
 
+    Names are followed through a package's re-exports: `from .api import
+    stop`, `from . import sub`, `import x as y`, `from .api import drain as
+    halt` (the twin of `halt` is then whatever binds `drain_async` there) and
+    `from .api import *` as the api module's literal `__all__` limits it.
+    Twins defined by assignment through a `twin-wrappers` call count too:
+    `X_async = make_async(X, executor=...)` at module level,
+    `self.X_async = make_async(self.X)` in a method (the class and its
+    subclasses then have the pair), `functools.partial(asyncio.to_thread, X)`.
+
+    A twin bypassed deeper is flagged too: a call, in an `async def`, of a
+    scanned sync function that reaches the sync member of a pair through
+    other scanned sync calls (any depth; offloading with `to_thread`,
+    `run_in_executor` or `submit` stops the chain), where the call of the
+    sync member has the async member reachable from its receiver, fitting
+    the same arguments and suspending. The chain is shown as a note.
+
     ## Why is this bad?
     The package offers an awaitable path for this work, usually one that
     offloads it to a thread or a worker pool; calling the sync member instead
@@ -53,7 +69,10 @@ class SyncCallWithAsyncTwin(Rule):
     suspends on every path or on some; rewriting to a twin that never suspends
     gains nothing. Otherwise, and for a call in a generator expression, in an
     f-string, with a parenthesised callee, or a bare name whose async twin is
-    not bound in the module, the diagnostic says why it is left alone.
+    not bound in the module, the diagnostic says why it is left alone. A twin
+    bypassed deeper in the chain is never rewritten: the fix is an async path
+    through the chain (async twins of the sync functions on it, the last one
+    awaiting the async member), as the class may already have for another method.
 
     ## When to suppress
     When the sync call is cheap or must run on the loop on purpose (a cache
@@ -108,6 +127,60 @@ class SyncCallWithAsyncTwin(Rule):
             # (zlib.compress is known CPU work: MM005 in the async twin, which runs it on the loop.)
             expect=("MM010", "MM003", "MM005"),
         ),
+        Example(
+            """
+            import asyncio
+
+            class Engine:
+                def _rpc(self, method):
+                    self.socket.send(method)
+                    return self.socket.recv()
+
+                async def _rpc_async(self, method):
+                    await self.socket.send_async(method)
+                    return await self.socket.recv_async()
+
+                def get_load(self):
+                    return sum(self._rpc("get_load"))
+
+                async def load_route(self, request):
+                    await request.body()
+                    return {"load": self.get_load()}
+            """,
+            # Not fixed: `get_load` has no async twin; the fix is one over `_rpc_async`.
+            expect=("MM010",),
+        ),
+        Example(
+            """
+            from .utils import make_async
+
+            class InputProcessor:
+                def __init__(self, executor):
+                    self.process_inputs_async = make_async(self.process_inputs, executor=executor)
+
+                def process_inputs(self, prompt):
+                    return {"prompt": prompt}
+
+                async def add_request(self, prompt, queue):
+                    request = self.process_inputs(prompt)
+                    await queue.put(request)
+            """,
+            expect=("MM010",),
+            fixed="""
+            from .utils import make_async
+
+            class InputProcessor:
+                def __init__(self, executor):
+                    self.process_inputs_async = make_async(self.process_inputs, executor=executor)
+
+                def process_inputs(self, prompt):
+                    return {"prompt": prompt}
+
+                async def add_request(self, prompt, queue):
+                    request = await self.process_inputs_async(prompt)
+                    await queue.put(request)
+            """,
+        ),
     )
     good_examples = (
         Example(
@@ -147,24 +220,54 @@ class SyncCallWithAsyncTwin(Rule):
                 unfixable_reason=reason,
                 owner=analysis.suspension.defs[twin_call.enclosing].owner,
             )
+        for deep in analysis.deep_calls_in(facts.path):
+            yield self.diagnostic(
+                facts.path,
+                deep.call.span,
+                deep_message(deep, analysis),
+                unfixable_reason=deep_fix(deep),
+                owner=analysis.suspension.defs[deep.enclosing].owner,
+                chain=deep_chain(deep, analysis),
+            )
 
 
 def twin_analysis(ctx: RuleContext) -> TwinAnalysis:
     """The project's twin analysis for the configured patterns, configured pairs left to MM001."""
     excluded = frozenset(name for pair in ctx.settings.twins for name in (pair.sync, pair.async_))
-    return ctx.project.twins(tuple(ctx.settings.twin_patterns), excluded)
+    return ctx.project.twins(tuple(ctx.settings.twin_patterns), excluded, tuple(ctx.settings.twin_wrappers))
 
 
 def message(twin_call: TwinCall, analysis: TwinAnalysis, reason: str | None) -> str:
     twin = twin_call.twin
-    defined = analysis.async_def(twin)
     text = (
         f"`{twin_call.written}(...)` runs the sync `{twin.sync_name}` on the event loop, "
-        f"but its async twin `{twin.async_name}` is defined at {twin.async_[0]}:{defined.line}; "
+        f"but its async twin `{twin.async_name}` is defined at {twin.async_[0]}:{analysis.async_line(twin)}; "
     )
     if reason is None:
         return text + f"use `await {twin_call.rewritten}(...)`"
     return text + f"consider `await {twin_call.rewritten}(...)`{_NOT_FIXABLE}{reason})"
+
+
+def deep_message(deep: DeepTwinCall, analysis: TwinAnalysis) -> str:
+    twin = deep.bypass.twin
+    return (
+        f"`{deep.written}(...)` reaches the sync `{twin.sync_name}`, async twin `{twin.async_name}` "
+        f"at {twin.async_[0]}:{analysis.async_line(twin)}{_NOT_FIXABLE}{deep_fix(deep)})"
+    )
+
+
+def deep_fix(deep: DeepTwinCall) -> str:
+    """What the fix is when the twin is bypassed deeper than the call."""
+    return f"needs an async path through the chain to `{deep.bypass.twin.async_name}`"
+
+
+def deep_chain(deep: DeepTwinCall, analysis: TwinAnalysis) -> tuple[str, ...]:
+    """"`Engine.get_load` at engine.py:20", ..., "`self._rpc`": the chain to the bypass."""
+    steps = []
+    for key in deep.steps:
+        info = analysis.files[key[0]].sync_defs[key[1]]
+        steps.append(f"`{info.qualname}` at {key[0]}:{info.line}")
+    return (*steps, f"`{deep.bypass.written}`")
 
 
 def unfixable_reason(twin_call: TwinCall, contract: Contract, facts: FileFacts) -> str | None:
