@@ -127,3 +127,22 @@ def test_explain_documents_weight_chains_and_the_setting() -> None:
     assert "relatedLocations" in mm004
     mm005 = explain("MM005")
     assert "`wait_for_service` → `requests.get`" in mm005 and "to_thread" in mm005
+
+
+def test_each_callee_is_matched_against_the_patterns_once(monkeypatch) -> None:
+    """The fixed points ask of every call every round: the answer is kept per callee."""
+    from mmlint.analysis import weight as weight_module
+
+    asked: list[str] = []
+    real = weight_module.matching_pattern
+
+    def counting(dotted: str, patterns: tuple[str, ...]) -> str | None:
+        asked.append(dotted)
+        return real(dotted, patterns)
+
+    monkeypatch.setattr(weight_module, "matching_pattern", counting)
+    report = check(cwd=PACKAGE)
+    analysis = report.project.weight(report.settings.heavy_calls)
+    analysis.transitive_blocking()
+    assert asked and len(asked) == len(set(asked))
+    assert analysis.matching("requests.get") == real("requests.get", report.settings.heavy_calls) is not None

@@ -87,6 +87,7 @@ CHEAP_FUNCTIONS = frozenset(
 CHEAP_CLASS_SUFFIXES = ("Response", "Error", "Exception", "Warning", "Exit", "Disconnect")
 
 
+@functools.lru_cache(maxsize=1 << 16)  # the weight fixed point asks of every call every round
 def is_cheap_call(dotted: str, arity: int) -> bool:
     """Whether a call outside the scanned code, by its resolved dotted name and
     its number of arguments, is known to be cheap: a cheap builtin, method or
@@ -208,6 +209,8 @@ class WeightAnalysis:
         self.files: dict[str, FileFacts] = suspension.files
         self.resolver = suspension.resolver
         self.patterns = tuple(blocking_patterns)
+        # The pattern each dotted callee matches: the fixed points ask again every round.
+        self._patterns_matched: dict[str, str | None] = {}
         self._sync_calls: dict[SyncKey, tuple[tuple[str, CalleeRef, int, SyncCall], ...]] = {}
         self._async_calls: dict[DefKey, tuple[SyncCall, ...]] = {}
         self._local_cache: dict[str, dict[str, tuple[bool, int]]] = {}
@@ -221,6 +224,14 @@ class WeightAnalysis:
         self.sync_unknown: dict[SyncKey, str] = {}
         self.sync_heavy: dict[SyncKey, Cost] = self._sync_weight_fixed_point()
         self.weights: dict[DefKey, Weight] = self._async_weight_fixed_point()
+
+    def matching(self, dotted: str) -> str | None:
+        """matching_pattern(dotted, self.patterns), computed once per callee."""
+        try:
+            return self._patterns_matched[dotted]
+        except KeyError:
+            found = self._patterns_matched[dotted] = matching_pattern(dotted, self.patterns)
+            return found
 
     # ------------------------------------------------------------ graph
 
@@ -275,7 +286,7 @@ class WeightAnalysis:
                 if key in chains:
                     continue
                 for dotted, _, _, call in calls:
-                    pattern = matching_pattern(dotted, self.patterns)
+                    pattern = self.matching(dotted)
                     if pattern is not None:
                         chains[key] = BlockingChain((self._step(key),), dotted, pattern)
                         break
@@ -301,7 +312,7 @@ class WeightAnalysis:
             for fact, call in zip(info.calls, self._async_calls[key]):
                 if fact.awaited or fact.scheduled or fact.future_result:
                     continue
-                if matching_pattern(fact.dotted, self.patterns) is not None:
+                if self.matching(fact.dotted) is not None:
                     continue
                 chain = self.blocking_chain(call)
                 if chain is not None:
@@ -323,7 +334,7 @@ class WeightAnalysis:
         """What this call costs: a Cost when heavy, None when cheap, the
         callee as written (a str) when unknown (it cannot be resolved and is
         not known to be cheap: never heavy on its own)."""
-        pattern = matching_pattern(dotted, self.patterns)
+        pattern = self.matching(dotted)
         if pattern is not None:
             shown = shown_callee(dotted)
             return Cost(KNOWN_CALL, f"`{shown}(...)` {reason_of(pattern)}", (f"`{shown}`",))
