@@ -214,6 +214,8 @@ class WeightAnalysis:
         self._sync_calls: dict[SyncKey, tuple[tuple[str, CalleeRef, int, SyncCall], ...]] = {}
         self._async_calls: dict[DefKey, tuple[SyncCall, ...]] = {}
         self._local_cache: dict[str, dict[str, tuple[bool, int]]] = {}
+        # A callee seen from one class of one file resolves alike wherever it is called there.
+        self._sync_calls_resolved: dict[tuple[str, str | None, CalleeRef], SyncCall] = {}
         for key, info in suspension.defs.items():
             facts = self.files[key[0]]
             self._async_calls[key] = tuple(
@@ -242,7 +244,12 @@ class WeightAnalysis:
             if local is not None:
                 is_async, index = local
                 return SyncCall((), True, True) if is_async else SyncCall(((facts.path, index),), False, True)
-        return self.resolver.resolve_sync_call(facts, class_name, ref)
+        key = (facts.path, class_name, ref)
+        try:
+            return self._sync_calls_resolved[key]
+        except KeyError:
+            found = self._sync_calls_resolved[key] = self.resolver.resolve_sync_call(facts, class_name, ref)
+            return found
 
     def _local_defs(self, facts: FileFacts) -> dict[str, tuple[bool, int]]:
         found = self._local_cache.get(facts.path)
