@@ -1,4 +1,4 @@
-"""Two caches, keyed by content hash.
+"""Three caches, keyed by content hash.
 
 Facts (`facts-v*`): per-file outcomes. The key covers everything a file's
 facts depend on: the bytes, the path (module names and relative imports come
@@ -30,7 +30,7 @@ restoring one from a checkout, is a miss. The directory must be the user's
 own (owned by them, writable by no one else) and must not lie inside what the
 run scans (its walked directories, their configuration's directory and
 repository): otherwise the run goes on uncached with a warning. `MMLINT_NO_CACHE=1` or `--no-cache`
-turns it off; `MMLINT_CACHE_MAX_MB` caps the size of both together (least
+turns it off; `MMLINT_CACHE_MAX_MB` caps the size of all three together (least
 recently used entries go first). Every other cache error is ignored: a cache
 may only speed a run up, never change or break it.
 """
