@@ -12,7 +12,10 @@ beside it (it is past the defaults: targets.GENERATED_BUDGETS). Floors: the stdl
 and sha256-hashing every .py file, and libcst's parse_module alone of the files
 mmlint's prefilter passes, in one process. mmlint runs through its command line
 only: cold (a fresh empty MMLINT_CACHE_DIR per run) and warm (a cache filled by
-an untimed run first). Every figure is the median of --repeat fresh processes,
+an untimed run first); for the whole package also edited (a copy of it,
+its caches filled by an untimed run, with one multimodal processor changed
+by an appended comment line before each timed run: targets.edited_copy).
+Every figure is the median of --repeat fresh processes,
 the runs interleaved so machine load falls on all rows alike; wall time
 includes interpreter start-up. Peak RSS is that of the largest single process
 of the run's tree (the main process or one pool worker, whichever is larger),
@@ -34,7 +37,7 @@ from pathlib import Path
 
 from measure import MeasureError, Samples, run_once
 from report import checks, checks_table, figures_table
-from targets import REPO, TARGET_NAMES, prefiltered, resolve
+from targets import REPO, TARGET_NAMES, append_edit, edited_copy, prefiltered, resolve
 
 FLOORS = Path(__file__).resolve().parent / "floors.py"
 TARGET_LABELS = {"whole": "sglang/", "multimodal": "srt/multimodal", "generated": "5 MB module"}
@@ -44,7 +47,9 @@ ROWS = [
     ("parse", "libcst parse_module of prefiltered files, 1 process"),
     ("cold", "mmlint check, cold (empty cache)"),
     ("warm", "mmlint check, warm (nothing changed)"),
+    ("edited", "mmlint check, one file changed (warm caches)"),
 ]
+EDITED_TARGETS = ("whole",)  # where the "edited" row is measured
 # Variables that would change what a run does or prints.
 _SCRUBBED = ("CI", "GITHUB_ACTIONS", "MMLINT_JOBS", "MMLINT_NO_CACHE", "MMLINT_CACHE_DIR", "MMLINT_DEBUG", "FORCE_COLOR")
 
@@ -111,6 +116,8 @@ def main() -> int:
                     (name, "cold", check, fresh_cache),
                     (name, "warm", check, lambda env=warm_env: env),
                 ]
+                if name in EDITED_TARGETS:
+                    jobs.append((name, "edited", *_edited_job(args.mmlint, target, passed, scratch, base_env, cwd)))
             load_before = _load()
             for round_number in range(1, args.repeat + 1):
                 for name, key, command, env in jobs:
@@ -157,6 +164,24 @@ def main() -> int:
     print()
     print(note)
     return 0
+
+
+def _edited_job(mmlint, target, passed, scratch, base_env, cwd):
+    """The command and environment of the "edited" row: a copy of ``target``
+    whose caches an untimed run fills; each timed run is preceded by a fresh
+    edit of one analysed file (the environment callable makes it)."""
+    copy, edited = edited_copy(target, passed, scratch)
+    env = base_env | {"MMLINT_CACHE_DIR": str(scratch / "edited-cache")}
+    command = [*mmlint, "check", str(copy), "--quiet", "--exit-zero"]
+    print(f"filling the caches of the edited copy ({edited.relative_to(copy.parent)}) ...", file=sys.stderr)
+    run_once(command, env, cwd)
+    edits = itertools.count(1)
+
+    def edit_then_env() -> dict[str, str]:
+        append_edit(edited, next(edits))
+        return env
+
+    return command, edit_then_env
 
 
 def _load() -> str:

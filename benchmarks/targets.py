@@ -7,6 +7,7 @@ sends to the parser."""
 from __future__ import annotations
 
 import re
+import shutil
 import sys
 import zipfile
 from pathlib import Path
@@ -146,3 +147,27 @@ def prefiltered(target: Path) -> tuple[list[Path], list[Path], int, str]:
         if could_hold_finding(data):
             passed.append(path)
     return files, passed, lines, source
+
+
+# The "edited" row: a copy of the whole package, its caches filled, with one
+# analysed file changed before each timed run (a comment line appended: new
+# bytes, so the results cache misses and that file is parsed again).
+EDITED_FILE_PART = "/srt/multimodal/processors/"
+
+
+def edited_copy(target: Path, passed: list[Path], scratch: Path) -> tuple[Path, Path]:
+    """(a copy of ``target`` under ``scratch``, the file of the copy that is
+    edited): the first multimodal processor the prefilter passes, else the
+    first file it passes."""
+    chosen = next((p for p in passed if EDITED_FILE_PART in p.as_posix()), passed[0] if passed else None)
+    if chosen is None:
+        raise ValueError(f"no file of {target} passes the prefilter: nothing to edit")
+    copy = scratch / "edited" / target.name
+    shutil.copytree(target, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    return copy, copy / chosen.relative_to(target)
+
+
+def append_edit(path: Path, number: int) -> None:
+    """Change ``path``'s bytes (a new comment line each time), not its meaning."""
+    with open(path, "a", encoding="utf-8") as handle:
+        handle.write(f"# mmlint benchmark: edit {number}\n")

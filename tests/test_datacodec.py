@@ -209,3 +209,30 @@ def test_two_allowed_classes_may_not_share_a_tag():
     other_leaf = dataclass(frozen=True)(other_leaf)
     with pytest.raises(CodecError):
         DataCodec({Leaf, other_leaf})
+
+
+@dataclass(frozen=True, slots=True)
+class Nothing:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Holder:
+    only: Nothing | Leaf
+    maybe: Optional[Nothing]
+
+
+def test_classes_of_no_field_and_of_one_roundtrip_tagged_and_not():
+    codec = DataCodec(reachable_dataclasses(Holder))
+    for value in (Holder(Nothing(), None), Holder(Leaf(3), Nothing())):
+        data = codec.encode(value, Holder)
+        assert codec.decode(json.loads(json.dumps(data)), Holder) == value
+    assert codec.decode([], Nothing) == Nothing() and codec.decode([["Nothing"], []], Holder) == Holder(Nothing(), Nothing())
+    for bad in ([["Nothing", 1], None], [["Leaf"], None], [["Leaf", 1, 2], None], [["Nothing"], [1]]):
+        with pytest.raises(CodecError):
+            codec.decode(bad, Holder)
+
+
+def test_a_field_of_the_wrong_type_is_named_with_what_it_accepts():
+    with pytest.raises(CodecError, match=r"Root: expected NoneType or str for field 2, got int"):
+        DataCodec(ALLOWED).decode([["Leaf", 1], 5, None, 0], Root)

@@ -161,9 +161,9 @@ def test_a_file_changed_between_hashing_and_analysis_is_not_kept(cache_dir, proj
 
     real_read = engine._read
 
-    def read_after_an_edit(files, resolver, sources):
+    def read_after_an_edit(files, resolver, sources, **options):
         (project / "p.py").write_text("x = 1\n", encoding="utf-8")
-        return real_read(files, resolver, sources)
+        return real_read(files, resolver, sources, **options)
 
     monkeypatch.setattr(engine, "_read", read_after_an_edit)
     assert "MM001" not in run()[1]  # what was analysed: the new bytes

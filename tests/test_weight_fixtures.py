@@ -127,3 +127,58 @@ def test_explain_documents_weight_chains_and_the_setting() -> None:
     assert "relatedLocations" in mm004
     mm005 = explain("MM005")
     assert "`wait_for_service` → `requests.get`" in mm005 and "to_thread" in mm005
+
+
+def test_each_callee_is_matched_against_the_patterns_once(monkeypatch) -> None:
+    """The fixed points ask of every call every round: the answer is kept per callee."""
+    from mmlint.analysis import weight as weight_module
+
+    asked: list[str] = []
+    real = weight_module.matching_pattern
+
+    def counting(dotted: str, patterns: tuple[str, ...]) -> str | None:
+        asked.append(dotted)
+        return real(dotted, patterns)
+
+    monkeypatch.setattr(weight_module, "matching_pattern", counting)
+    report = check(cwd=PACKAGE)
+    analysis = report.project.weight(report.settings.heavy_calls)
+    analysis.transitive_blocking()
+    assert asked and len(asked) == len(set(asked))
+    assert analysis.matching("requests.get") == real("requests.get", report.settings.heavy_calls) is not None
+
+
+def test_each_callee_is_resolved_once_per_class_and_file(monkeypatch, tmp_path) -> None:
+    """Calls of one callee from one class of one file resolve alike: the weight
+    analysis asks the resolver once, and the resolver scans a class's defs for
+    a sync method once per name."""
+    from mmlint.analysis import resolve as resolve_module
+    from mmlint.analysis.resolve import Resolver
+
+    (tmp_path / "engine.py").write_text(
+        "import time\n\n\nclass Engine:\n"
+        "    def poll(self):\n        time.sleep(1)\n\n"
+        "    def status(self):\n        return self.poll()\n\n"
+        "    async def start(self):\n        self.poll()\n        self.poll()\n        self.status()\n\n\n"
+        "class Fast(Engine):\n    async def run(self):\n        self.poll()\n",
+        encoding="utf-8",
+    )
+    asked: list[tuple[str, str | None, object]] = []
+    scanned: list[tuple[str, str, str]] = []
+    real_resolve, real_scan = Resolver.resolve_sync_call, resolve_module._method_sync_def
+
+    def resolving(self, facts, class_name, ref):  # type: ignore[no-untyped-def]
+        asked.append((facts.path, class_name, ref))
+        return real_resolve(self, facts, class_name, ref)
+
+    def scanning(facts, class_name, name):  # type: ignore[no-untyped-def]
+        scanned.append((facts.path, class_name, name))
+        return real_scan(facts, class_name, name)
+
+    monkeypatch.setattr(Resolver, "resolve_sync_call", resolving)
+    monkeypatch.setattr(resolve_module, "_method_sync_def", scanning)
+    report = check(cwd=tmp_path, select=["MM005"])
+    assert [d.span.line for d in report.diagnostics] == [12, 13, 14, 19]  # self.poll() blocks, self.status() through it
+    assert ("engine.py", "Engine", "poll") in scanned and len(scanned) == len(set(scanned))
+    # self.poll, self.status and time.sleep from Engine, self.poll from Fast, however often called.
+    assert len(asked) == len(set(asked)) == 4

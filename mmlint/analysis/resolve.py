@@ -95,6 +95,7 @@ class Resolver:
                 self.classes[(path, info.name)] = (facts, info)
         self._mro_cache: dict[ClassKey, tuple[ClassKey | External, ...]] = {}
         self._module_cache: dict[str, str | None] = {}
+        self._sync_methods: dict[tuple[ClassKey, str], SyncKey | None] = {}
 
     # ------------------------------------------------------------ modules
 
@@ -258,8 +259,10 @@ class Resolver:
         entry = self.defining_class(key, name, after)
         if entry is None:
             return None
-        facts, info = self.classes[entry]
-        return _method_sync_def(facts, info.name, name)
+        if (entry, name) not in self._sync_methods:  # a scan over the file's defs: once per class and name
+            facts, info = self.classes[entry]
+            self._sync_methods[(entry, name)] = _method_sync_def(facts, info.name, name)
+        return self._sync_methods[(entry, name)]
 
     # ------------------------------------------------------------ any def (MM010)
 

@@ -87,6 +87,7 @@ CHEAP_FUNCTIONS = frozenset(
 CHEAP_CLASS_SUFFIXES = ("Response", "Error", "Exception", "Warning", "Exit", "Disconnect")
 
 
+@functools.lru_cache(maxsize=1 << 16)  # the weight fixed point asks of every call every round
 def is_cheap_call(dotted: str, arity: int) -> bool:
     """Whether a call outside the scanned code, by its resolved dotted name and
     its number of arguments, is known to be cheap: a cheap builtin, method or
@@ -215,9 +216,13 @@ class WeightAnalysis:
         self.files: dict[str, FileFacts] = suspension.files
         self.resolver = suspension.resolver
         self.patterns = tuple(blocking_patterns)
+        # The pattern each dotted callee matches: the fixed points ask again every round.
+        self._patterns_matched: dict[str, str | None] = {}
         self._sync_calls: dict[SyncKey, tuple[tuple[str, CalleeRef, int, SyncCall], ...]] = {}
         self._async_calls: dict[DefKey, tuple[SyncCall, ...]] = {}
         self._local_cache: dict[str, dict[str, tuple[bool, int]]] = {}
+        # A callee seen from one class of one file resolves alike wherever it is called there.
+        self._sync_calls_resolved: dict[tuple[str, str | None, CalleeRef, str | None], SyncCall] = {}
         for key, info in suspension.defs.items():
             facts = self.files[key[0]]
             self._async_calls[key] = tuple(
@@ -229,6 +234,14 @@ class WeightAnalysis:
         self.sync_heavy: dict[SyncKey, Cost] = self._sync_weight_fixed_point()
         self.weights: dict[DefKey, Weight] = self._async_weight_fixed_point()
 
+    def matching(self, dotted: str) -> str | None:
+        """matching_pattern(dotted, self.patterns), computed once per callee."""
+        try:
+            return self._patterns_matched[dotted]
+        except KeyError:
+            found = self._patterns_matched[dotted] = matching_pattern(dotted, self.patterns)
+            return found
+
     # ------------------------------------------------------------ graph
 
     def _resolve(self, facts: FileFacts, info: AsyncDef | SyncDef, ref: CalleeRef) -> SyncCall:
@@ -239,7 +252,12 @@ class WeightAnalysis:
                 is_async, index = local
                 return SyncCall((), True, True) if is_async else SyncCall(((facts.path, index),), False, True)
         method = info.name if info.class_name is not None else None
-        return self.resolver.resolve_sync_call(facts, info.class_name, ref, method)
+        key = (facts.path, info.class_name, ref, method)
+        try:
+            return self._sync_calls_resolved[key]
+        except KeyError:
+            found = self._sync_calls_resolved[key] = self.resolver.resolve_sync_call(facts, info.class_name, ref, method)
+            return found
 
     def _local_defs(self, facts: FileFacts) -> dict[str, tuple[bool, int]]:
         found = self._local_cache.get(facts.path)
@@ -283,7 +301,7 @@ class WeightAnalysis:
                 if key in chains:
                     continue
                 for dotted, _, _, call in calls:
-                    pattern = matching_pattern(dotted, self.patterns)
+                    pattern = self.matching(dotted)
                     if pattern is not None:
                         chains[key] = BlockingChain((self._step(key),), dotted, pattern)
                         break
@@ -309,7 +327,7 @@ class WeightAnalysis:
             for fact, call in zip(info.calls, self._async_calls[key]):
                 if fact.awaited or fact.scheduled or fact.future_result:
                     continue
-                if matching_pattern(fact.dotted, self.patterns) is not None:
+                if self.matching(fact.dotted) is not None:
                     continue
                 chain = self.blocking_chain(call)
                 if chain is not None:
@@ -331,7 +349,7 @@ class WeightAnalysis:
         """What this call costs: a Cost when heavy, None when cheap, the
         callee as written (a str) when unknown (it cannot be resolved and is
         not known to be cheap: never heavy on its own)."""
-        pattern = matching_pattern(dotted, self.patterns)
+        pattern = self.matching(dotted)
         if pattern is not None:
             shown = shown_callee(dotted)
             return Cost(KNOWN_CALL, f"`{shown}(...)` {reason_of(pattern)}", (f"`{shown}`",))

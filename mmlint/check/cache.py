@@ -1,4 +1,4 @@
-"""Two caches, keyed by content hash.
+"""Three caches, keyed by content hash.
 
 Facts (`facts-v*`): per-file outcomes. The key covers everything a file's
 facts depend on: the bytes, the path (module names and relative imports come
@@ -12,6 +12,13 @@ configuration and the whole of mmlint's code. Running `check` again over an
 unchanged tree costs reading and hashing it. Any change is a miss, and the run
 then reads facts from the facts cache and runs the rules afresh.
 
+Prefilter verdicts (`prefilter-v*`): which files' bytes (by content hash)
+the prefilter passed or rejected, one entry per set of twin pairs, written by
+a run the results cache missed. The next such run (one file edited) reads
+again and prefilters only the files whose bytes it has not seen, and the
+ones to analyse; a rejected file's hash, taken for the results key, is all
+it needs of the others.
+
 Where: `$MMLINT_CACHE_DIR`, else `$XDG_CACHE_HOME/mmlint`, else
 `~/.cache/mmlint`. Entries are JSON data (mmlint.core.datacodec): reading one can
 build only the outcome, fact and diagnostic classes, each field checked against
@@ -23,7 +30,7 @@ restoring one from a checkout, is a miss. The directory must be the user's
 own (owned by them, writable by no one else) and must not lie inside what the
 run scans (its walked directories, their configuration's directory and
 repository): otherwise the run goes on uncached with a warning. `MMLINT_NO_CACHE=1` or `--no-cache`
-turns it off; `MMLINT_CACHE_MAX_MB` caps the size of both together (least
+turns it off; `MMLINT_CACHE_MAX_MB` caps the size of all three together (least
 recently used entries go first). Every other cache error is ignored: a cache
 may only speed a run up, never change or break it.
 """
@@ -42,12 +49,12 @@ import tempfile
 import time
 from dataclasses import dataclass
 from functools import cache
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mmlint import __version__
-from mmlint.check.results import RunResults, installed_libcst_version
+from mmlint.check.results import RunResults, code_fingerprint, installed_libcst_version
 from mmlint.core.datacodec import DataCodec, reachable_dataclasses
 
 if TYPE_CHECKING:
@@ -55,7 +62,8 @@ if TYPE_CHECKING:
 
 FORMAT = "facts-v2"
 RESULTS_FORMAT = "results-v1"
-FORMAT_PREFIXES = ("facts-v", "results-v")  # every format's directory, for `mmlint clean`
+PREFILTER_FORMAT = "prefilter-v1"
+FORMAT_PREFIXES = ("facts-v", "results-v", "prefilter-v")  # every format's directory, for `mmlint clean`
 # The modules whose code decides a file's outcome or how it is stored.
 # (every module of mmlint/facts/ is fingerprinted too).
 _FACT_MODULES = ("check/per_file.py", "core/source.py", "core/diagnostics.py", "core/datacodec.py", "check/cache.py")
@@ -150,6 +158,7 @@ class CacheOpening:
     cache: FactsCache | None
     warning: str | None = None
     results: ResultsCache | None = None
+    verdicts: PrefilterVerdicts | None = None
 
 
 KEY_FILE = "key"  # the per-user secret entries are authenticated with, in the cache root
@@ -173,12 +182,13 @@ def open_cache(requested: bool = True, scanned: Iterable[Path] = ()) -> CacheOpe
             None, f"not using the cache at {root}: it lies inside {inside}, which this run checks and could have written it"
         )
     directory, results_directory = root / FORMAT, root / RESULTS_FORMAT
+    verdicts_directory = root / PREFILTER_FORMAT
     # The root is checked before anything is created inside it.
-    for path in (root, directory, results_directory):
+    for path in (root, directory, results_directory, verdicts_directory):
         try:
             path.mkdir(parents=True, exist_ok=True, mode=0o700)
         except OSError:  # read-only home, a file in the way: run uncached, as before
-            if path == results_directory:  # facts made by an earlier mmlint are still good
+            if path in (results_directory, verdicts_directory):  # facts made by an earlier mmlint are still good
                 return CacheOpening(FactsCache(directory, max_bytes))
             return CacheOpening(None)
         reason = unsafe_directory_reason(path)
@@ -190,9 +200,11 @@ def open_cache(requested: bool = True, scanned: Iterable[Path] = ()) -> CacheOpe
         return CacheOpening(None, f"not using the cache at {root}: {error}")
     except OSError:  # read-only home and no key yet: run uncached, as for the directories
         return CacheOpening(None)
-    both = (directory, results_directory)
+    every = (directory, results_directory, verdicts_directory)
     return CacheOpening(
-        FactsCache(directory, max_bytes, both, secret), results=ResultsCache(results_directory, max_bytes, both, secret)
+        FactsCache(directory, max_bytes, every, secret),
+        results=ResultsCache(results_directory, max_bytes, every, secret),
+        verdicts=PrefilterVerdicts(verdicts_directory, max_bytes, every, secret),
     )
 
 
@@ -360,6 +372,47 @@ class ResultsCache(_EntryStore):
 
     def store(self, key: str, results: RunResults) -> None:
         self._store_payload(key, lambda: results_codec().encode(results, RunResults))
+
+
+class PrefilterVerdicts(_EntryStore):
+    """The prefilter's verdicts on a run's files, by the sha256 of their
+    bytes, one entry per set of twin pairs (the prefilter's only other input);
+    keyed by mmlint's whole code as the results are."""
+
+    format = PREFILTER_FORMAT
+
+    def key(self, twins: object) -> str:
+        """``twins``: the twin pairs the prefilter looks for, by their repr."""
+        digest = hashlib.sha256(code_fingerprint())
+        digest.update(repr(twins).encode("utf-8", "surrogateescape"))
+        return digest.hexdigest()
+
+    def load(self, key: str) -> dict[bytes, bool]:
+        """Content digest -> whether the prefilter passed those bytes; empty for a miss."""
+        try:
+            payload = self._load_payload(key)
+            if type(payload) is not list or len(payload) != 2 or not all(type(part) is list for part in payload):
+                return {}
+            passed, rejected = payload
+            verdicts = {bytes.fromhex(digest): False for digest in _digest_texts(rejected)}
+            verdicts.update((bytes.fromhex(digest), True) for digest in _digest_texts(passed))
+            return verdicts
+        except Exception:  # every way an entry can be bad is a miss
+            return {}
+
+    def store(self, key: str, verdicts: Mapping[bytes, bool]) -> None:
+        self._store_payload(
+            key,
+            lambda: [sorted(d.hex() for d, passed in verdicts.items() if passed),
+                     sorted(d.hex() for d, passed in verdicts.items() if not passed)],
+        )
+
+
+def _digest_texts(items: list[object]) -> list[str]:
+    """``items``, each checked to be a sha256 in lowercase hex (ValueError otherwise)."""
+    if not all(type(item) is str and len(item) == 64 for item in items):
+        raise ValueError("not a list of digests")
+    return items  # type: ignore[return-value]  # checked just above
 
 
 def _entries(directory: Path):

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mmlint.check.cache import CacheOpening, open_cache
+from mmlint.check.cache import CacheOpening, PrefilterVerdicts, open_cache
 from mmlint.check.discovery import (
     Discovery,
     as_resolver,
@@ -129,7 +129,9 @@ def run_check(
             stored = opening.results.load(results_key)
             if stored is not None:
                 return _report(stored, None, {}, targets, discovery, resolver, opening.warning)
-    read = _read(files, resolver, sources)
+    # A run the results cache missed: bytes the prefilter rejected before need no second read.
+    seen = _SeenVerdicts(opening.verdicts, keyed) if keyed is not None and opening.verdicts is not None else None
+    read = _read(files, resolver, sources, seen=seen)
     # Imported only now: a run the results cache answers needs no rules and no analysis.
     from mmlint.check.findings import find
 
@@ -226,12 +228,47 @@ def _digests(files: Mapping[str, Path], resolver: ConfigResolver) -> list[tuple[
     return digests
 
 
-def _read(files: Mapping[str, Path], resolver: ConfigResolver, sources: Mapping[str, StdinSource]) -> FilesRead:
+class _SeenVerdicts:
+    """The prefilter's verdicts of earlier runs (mmlint.check.cache.PrefilterVerdicts),
+    for the files of a run already hashed (``keyed``: the results key's
+    digests), and what this run adds to them, stored by ``finish``."""
+
+    def __init__(self, store: PrefilterVerdicts, keyed: Sequence[tuple[str, Path, bytes]]) -> None:
+        self._store = store
+        self.digests = {shown: digest for shown, _, digest in keyed}
+        self._loaded: dict[object, dict[bytes, bool]] = {}
+        self._now: dict[object, dict[bytes, bool]] = {}
+
+    def verdict(self, twins: object, digest: bytes) -> bool | None:
+        if twins not in self._loaded:
+            self._loaded[twins] = self._store.load(self._store.key(twins))
+        return self._loaded[twins].get(digest)
+
+    def record(self, twins: object, digest: bytes, passed: bool) -> None:
+        self._now.setdefault(twins, {})[digest] = passed
+
+    def finish(self) -> None:
+        """Store this run's verdicts where they differ from what was loaded."""
+        for twins, verdicts in self._now.items():
+            if verdicts != self._loaded.get(twins):
+                self._store.store(self._store.key(twins), verdicts)
+        self._store.finish()
+
+
+def _read(
+    files: Mapping[str, Path],
+    resolver: ConfigResolver,
+    sources: Mapping[str, StdinSource],
+    *,
+    seen: _SeenVerdicts | None = None,
+) -> FilesRead:
     """Read each file once, hash it and run the prefilter; keep the bytes of
     only the files the prefilter passes. ``sources`` holds what was already
     read (standard input) by display path. Each file is read with the twins
     and budgets of its configuration; a file over its size budget is refused
-    unread."""
+    unread. With ``seen``, a file whose digest (taken moments ago) the
+    prefilter rejected in an earlier run is not read again: the verdict is a
+    function of the bytes and the twins alone."""
     prefilters: dict[tuple, Prefilter] = {}
     unreadable: dict[str, str] = {}
     refused: dict[str, str] = {}
@@ -240,6 +277,15 @@ def _read(files: Mapping[str, Path], resolver: ConfigResolver, sources: Mapping[
     digests: list[tuple[str, Path, bytes]] = []
     for shown, real in files.items():
         settings = resolver.settings_for(real)
+        known = seen.digests.get(shown) if seen is not None and shown not in sources else None
+        verdict = None  # the prefilter's on these bytes in an earlier run
+        if seen is not None and known is not None:
+            verdict = seen.verdict(settings.twins, known)
+            if verdict is False:
+                seen.record(settings.twins, known, False)
+                digests.append((shown, real, known))
+                prefiltered.append(shown)
+                continue
         try:
             if shown in sources:
                 data, complete = sources[shown].data, sources[shown].complete
@@ -254,14 +300,23 @@ def _read(files: Mapping[str, Path], resolver: ConfigResolver, sources: Mapping[
         except OSError as error:
             unreadable[shown] = str(error.strerror or error)
             continue
-        digests.append((shown, real, hashlib.sha256(data).digest()))
-        prefilter = prefilters.get(settings.twins)
-        if prefilter is None:
-            prefilter = prefilters[settings.twins] = Prefilter(settings.twins)
-        if prefilter.could_hold_finding(data) or may_re_export(real.name, data):
+        digest = hashlib.sha256(data).digest()
+        digests.append((shown, real, digest))
+        if verdict is None or digest != known:  # unseen bytes, or the file changed since it was hashed
+            prefilter = prefilters.get(settings.twins)
+            if prefilter is None:
+                prefilter = prefilters[settings.twins] = Prefilter(settings.twins)
+            passed = prefilter.could_hold_finding(data) or may_re_export(real.name, data)
+        else:
+            passed = verdict
+        if seen is not None:
+            seen.record(settings.twins, digest, passed)
+        if passed:
             tasks.append((data, real, shown, settings.twins, settings.budgets))  # what besides the bytes decides an outcome
         else:
             prefiltered.append(shown)
+    if seen is not None:
+        seen.finish()
     return FilesRead(tuple(files), unreadable, tuple(prefiltered), tasks, digests, refused)
 
 

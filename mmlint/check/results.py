@@ -101,6 +101,12 @@ def _canonical(value: object) -> object:
     raise TypeError(f"no canonical form for {type(value).__name__} in the results key")
 
 
+def code_fingerprint() -> bytes:
+    """mmlint's code (every module), libcst's version and Python's: what any
+    cached value computed by mmlint as a whole is keyed by."""
+    return _code_fingerprint()
+
+
 @cache
 def _code_fingerprint() -> bytes:
     """mmlint's code (every module), libcst's version and Python's."""

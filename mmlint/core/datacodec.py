@@ -151,41 +151,49 @@ class DataCodec:
         return encode
 
     def _dataclass_decoder(self, cls: type, tagged: bool) -> Callable[[JsonData], Any]:
-        # Scalar fields are checked in place (no call per field: most values are
-        # the ints of spans); the others go through their decoders.
-        scalar_checks: list[tuple[int, frozenset[type]]] = []
-        field_decoders: list[tuple[int, Callable[[JsonData], Any]]] = []
-        exact_types: list[list[type]] = []  # when every field is one scalar type: the list of them
-        arity = len(_init_fields(cls)) + tagged
-        name = cls.__name__
-
-        def decode(data: JsonData) -> Any:
-            if type(data) is not list or len(data) != arity:
-                raise CodecError(f"{name}: expected a list of {arity} values")
-            values = data[1:] if tagged else data[:]
-            if exact_types:
-                if list(map(type, values)) != exact_types[0]:
-                    raise CodecError(f"{name}: a field of the wrong type")
-                return cls(*values)
-            for index, accepted in scalar_checks:
-                if type(values[index]) not in accepted:
-                    raise CodecError(f"{name}: expected {' or '.join(t.__name__ for t in accepted)} "
-                                     f"for field {index + 1}, got {type(values[index]).__name__}")
-            for index, decoder in field_decoders:
-                values[index] = decoder(values[index])
-            return cls(*values)
-
+        # One function per class, its fields unrolled (a warm cache read builds
+        # some 140,000 facts; a loop over the fields cost half of it): scalar
+        # fields are checked in place, the others go through their decoders.
+        # The source is made of indices and names of our own only, never of
+        # the class's or the data's text.
+        fields = _init_fields(cls)
+        hints = _field_hints(cls)
+        accepted_types = [_scalar_types(hints[field.name]) for field in fields]
+        namespace: dict[str, Any] = {"cls": cls, "CodecError": CodecError, "wrong_field": _wrong_field, "list": list}
+        names = [f"v{index}" for index in range(len(fields))]
+        arity = len(fields) + tagged
+        unpacked = ", ".join((["_"] if tagged else []) + names)
+        lines = [
+            "def decode(data):",
+            f"    if type(data) is not list or len(data) != {arity}:",
+            f"        raise CodecError(cls.__name__ + ': expected a list of {arity} values')",
+        ]
+        if unpacked:
+            lines.append(f"    {unpacked}, = data")
+        arguments = []
+        for index, accepted in enumerate(accepted_types):
+            value = names[index]
+            if accepted is None:
+                arguments.append(f"decoder{index}({value})")
+                continue
+            namespace[f"accepted{index}"] = accepted
+            if len(accepted) == 1:
+                namespace[f"type{index}"] = next(iter(accepted))
+                test = f"type({value}) is not type{index}"
+            else:
+                test = f"type({value}) not in accepted{index}"
+            lines += [f"    if {test}:", f"        wrong_field(cls, {index}, accepted{index}, {value})"]
+            arguments.append(value)
+        lines.append(f"    return cls({', '.join(arguments)})")
+        exec("\n".join(lines), namespace)  # noqa: S102  # our own template, see above
+        decode: Callable[[JsonData], Any] = namespace["decode"]
         (self._tagged_decoders if tagged else self._decoders)[cls] = decode
+        # Registered before its fields' decoders are built: a recursive type refers
+        # to it; the names it calls are looked up when it runs, after they are bound.
         with self._forget_plans_on_error():
-            hints = _field_hints(cls)
-            for index, field in enumerate(_init_fields(cls)):
-                accepted = _scalar_types(hints[field.name])
-                if accepted is not None:
-                    scalar_checks.append((index, accepted))
-                else:
-                    field_decoders.append((index, self._decoder(hints[field.name])))
-            if not field_decoders and all(len(accepted) == 1 for _, accepted in scalar_checks):
-                exact_types.append([next(iter(accepted)) for _, accepted in scalar_checks])
+            for index, (field, accepted) in enumerate(zip(fields, accepted_types)):
+                if accepted is None:
+                    namespace[f"decoder{index}"] = self._decoder(hints[field.name])
         return decode
 
     @contextlib.contextmanager
@@ -381,6 +389,11 @@ def _scalar_types(hint: Any) -> frozenset[type] | None:
         if all(member in _SCALARS for member in members):
             return frozenset(members)
     return None
+
+
+def _wrong_field(cls: type, index: int, accepted: frozenset[type], value: Any) -> None:
+    raise CodecError(f"{cls.__name__}: expected {' or '.join(sorted(t.__name__ for t in accepted))} "
+                     f"for field {index + 1}, got {type(value).__name__}")
 
 
 def _scalar_encoder(kind: type) -> Callable[[Any], JsonData]:
