@@ -116,6 +116,8 @@ def fix_report(
 
 
 def _fix_one(file: FileToFix, write: bool, buffer: bytes | None) -> FileFixResult:
+    if buffer is None:
+        return fix_file(file, write=write)
     return fix_file(file, write=write, source=buffer)
 
 
