@@ -41,9 +41,9 @@ def test_globs_agree_with_pathspec_but_for_the_directory_a_trailing_double_star_
         if ours == theirs:
             continue
         differ += 1
-        # The one difference: for `x/**` (and `x/**/`) pathspec also matches what the
-        # pattern's `**` could only enter, the path itself; ours, as git's documentation
-        # says ("abc/**" matches everything inside "abc"), only what lies inside it.
+        # The one difference: for `x/**` (and `x/**/`) pathspec also matches the
+        # directory `x` itself (so, with `x/**/`, the files directly in it); ours, as
+        # git does ("abc/**" matches everything inside "abc"), only what lies inside.
         assert pattern.rstrip("/").endswith("**") and theirs and not ours, (pattern, path, is_dir)
         assert matches_any(path + "/x", [pattern], is_dir=True), (pattern, path, is_dir)
     assert differ / cases < 0.01, (differ, cases)
