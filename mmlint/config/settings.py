@@ -7,7 +7,7 @@ import dataclasses
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar, cast
+from typing import TypeVar
 
 from mmlint.core.knowledge import DEFAULT_SETS, patterns_of, twin_patterns_of
 from mmlint.core.twins import TwinPair
@@ -48,7 +48,7 @@ def setting(default: T, *keys: ConfigKey) -> T:
     """A Settings field that ``keys`` land in, with its default. Several keys may
     land in one field: each one's reader continues from what the ones before
     it made (``blocking-calls.extend-sets`` then ``drop-sets``)."""
-    return cast(T, field(default=default, metadata={_KEYS: keys}))
+    return field(default=default, metadata={_KEYS: keys})
 
 
 @dataclass(frozen=True, slots=True)
