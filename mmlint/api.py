@@ -72,7 +72,7 @@ def fix(
         return apply_baseline(report, Path(baseline)).report if baseline is not None else report
 
     run, _ = fix_in_rounds(
-        scan(), scan, write=write, links=named_links(tuple(targets or ()), where), max_rounds=MAX_FIX_ROUNDS
+        scan(), lambda _buffers: scan(), write=write, links=named_links(tuple(targets or ()), where), max_rounds=MAX_FIX_ROUNDS
     )
     return run
 

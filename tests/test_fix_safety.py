@@ -453,6 +453,42 @@ def test_the_round_bound_is_reported_for_standard_input(tree: Path, monkeypatch:
     assert "fix stopped after 3 rounds with files still changing" in result.stderr
 
 
+def test_standard_input_goes_through_the_rounds_of_a_file(tree: Path) -> None:
+    # One rounds loop (fix_in_rounds) for files and `fix -`: the buffer is fixed from
+    # its bytes in each round, and nothing is written, not even --stdin-filename's file.
+    (tree / "chain.py").write_text("# on disk\n", encoding="utf-8")
+    piped = CliRunner().invoke(cli, ["fix", "--stdin-filename", "chain.py", "-"], input=_chain(8))
+    assert (tree / "chain.py").read_text(encoding="utf-8") == "# on disk\n"
+    (tree / "chain.py").write_text(_chain(8), encoding="utf-8")
+    written = _invoke("chain.py")
+    assert piped.exit_code == written.exit_code == 0, piped.stderr
+    assert piped.stdout_bytes == (tree / "chain.py").read_bytes()
+    assert "Fixed 8 sites in 1 file." in piped.stderr
+    assert sorted(path.name for path in tree.iterdir()) == ["chain.py"]
+
+
+def test_fix_in_rounds_follows_a_buffer_without_writing(tree: Path) -> None:
+    from mmlint.api import check
+
+    target = tree / "chain.py"
+    target.write_text("# on disk\n", encoding="utf-8")
+    seen: list[bytes] = []
+
+    def scan(buffers):
+        (data,) = buffers.values()
+        seen.append(data)
+        target.write_bytes(data)  # the scan reads the file; the fixer must not
+        report = check([target], cwd=tree)
+        target.write_text("# on disk\n", encoding="utf-8")
+        return report
+
+    first = scan({"chain.py": _chain(3).encode()})
+    run, _ = fix_run.fix_in_rounds(first, scan, write=True, buffers={"chain.py": _chain(3).encode()})
+    assert target.read_text(encoding="utf-8") == "# on disk\n"
+    assert run.sites_fixed == 3 and len(seen) == 4  # the first scan, then one per round that changed it
+    assert run.changed[0].new.count(b"return await astep") == 3 and seen[-1] == run.changed[0].new
+
+
 # -- 23.4: another run fixed the files first ---------------------------------------------
 
 

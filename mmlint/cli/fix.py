@@ -7,7 +7,9 @@ from __future__ import annotations
 import dataclasses
 import shutil
 import sys
+from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -21,14 +23,16 @@ from mmlint.cli.common import (
     run_scan,
     scan_options,
     stdin_filename_option,
-    stdin_on_disk,
     tool_errors,
     use_color,
 )
-from mmlint.fix import FixRun, fix_report, unified_diff
+from mmlint.fix import FixRun, unified_diff
 from mmlint.fix.pipeline import fix_kind_of
-from mmlint.fix.run import MAX_FIX_ROUNDS, fix_in_rounds, merge_rounds, named_links, remove_old_leftovers
+from mmlint.fix.run import MAX_FIX_ROUNDS, fix_in_rounds, named_links, remove_old_leftovers
 from mmlint.reporters.escaping import visible, visible_path
+
+if TYPE_CHECKING:
+    from mmlint.check.engine import Report, StdinSource
 
 
 def _plural(count: int, word: str) -> str:
@@ -123,37 +127,53 @@ def command(
     """
     stdin = read_stdin(paths, stdin_filename)
     exits = {"exit_zero": exit_zero, "exit_non_zero_on_fix": exit_non_zero_on_fix}
-    if stdin is not None:
-        _fix_stdin(stdin, paths, config_file, select, ignore, quiet=quiet, no_color=no_color, exits=exits,
-                   no_cache=no_cache, show_diff=show_diff, check_only=check_only, baseline_file=baseline_file)
-    links = named_links(paths, logical_cwd())  # before the walk: links named now, not swapped in later
+    links = named_links(paths, logical_cwd()) if stdin is None else {}  # before the walk: links named now
 
-    def scan(*, quiet: bool):
-        return _without_baselined(run_scan(paths, config_file, select, ignore, quiet=quiet, no_cache=no_cache), baseline_file)
+    def scan(buffers: Mapping[str, bytes], *, quiet: bool) -> Report:
+        # Standard input is scanned as what the rounds so far made of it.
+        source = stdin if stdin is None else dataclasses.replace(stdin, data=next(iter(buffers.values()), stdin.data))
+        report: Report = run_scan(paths, config_file, select, ignore, quiet=quiet, no_cache=no_cache, stdin=source)
+        return _without_baselined(report, baseline_file)
 
-    report = scan(quiet=quiet)
+    report = scan({}, quiet=quiet)
     dry_run = show_diff or check_only
-    if not dry_run:
+    if not dry_run and stdin is None:
         for leftover in remove_old_leftovers(report, links):
             click.echo(f"mmlint: warning: removed {visible_path(leftover)}, a temporary file an interrupted "
                        "`mmlint fix` left behind", err=True)
+    # Standard input is fixed from its bytes, never written: its rounds go on over the fixed buffer.
+    buffers = {path: stdin.data for path in report.file_paths} if stdin is not None else {}
     run, report = fix_in_rounds(
-        report, lambda: scan(quiet=True), write=not dry_run, links=links, max_rounds=MAX_FIX_ROUNDS,
+        report, lambda now: scan(now, quiet=True), write=not dry_run, links=links, max_rounds=MAX_FIX_ROUNDS,
+        buffers=buffers,
     )
     if show_diff:
         for result in run.changed:
             click.echo(unified_diff(result), nl=False, color=False)
+    elif stdin is not None and not check_only:
+        _echo_fixed_stdin(stdin, run)
     mode = "diff" if show_diff else "check" if check_only else "write"
-    color = use_color(no_color, None)
+    # With --diff, stdout is the patch alone, and with `-` the fixed source: the summary goes to stderr.
+    to_stderr = show_diff or stdin is not None
+    color = use_color(no_color, None) and (stdin is None or sys.stderr.isatty())
     suppressed = sum(1 for d in report.suppressed if fix_kind_of(d.code) == "call-rewrite")
     for text, colour in render_summary(run, mode=mode, quiet=quiet, suppressed=suppressed):
-        # With --diff, stdout is the patch alone; the summary goes to stderr.
-        click.echo(click.style(text, fg=colour) if colour and color else text, err=show_diff, color=color)
+        click.echo(click.style(text, fg=colour) if colour and color else text, err=to_stderr, color=color)
     _say_if_stopped(run)
     raise SystemExit(exit_code_for(run, dry_run=dry_run, **exits))
 
 
-def _without_baselined(report, baseline_file: Path | None):
+def _echo_fixed_stdin(stdin: StdinSource, run: FixRun) -> None:
+    """`mmlint fix -`: the fixed source on stdout, and nothing else there; nothing
+    is written to disk, not even the file --stdin-filename names."""
+    sys.stdout.flush()
+    sys.stdout.buffer.write(run.changed[0].new if run.changed else stdin.data)
+    if not stdin.complete:  # refused, read only up to its size budget: the rest passes through as it comes
+        shutil.copyfileobj(sys.stdin.buffer, sys.stdout.buffer)
+    sys.stdout.buffer.flush()
+
+
+def _without_baselined(report: Report, baseline_file: Path | None) -> Report:
     """``report`` less the diagnostics the baseline records: the fixer leaves them."""
     if baseline_file is None:
         return report
@@ -163,47 +183,6 @@ def _without_baselined(report, baseline_file: Path | None):
         return apply_baseline(report, baseline_file).report
     except BaselineError as error:
         raise ToolError(str(error)) from None
-
-
-def _fix_stdin(stdin, paths, config_file, select, ignore, *, quiet: bool, no_color: bool, exits: dict[str, bool],
-               no_cache: bool, show_diff: bool, check_only: bool, baseline_file: Path | None) -> None:
-    """`mmlint fix -`: the fixed source (or, with --diff, the patch; with --check,
-    nothing) on stdout, and nothing else there: the summary goes to stderr.
-    Rounds as for files, each on the previous round's output; nothing is written
-    to disk, not even the file --stdin-filename names."""
-    dry_run = show_diff or check_only
-    source = stdin.data
-    rounds = []
-    while len(rounds) < (1 if dry_run else MAX_FIX_ROUNDS):
-        current = dataclasses.replace(stdin, data=source)
-        report = _without_baselined(
-            run_scan(paths, config_file, select, ignore, quiet=quiet or bool(rounds), no_cache=no_cache, stdin=current),
-            baseline_file,
-        )
-        with stdin_on_disk(report, current) as on_disk:
-            rounds.append(fix_report(on_disk, write=False))
-        if not rounds[-1].changed:
-            break
-        source = rounds[-1].changed[0].new
-    run = merge_rounds(rounds)
-    if not dry_run and rounds[-1].changed:
-        run = dataclasses.replace(run, stopped_after=len(rounds))
-    if show_diff:
-        for result in run.changed:
-            click.echo(unified_diff(result), nl=False, color=False)
-    elif not check_only:
-        sys.stdout.flush()
-        sys.stdout.buffer.write(source)
-        if not stdin.complete:  # refused, read only up to its size budget: the rest passes through as it comes
-            shutil.copyfileobj(sys.stdin.buffer, sys.stdout.buffer)
-        sys.stdout.buffer.flush()
-    mode = "diff" if show_diff else "check" if check_only else "write"
-    color = use_color(no_color, None) and sys.stderr.isatty()
-    suppressed = sum(1 for d in report.suppressed if fix_kind_of(d.code) == "call-rewrite")
-    for text, colour in render_summary(run, mode=mode, quiet=quiet, suppressed=suppressed):
-        click.echo(click.style(text, fg=colour) if colour and color else text, err=True, color=color)
-    _say_if_stopped(run)
-    raise SystemExit(exit_code_for(run, dry_run=dry_run, **exits))
 
 
 def _say_if_stopped(run: FixRun) -> None:

@@ -33,7 +33,7 @@ def show_settings(resolver: ConfigResolver, paths: list[Path], cwd: Path) -> Non
     source = display_path(settings.config_file, cwd) if settings.config_file is not None else "(none: the defaults)"
     click.echo(f"Settings path: {visible(source)}")
     for field in dataclasses.fields(settings):
-        if field.name in ("config_file", "config_digest"):
+        if field.name in ("config_file", "config_digest", "key_lines"):
             continue
         value = json.dumps(_plain(getattr(settings, field.name)), ensure_ascii=False)
         click.echo(f"{field.name} = {visible(value)}")

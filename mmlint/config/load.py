@@ -22,19 +22,14 @@ from pathlib import Path
 from typing import Any
 
 from mmlint.config.globs import glob_problem
-from mmlint.config.settings import (
-    DEFAULT_TWINS,
-    Budgets,
-    Settings,
-)
+from mmlint.config.settings import CONFIG_KEYS, ConfigKey, KeyLines, Settings
+from mmlint.config.toml_keys import key_lines
 from mmlint.core.codes import RULE_CODES
 from mmlint.core.knowledge import DEFAULT_SETS, SETS_BY_NAME, patterns_of
 from mmlint.core.paths import display_path
 from mmlint.core.identifiers import normalise_identifier
 from mmlint.core.twins import TwinPair
 
-DEFAULT_BUDGETS = Budgets()
-from mmlint.core.source import split_lines
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -62,33 +57,9 @@ _PYPROJECT = "pyproject.toml"
 SOURCE_SUFFIXES = (".py", ".pyi")
 _PYPROJECT_TABLE = ("tool", "mmlint")
 
-# The schema: the keys each table may hold.
-_TOP_KEYS = (
-    "paths",
-    "exclude",
-    "extend-exclude",
-    "respect-gitignore",
-    "respect-noqa",
-    "select",
-    "ignore",
-    "min-call-sites",
-    "max-file-size",
-    "max-nesting-depth",
-    "max-file-memory",
-    "max-file-seconds",
-    "exempt",
-    "twins",
-    "auto-twins",
-    "twin-patterns",
-    "per-file-ignores",
-    "blocking-calls",
-    "fake-async",
-    "twin-wrappers",
-)
-_EXEMPT_KEYS = ("paths", "classes", "functions")
+# The fields of one [[twins]] entry (the "twins" kind of key).
 _TWIN_KEYS = ("sync", "async")
-_BLOCKING_KEYS = ("extend", "extend-sets", "drop-sets")
-_FAKE_ASYNC_KEYS = ("report-light",)
+_ABSENT = object()  # a key the table does not hold
 
 
 class ConfigError(Exception):
@@ -122,22 +93,22 @@ def load_settings(
     cwd = Path(os.path.abspath(cwd))
     if config_file is not None:
         path = Path(os.path.abspath(cwd / config_file))
-        table, digest = _read_explicit(path, cwd)
+        table, digest, lines = _read_explicit(path, cwd)
     else:
         found = _find_config(cwd)
         if found is None:
             settings = Settings(config_file=None, root=cwd)
             return apply_cli(settings, select, ignore, extend_select)
-        path, table, digest = found
-    settings = _TableReader(path, cwd, digest).settings(table)
+        path, table, digest, lines = found
+    settings = _TableReader(path, cwd, digest, lines).settings(table)
     return apply_cli(settings, select, ignore, extend_select)
 
 
 def read_explicit_config(path: Path, cwd: Path) -> Settings:
     """The Settings of the configuration file ``path`` (absolute) named with
     ``--config``, without CLI overrides. Raises ConfigError."""
-    table, digest = _read_explicit(path, cwd)
-    return _TableReader(path, cwd, digest).settings(table)
+    table, digest, lines = _read_explicit(path, cwd)
+    return _TableReader(path, cwd, digest, lines).settings(table)
 
 
 def config_in_directory(directory: Path, cwd: Path) -> Settings | None:
@@ -147,8 +118,8 @@ def config_in_directory(directory: Path, cwd: Path) -> Settings | None:
     found = _find_in_directory(directory, cwd)
     if found is None:
         return None
-    path, table, digest = found
-    return _TableReader(path, cwd, digest).settings(table)
+    path, table, digest, lines = found
+    return _TableReader(path, cwd, digest, lines).settings(table)
 
 
 def parse_codes(text: str, option: str) -> tuple[str, ...]:
@@ -163,42 +134,15 @@ def parse_codes(text: str, option: str) -> tuple[str, ...]:
 
 
 def config_key_line(settings: Settings, dotted_key: str) -> int:
-    """The 1-based line of ``dotted_key`` (``"min-call-sites"``, ``"exempt.paths"``,
-    ``'per-file-ignores."**/x.py"'``) in the configuration file, for diagnostics
-    reported against it. A key that is not written out (an inline table, a
-    dotted key) falls back to the line of its nearest enclosing key or table;
-    1 when there is no file or nothing is found."""
-    if settings.config_file is None:
-        return 1
-    return _line_of_key(settings.config_file, dotted_key) or 1
-
-
-def _line_of_key(path: Path, dotted_key: str) -> int | None:
-    """The line of ``dotted_key`` (or of its nearest enclosing key or table) in
-    the configuration file ``path``; None when the file cannot be read or the
-    key is not found. An index (``paths[2]``) is dropped: arrays span lines."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return None
-    base = _PYPROJECT_TABLE if path.name == _PYPROJECT else ()
-    # "" names the configuration's own table ([tool.mmlint] in a pyproject.toml).
-    wanted = _split_dotted(re.sub(r"\[\d+\]", "", dotted_key)) if dotted_key else []
-    if wanted is None:
-        return None
-    lines = _key_lines(text)
-    target = base + tuple(wanted)
-    while len(target) > 0:
-        if target in lines:
-            return lines[target]
-        target = target[:-1]
-    return None
+    """The 1-based line of ``dotted_key`` in the configuration file, as recorded
+    when it was read (Settings.key_line)."""
+    return settings.key_line(dotted_key)
 
 
 # --- finding and reading the file ------------------------------------------
 
 
-def _find_config(cwd: Path) -> tuple[Path, dict[str, Any], str] | None:
+def _find_config(cwd: Path) -> tuple[Path, dict[str, Any], str, KeyLines] | None:
     for directory in (cwd, *cwd.parents):
         found = _find_in_directory(directory, cwd)
         if found is not None:
@@ -206,9 +150,9 @@ def _find_config(cwd: Path) -> tuple[Path, dict[str, Any], str] | None:
     return None
 
 
-def _find_in_directory(directory: Path, cwd: Path) -> tuple[Path, dict[str, Any], str] | None:
+def _find_in_directory(directory: Path, cwd: Path) -> tuple[Path, dict[str, Any], str, KeyLines] | None:
     """The configuration held in ``directory`` itself (not above), with its
-    table and the digest of the bytes that was read from."""
+    table, the digest of the bytes that was read from and its key lines."""
     for name in CONFIG_FILE_NAMES:
         candidate = directory / name
         try:
@@ -217,15 +161,15 @@ def _find_in_directory(directory: Path, cwd: Path) -> tuple[Path, dict[str, Any]
         except OSError:  # a directory that cannot be searched: no file in it can be read either
             return None
         if name == _PYPROJECT:
-            table, digest = _pyproject_table(candidate, cwd, required=False)
+            table, digest, lines = _pyproject_table(candidate, cwd, required=False)
             if table is None:
                 continue
-            return candidate, table, digest
+            return candidate, table, digest, lines
         return candidate, *_parse(candidate, cwd)
     return None
 
 
-def _read_explicit(path: Path, cwd: Path) -> tuple[dict[str, Any], str]:
+def _read_explicit(path: Path, cwd: Path) -> tuple[dict[str, Any], str, KeyLines]:
     if not path.exists():
         raise ConfigError(f"{display_path(path, cwd)}: configuration file not found")
     if not path.is_file():
@@ -233,12 +177,12 @@ def _read_explicit(path: Path, cwd: Path) -> tuple[dict[str, Any], str]:
     if path.name == _PYPROJECT:
         # A pyproject.toml named explicitly but without [tool.mmlint] holds no
         # settings: the defaults apply, anchored to its directory.
-        table, digest = _pyproject_table(path, cwd, required=True)
-        return table or {}, digest
+        table, digest, lines = _pyproject_table(path, cwd, required=True)
+        return table or {}, digest, lines
     return _parse(path, cwd)
 
 
-def _pyproject_table(path: Path, cwd: Path, *, required: bool) -> tuple[dict[str, Any] | None, str]:
+def _pyproject_table(path: Path, cwd: Path, *, required: bool) -> tuple[dict[str, Any] | None, str, KeyLines]:
     """``[tool.mmlint]`` of a pyproject.toml, or None when it has none. While
     searching upward, a pyproject.toml that never mentions mmlint is skipped
     unparsed, so an unrelated broken file elsewhere does not stop the run.
@@ -246,23 +190,24 @@ def _pyproject_table(path: Path, cwd: Path, *, required: bool) -> tuple[dict[str
     if not required:
         try:
             if b"mmlint" not in path.read_bytes():
-                return None, ""
+                return None, "", KeyLines()
         except OSError as error:
             raise ConfigError(f"{display_path(path, cwd)}: cannot read: {error.strerror or error}") from None
-    document, digest = _parse(path, cwd)
+    document, digest, lines = _parse(path, cwd)
     tool = document.get("tool")
     if not isinstance(tool, dict) or "mmlint" not in tool:
-        return None, digest
+        return None, digest, lines
     table = tool["mmlint"]
     if not isinstance(table, dict):
-        line = _line_of_key(path, "")
+        line = lines.line_of("")
         where = f":{line}" if line is not None else ""
         raise ConfigError(f"{display_path(path, cwd)}{where}: 'tool.mmlint' must be a table, got {_type_name(table)}")
-    return table, digest
+    return table, digest, lines
 
 
-def _parse(path: Path, cwd: Path) -> tuple[dict[str, Any], str]:
-    """The TOML document of ``path`` and the sha256 of the bytes it was read from."""
+def _parse(path: Path, cwd: Path) -> tuple[dict[str, Any], str, KeyLines]:
+    """The TOML document of ``path``, the sha256 of the bytes it was read from,
+    and where each of its keys is written."""
     try:
         data = path.read_bytes()
     except OSError as error:
@@ -271,8 +216,9 @@ def _parse(path: Path, cwd: Path) -> tuple[dict[str, Any], str]:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
         raise ConfigError(f"{display_path(path, cwd)}: invalid TOML: not valid UTF-8 ({error.reason})") from None
+    lines = KeyLines(tuple(key_lines(text).items()), _PYPROJECT_TABLE if path.name == _PYPROJECT else ())
     try:
-        return tomllib.loads(text), hashlib.sha256(data).hexdigest()
+        return tomllib.loads(text), hashlib.sha256(data).hexdigest(), lines
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{display_path(path, cwd)}: invalid TOML: {error}") from None
     except RecursionError:  # tomllib reads nested arrays and inline tables recursively
@@ -288,62 +234,120 @@ def _parse(path: Path, cwd: Path) -> tuple[dict[str, Any], str]:
 class _TableReader:
     """Validates one configuration table and turns it into Settings."""
 
-    def __init__(self, path: Path, cwd: Path, digest: str | None = None) -> None:
+    def __init__(self, path: Path, cwd: Path, digest: str | None = None, lines: KeyLines | None = None) -> None:
         self.path = path
         self.cwd = cwd
         self.digest = digest
+        self.lines = lines or KeyLines()
         self.root = path.parent
         self.base = _PYPROJECT_TABLE if path.name == _PYPROJECT else ()
 
     def settings(self, table: dict[str, Any]) -> Settings:
-        self._check_keys(table, _TOP_KEYS, ())
-        exempt = self._table(table, "exempt", _EXEMPT_KEYS)
-        blocking = self._table(table, "blocking-calls", _BLOCKING_KEYS)
-        fake_async = self._table(table, "fake-async", _FAKE_ASYNC_KEYS)
-        sets = self._knowledge_sets(blocking)
-        return Settings(
-            config_file=self.path,
-            config_digest=self.digest,
-            root=self.root,
-            paths=self._paths(table),
-            exclude=self._globs(table.get("exclude", []), "exclude"),
-            extend_exclude=self._globs(table.get("extend-exclude", []), "extend-exclude"),
-            respect_gitignore=self._boolean(table, "respect-gitignore", default=Settings.respect_gitignore),
-            respect_noqa=self._boolean(table, "respect-noqa", default=Settings.respect_noqa),
-            select=self._codes(table["select"], "select") if "select" in table else Settings.select,
-            ignore=self._codes(table.get("ignore", []), "ignore"),
-            min_call_sites=self._count(table, "min-call-sites"),
-            budgets=Budgets(
-                max_file_size=self._count(table, "max-file-size", minimum=1) or DEFAULT_BUDGETS.max_file_size,
-                max_nesting_depth=self._count(table, "max-nesting-depth", minimum=1) or DEFAULT_BUDGETS.max_nesting_depth,
-                max_file_memory=self._count(table, "max-file-memory", minimum=1) or DEFAULT_BUDGETS.max_file_memory,
-                max_file_seconds=self._count(table, "max-file-seconds", minimum=1) or DEFAULT_BUDGETS.max_file_seconds,
-            ),
-            exempt_paths=self._globs(exempt.get("paths", []), "exempt.paths"),
-            # Names are compared as Python compares identifiers: NFKC-normalised, once, here.
-            exempt_classes=frozenset(map(normalise_identifier, self._names(exempt.get("classes", []), "exempt.classes", dotted=False))),
-            exempt_functions=frozenset(map(normalise_identifier, self._names(exempt.get("functions", []), "exempt.functions", dotted=True))),
-            twins=self._unambiguous(_unique(DEFAULT_TWINS + self._twins(table.get("twins", [])))),
-            auto_twins=self._boolean(table, "auto-twins", default=Settings.auto_twins),
-            twin_patterns=self._twin_patterns(table),
-            per_file_ignores=self._per_file_ignores(table.get("per-file-ignores", {})),
-            blocking_calls=_unique(patterns_of(sets) + tuple(
-                map(normalise_identifier, self._strings(blocking.get("extend", []), "blocking-calls.extend"))
-            )),
-            blocking_sets=sets,
-            twin_wrappers=self._names(table["twin-wrappers"], "twin-wrappers", dotted=False)
-            if "twin-wrappers" in table
-            else Settings.twin_wrappers,
-            report_light_async=self._boolean(
-                fake_async, "report-light", default=Settings.report_light_async, within="fake-async"
-            ),
-        )
+        """Every key of CONFIG_KEYS read by its kind's reader (``_read_<kind>``)
+        into the field it lands in, in the table's order."""
+        self._check_layout(table)
+        values: dict[str, Any] = {}
+        self._values = values  # what the keys read so far made (blocking-calls.extend needs the sets)
+        for key in CONFIG_KEYS:
+            reader = getattr(self, "_read_" + key.kind.replace("-", "_"))
+            values[key.field] = reader(key, _lookup(table, key.name), values.get(key.field, key.default))
+        fields: dict[str, Any] = {}
+        nested: dict[str, dict[str, Any]] = {}
+        for name, value in values.items():
+            outer, dot, inner = name.partition(".")
+            if dot:
+                nested.setdefault(outer, {})[inner] = value
+            else:
+                fields[name] = value
+        defaults = Settings()
+        for outer, inner_values in nested.items():  # budgets.max_file_size -> Budgets(max_file_size=...)
+            fields[outer] = replace(getattr(defaults, outer), **inner_values)
+        return Settings(config_file=self.path, config_digest=self.digest, key_lines=self.lines, root=self.root, **fields)
+
+    def _check_layout(self, table: dict[str, Any]) -> None:
+        """Unknown keys, and sub-tables that are not tables, in the order the keys are declared."""
+        names = [key.name.split(".") for key in CONFIG_KEYS]
+        self._check_keys(table, _unique(parts[0] for parts in names), ())
+        for sub in _unique(parts[0] for parts in names if len(parts) > 1):
+            value = table.get(sub, {})
+            if not isinstance(value, dict):
+                raise self.error(f"'{sub}' must be a table, got {_type_name(value)}", sub)
+            self._check_keys(value, tuple(".".join(parts[1:]) for parts in names if parts[0] == sub), (sub,))
+
+    # -- the reader of each kind of key: (key, its value or _ABSENT, the field's value so far) -> the field's value
+
+    def _read_paths(self, key: ConfigKey, value: Any, current: Any) -> Any:
+        return current if value is _ABSENT else self._paths(value)
+
+    def _read_globs(self, key: ConfigKey, value: Any, current: Any) -> Any:
+        return current if value is _ABSENT else self._globs(value, key.name)
+
+    def _read_bool(self, key: ConfigKey, value: Any, current: Any) -> Any:
+        if value is _ABSENT:
+            return current
+        if not isinstance(value, bool):
+            raise self.error(f"'{key.name}' must be true or false, got {_type_name(value)}", key.name)
+        return value
+
+    def _read_codes(self, key: ConfigKey, value: Any, current: Any) -> Any:
+        return current if value is _ABSENT else self._codes(value, key.name)
+
+    def _read_count(self, key: ConfigKey, value: Any, current: Any) -> Any:
+        return current if value is _ABSENT else self._count(value, key.name)
+
+    def _read_positive(self, key: ConfigKey, value: Any, current: Any) -> Any:
+        return current if value is _ABSENT else self._count(value, key.name, minimum=1)
+
+    def _read_class_names(self, key: ConfigKey, value: Any, current: Any) -> Any:
+        # Names are compared as Python compares identifiers: NFKC-normalised, once, here.
+        if value is _ABSENT:
+            return current
+        return frozenset(map(normalise_identifier, self._names(value, key.name, dotted=False)))
+
+    def _read_function_names(self, key: ConfigKey, value: Any, current: Any) -> Any:
+        if value is _ABSENT:
+            return current
+        return frozenset(map(normalise_identifier, self._names(value, key.name, dotted=True)))
+
+    def _read_wrapper_names(self, key: ConfigKey, value: Any, current: Any) -> Any:
+        return current if value is _ABSENT else self._names(value, key.name, dotted=False)
+
+    def _read_twins(self, key: ConfigKey, value: Any, current: Any) -> Any:
+        """The configured pairs are added to the default one."""
+        return self._unambiguous(_unique(current + self._twins([] if value is _ABSENT else value)))
+
+    def _read_twin_patterns(self, key: ConfigKey, value: Any, current: Any) -> Any:
+        return current if value is _ABSENT else self._twin_patterns(value, key.name)
+
+    def _read_per_file_ignores(self, key: ConfigKey, value: Any, current: Any) -> Any:
+        return current if value is _ABSENT else self._per_file_ignores(value)
+
+    def _read_extend_sets(self, key: ConfigKey, value: Any, current: Any) -> Any:
+        names = self._set_names(value, key.name)
+        return current + tuple(name for name in names if name not in current)
+
+    def _read_drop_sets(self, key: ConfigKey, value: Any, current: Any) -> Any:
+        names = self._set_names(value, key.name)
+        return tuple(name for name in current if name not in names)
+
+    def _read_call_patterns(self, key: ConfigKey, value: Any, current: Any) -> Any:
+        """The patterns of the knowledge sets turned on (read before), then these."""
+        extra = () if value is _ABSENT else tuple(map(normalise_identifier, self._strings(value, key.name)))
+        return _unique(patterns_of(self._values.get("blocking_sets", DEFAULT_SETS)) + extra)
+
+    def _set_names(self, value: Any, key: str) -> tuple[str, ...]:
+        names = () if value is _ABSENT else self._strings(value, key)
+        for index, name in enumerate(names):
+            if name not in SETS_BY_NAME:
+                known = ", ".join(SETS_BY_NAME)
+                raise self.error(f"'{key}[{index}]': unknown set {name!r} (known: {known})", key)
+        return names
 
     # -- errors
 
     def error(self, message: str, key: str | None = None) -> ConfigError:
         """``key``: the dotted key the message is about, to point at its line."""
-        line = _line_of_key(self.path, key) if key else None
+        line = self.lines.line_of(key) if key else None
         where = f":{line}" if line is not None else ""
         return ConfigError(f"{display_path(self.path, self.cwd)}{where}: {message}")
 
@@ -364,13 +368,6 @@ class _TableReader:
             raise self.error(f"unknown key '{key}' in {location}{suffix}", _dotted(*sub, key))
 
     # -- typed values
-
-    def _table(self, table: dict[str, Any], key: str, allowed: Sequence[str]) -> dict[str, Any]:
-        value = table.get(key, {})
-        if not isinstance(value, dict):
-            raise self.error(f"'{key}' must be a table, got {_type_name(value)}", key)
-        self._check_keys(value, allowed, (key,))
-        return value
 
     def _array(self, value: Any, key: str) -> list[Any]:
         if not isinstance(value, list):
@@ -410,19 +407,7 @@ class _TableReader:
                 raise self.error(f"{problem} in '{key}'{_code_hint(code)}", key)
         return codes
 
-    def _boolean(self, table: dict[str, Any], key: str, *, default: bool, within: str = "") -> bool:
-        """``within``: the dotted name of the sub-table holding ``key``, if any,
-        so the error points at the key's own line."""
-        value = table.get(key, default)
-        if not isinstance(value, bool):
-            dotted = f"{within}.{key}" if within else key
-            raise self.error(f"'{dotted}' must be true or false, got {_type_name(value)}", dotted)
-        return value
-
-    def _count(self, table: dict[str, Any], key: str, *, minimum: int = 0) -> int | None:
-        if key not in table:
-            return None
-        value = table[key]
+    def _count(self, value: Any, key: str, *, minimum: int = 0) -> int:
         kind = "a non-negative integer" if minimum == 0 else "a positive integer"
         # bool is an int subclass in Python, but `true` is not a count.
         if not isinstance(value, int) or isinstance(value, bool):
@@ -431,9 +416,9 @@ class _TableReader:
             raise self.error(f"'{key}' must be {kind}, got {value}", key)
         return value
 
-    def _paths(self, table: dict[str, Any]) -> tuple[Path, ...]:
+    def _paths(self, value: Any) -> tuple[Path, ...]:
         resolved: list[Path] = []
-        for index, entry in enumerate(self._strings(table.get("paths", []), "paths")):
+        for index, entry in enumerate(self._strings(value, "paths")):
             path = Path(os.path.abspath(self.root / entry))
             # A configuration speaks for its own directory: nothing outside it is
             # read (a shared or downloaded configuration must not reach ../secrets).
@@ -450,27 +435,10 @@ class _TableReader:
                 resolved.append(path)
         return tuple(resolved)
 
-    def _knowledge_sets(self, blocking: dict[str, Any]) -> tuple[str, ...]:
-        """The knowledge sets turned on: the defaults, plus `extend-sets`, minus `drop-sets`."""
-        chosen = list(DEFAULT_SETS)
-        for key in ("extend-sets", "drop-sets"):
-            names = self._strings(blocking.get(key, []), f"blocking-calls.{key}")
-            for index, name in enumerate(names):
-                if name not in SETS_BY_NAME:
-                    known = ", ".join(SETS_BY_NAME)
-                    raise self.error(f"'blocking-calls.{key}[{index}]': unknown set {name!r} (known: {known})", f"blocking-calls.{key}")
-            if key == "extend-sets":
-                chosen += [name for name in names if name not in chosen]
-            else:
-                chosen = [name for name in chosen if name not in names]
-        return tuple(chosen)
-
-    def _twin_patterns(self, table: dict[str, Any]) -> tuple[str, ...]:
+    def _twin_patterns(self, value: Any, key: str) -> tuple[str, ...]:
         """Each pattern names the async twin of a sync ``{name}``: exactly one
         ``{name}`` and other identifier characters around it."""
-        if "twin-patterns" not in table:
-            return Settings.twin_patterns
-        patterns = self._strings(table["twin-patterns"], "twin-patterns")
+        patterns = self._strings(value, key)
         for index, pattern in enumerate(patterns):
             if pattern.count("{name}") != 1 or pattern == "{name}" or not pattern.replace("{name}", "x").isidentifier():
                 raise self.error(
@@ -652,86 +620,17 @@ def _type_name(value: Any) -> str:
     return type(value).__name__  # datetime, date, time
 
 
+def _lookup(table: dict[str, Any], dotted: str) -> Any:
+    """The value of a declared key (``"exempt.paths"``) in ``table``, or _ABSENT
+    (sub-tables are known to be tables by then: _check_layout)."""
+    value: Any = table
+    for part in dotted.split("."):
+        if part not in value:
+            return _ABSENT
+        value = value[part]
+    return value
+
+
 def _unique(items: Iterable[Any]) -> tuple[Any, ...]:
     """Deduplicate keeping the first occurrence's position."""
     return tuple(dict.fromkeys(items))
-
-
-# --- key lines (a light scan of the TOML text, for diagnostics) ------------------
-
-
-def _key_lines(text: str) -> dict[tuple[str, ...], int]:
-    """Map each table header and each ``key = value`` line to its 1-based line,
-    keyed by the full dotted path. Good enough to point at a key: it does not
-    try to see through multi-line strings."""
-    lines: dict[tuple[str, ...], int] = {}
-    current: tuple[str, ...] = ()
-    for number, raw in enumerate(split_lines(text), start=1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        if line.startswith("["):
-            header = line[2:] if line.startswith("[[") else line[1:]
-            end = _unquoted_index(header, "]")
-            if end is None:
-                continue
-            parts = _split_dotted(header[:end])
-            if parts is not None:
-                current = tuple(parts)
-                lines.setdefault(current, number)
-            continue
-        equals = _unquoted_index(line, "=")
-        if equals is None:
-            continue
-        parts = _split_dotted(line[:equals])
-        if parts is not None:
-            lines.setdefault(current + tuple(parts), number)
-    return lines
-
-
-def _unquoted_index(text: str, wanted: str) -> int | None:
-    """Index of the first ``wanted`` character outside quotes, or None."""
-    quote = None
-    for index, char in enumerate(text):
-        if quote:
-            if char == quote:
-                quote = None
-        elif char in "\"'":
-            quote = char
-        elif char == wanted:
-            return index
-    return None
-
-
-def _split_dotted(text: str) -> list[str] | None:
-    """Split a TOML dotted key (bare or quoted parts) into its parts; None if
-    it is not a key."""
-    parts: list[str] = []
-    i = 0
-    n = len(text)
-    while True:
-        while i < n and text[i] in " \t":
-            i += 1
-        if i >= n:
-            return None
-        if text[i] in "\"'":
-            quote = text[i]
-            end = text.find(quote, i + 1)
-            if end < 0:
-                return None
-            parts.append(text[i + 1 : end])
-            i = end + 1
-        else:
-            start = i
-            while i < n and (text[i].isalnum() or text[i] in "_-"):
-                i += 1
-            if i == start:
-                return None
-            parts.append(text[start:i])
-        while i < n and text[i] in " \t":
-            i += 1
-        if i >= n:
-            return parts
-        if text[i] != ".":
-            return None
-        i += 1

@@ -1,4 +1,5 @@
-"""Immutable diagnostic values: what rules produce and reporters format."""
+"""Immutable diagnostic values: what rules produce and reporters format, and
+the one call rewrite (``AwaitRewrite``) a fixable diagnostic carries."""
 
 from __future__ import annotations
 
@@ -26,6 +27,50 @@ class Edit:
 
     span: Span
     text: str
+
+
+AWAIT = "await"
+
+
+@pickles_by_fields
+@dataclass(frozen=True, slots=True)
+class AwaitRewrite:
+    """The one call rewrite: ``x.sync(...)`` becomes ``await x.async_(...)``.
+
+    ``span``: the call, from the callee's first character to its closing
+    paren; ``name_span``: the callee's name token, renamed from ``sync`` to
+    ``async_``; ``parenthesize``: a trailer follows the call, so the ``await``
+    goes in parentheses (``(await x.f_async())[0]``). ``edits()`` is the only
+    place the rewrite is spelled out: the rules build one from the facts
+    (their diagnostics' edits, which SARIF reports), the fixer one from the
+    tokens of the bytes it rewrites (mmlint.fix.call_rewrite), and the
+    verifier expects exactly its tokens (mmlint.fix.verify)."""
+
+    span: Span
+    name_span: Span
+    sync: str
+    async_: str
+    parenthesize: bool = False
+
+    @property
+    def opening_tokens(self) -> tuple[str, ...]:
+        """The tokens inserted before the call."""
+        return ("(", AWAIT) if self.parenthesize else (AWAIT,)
+
+    @property
+    def closing_tokens(self) -> tuple[str, ...]:
+        """The tokens inserted after the call's closing paren."""
+        return (")",) if self.parenthesize else ()
+
+    def edits(self) -> tuple[Edit, ...]:
+        """The rewrite as text edits, in the coordinates of the text it was planned on."""
+        span = self.span
+        opening = Edit(Span(span.line, span.column, span.line, span.column), "".join(self.opening_tokens) + " ")
+        rename = Edit(self.name_span, self.async_)
+        if not self.closing_tokens:
+            return (opening, rename)
+        end = Span(span.end_line, span.end_column, span.end_line, span.end_column)
+        return (opening, rename, Edit(end, "".join(self.closing_tokens)))
 
 
 @pickles_by_fields
@@ -63,9 +108,13 @@ class Diagnostic:
     # Enclosing classes and functions, innermost last; for exemptions.
     owner: tuple[Owner, ...] = field(default=(), compare=False)
     related: tuple[RelatedLocation, ...] = ()
-    # Why `mmlint fix` leaves it as written, when the rule decided so with the
-    # whole project in view (MM010): the fixer lists this, never a guess.
+    # Why `mmlint fix` leaves it as written, as the rule decided (with the
+    # whole project in view): the fixer lists this, never a guess.
     unfixable_reason: str | None = field(default=None, compare=False)
+    # The call rewrite that fixes it (its edits are ``edits``), for a rule
+    # whose fix kind is "call-rewrite": the fixer plans it again from the
+    # tokens, with these names.
+    rewrite: AwaitRewrite | None = field(default=None, compare=False)
     # What the finding is about, for sorting and filtering (JSON and SARIF
     # carry them; see README "Finding fields"): the weight of the code that
     # runs on the loop ("heavy", "light"), why, in one phrase, naming the

@@ -1,12 +1,13 @@
-"""The twin-call rewrite (MM001) as text edits on the original text:
+"""The twin-call rewrite (MM001, MM010) as text edits on the original text:
 ``x.sync(...)`` -> ``await x.async_(...)``.
 
-The collector (the CST) decided which calls and where; this module only
-locates each planned call in the file's tokens, inserts ``await `` (and
-parentheses where a trailer follows), renames the callee's name token, and
-applies those edits to the decoded text. Every other character stays as it
-was by construction: comments, form feeds, odd whitespace, line endings, the
-encoding cookie and BOM. No parse is needed; the verifier checks the result."""
+The rules (from the facts) decided which calls and where; this module only
+locates each planned call in the file's tokens, which gives its
+``AwaitRewrite`` (mmlint.core.diagnostics: ``await `` inserted, in parentheses
+where a trailer follows, the callee's name token renamed), and applies those
+edits to the decoded text; the verifier locates the calls the same way.
+Every other character stays as it was by construction: comments, form feeds,
+odd whitespace, line endings, the encoding cookie and BOM. No parse is needed; the verifier checks the result."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import tokenize
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from mmlint.core.diagnostics import Edit, Span
+from mmlint.core.diagnostics import AwaitRewrite, Edit, Span
 from mmlint.core.identifiers import normalise_identifier
 from mmlint.core.source import decode_keeping_format, python_tokens
 from mmlint.fix.model import CallFix, FixedSite, UnfixedSite
@@ -74,46 +75,75 @@ def _inside_fstring(tokens: Sequence[tokenize.TokenInfo], line: int, column: int
     return depth > 0
 
 
+class CallTokens:
+    """A text's tokens indexed for locating calls: by where a token starts,
+    and where each ``)`` ends. Zero-width tokens (DEDENT, ENDMARKER) share
+    positions with real ones and are skipped."""
+
+    def __init__(self, tokens: Sequence[tokenize.TokenInfo]) -> None:
+        self.tokens = tokens
+        self.starts = {tok.start: index for index, tok in enumerate(tokens) if tok.start != tok.end}
+        self.closes = {tok.end: index for index, tok in enumerate(tokens) if tok.type == tokenize.OP and tok.string == ")"}
+
+
+@dataclass(frozen=True)
+class LocatedCall:
+    """A planned call found in the tokens: its first token, its callee's name
+    token and its closing paren (indexes), and the rewrite they make."""
+
+    start: int
+    name: int
+    close: int
+    rewrite: AwaitRewrite
+
+
+def locate_call(indexed: CallTokens, fix: CallFix) -> LocatedCall | str:
+    """The rewrite of ``fix`` as the tokens place it, or why they do not confirm it:
+    the call must start and end at the planned span and its callee be ``fix.sync``."""
+    tokens = indexed.tokens
+    span = fix.span
+    # Asked first: from Python 3.12 the call inside an f-string is tokens of its own, which would match.
+    if _inside_fstring(tokens, span.line, span.column - 1):
+        return "inside an f-string"
+    start = indexed.starts.get((span.line, span.column - 1))
+    close = indexed.closes.get((span.end_line, span.end_column - 1))
+    if start is None or close is None:
+        return "no call of the twin starts and ends at this position"
+    name = callee_name_index(tokens, close)
+    if name < start or tokens[name].type != tokenize.NAME or normalise_identifier(tokens[name].string) != fix.sync:
+        return f"the callee here is not `{fix.sync}`"
+    following = close + 1
+    while following < len(tokens) and tokens[following].type in (tokenize.NL, tokenize.COMMENT):
+        following += 1
+    parenthesize = (
+        following < len(tokens) and tokens[following].type == tokenize.OP and tokens[following].string in _TRAILERS
+    )
+    name_token = tokens[name]
+    name_span = Span(name_token.start[0], name_token.start[1] + 1, name_token.end[0], name_token.end[1] + 1)
+    return LocatedCall(start, name, close, AwaitRewrite(span, name_span, fix.sync, fix.async_, parenthesize))
+
+
+def outer_first(span: Span) -> tuple[int, int, int, int]:
+    """Sort key: by position, outer calls first where several start at one token
+    (`self.f(a)[0].f(b)`): their `await ` must come before the inner call's
+    `(await ` at that position, and edits at one position are applied in the
+    order they are planned."""
+    return (span.line, span.column, -span.end_line, -span.end_column)
+
+
 def plan_call_edits(text: str, fixes: Sequence[CallFix]) -> tuple[list[Edit], list[FixedSite], list[UnfixedSite]]:
     """The edits for every planned call that the tokens confirm; the others are unfixed with a reason."""
-    tokens = python_tokens(text)
-    starts = {tok.start: index for index, tok in enumerate(tokens) if tok.start != tok.end}
-    closes = {tok.end: index for index, tok in enumerate(tokens) if tok.type == tokenize.OP and tok.string == ")"}
+    indexed = CallTokens(python_tokens(text))
     edits: list[Edit] = []
     fixed: list[FixedSite] = []
     unfixed: list[UnfixedSite] = []
-    # Outer calls first where several start at one token (`self.f(a)[0].f(b)`): their
-    # `await ` must come before the inner call's `(await ` at that position, and
-    # edits at one position are applied in the order they are planned.
-    for fix in sorted(fixes, key=lambda f: (f.span.line, f.span.column, -f.span.end_line, -f.span.end_column)):
-        span = fix.span
-        # Asked first: from Python 3.12 the call inside an f-string is tokens of its own, which would match.
-        if _inside_fstring(tokens, span.line, span.column - 1):
-            unfixed.append(UnfixedSite(span, fix.code, "inside an f-string"))
+    for fix in sorted(fixes, key=lambda fix: outer_first(fix.span)):
+        located = locate_call(indexed, fix)
+        if isinstance(located, str):
+            unfixed.append(UnfixedSite(fix.span, fix.code, located))
             continue
-        start = starts.get((span.line, span.column - 1))
-        close = closes.get((span.end_line, span.end_column - 1))
-        if start is None or close is None:
-            unfixed.append(UnfixedSite(span, fix.code, "no call of the twin starts and ends at this position"))
-            continue
-        name = callee_name_index(tokens, close)
-        if name < start or tokens[name].type != tokenize.NAME or normalise_identifier(tokens[name].string) != fix.sync:
-            unfixed.append(UnfixedSite(span, fix.code, f"the callee here is not `{fix.sync}`"))
-            continue
-        following = close + 1
-        while following < len(tokens) and tokens[following].type in (tokenize.NL, tokenize.COMMENT):
-            following += 1
-        parenthesize = (
-            following < len(tokens) and tokens[following].type == tokenize.OP and tokens[following].string in _TRAILERS
-        )
-        at_start = Span(span.line, span.column, span.line, span.column)
-        name_token = tokens[name]
-        name_span = Span(name_token.start[0], name_token.start[1] + 1, name_token.end[0], name_token.end[1] + 1)
-        edits.append(Edit(at_start, "(await " if parenthesize else "await "))
-        edits.append(Edit(name_span, fix.async_))
-        if parenthesize:
-            edits.append(Edit(Span(span.end_line, span.end_column, span.end_line, span.end_column), ")"))
-        fixed.append(FixedSite(span, fix.code, parenthesized=parenthesize))
+        edits.extend(located.rewrite.edits())
+        fixed.append(FixedSite(fix.span, fix.code, parenthesized=located.rewrite.parenthesize))
     return edits, fixed, unfixed
 
 

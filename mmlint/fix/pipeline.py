@@ -1,6 +1,7 @@
 """The fix pipeline for one file: plan, transform, verify, write atomically.
 
-Fixers form a small registry keyed by rule code. Each fixer is a stage that
+Fixers form a small registry keyed by the kind of fix a rule declares
+(``Rule.fix_kind``), one stage per kind. Each fixer is a stage that
 takes the file's bytes and its diagnostics and returns new bytes plus what it
 fixed and what it left; every stage verifies its own output. Stages run in
 order, the spans of later stages mapped through the text edits of earlier
@@ -23,7 +24,7 @@ from typing import ClassVar
 from mmlint.core.diagnostics import Diagnostic, Span
 from mmlint.core.source import decode_keeping_format
 from mmlint.core.write import ChangedMeanwhile, NotTheFileRead, SourceFile
-from mmlint.facts.model import CallSite, FileFacts
+from mmlint.facts.model import FileFacts
 from mmlint.fix.call_rewrite import CannotRewrite, rewrite_calls
 from mmlint.fix.model import CallFix, FileFixResult, FixedSite, UnfixedSite
 from mmlint.fix.text_edits import EditConflict, PositionMap
@@ -34,7 +35,6 @@ from mmlint.fix.verify import (
     verify_only_edits_changed,
 )
 from mmlint.rules import rule_by_code
-from mmlint.rules.mm001_sync_twin_call import unfixable_reason as mm001_unfixable_reason
 from mmlint.rules.mm999_syntax_error import SyntaxErrorRule
 
 SYNTAX_ERROR_CODE = SyntaxErrorRule.code  # a file that did not parse is left alone
@@ -100,55 +100,27 @@ class CommentEditFixer(Fixer):
 
 
 class CallRewriteFixer(Fixer):
-    """MM001: ``recv.sync(...)`` becomes ``await recv.async_(...)`` (text edits), and
-    the sites the collector marked not fixable are listed with their reason."""
+    """``recv.sync(...)`` becomes ``await recv.async_(...)`` (text edits) for every
+    rule whose fix kind is "call-rewrite" (MM001, MM010): the names come from
+    the diagnostic's AwaitRewrite, the positions from the tokens; a site the
+    rule found not fixable is listed with the rule's reason."""
 
     order = 10
 
     def run(
         self, source: bytes, diagnostics: Sequence[Diagnostic], file: FileToFix, original: Mapping[Span, Span]
     ) -> StageResult:
-        sites = {site.span: site for site in (file.facts.call_sites if file.facts else ())}
         fixes: list[CallFix] = []
         unfixed: list[UnfixedSite] = []
         for diagnostic in diagnostics:
-            site = sites.get(original.get(diagnostic.span, diagnostic.span))
-            if not diagnostic.fixable:
-                unfixed.append(UnfixedSite(diagnostic.span, diagnostic.code, unfixable_reason(site, file.facts, diagnostic)))
-                continue
-            if site is None:  # the pair comes from the collected call, never from a message
-                unfixed.append(UnfixedSite(diagnostic.span, diagnostic.code, "no twin call was collected at this position"))
-                continue
-            pair = site.pair
-            fixes.append(CallFix(diagnostic.span, pair.sync, pair.async_, diagnostic.code))
-        return _rewrite_verified(source, fixes, unfixed)
-
-
-class TwinCallFixer(Fixer):
-    """MM010: the same rewrite as MM001's, for a discovered pair. The sync name
-    comes from the collected call, the async one from the diagnostic's rename
-    edit (the rule decided the pair with the whole project in view)."""
-
-    order = 11
-
-    def run(
-        self, source: bytes, diagnostics: Sequence[Diagnostic], file: FileToFix, original: Mapping[Span, Span]
-    ) -> StageResult:
-        calls = {
-            call.span: call for info in (file.facts.async_defs if file.facts else ()) for call in info.calls
-        }
-        fixes: list[CallFix] = []
-        unfixed: list[UnfixedSite] = []
-        for diagnostic in diagnostics:
-            call = calls.get(original.get(diagnostic.span, diagnostic.span))
-            renames = [edit.text for edit in diagnostic.edits if edit.span.line != edit.span.end_line or edit.span.column != edit.span.end_column]
+            rewrite = diagnostic.rewrite
             if not diagnostic.fixable:
                 reason = diagnostic.unfixable_reason or "not fixable: " + diagnostic.message
                 unfixed.append(UnfixedSite(diagnostic.span, diagnostic.code, reason))
-            elif call is None or len(renames) != 1:
-                unfixed.append(UnfixedSite(diagnostic.span, diagnostic.code, "no call of the twin was collected at this position"))
+            elif rewrite is None:
+                unfixed.append(UnfixedSite(diagnostic.span, diagnostic.code, "no twin call was collected at this position"))
             else:
-                fixes.append(CallFix(diagnostic.span, call.callee.text.rpartition(".")[2], renames[0], diagnostic.code))
+                fixes.append(CallFix(diagnostic.span, rewrite.sync, rewrite.async_, diagnostic.code))
         return _rewrite_verified(source, fixes, unfixed)
 
 
@@ -166,18 +138,9 @@ def _rewrite_verified(source: bytes, fixes: list[CallFix], unfixed: list[Unfixed
     return StageResult(rewrite.new, rewrite.fixed, tuple(unfixed) + rewrite.unfixed)
 
 
-def unfixable_reason(site: CallSite | None, facts: FileFacts | None, diagnostic: Diagnostic) -> str:
-    """Why an MM001 site is left as written: the rule's own reason, so `check`
-    and `fix` never disagree."""
-    if site is None or facts is None:
-        return "not fixable: " + diagnostic.message
-    return mm001_unfixable_reason(site, facts) or "not fixable: " + diagnostic.message
-
-
 # The stage for each kind of fix a rule declares (mmlint.rules.base.Rule.fix_kind).
 STAGES: dict[str, Fixer] = {
     "call-rewrite": CallRewriteFixer(),
-    "twin-rewrite": TwinCallFixer(),
     "text-edits": CommentEditFixer(),
 }
 

@@ -9,6 +9,7 @@ from collections import defaultdict
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mmlint.check.workers import run_all
 from mmlint.core.diagnostics import Diagnostic
@@ -16,6 +17,9 @@ from mmlint.core.source import split_lines
 from mmlint.core.write import remove_leftovers
 from mmlint.fix.model import FileFixResult, UnfixedSite
 from mmlint.fix.pipeline import SYNTAX_ERROR_CODE, FileToFix, fix_file, fix_kind_of
+
+if TYPE_CHECKING:
+    from mmlint.check.engine import Report
 
 
 # How many rounds `fix` goes before it says it stopped with files still changing.
@@ -75,24 +79,28 @@ def _is_fix_relevant(diagnostic: Diagnostic) -> bool:
 
 
 def fix_report(
-    report, *, write: bool, only: Collection[str] | None = None, links: Mapping[Path, Path] | None = None
+    report: Report, *, write: bool, only: Collection[str] | None = None, links: Mapping[Path, Path] | None = None,
+    buffers: Mapping[str, bytes] | None = None,
 ) -> FixRun:
     """Fix the fixable diagnostics of ``report`` (an ``mmlint.check.engine.Report``),
     writing changed files only when ``write`` is true; ``only``: just these
     display paths; ``links``: symbolic links named on the command line, to the
-    targets they had when the run started (named_links), fixed through them."""
+    targets they had when the run started (named_links), fixed through them;
+    ``buffers``: display paths whose bytes are these rather than the disk's
+    (standard input): planned and verified on them, never written."""
     by_path: dict[str, list[Diagnostic]] = defaultdict(list)
     for diagnostic in report.diagnostics:
         if diagnostic.path in report.file_paths and _is_fix_relevant(diagnostic):
             if only is None or diagnostic.path in only:
                 by_path[diagnostic.path].append(diagnostic)
     links = links or {}
-    tasks = []
+    buffers = buffers or {}
+    tasks: list[tuple[FileToFix, bool, bytes | None]] = []
     for path in sorted(by_path):
         abs_path = report.file_paths[path]
         file = FileToFix(path, abs_path, tuple(by_path[path]), report.project.files.get(path),
                          digest=report.digests.get(path), real_path=links.get(abs_path))
-        tasks.append((file, write))
+        tasks.append((file, write, buffers.get(path)))
     try:
         # Each file is fixed (and written) in a worker as soon as one is free: a slow
         # file holds back nobody else's write, and a crash costs only its own file.
@@ -101,14 +109,16 @@ def fix_report(
         if write:
             # A worker killed mid-write (a crash, or the pool torn down on
             # Ctrl-C or SIGTERM) cannot remove its temporary file: we do.
-            _remove_temporary_files([task[0] for task in tasks])
+            _remove_temporary_files([task[0] for task in tasks if task[2] is None])
     ordered = tuple(results[index] for index in range(len(tasks)))
     return FixRun(ordered, already_fixed=tuple(r.path for r in ordered if r.already_fixed),
                   scope=None if only is None else frozenset(only))
 
 
-def _fix_one(file: FileToFix, write: bool) -> FileFixResult:
-    return fix_file(file, write=write)
+def _fix_one(file: FileToFix, write: bool, buffer: bytes | None) -> FileFixResult:
+    if buffer is None:
+        return fix_file(file, write=write)
+    return fix_file(file, write=write, source=buffer)
 
 
 def _crashed(task: tuple, why: str) -> FileFixResult:
@@ -152,24 +162,30 @@ def named_links(paths: Sequence[Path], cwd: Path) -> dict[Path, Path]:
 
 
 def fix_in_rounds(
-    report, rescan: Callable[[], object], *, write: bool, links: Mapping[Path, Path] | None = None,
-    max_rounds: int = MAX_FIX_ROUNDS,
-) -> tuple[FixRun, object]:
-    """Fix ``report``, then go again on a fresh scan (``rescan()``) while a
+    report: Report, rescan: Callable[[Mapping[str, bytes]], Report], *, write: bool,
+    links: Mapping[Path, Path] | None = None, max_rounds: int = MAX_FIX_ROUNDS,
+    buffers: Mapping[str, bytes] | None = None,
+) -> tuple[FixRun, Report]:
+    """Fix ``report``, then go again on a fresh scan (``rescan(buffers)``) while a
     round changed something (a fix can make another site fixable: a twin pair
     whose async member now suspends, a suppression now unused) or found a file
     changed meanwhile, so that a second `mmlint fix` is a no-op. Without
-    ``write`` only the changed files are planned again. Stops after
-    ``max_rounds``, saying so (``stopped_after``). Returns the merged run and
-    the last report."""
-    rounds = [fix_report(report, write=write, links=links)]
+    ``write`` only the changed files are planned again. ``buffers``: files
+    fixed from these bytes instead of the disk's, never written (standard
+    input, by its display path); each round's rescan is handed what the
+    rounds so far made of them, and with ``write`` their rounds go on as a
+    written file's do. Stops after ``max_rounds``, saying so
+    (``stopped_after``). Returns the merged run and the last report."""
+    current = dict(buffers or {})
+    rounds = [fix_report(report, write=write, links=links, buffers=current)]
     while len(rounds) < max_rounds:
         last = rounds[-1]
         stale = [result.path for result in last.stale]
         if not (stale or (write and last.changed)):
             break
-        report = rescan()
-        rounds.append(fix_report(report, write=write, only=None if write else stale, links=links))
+        current.update((result.path, result.new) for result in last.changed if result.path in current)
+        report = rescan(dict(current))
+        rounds.append(fix_report(report, write=write, only=None if write else stale, links=links, buffers=current))
     last = rounds[-1]
     run = merge_rounds(rounds)
     if last.stale or (write and last.changed):

@@ -3,8 +3,9 @@
 The call rewrite is checked twice, in two vocabularies:
 
 - tokens: the new token stream must equal the old one with exactly the planned
-  changes applied (``await`` and any added ``(``/``)`` inserted around each
-  fixed call, its sync name replaced by the async name) and nothing else;
+  changes applied (each fixed call located in the old tokens as the fixer
+  locates it, and its ``AwaitRewrite``'s tokens inserted around it, its sync
+  name replaced by the async name) and nothing else;
 - trees: undoing those sites in the new ``ast`` (``Await(Call(..async..))`` back
   to ``Call(..sync..)``, at exactly the inserted ``await`` tokens) must give a
   tree equal to the old one.
@@ -19,10 +20,10 @@ import tokenize
 import warnings
 from collections.abc import Iterable, Sequence
 
-from mmlint.core.diagnostics import Edit
+from mmlint.core.diagnostics import AWAIT, Edit
 from mmlint.core.identifiers import normalise_identifier
 from mmlint.core.source import decode_keeping_format, python_tokens
-from mmlint.fix.call_rewrite import callee_name_index
+from mmlint.fix.call_rewrite import CallTokens, locate_call, outer_first
 from mmlint.fix.model import CallFix, FixedSite
 from mmlint.fix.text_edits import locate_edits
 
@@ -84,35 +85,28 @@ def verify_call_rewrite(old: bytes, new: bytes, fixes: Sequence[CallFix], fixed:
     by_span = {fix.span: fix for fix in fixes}
     old_tokens = _tokens(old, "original")
     new_tokens = _tokens(new, "fixed")
-    # Zero-width tokens (DEDENT, ENDMARKER) share positions with real ones; skip them.
-    starts = {tok.start: index for index, tok in enumerate(old_tokens) if tok.start != tok.end}
-    ends = {tok.end: index for index, tok in enumerate(old_tokens) if tok.type == tokenize.OP and tok.string == ")"}
+    indexed = CallTokens(old_tokens)
 
-    # The expected new token stream: insertions before/after old token indexes.
+    # The expected new token stream: each fixed site's rewrite, as the original
+    # tokens place it, inserted before/after old token indexes.
     before: dict[int, list[tuple[int, str]]] = {}
     after: dict[int, list[tuple[int, str]]] = {}
     renames: dict[int, tuple[str, str]] = {}
-    # Outer calls first where several start at one token (`self.f(a).f(b)`).
-    for site in sorted(fixed, key=lambda s: (s.span.line, s.span.column, -s.span.end_line, -s.span.end_column)):
+    for site in sorted(fixed, key=lambda site: outer_first(site.span)):
         fix = by_span.get(site.span)
-        start = starts.get((site.span.line, site.span.column - 1))
-        close = ends.get((site.span.end_line, site.span.end_column - 1))
-        if fix is None or start is None or close is None:
+        located = locate_call(indexed, fix) if fix is not None else "not planned"
+        if isinstance(located, str) or located.rewrite.parenthesize != site.parenthesized:
             raise VerificationFailed(f"line {site.span.line}: the fixed site does not match the original tokens")
-        name = callee_name_index(old_tokens, close)
-        if name < start or normalise_identifier(old_tokens[name].string) != fix.sync:
-            raise VerificationFailed(f"line {site.span.line}: no `{fix.sync}` name in the fixed call")
-        opening = [(tokenize.OP, "(")] if site.parenthesized else []
-        before.setdefault(start, []).extend(opening + [(tokenize.NAME, "await")])
-        if site.parenthesized:
-            after.setdefault(close, []).insert(0, (tokenize.OP, ")"))
-        renames[name] = (fix.sync, fix.async_)
+        rewrite = located.rewrite
+        before.setdefault(located.start, []).extend(map(_inserted, rewrite.opening_tokens))
+        after.setdefault(located.close, [])[:0] = map(_inserted, rewrite.closing_tokens)
+        renames[located.name] = (rewrite.sync, rewrite.async_)
 
     expected: list[tuple[int, str]] = []
     await_slots: list[int] = []  # indexes in `expected` of the inserted `await`s
     for index, tok in enumerate(old_tokens):
         for inserted in before.get(index, ()):
-            if inserted[1] == "await":
+            if inserted[1] == AWAIT:
                 await_slots.append(len(expected))
             expected.append(inserted)
         expected.append((tokenize.NAME, renames[index][1]) if index in renames else _kind(tok))
@@ -129,6 +123,11 @@ def verify_call_rewrite(old: bytes, new: bytes, fixes: Sequence[CallFix], fixed:
         raise VerificationFailed(f"found {undo.undone} rewritten calls in the fixed tree, planned {len(fixed)}")
     if ast.dump(restored) != ast.dump(old_tree):
         raise VerificationFailed("the fixed tree differs from the original beyond the planned rewrites")
+
+
+def _inserted(text: str) -> tuple[int, str]:
+    """An inserted token as the tokenizer reports it."""
+    return (tokenize.NAME if text.isidentifier() else tokenize.OP, text)
 
 
 def _ast_position(tok: _Token) -> tuple[int, int]:

@@ -92,10 +92,11 @@ class Rule:
     # Recorded by `mmlint baseline` (a file that did not parse was not checked:
     # recording that would hide every finding in it for good).
     baselinable: ClassVar[bool] = True
-    # How `mmlint fix` applies the rule's fixes: "call-rewrite" (a twin call
-    # becomes `await <receiver>.<async twin>(...)`, mmlint.fix.call_rewrite),
-    # "twin-rewrite" (the same for a discovered pair, MM010) or
-    # "text-edits" (the diagnostic's own edits, comments only); None: no fix.
+    # How `mmlint fix` applies the rule's fixes, one fixer stage per kind
+    # (mmlint.fix.pipeline.STAGES): "call-rewrite" (a twin call becomes
+    # `await <receiver>.<async twin>(...)`: the diagnostic carries the
+    # AwaitRewrite, or its unfixable_reason) or "text-edits" (the diagnostic's
+    # own edits, comments only); None: no fix.
     fix_kind: ClassVar[str | None] = None
     bad_examples: ClassVar[tuple[Example, ...]] = ()
     good_examples: ClassVar[tuple[Example, ...]] = ()

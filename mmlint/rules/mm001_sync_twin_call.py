@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from mmlint.core.diagnostics import Diagnostic, Edit, Span
+from mmlint.core.diagnostics import AwaitRewrite, Diagnostic
 from mmlint.facts.model import CallSite, FileFacts
 from mmlint.rules.base import Example, Rule, RuleContext
 from mmlint.rules.scopes import describe_scope
@@ -138,12 +138,15 @@ class SyncTwinCall(Rule):
                 message += f"use `await {target}(...)`"
             else:
                 message += f"move the work into an async def and use `await {target}(...)` (not auto-fixable: {reason})"
+            rewrite = call_rewrite(site) if reason is None else None
             yield self.diagnostic(
                 facts.path,
                 site.span,
                 message,
                 fixable=reason is None,
-                edits=fix_edits(site) if reason is None else (),
+                edits=rewrite.edits() if rewrite is not None else (),
+                unfixable_reason=reason,
+                rewrite=rewrite,
                 owner=site.owner,
             )
 
@@ -173,13 +176,8 @@ def unfixable_reason(site: CallSite, facts: FileFacts) -> str | None:
     return None
 
 
-def fix_edits(site: CallSite) -> tuple[Edit, ...]:
-    """The rewrite as text edits: `x.f(...)` -> `await x.f_async(...)`, parenthesised
-    where a trailer follows: what SARIF reports; the fixer locates the same rewrite in
-    the tokens and verifies it (mmlint.fix.call_rewrite)."""
-    start = Span(site.span.line, site.span.column, site.span.line, site.span.column)
-    end = Span(site.span.end_line, site.span.end_column, site.span.end_line, site.span.end_column)
-    edits = [Edit(start, "(await " if site.needs_parens else "await "), Edit(site.name_span, site.pair.async_)]
-    if site.needs_parens:
-        edits.append(Edit(end, ")"))
-    return tuple(edits)
+def call_rewrite(site: CallSite) -> AwaitRewrite:
+    """`x.f(...)` -> `await x.f_async(...)` as the facts place it: the edits SARIF
+    reports; the fixer plans the same rewrite from the tokens and verifies it
+    (mmlint.fix.call_rewrite)."""
+    return AwaitRewrite(site.span, site.name_span, site.pair.sync, site.pair.async_, site.needs_parens)

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 from mmlint.analysis.flow import NEVER
 from mmlint.analysis.twins import Contract, DeepTwinCall, TwinAnalysis, TwinCall
-from mmlint.core.diagnostics import Diagnostic, Edit, Span
+from mmlint.core.diagnostics import AwaitRewrite, Diagnostic
 from mmlint.facts.model import FileFacts
 from mmlint.rules.base import Example, Rule, RuleContext
 
@@ -84,7 +84,7 @@ class SyncCallWithAsyncTwin(Rule):
     name = "sync-call-with-async-twin"
     summary = "Sync call in an `async def` where the package defines an awaitable twin"
     fixable = True
-    fix_kind = "twin-rewrite"
+    fix_kind = "call-rewrite"
 
     bad_examples = (
         Example(
@@ -211,13 +211,15 @@ class SyncCallWithAsyncTwin(Rule):
         for twin_call in analysis.calls_in(facts.path):
             contract = analysis.contract(twin_call.twin)
             reason = unfixable_reason(twin_call, contract, facts)
+            rewrite = call_rewrite(twin_call) if reason is None else None
             yield self.diagnostic(
                 facts.path,
                 twin_call.call.span,
                 message(twin_call, analysis, reason),
                 fixable=reason is None,
-                edits=fix_edits(twin_call) if reason is None else (),
+                edits=rewrite.edits() if rewrite is not None else (),
                 unfixable_reason=reason,
+                rewrite=rewrite,
                 owner=analysis.suspension.defs[twin_call.enclosing].owner,
             )
         for deep in analysis.deep_calls_in(facts.path):
@@ -300,13 +302,11 @@ def unfixable_reason(twin_call: TwinCall, contract: Contract, facts: FileFacts) 
     return None
 
 
-def fix_edits(twin_call: TwinCall) -> tuple[Edit, ...]:
-    """`x.f(...)` -> `await x.f_async(...)` as text edits (SARIF; the fixer
-    plans its own from the tokens and must agree)."""
+def call_rewrite(twin_call: TwinCall) -> AwaitRewrite:
+    """`x.f(...)` -> `await x.f_async(...)` as the facts place it (only for a call
+    ``unfixable_reason`` passed, so its callee has a name token). The sync name is
+    the one written at the call; the fixer finds it there again in the tokens."""
     call = twin_call.call
-    start = Span(call.span.line, call.span.column, call.span.line, call.span.column)
-    edits = [Edit(start, "(await " if call.needs_parens else "await "), Edit(call.name_span, twin_call.twin.async_name)]
-    if call.needs_parens:
-        end = Span(call.span.end_line, call.span.end_column, call.span.end_line, call.span.end_column)
-        edits.append(Edit(end, ")"))
-    return tuple(edits)
+    assert call.name_span is not None
+    sync = call.callee.text.rpartition(".")[2]
+    return AwaitRewrite(call.span, call.name_span, sync, twin_call.twin.async_name, call.needs_parens)
