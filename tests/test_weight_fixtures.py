@@ -149,8 +149,9 @@ def test_each_callee_is_matched_against_the_patterns_once(monkeypatch) -> None:
 
 
 def test_each_callee_is_resolved_once_per_class_and_file(monkeypatch, tmp_path) -> None:
-    """Calls of one callee from one class of one file resolve alike: the weight
-    analysis asks the resolver once, and the resolver scans a class's defs for
+    """Calls of one callee from one method of one class of one file resolve
+    alike (the calling method matters: a subclass overriding it cuts the path):
+    the weight analysis asks the resolver once, and the resolver scans a class's defs for
     a sync method once per name."""
     from mmlint.analysis import resolve as resolve_module
     from mmlint.analysis.resolve import Resolver
@@ -163,13 +164,13 @@ def test_each_callee_is_resolved_once_per_class_and_file(monkeypatch, tmp_path) 
         "class Fast(Engine):\n    async def run(self):\n        self.poll()\n",
         encoding="utf-8",
     )
-    asked: list[tuple[str, str | None, object]] = []
+    asked: list[tuple[str, str | None, object, str | None]] = []
     scanned: list[tuple[str, str, str]] = []
     real_resolve, real_scan = Resolver.resolve_sync_call, resolve_module._method_sync_def
 
-    def resolving(self, facts, class_name, ref):  # type: ignore[no-untyped-def]
-        asked.append((facts.path, class_name, ref))
-        return real_resolve(self, facts, class_name, ref)
+    def resolving(self, facts, class_name, ref, method=None):  # type: ignore[no-untyped-def]
+        asked.append((facts.path, class_name, ref, method))
+        return real_resolve(self, facts, class_name, ref, method)
 
     def scanning(facts, class_name, name):  # type: ignore[no-untyped-def]
         scanned.append((facts.path, class_name, name))
@@ -180,5 +181,6 @@ def test_each_callee_is_resolved_once_per_class_and_file(monkeypatch, tmp_path) 
     report = check(cwd=tmp_path, select=["MM005"])
     assert [d.span.line for d in report.diagnostics] == [12, 13, 14, 19]  # self.poll() blocks, self.status() through it
     assert ("engine.py", "Engine", "poll") in scanned and len(scanned) == len(set(scanned))
-    # self.poll, self.status and time.sleep from Engine, self.poll from Fast, however often called.
-    assert len(asked) == len(set(asked)) == 4
+    # From Engine: self.poll and self.status in start, self.poll in status,
+    # time.sleep in poll; self.poll in Fast.run; however often each is called.
+    assert len(asked) == len(set(asked)) == 5
