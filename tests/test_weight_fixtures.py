@@ -151,7 +151,7 @@ def test_each_callee_is_matched_against_the_patterns_once(monkeypatch) -> None:
 def test_each_callee_is_resolved_once_per_class_and_file(monkeypatch, tmp_path) -> None:
     """Calls of one callee from one method of one class of one file resolve
     alike (the calling method matters: a subclass overriding it cuts the path):
-    the weight analysis asks the resolver once, and the resolver scans a class's defs for
+    the resolver works each out once, and scans a class's defs for
     a sync method once per name."""
     from mmlint.analysis import resolve as resolve_module
     from mmlint.analysis.resolve import Resolver
@@ -166,9 +166,9 @@ def test_each_callee_is_resolved_once_per_class_and_file(monkeypatch, tmp_path) 
     )
     asked: list[tuple[str, str | None, object, str | None]] = []
     scanned: list[tuple[str, str, str]] = []
-    real_resolve, real_scan = Resolver.resolve_sync_call, resolve_module._method_sync_def
+    real_resolve, real_scan = Resolver._resolve_sync_call, resolve_module._method_sync_def
 
-    def resolving(self, facts, class_name, ref, method=None):  # type: ignore[no-untyped-def]
+    def resolving(self, facts, class_name, ref, method):  # type: ignore[no-untyped-def]
         asked.append((facts.path, class_name, ref, method))
         return real_resolve(self, facts, class_name, ref, method)
 
@@ -176,7 +176,7 @@ def test_each_callee_is_resolved_once_per_class_and_file(monkeypatch, tmp_path) 
         scanned.append((facts.path, class_name, name))
         return real_scan(facts, class_name, name)
 
-    monkeypatch.setattr(Resolver, "resolve_sync_call", resolving)
+    monkeypatch.setattr(Resolver, "_resolve_sync_call", resolving)
     monkeypatch.setattr(resolve_module, "_method_sync_def", scanning)
     report = check(cwd=tmp_path, select=["MM005"])
     assert [d.span.line for d in report.diagnostics] == [12, 13, 14, 19]  # self.poll() blocks, self.status() through it

@@ -78,6 +78,7 @@ class Resolver:
 
     def __init__(self, files: dict[str, FileFacts]) -> None:
         self.files = files
+        self._sync_calls: dict[tuple[str, str | None, CalleeRef, str | None], SyncCall] = {}
         by_name: dict[str, str | None] = {}
         for path, facts in sorted(files.items()):
             # Two scanned files claiming one module name: resolve neither.
@@ -359,7 +360,17 @@ class Resolver:
         """What a plain call runs, seen from a function in ``facts`` (the
         method ``method`` of ``class_name`` when not None): scanned sync defs
         (a class's scanned ``__init__``), a scanned coroutine function, or
-        something unknown. Subclasses overriding ``method`` are not looked at."""
+        something unknown. Subclasses overriding ``method`` are not looked at.
+        Computed once per (file, class, callee, method): the weight and twin
+        analyses ask for the same calls round after round."""
+        key = (facts.path, class_name, ref, method)
+        try:
+            return self._sync_calls[key]
+        except KeyError:
+            found = self._sync_calls[key] = self._resolve_sync_call(facts, class_name, ref, method)
+            return found
+
+    def _resolve_sync_call(self, facts: FileFacts, class_name: str | None, ref: CalleeRef, method: str | None) -> SyncCall:
         if ref.kind in (NAME, DOTTED):
             symbol = self.resolve_dotted(facts.path, ref.text)
             if symbol is None:

@@ -222,7 +222,6 @@ class WeightAnalysis:
         self._async_calls: dict[DefKey, tuple[SyncCall, ...]] = {}
         self._local_cache: dict[str, dict[str, tuple[bool, int]]] = {}
         # A callee seen from one class of one file resolves alike wherever it is called there.
-        self._sync_calls_resolved: dict[tuple[str, str | None, CalleeRef, str | None], SyncCall] = {}
         for key, info in suspension.defs.items():
             facts = self.files[key[0]]
             self._async_calls[key] = tuple(
@@ -252,12 +251,7 @@ class WeightAnalysis:
                 is_async, index = local
                 return SyncCall((), True, True) if is_async else SyncCall(((facts.path, index),), False, True)
         method = info.name if info.class_name is not None else None
-        key = (facts.path, info.class_name, ref, method)
-        try:
-            return self._sync_calls_resolved[key]
-        except KeyError:
-            found = self._sync_calls_resolved[key] = self.resolver.resolve_sync_call(facts, info.class_name, ref, method)
-            return found
+        return self.resolver.resolve_sync_call(facts, info.class_name, ref, method)
 
     def _local_defs(self, facts: FileFacts) -> dict[str, tuple[bool, int]]:
         found = self._local_cache.get(facts.path)
