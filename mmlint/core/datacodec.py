@@ -29,7 +29,7 @@ import dataclasses
 import sys
 import types
 import typing
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 JsonData = Any  # None | bool | int | float | str | list[JsonData]
@@ -100,7 +100,7 @@ class DataCodec:
             pass
         kind, args = _classify(hint, self._allowed)
         if kind == "any":
-            encoder = self._encode_any
+            encoder: Callable[[Any], JsonData] = self._encode_any
         elif kind == "scalar":
             encoder = _scalar_encoder(args)
         elif kind == "dataclass":
@@ -119,7 +119,7 @@ class DataCodec:
             pass
         kind, args = _classify(hint, self._allowed)
         if kind == "any":
-            decoder = self._decode_any
+            decoder: Callable[[JsonData], Any] = self._decode_any
         elif kind == "scalar":
             decoder = _scalar_decoder(args)
         elif kind == "dataclass":
@@ -189,7 +189,7 @@ class DataCodec:
         return decode
 
     @contextlib.contextmanager
-    def _forget_plans_on_error(self):
+    def _forget_plans_on_error(self) -> Iterator[None]:
         """A plan that failed half-way may already be referenced by others built
         meanwhile: drop them all, so a later call fails again instead of
         using a plan with fields missing."""
@@ -200,7 +200,7 @@ class DataCodec:
                 plans.clear()
             raise
 
-    def _container_encoder(self, kind: str, args: tuple, tagged: bool = False) -> Callable[[Any], JsonData]:
+    def _container_encoder(self, kind: str, args: tuple[Any, ...], tagged: bool = False) -> Callable[[Any], JsonData]:
         container = tuple if kind == "tuple" else frozenset
         head = [kind] if tagged else []
         if kind == "tuple" and args and args[-1] is not Ellipsis:  # fixed arity: tuple[X, Y]
@@ -221,7 +221,7 @@ class DataCodec:
 
         return encode
 
-    def _container_decoder(self, kind: str, args: tuple, tagged: bool) -> Callable[[JsonData], Any]:
+    def _container_decoder(self, kind: str, args: tuple[Any, ...], tagged: bool) -> Callable[[JsonData], Any]:
         container = tuple if kind == "tuple" else frozenset
         if kind == "tuple" and args and args[-1] is not Ellipsis:
             item_decoders = [self._decoder(arg) for arg in args]
@@ -255,7 +255,7 @@ class DataCodec:
 
         return decode
 
-    def _union_encoder(self, members: tuple) -> Callable[[Any], JsonData]:
+    def _union_encoder(self, members: tuple[Any, ...]) -> Callable[[Any], JsonData]:
         others = [m for m in members if m is not _NONE]
         if len(others) == 1:  # X | None: null or X's own form
             inner = self._encoder(others[0])
@@ -281,7 +281,7 @@ class DataCodec:
 
         return encode
 
-    def _union_decoder(self, members: tuple) -> Callable[[JsonData], Any]:
+    def _union_decoder(self, members: tuple[Any, ...]) -> Callable[[JsonData], Any]:
         others = [m for m in members if m is not _NONE]
         if len(others) == 1:
             inner = self._decoder(others[0])
@@ -401,7 +401,7 @@ def _scalar_decoder(kind: type) -> Callable[[JsonData], Any]:
     return decode
 
 
-def _init_fields(cls: type) -> tuple[dataclasses.Field, ...]:
+def _init_fields(cls: type) -> tuple[dataclasses.Field[Any], ...]:
     fields = dataclasses.fields(cls)
     if any(not field.init for field in fields):
         raise CodecError(f"{cls.__qualname__} has a field not set by __init__")
