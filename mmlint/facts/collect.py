@@ -18,13 +18,15 @@ scope's bindings are known (a binding may follow its use).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import libcst as cst
 
 from mmlint.core.diagnostics import Owner, Span
+from mmlint.core.twins import TwinPair
 from mmlint.facts import model
 from mmlint.facts.anchors import Anchor
 from mmlint.facts.ir import has_suspension_point
@@ -46,7 +48,6 @@ from mmlint.facts.model import (
     FileFacts,
     ImportFact,
     SyncDef,
-    TwinPair,
 )
 from mmlint.facts.positions import Range, locate, to_span
 from mmlint.facts.scopes import (
@@ -138,6 +139,10 @@ class _Context:
         return _Context(names, self.chain, self.frame, self.owner, self.class_node)
 
 
+# The walk's pending nodes: each with its context and its parent's link.
+_Stack = list[tuple[cst.CSTNode, _Context, "Link | None"]]
+
+
 @dataclass(frozen=True)
 class _PendingAsyncDef:
     node: cst.FunctionDef
@@ -190,7 +195,7 @@ def _code_fields(node_type: type) -> tuple[str, ...]:
     return names
 
 
-def _push_fields(node: cst.CSTNode, names: tuple[str, ...], ctx: _Context, link: Link, stack: list) -> None:
+def _push_fields(node: cst.CSTNode, names: tuple[str, ...], ctx: _Context, link: Link, stack: _Stack) -> None:
     """Push the given child fields of ``node`` so they are visited in order."""
     leaves = _LEAVES
     for name in reversed(names):
@@ -206,7 +211,7 @@ def _push_fields(node: cst.CSTNode, names: tuple[str, ...], ctx: _Context, link:
             stack.append((value, ctx, link))
 
 
-def _push(value: cst.CSTNode | None, ctx: _Context, link: Link, stack: list) -> None:
+def _push(value: cst.CSTNode | None, ctx: _Context, link: Link, stack: _Stack) -> None:
     if value is not None and type(value) not in _LEAVES:
         stack.append((value, ctx, link))
 
@@ -237,7 +242,7 @@ class FileWalk:
         self.async_defs: list[_PendingAsyncDef] = []
         self.sync_defs: list[_PendingSyncDef] = []
         self.def_frames: list[tuple[cst.FunctionDef, Frame]] = []
-        self.twin_calls: list[tuple[cst.Call, cst.CSTNode, _Context, Link]] = []
+        self.twin_calls: list[tuple[cst.Call, cst.Name, _Context, Link]] = []
         # id(await or async CompFor) -> its ancestor chain, itself first.
         self.links: dict[int, Link] = {}
         self.call_scopes: dict[int, NameScope] = {}  # id(call.func) -> the name scope the call is in
@@ -252,7 +257,7 @@ class FileWalk:
 
     def run(self) -> None:
         root = _Context(self.module_scope, (model.MODULE,), None, ())
-        stack: list[tuple[cst.CSTNode, _Context, Link | None]] = [(self.module, root, None)]
+        stack: _Stack = [(self.module, root, None)]
         handlers = _HANDLERS
         fields = _FIELDS
         while stack:
@@ -266,7 +271,7 @@ class FileWalk:
 
     # -- scopes and definitions
 
-    def _function_def(self, node: cst.FunctionDef, ctx: _Context, link: Link, stack: list) -> bool:
+    def _function_def(self, node: cst.FunctionDef, ctx: _Context, link: Link, stack: _Stack) -> bool:
         name = node.name.value
         bind(ctx.names, name)
         if ctx.chain == (model.MODULE,):
@@ -294,7 +299,7 @@ class FileWalk:
             _push(decorator, ctx, link, stack)
         return True
 
-    def _parameters(self, params: cst.Parameters, body_names: NameScope, outer: _Context, link: Link, stack: list) -> None:
+    def _parameters(self, params: cst.Parameters, body_names: NameScope, outer: _Context, link: Link, stack: _Stack) -> None:
         """Parameter names bind in the body's scope; defaults and annotations
         are evaluated where the def (or lambda) is."""
         params_link = (params, link)
@@ -306,14 +311,14 @@ class FileWalk:
                 _push(param.default, outer, param_link, stack)
                 _push(param.annotation, outer, param_link, stack)
 
-    def _lambda(self, node: cst.Lambda, ctx: _Context, link: Link, stack: list) -> bool:
+    def _lambda(self, node: cst.Lambda, ctx: _Context, link: Link, stack: _Stack) -> bool:
         body_names = NameScope(FUNCTION_SCOPE, ctx.names)
         body = _Context(body_names, (model.LAMBDA,), Frame(node), ctx.owner)
         _push(node.body, body, link, stack)
         self._parameters(node.params, body_names, ctx, link, stack)
         return True
 
-    def _class_def(self, node: cst.ClassDef, ctx: _Context, link: Link, stack: list) -> bool:
+    def _class_def(self, node: cst.ClassDef, ctx: _Context, link: Link, stack: _Stack) -> bool:
         name = node.name.value
         bind(ctx.names, name)
         if ctx.chain == (model.MODULE,):
@@ -339,7 +344,9 @@ class FileWalk:
             _push(decorator, ctx, link, stack)
         return True
 
-    def _comprehension(self, node: cst.CSTNode, ctx: _Context, link: Link, stack: list) -> bool:
+    def _comprehension(
+        self, node: cst.ListComp | cst.SetComp | cst.DictComp | cst.GeneratorExp, ctx: _Context, link: Link, stack: _Stack
+    ) -> bool:
         """The element, targets, conditions and inner loops run in the
         comprehension's own scope; the first loop's iterable in the enclosing one."""
         kind = model.GENEXP if isinstance(node, cst.GeneratorExp) else model.COMPREHENSION
@@ -366,7 +373,7 @@ class FileWalk:
             ctx.frame.async_comps.append(node)
             self.links[id(node)] = link
 
-    def _inner_comp_for(self, node: cst.CompFor, ctx: _Context, link: Link, stack: list) -> bool:
+    def _inner_comp_for(self, node: cst.CompFor, ctx: _Context, link: Link, stack: _Stack) -> bool:
         self._comp_for(node, ctx, link)
         return False
 
@@ -378,7 +385,7 @@ class FileWalk:
             bind(ctx.names, name)
         return names
 
-    def _assign(self, node: cst.Assign, ctx: _Context, link: Link, stack: list) -> bool:
+    def _assign(self, node: cst.Assign, ctx: _Context, link: Link, stack: _Stack) -> bool:
         if isinstance(node.value, cst.Call) and len(node.targets) == 1:
             twin = assigned_twin(node.targets[0].target, node.value)
             if twin is not None:
@@ -393,21 +400,21 @@ class FileWalk:
             ctx.frame.assigns.append(node)
         return False
 
-    def _ann_assign(self, node: cst.AnnAssign, ctx: _Context, link: Link, stack: list) -> bool:
+    def _ann_assign(self, node: cst.AnnAssign, ctx: _Context, link: Link, stack: _Stack) -> bool:
         names = self._bind_targets(ctx, node.target)
         if ctx.chain == (model.MODULE,):
             self.module_bindings.update(names)
         return False
 
-    def _binding_target(self, node: cst.AugAssign | cst.NamedExpr, ctx: _Context, link: Link, stack: list) -> bool:
+    def _binding_target(self, node: cst.AugAssign | cst.NamedExpr, ctx: _Context, link: Link, stack: _Stack) -> bool:
         self._bind_targets(ctx, node.target)
         return False
 
-    def _for(self, node: cst.For, ctx: _Context, link: Link, stack: list) -> bool:
+    def _for(self, node: cst.For, ctx: _Context, link: Link, stack: _Stack) -> bool:
         self._bind_targets(ctx, node.target)
         return self._while(node, ctx, link, stack)
 
-    def _while(self, node: cst.For | cst.While, ctx: _Context, link: Link, stack: list) -> bool:
+    def _while(self, node: cst.For | cst.While, ctx: _Context, link: Link, stack: _Stack) -> bool:
         frame = ctx.frame
         if frame is not None:
             frame.has_loop = True
@@ -415,35 +422,35 @@ class FileWalk:
                 frame.unbounded_loop = loop_description(node, self.module)
         return False
 
-    def _as_name(self, node: cst.AsName, ctx: _Context, link: Link, stack: list) -> bool:
+    def _as_name(self, node: cst.AsName, ctx: _Context, link: Link, stack: _Stack) -> bool:
         self._bind_targets(ctx, node.name)  # `with ... as x`, `except ... as x`
         return True
 
-    def _type_parameter(self, node: cst.CSTNode, ctx: _Context, link: Link, stack: list) -> bool:
+    def _type_parameter(self, node: cst.TypeVar | cst.TypeVarTuple | cst.ParamSpec, ctx: _Context, link: Link, stack: _Stack) -> bool:
         bind(ctx.names, node.name.value)
         return False
 
-    def _type_alias(self, node: cst.TypeAlias, ctx: _Context, link: Link, stack: list) -> bool:
+    def _type_alias(self, node: cst.TypeAlias, ctx: _Context, link: Link, stack: _Stack) -> bool:
         bind(ctx.names, node.name.value)
         inner = ctx.with_names(NameScope(ANNOTATION_SCOPE, ctx.names)) if node.type_parameters is not None else ctx
         _push(node.value, inner, link, stack)
         _push(node.type_parameters, inner, link, stack)
         return True
 
-    def _global(self, node: cst.Global, ctx: _Context, link: Link, stack: list) -> bool:
+    def _global(self, node: cst.Global, ctx: _Context, link: Link, stack: _Stack) -> bool:
         if ctx.names.kind != GLOBAL_SCOPE:  # at module level it changes nothing
             for item in node.names:
                 ctx.names.declared[item.name.value] = self.module_scope
         return True
 
-    def _nonlocal(self, node: cst.Nonlocal, ctx: _Context, link: Link, stack: list) -> bool:
+    def _nonlocal(self, node: cst.Nonlocal, ctx: _Context, link: Link, stack: _Stack) -> bool:
         parent = ctx.names.parent
         if parent is not None:  # at module level it is a syntax error CPython reports
             for item in node.names:
                 ctx.names.declared[item.name.value] = parent
         return True
 
-    def _import(self, node: cst.Import, ctx: _Context, link: Link, stack: list) -> bool:
+    def _import(self, node: cst.Import, ctx: _Context, link: Link, stack: _Stack) -> bool:
         for alias in node.names:
             if (bound := import_head(alias)) is not None:
                 bind(ctx.names, bound)
@@ -460,7 +467,7 @@ class FileWalk:
                 self.imports.append(ImportFact(head, head))
         return True
 
-    def _import_from(self, node: cst.ImportFrom, ctx: _Context, link: Link, stack: list) -> bool:
+    def _import_from(self, node: cst.ImportFrom, ctx: _Context, link: Link, stack: _Stack) -> bool:
         if isinstance(node.names, cst.ImportStar):
             return True
         for alias in node.names:
@@ -485,13 +492,13 @@ class FileWalk:
 
     # -- what a body holds
 
-    def _await(self, node: cst.Await, ctx: _Context, link: Link, stack: list) -> bool:
+    def _await(self, node: cst.Await, ctx: _Context, link: Link, stack: _Stack) -> bool:
         if ctx.frame is not None:
             ctx.frame.awaits.append(node)
             self.links[id(node)] = link
         return False
 
-    def _call(self, node: cst.Call, ctx: _Context, link: Link, stack: list) -> bool:
+    def _call(self, node: cst.Call, ctx: _Context, link: Link, stack: _Stack) -> bool:
         func = node.func
         if ctx.frame is not None:
             ctx.frame.calls.append(node)
@@ -511,12 +518,12 @@ class FileWalk:
             self.twin_calls.append((node, name_node, ctx, link))
         return False
 
-    def _return(self, node: cst.Return, ctx: _Context, link: Link, stack: list) -> bool:
+    def _return(self, node: cst.Return, ctx: _Context, link: Link, stack: _Stack) -> bool:
         if ctx.frame is not None:
             ctx.frame.returns.append(node)
         return False
 
-    def _yield(self, node: cst.Yield, ctx: _Context, link: Link, stack: list) -> bool:
+    def _yield(self, node: cst.Yield, ctx: _Context, link: Link, stack: _Stack) -> bool:
         if ctx.frame is not None:
             ctx.frame.is_generator = True
         return False
@@ -549,7 +556,7 @@ class FileWalk:
 
     def in_loop(self, call: cst.Call) -> bool:
         """Whether a call in a body sits inside a `for` / `while` of that body."""
-        link = self.call_places[id(call)][1]
+        link: Link | None = self.call_places[id(call)][1]
         while link is not None:
             node = link[0]
             if isinstance(node, (cst.For, cst.While)):
@@ -753,7 +760,8 @@ def _unsubscripted(expr: cst.BaseExpression) -> cst.BaseExpression:
     return expr.value if isinstance(expr, cst.Subscript) else expr
 
 
-_HANDLERS = {
+# node type -> its handler (the node's own type as first argument); True: its children are pushed already.
+_HANDLERS: dict[type[cst.CSTNode], Callable[[FileWalk, Any, _Context, Link, _Stack], bool]] = {
     cst.FunctionDef: FileWalk._function_def,
     cst.Lambda: FileWalk._lambda,
     cst.ClassDef: FileWalk._class_def,
