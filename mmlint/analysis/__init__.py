@@ -9,6 +9,7 @@ never suspends, and a cycle with one does.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -101,7 +102,7 @@ class SuspensionAnalysis:
                     changed = True
         return verdicts
 
-    def _await_effect(self, key: DefKey, verdicts: dict[DefKey, str]):
+    def _await_effect(self, key: DefKey, verdicts: dict[DefKey, str]) -> Callable[[int, int], int]:
         def effect(index: int, states: int) -> int:
             return self._apply_resolution(self._resolutions[(key, index)], states, verdicts)
 

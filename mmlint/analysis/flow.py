@@ -100,7 +100,7 @@ def _run(node: Node, states: int, flow: _Flow, await_effect: Callable[[int, int]
     raise TypeError(f"unknown IR node {node!r}")
 
 
-def _run_loop(node: Loop, states: int, flow: _Flow, await_effect) -> int:
+def _run_loop(node: Loop, states: int, flow: _Flow, await_effect: Callable[[int, int], int]) -> int:
     head = states
     while True:  # at most a few rounds: the state has two bits
         inner = _Flow()
@@ -117,7 +117,7 @@ def _run_loop(node: Loop, states: int, flow: _Flow, await_effect) -> int:
     return _run(node.orelse, head, flow, await_effect) | inner.breaks
 
 
-def _run_try(node: Try, states: int, flow: _Flow, await_effect) -> int:
+def _run_try(node: Try, states: int, flow: _Flow, await_effect: Callable[[int, int], int]) -> int:
     inner = _Flow()
     after_body = _run(node.body, states, inner, await_effect)
     normal = _run(node.orelse, after_body, inner, await_effect)

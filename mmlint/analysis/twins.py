@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING
 
 from mmlint.analysis.flow import ALWAYS, SOME
 from mmlint.analysis.resolve import (
-    CLASS_SYMBOL,
-    MODULE_SYMBOL,
     ClassKey,
+    ClassSymbol,
     DefKey,
+    ModuleSymbol,
     Resolver,
 )
 from mmlint.facts.model import (
@@ -109,9 +109,9 @@ class TwinAnalysis:
             for index, info in enumerate(facts.sync_defs):
                 if _is_member(info) and not _is_property_like(info):
                     self._syncs[(path, info.class_name, info.name)] = index
-            for index, info in enumerate(facts.async_defs):
-                if _is_member(info):
-                    self._asyncs[(path, info.class_name, info.name)] = index
+            for index, async_info in enumerate(facts.async_defs):
+                if _is_member(async_info):
+                    self._asyncs[(path, async_info.class_name, async_info.name)] = index
         self._async_names = frozenset(key[2] for key in self._asyncs)
         self._twin_names: dict[str, tuple[str, ...]] = {}
         self._calls: dict[str, tuple[TwinCall, ...]] = {}
@@ -228,11 +228,11 @@ class TwinAnalysis:
         module = facts.path
         if prefix:
             symbol = self.resolver.resolve_dotted(facts.path, prefix)
-            if symbol is not None and symbol[0] == CLASS_SYMBOL:
-                return self._class_twin(symbol[1], name, candidates)
-            if symbol is None or symbol[0] != MODULE_SYMBOL:
+            if isinstance(symbol, ClassSymbol):
+                return self._class_twin(symbol.key, name, candidates)
+            if not isinstance(symbol, ModuleSymbol):
                 return None
-            module = symbol[1]
+            module = symbol.path
         sync = self._in_module(module, name)
         if sync is None or sync[0]:
             return None
@@ -242,9 +242,9 @@ class TwinAnalysis:
             if twin is not None and twin[0]:
                 return Twin(name, async_name, sync_key, (twin[2], twin[1])), True
         for async_name in candidates:  # defined beside the sync def, not reachable from here
-            twin = self._member(sync[2], None, async_name)
-            if twin is not None and twin[0]:
-                return Twin(name, async_name, sync_key, (sync[2], twin[1])), False
+            beside = self._member(sync[2], None, async_name)
+            if beside is not None and beside[0]:
+                return Twin(name, async_name, sync_key, (sync[2], beside[1])), False
         return None
 
     # ------------------------------------------------------------ contracts
@@ -285,8 +285,7 @@ class TwinAnalysis:
                 for key in self._classes_reaching(path, class_name):
                     result = self._class_twin(key, name, (async_name,))
                     if result is not None:
-                        twin = result[0]
-                        found.setdefault((twin.sync, twin.async_), twin)
+                        found.setdefault((result[0].sync, result[0].async_), result[0])
         for call in self.all_calls():
             found.setdefault((call.twin.sync, call.twin.async_), call.twin)
         return tuple(sorted(found.values(), key=lambda t: (t.sync, t.async_)))
@@ -337,12 +336,12 @@ def arguments_problem(sync: tuple[Parameter, ...], async_: tuple[Parameter, ...]
     if s.var_positional and not a.var_positional:
         return f"`{async_name}` takes no `*{s.var_positional.name}`"
     for name, param in s.keyword_only.items():
-        other = a.keyword_only.get(name)
-        if other is None:
+        keyword = a.keyword_only.get(name)
+        if keyword is None:
             return f"`{async_name}` has no keyword `{name}`"
-        if other.default != param.default:
+        if keyword.default != param.default:
             return f"the default of `{name}` differs"
-        if other.annotation != param.annotation:
+        if keyword.annotation != param.annotation:
             return f"`{name}` is annotated differently"
     for name, other in a.keyword_only.items():
         if name not in s.keyword_only and not other.has_default:
