@@ -42,13 +42,13 @@ import tempfile
 import time
 from dataclasses import dataclass
 from functools import cache
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mmlint import __version__
 from mmlint.check.results import RunResults, installed_libcst_version
-from mmlint.core.datacodec import DataCodec, reachable_dataclasses
+from mmlint.core.datacodec import DataCodec, JsonData, reachable_dataclasses
 
 if TYPE_CHECKING:
     from mmlint.facts.outcome import FileOutcome
@@ -295,7 +295,7 @@ class _EntryStore:
                 os.utime(path)
         return entry[2]
 
-    def _store_payload(self, key: str, encode) -> None:
+    def _store_payload(self, key: str, encode: Callable[[], JsonData]) -> None:
         target = self._path(key)
         try:
             signed = json.dumps([self.format, key, encode()], separators=(",", ":"))[:-1].encode("ascii")
@@ -339,7 +339,8 @@ class FactsCache(_EntryStore):
         """The outcome stored under ``key``, or None for a miss: missing, unreadable,
         not this format, not this key, or anything that does not decode to an outcome."""
         try:
-            return outcome_codec().decode(self._load_payload(key), _file_outcome())
+            outcome: FileOutcome = outcome_codec().decode(self._load_payload(key), _file_outcome())
+            return outcome
         except Exception:  # every way an entry can be bad is a miss
             return None
 
@@ -354,7 +355,8 @@ class ResultsCache(_EntryStore):
 
     def load(self, key: str) -> RunResults | None:
         try:
-            return results_codec().decode(self._load_payload(key), RunResults)
+            results: RunResults = results_codec().decode(self._load_payload(key), RunResults)
+            return results
         except Exception:  # every way an entry can be bad is a miss
             return None
 
@@ -362,7 +364,7 @@ class ResultsCache(_EntryStore):
         self._store_payload(key, lambda: results_codec().encode(results, RunResults))
 
 
-def _entries(directory: Path):
+def _entries(directory: Path) -> Iterator[tuple[Path, int, float]]:
     """(path, size, mtime) of each entry and temp file in a format directory, never following links."""
     with contextlib.suppress(OSError), os.scandir(directory) as shards:
         for shard in shards:

@@ -39,9 +39,11 @@ from mmlint.config.resolve import ConfigResolver
 from mmlint.config.settings import Budgets, Settings
 from mmlint.core.paths import display_path
 from mmlint.core.report import Report
+from mmlint.core.twins import TwinPair
 
 if TYPE_CHECKING:
     from mmlint.analysis.project import Project
+    from mmlint.check.per_file import FileTask
     from mmlint.facts.outcome import FileOutcome
 
 __all__ = ["Report", "StdinSource", "run_check"]
@@ -136,7 +138,7 @@ def run_check(
     found = find(read, opening.cache, scopes, targets, discovery, resolver, cwd, progress=progress)
     results = RunResults(found.reported, found.suppressed, found.project.call_site_count, found.project.full_scan)
     # Stored only when what was analysed is what was keyed: no file changed in between.
-    if results_key is not None and not found.crashed and read.digests == keyed:
+    if results_key is not None and opening.results is not None and not found.crashed and read.digests == keyed:
         opening.results.store(results_key, results)
         opening.results.finish()
     outcomes = {shown: found.outcomes[shown] for shown in targets}
@@ -183,7 +185,7 @@ class FilesRead:
     files: tuple[str, ...]  # display paths, the run's order
     unreadable: dict[str, str]  # display path -> why
     prefiltered: tuple[str, ...]
-    tasks: list[tuple]  # analyse_file's arguments: bytes, real path, display path, twins, budgets
+    tasks: list[FileTask]
     digests: list[tuple[str, Path, bytes]]  # (display path, real path, sha256 of the bytes)
     refused: dict[str, str] = field(default_factory=dict)  # display path -> the size budget it is over
 
@@ -232,11 +234,13 @@ def _read(files: Mapping[str, Path], resolver: ConfigResolver, sources: Mapping[
     read (standard input) by display path. Each file is read with the twins
     and budgets of its configuration; a file over its size budget is refused
     unread."""
-    prefilters: dict[tuple, Prefilter] = {}
+    from mmlint.check.per_file import FileTask  # the per-file pass: not needed before a results-cache miss
+
+    prefilters: dict[tuple[TwinPair, ...], Prefilter] = {}
     unreadable: dict[str, str] = {}
     refused: dict[str, str] = {}
     prefiltered: list[str] = []
-    tasks: list[tuple] = []
+    tasks: list[FileTask] = []
     digests: list[tuple[str, Path, bytes]] = []
     for shown, real in files.items():
         settings = resolver.settings_for(real)
@@ -259,7 +263,7 @@ def _read(files: Mapping[str, Path], resolver: ConfigResolver, sources: Mapping[
         if prefilter is None:
             prefilter = prefilters[settings.twins] = Prefilter(settings.twins)
         if prefilter.could_hold_finding(data):
-            tasks.append((data, real, shown, settings.twins, settings.budgets))  # what besides the bytes decides an outcome
+            tasks.append(FileTask(data, real, shown, settings.twins, settings.budgets))
         else:
             prefiltered.append(shown)
     return FilesRead(tuple(files), unreadable, tuple(prefiltered), tasks, digests, refused)
