@@ -19,9 +19,9 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal, overload
 
 from mmlint.check.cache import CacheOpening, open_cache
 from mmlint.check.discovery import (
@@ -38,7 +38,7 @@ from mmlint.check.scopes import scopes_of
 from mmlint.config.resolve import ConfigResolver
 from mmlint.config.settings import Budgets, Settings
 from mmlint.core.paths import display_path
-from mmlint.core.report import Report
+from mmlint.core.report import AnalysedReport, Report
 from mmlint.core.twins import TwinPair
 
 if TYPE_CHECKING:
@@ -46,7 +46,7 @@ if TYPE_CHECKING:
     from mmlint.check.per_file import FileTask
     from mmlint.facts.outcome import FileOutcome
 
-__all__ = ["Report", "StdinSource", "run_check"]
+__all__ = ["AnalysedReport", "Report", "StdinSource", "run_check"]
 
 
 @dataclass(frozen=True)
@@ -61,6 +61,38 @@ class StdinSource:
     # False: the stream holds more than ``data``; reading stopped one byte
     # past the file's size budget (mmlint.cli.common.read_stdin): refused.
     complete: bool = True
+
+
+@overload
+def run_check(
+    paths: Sequence[Path] | None,
+    config: Settings | ConfigResolver,
+    cwd: Path,
+    *,
+    progress: bool = False,
+    use_cache: bool = True,
+    stdin: StdinSource | None = None,
+    findings_only: Literal[False] = False,
+    overlay: Mapping[Path, bytes] | None = None,
+    extra_context: Sequence[Path] = (),
+    caches: CacheOpening | None = None,
+) -> AnalysedReport: ...
+
+
+@overload
+def run_check(
+    paths: Sequence[Path] | None,
+    config: Settings | ConfigResolver,
+    cwd: Path,
+    *,
+    progress: bool = False,
+    use_cache: bool = True,
+    stdin: StdinSource | None = None,
+    findings_only: bool,
+    overlay: Mapping[Path, bytes] | None = None,
+    extra_context: Sequence[Path] = (),
+    caches: CacheOpening | None = None,
+) -> Report: ...
 
 
 def run_check(
@@ -83,7 +115,7 @@ def run_check(
     ``findings_only``: the caller reads the findings and counts, not the
     project or the outcomes (`check`). Such a run whose every input matches a
     stored run's takes that run's findings from the results cache, and its
-    Report has no project.
+    Report has no project; every other run returns an AnalysedReport.
 
     ``overlay``: these (absolute) paths have this text, whatever the disk says
     (an editor's unsaved buffers); ``extra_context``: more files read as
@@ -155,11 +187,11 @@ def _report(
     resolver: ConfigResolver,
     cache_warning: str | None,
 ) -> Report:
-    return Report(
+    """An AnalysedReport with the project, else (findings from the results cache) a Report."""
+    report = Report(
         files_scanned=len(targets),
         call_sites=results.call_sites,
         diagnostics=results.diagnostics,
-        project=project,
         file_paths=targets,
         settings=resolver.for_cwd,
         explicitly_excluded=discovery.explicitly_excluded,
@@ -169,6 +201,9 @@ def _report(
         cache_warning=cache_warning,
         full_scan=results.full_scan,
     )
+    if project is None:
+        return report
+    return AnalysedReport(**{f.name: getattr(report, f.name) for f in fields(report)}, project=project)
 
 
 # -- read, hash, prefilter ---------------------------------------------------------------

@@ -7,7 +7,9 @@ from __future__ import annotations
 import dataclasses
 import shutil
 import sys
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -29,6 +31,10 @@ from mmlint.fix import FixRun, fix_report, unified_diff
 from mmlint.fix.pipeline import fix_kind_of
 from mmlint.fix.run import MAX_FIX_ROUNDS, fix_in_rounds, merge_rounds, named_links, remove_old_leftovers
 from mmlint.reporters.escaping import visible, visible_path
+
+if TYPE_CHECKING:
+    from mmlint.check.engine import StdinSource
+    from mmlint.core.report import AnalysedReport
 
 
 def _plural(count: int, word: str) -> str:
@@ -128,7 +134,7 @@ def command(
                    no_cache=no_cache, show_diff=show_diff, check_only=check_only, baseline_file=baseline_file)
     links = named_links(paths, logical_cwd())  # before the walk: links named now, not swapped in later
 
-    def scan(*, quiet: bool):
+    def scan(*, quiet: bool) -> AnalysedReport:
         return _without_baselined(run_scan(paths, config_file, select, ignore, quiet=quiet, no_cache=no_cache), baseline_file)
 
     report = scan(quiet=quiet)
@@ -153,7 +159,7 @@ def command(
     raise SystemExit(exit_code_for(run, dry_run=dry_run, **exits))
 
 
-def _without_baselined(report, baseline_file: Path | None):
+def _without_baselined(report: AnalysedReport, baseline_file: Path | None) -> AnalysedReport:
     """``report`` less the diagnostics the baseline records: the fixer leaves them."""
     if baseline_file is None:
         return report
@@ -165,7 +171,8 @@ def _without_baselined(report, baseline_file: Path | None):
         raise ToolError(str(error)) from None
 
 
-def _fix_stdin(stdin, paths, config_file, select, ignore, *, quiet: bool, no_color: bool, exits: dict[str, bool],
+def _fix_stdin(stdin: StdinSource, paths: tuple[Path, ...], config_file: Path | None, select: Sequence[str] | str | None,
+               ignore: Sequence[str] | str | None, *, quiet: bool, no_color: bool, exits: dict[str, bool],
                no_cache: bool, show_diff: bool, check_only: bool, baseline_file: Path | None) -> None:
     """`mmlint fix -`: the fixed source (or, with --diff, the patch; with --check,
     nothing) on stdout, and nothing else there: the summary goes to stderr.
@@ -173,7 +180,7 @@ def _fix_stdin(stdin, paths, config_file, select, ignore, *, quiet: bool, no_col
     to disk, not even the file --stdin-filename names."""
     dry_run = show_diff or check_only
     source = stdin.data
-    rounds = []
+    rounds: list[FixRun] = []
     while len(rounds) < (1 if dry_run else MAX_FIX_ROUNDS):
         current = dataclasses.replace(stdin, data=source)
         report = _without_baselined(
