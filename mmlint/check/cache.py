@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from functools import cache
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from mmlint import __version__
 from mmlint.check.results import RunResults, installed_libcst_version
@@ -141,13 +141,26 @@ def max_cache_bytes() -> int:
     return int(megabytes * 1024 * 1024)
 
 
+class OutcomeCache(Protocol):
+    """Where the per-file pass finds and keeps outcomes: the FactsCache on disk,
+    or the server's in memory (mmlint.server.analysis.MemoryFactsCache)."""
+
+    def key(self, content_digest: bytes, real_path: Path, display_path: str, options: object) -> str: ...
+
+    def load(self, key: str) -> FileOutcome | None: ...
+
+    def store(self, key: str, outcome: FileOutcome) -> None: ...
+
+    def finish(self) -> None: ...
+
+
 @dataclass(frozen=True)
 class CacheOpening:
     """The cache to use, or None; ``warning`` says why a requested cache is not
     used when the user should hear of it (a directory others can write, a bad
     setting). The engine stays silent: the command line prints it."""
 
-    cache: FactsCache | None
+    cache: OutcomeCache | None
     warning: str | None = None
     results: ResultsCache | None = None
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mmlint.analysis.project import Project
-from mmlint.check.cache import FactsCache
+from mmlint.check.cache import OutcomeCache
 from mmlint.check.discovery import Discovery, glob_relpath
 from mmlint.check.filters import ConfigFilter, apply_suppressions
 from mmlint.check.per_file import CRASHED, FileTask, analyse_file, needs_own_process, outcome_of_death, prepare_worker
@@ -50,7 +50,7 @@ class Found:
 
 def find(
     read: FilesRead,
-    facts_cache: FactsCache | None,
+    facts_cache: OutcomeCache | None,
     scopes: Sequence[Scope],
     targets: Mapping[str, Path],
     discovery: Discovery,
@@ -86,7 +86,7 @@ def find(
 # -- each file's outcome -------------------------------------------------------------------
 
 
-def _analyse(read: FilesRead, cache: FactsCache | None, *, progress: bool) -> dict[str, FileOutcome]:
+def _analyse(read: FilesRead, cache: OutcomeCache | None, *, progress: bool) -> dict[str, FileOutcome]:
     """Every file's outcome: decided by the read (unreadable, prefiltered out),
     from the facts cache when its bytes were seen, else from the per-file pass
     (in worker processes when there are many)."""
