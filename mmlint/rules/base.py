@@ -6,9 +6,9 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from mmlint.core.diagnostics import Diagnostic
+from mmlint.core.diagnostics import Diagnostic, Span
 
 if TYPE_CHECKING:
     from mmlint.analysis.project import Project
@@ -28,7 +28,7 @@ class Example:
     source: str
     expect: tuple[str, ...] = ()
     fixed: str | None = None
-    config: dict = field(default_factory=dict)
+    config: dict[str, object] = field(default_factory=dict)
     files: dict[str, str] = field(default_factory=dict)
 
     @property
@@ -104,5 +104,5 @@ class Rule:
         """Diagnostics that need the whole scan (MM008, MM999); reported once, unfiltered."""
         return ()
 
-    def diagnostic(self, path: str, span, message: str, **extra) -> Diagnostic:
+    def diagnostic(self, path: str, span: Span, message: str, **extra: Any) -> Diagnostic:
         return Diagnostic(path=path, span=span, code=self.code, name=self.name, message=message, **extra)

@@ -201,6 +201,7 @@ def fix_edits(twin_call: TwinCall) -> tuple[Edit, ...]:
     """`x.f(...)` -> `await x.f_async(...)` as text edits (SARIF; the fixer
     plans its own from the tokens and must agree)."""
     call = twin_call.call
+    assert call.name_span is not None  # a twin's call names it: a name or an attribute
     start = Span(call.span.line, call.span.column, call.span.line, call.span.column)
     edits = [Edit(start, "(await " if call.needs_parens else "await "), Edit(call.name_span, twin_call.twin.async_name)]
     if call.needs_parens:
