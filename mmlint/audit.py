@@ -8,13 +8,13 @@ import io
 import json
 from collections import Counter
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from rich.text import Text
 
-from mmlint.analysis import ALWAYS, NEVER, NOT_JUDGED, SOME
+from mmlint.analysis import ALWAYS, NEVER, NOT_JUDGED, SOME, Judgement
 from mmlint.analysis.twins import Twin, TwinCall
-from mmlint.analysis.weight import UNKNOWN_WEIGHT, Weight
+from mmlint.analysis.weight import UNKNOWN_WEIGHT, Weight, WeightKind
 from mmlint.core.report import AnalysedReport, twins_in_play
 from mmlint.facts.outcome import ParseFailure
 from mmlint.reporters.escaping import visible, visible_path
@@ -82,8 +82,8 @@ class AuditDef:
     path: str
     line: int
     qualname: str
-    verdict: str  # always / some / never / not judged
-    weight: str  # heavy / light / stub for a def that never suspends, else ""
+    verdict: Judgement
+    weight: WeightKind | Literal[""]  # for a def that never suspends, else ""
     reason: str  # why heavy, else ""
     blocking: tuple[str, ...]  # "`wait_for_service` at b.py:3 → `requests.get`", one per call
 
@@ -114,7 +114,7 @@ class TwinRow:
     async_defined: str
     accepts_same_arguments: bool
     arguments_problem: str | None
-    suspends: str  # always / some / never / not judged
+    suspends: Judgement
     calls: tuple[TwinCallRow, ...]  # from async defs in the target files
 
 

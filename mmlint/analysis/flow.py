@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Final, Literal
 
 from mmlint.facts.ir import (
     AsyncLoopOrContext,
@@ -29,11 +30,15 @@ from mmlint.facts.ir import (
 NOT_SUSPENDED = 1
 SUSPENDED = 2
 
-ALWAYS = "always"
-SOME = "some"
-NEVER = "never"
+# Whether an async def suspends on every path, on some, or on none.
+Verdict = Literal["always", "some", "never"]
+ALWAYS: Final = "always"
+SOME: Final = "some"
+NEVER: Final = "never"
+# A verdict, or "not judged" for an interface-only def (mmlint.analysis.NOT_JUDGED).
+Judgement = Verdict | Literal["not judged"]
 
-def apply_verdict(verdict: str, states: int) -> int:
+def apply_verdict(verdict: Verdict, states: int) -> int:
     """The states after passing a point that suspends ``verdict``."""
     if not states:
         return 0
@@ -44,7 +49,7 @@ def apply_verdict(verdict: str, states: int) -> int:
     return states
 
 
-def verdict_of(states: int) -> str:
+def verdict_of(states: int) -> Verdict:
     if states == SUSPENDED:
         return ALWAYS
     if states & SUSPENDED:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from mmlint.analysis.flow import ALWAYS, SOME
+from mmlint.analysis.flow import ALWAYS, SOME, Judgement
 from mmlint.analysis.resolve import (
     ClassKey,
     ClassSymbol,
@@ -63,7 +63,7 @@ class Contract:
     """Whether the async twin can replace the sync one at a call."""
 
     arguments_problem: str | None  # None: it accepts every call the sync twin accepts
-    verdict: str  # the suspension classification of the async twin (always / some / never / not judged)
+    verdict: Judgement  # the suspension classification of the async twin
 
     @property
     def suspends(self) -> bool:

@@ -33,7 +33,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final, Literal
 
 from mmlint.analysis.contexts import Contexts
 from mmlint.analysis.resolve import DefKey, SyncCall, SyncKey
@@ -44,12 +44,13 @@ from mmlint.facts.model import UNKNOWN, AsyncDef, CalleeRef, FileFacts, SyncDef
 if TYPE_CHECKING:
     from mmlint.analysis import SuspensionAnalysis
 
-HEAVY = "heavy"
-LIGHT = "light"
-STUB = "stub"
+WeightKind = Literal["heavy", "light", "stub", "unknown"]
+HEAVY: Final = "heavy"
+LIGHT: Final = "light"
+STUB: Final = "stub"
 # Never suspends, nothing heavy found, but it calls something that cannot be
 # resolved and is not known to be cheap: not reported on that alone.
-UNKNOWN_WEIGHT = "unknown"
+UNKNOWN_WEIGHT: Final = "unknown"
 
 # Builtins that do no more than container, string or type work.
 CHEAP_BUILTINS = frozenset(
@@ -199,7 +200,7 @@ class Cost:
 
 @dataclass(frozen=True, slots=True)
 class Weight:
-    kind: str  # HEAVY, LIGHT, UNKNOWN or STUB
+    kind: WeightKind
     reason: str  # why heavy ("`tokenizer.encode(...)` tokenizes text ..."); for UNKNOWN, the unresolved callee
     chain: tuple[str, ...] = ()  # how the def reaches its costliest call (Cost.chain)
 

@@ -7,7 +7,8 @@ any input that does not fit raises one error, `CodecError`.
 
 What it handles: frozen dataclasses (every field set by ``__init__``), tuples
 (``tuple[X, ...]``, ``tuple[X, Y]``), frozensets, ``str``, ``int``, ``float``,
-``bool``, ``None``, unions (``X | Y``, ``Optional``) and ``Any``. The encoding is
+``bool``, ``None``, ``Literal`` strings (outside unions), unions (``X | Y``,
+``Optional``) and ``Any``. The encoding is
 compact and leans on the hints:
 
 - a dataclass where the hint names exactly that class: a list of its field
@@ -103,6 +104,8 @@ class DataCodec:
             encoder: Callable[[Any], JsonData] = self._encode_any
         elif kind == "scalar":
             encoder = _scalar_encoder(args)
+        elif kind == "literal":
+            encoder = _literal_codec(args)
         elif kind == "dataclass":
             encoder = self._dataclass_encoder(args)
         elif kind in ("tuple", "frozenset"):
@@ -122,6 +125,8 @@ class DataCodec:
             decoder: Callable[[JsonData], Any] = self._decode_any
         elif kind == "scalar":
             decoder = _scalar_decoder(args)
+        elif kind == "literal":
+            decoder = _literal_codec(args)
         elif kind == "dataclass":
             decoder = self._dataclass_decoder(args, tagged=False)
         elif kind in ("tuple", "frozenset"):
@@ -263,6 +268,8 @@ class DataCodec:
         by_type: dict[type, Callable[[Any], JsonData]] = {}
         for member in members:
             kind, args = _classify(member, self._allowed)
+            if kind == "literal":
+                raise CodecError(f"unsupported union: a Literal in {members}")
             if kind == "scalar":
                 by_type[args] = _scalar_encoder(args)
             elif kind == "dataclass":
@@ -290,6 +297,8 @@ class DataCodec:
         by_tag: dict[str, Callable[[JsonData], Any]] = {}
         for member in members:
             kind, args = _classify(member, self._allowed)
+            if kind == "literal":
+                raise CodecError(f"unsupported union: a Literal in {members}")
             if kind == "dataclass":
                 by_tag[args.__name__] = self._tagged_decoder(args)
             elif kind in _CONTAINER_TAGS:
@@ -346,13 +355,19 @@ class DataCodec:
 
 
 def _classify(hint: Any, allowed: frozenset[type]) -> tuple[str, Any]:
-    """("any", None) | ("scalar", type) | ("dataclass", cls) | ("tuple" / "frozenset", args) | ("union", members)."""
+    """("any", None) | ("scalar", type) | ("literal", values) | ("dataclass", cls) | ("tuple" / "frozenset", args) |
+    ("union", members)."""
     if hint is Any:
         return "any", None
     if hint is None or hint is _NONE:
         return "scalar", _NONE
     if hint in _SCALARS:
         return "scalar", hint
+    if typing.get_origin(hint) is typing.Literal:
+        values = typing.get_args(hint)
+        if not all(type(value) is str for value in values):
+            raise CodecError(f"unsupported type hint {hint!r} (a Literal of strings only)")
+        return "literal", frozenset(values)
     if isinstance(hint, type) and dataclasses.is_dataclass(hint):
         if hint not in allowed:
             raise CodecError(f"class {hint.__qualname__} is not allowed")
@@ -381,6 +396,17 @@ def _scalar_types(hint: Any) -> frozenset[type] | None:
         if all(member in _SCALARS for member in members):
             return frozenset(members)
     return None
+
+
+def _literal_codec(values: frozenset[str]) -> Callable[[Any], Any]:
+    """Encodes and decodes a ``Literal`` of strings: the string itself, one of ``values``."""
+
+    def code(value: Any) -> Any:
+        if type(value) is not str or value not in values:
+            raise CodecError(f"expected one of {sorted(values)}, got {value!r}")
+        return value
+
+    return code
 
 
 def _scalar_encoder(kind: type) -> Callable[[Any], JsonData]:

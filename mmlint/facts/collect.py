@@ -47,6 +47,7 @@ from mmlint.facts.model import (
     ClassInfo,
     FileFacts,
     ImportFact,
+    ScopeKind,
     SyncDef,
 )
 from mmlint.facts.positions import Range, locate, to_span
@@ -125,7 +126,7 @@ class _Context:
 
     __slots__ = ("names", "chain", "frame", "owner", "class_node")
 
-    def __init__(self, names: NameScope, chain: tuple[str, ...], frame: Frame | None, owner: tuple[Owner, ...],
+    def __init__(self, names: NameScope, chain: tuple[ScopeKind, ...], frame: Frame | None, owner: tuple[Owner, ...],
                  class_node: cst.ClassDef | None = None) -> None:
         self.names = names  # the name scope bindings go to
         # Scope kinds from here outward up to the one that decides whether
@@ -247,7 +248,7 @@ class FileWalk:
         self.links: dict[int, Link] = {}
         self.call_scopes: dict[int, NameScope] = {}  # id(call.func) -> the name scope the call is in
         # id(call) -> its scope chain and ancestor chain, for calls in a body (MM010's rewrite).
-        self.call_places: dict[int, tuple[tuple[str, ...], Link]] = {}
+        self.call_places: dict[int, tuple[tuple[ScopeKind, ...], Link]] = {}
         self.ranges: dict[int, Range] = {}  # id(node) -> range (mmlint.facts.positions.Positions)
         self.starts: dict[int, tuple[int, int]] = {}  # id(def or class) -> where it starts
         self.handed_coroutines: list[tuple[str, str]] = []
@@ -281,7 +282,7 @@ class FileWalk:
         annotation_names = NameScope(ANNOTATION_SCOPE, ctx.names) if node.type_parameters is not None else None
         outer = ctx.with_names(annotation_names) if annotation_names is not None else ctx
         body_names = NameScope(FUNCTION_SCOPE, annotation_names or ctx.names)
-        kind = model.ASYNC_DEF if node.asynchronous is not None else model.DEF
+        kind: ScopeKind = model.ASYNC_DEF if node.asynchronous is not None else model.DEF
         owner = ctx.owner + (Owner(kind, name),)
         frame = Frame(node)
         self.def_frames.append((node, frame))
@@ -349,7 +350,7 @@ class FileWalk:
     ) -> bool:
         """The element, targets, conditions and inner loops run in the
         comprehension's own scope; the first loop's iterable in the enclosing one."""
-        kind = model.GENEXP if isinstance(node, cst.GeneratorExp) else model.COMPREHENSION
+        kind: ScopeKind = model.GENEXP if isinstance(node, cst.GeneratorExp) else model.COMPREHENSION
         inner = _Context(NameScope(COMPREHENSION_SCOPE, ctx.names), (kind, *ctx.chain), ctx.frame, ctx.owner)
         first: cst.CompFor = node.for_in
         first_link = (first, link)

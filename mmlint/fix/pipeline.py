@@ -34,6 +34,7 @@ from mmlint.fix.verify import (
     verify_only_edits_changed,
 )
 from mmlint.rules import rule_by_code
+from mmlint.rules.base import FixKind
 from mmlint.rules.mm001_sync_twin_call import unfixable_reason as mm001_unfixable_reason
 from mmlint.rules.mm999_syntax_error import SyntaxErrorRule
 
@@ -175,14 +176,14 @@ def unfixable_reason(site: CallSite | None, facts: FileFacts | None, diagnostic:
 
 
 # The stage for each kind of fix a rule declares (mmlint.rules.base.Rule.fix_kind).
-STAGES: dict[str, Fixer] = {
+STAGES: dict[FixKind, Fixer] = {
     "call-rewrite": CallRewriteFixer(),
     "twin-rewrite": TwinCallFixer(),
     "text-edits": CommentEditFixer(),
 }
 
 
-def fix_kind_of(code: str) -> str | None:
+def fix_kind_of(code: str) -> FixKind | None:
     rule = rule_by_code(code)
     return None if rule is None else rule.fix_kind
 

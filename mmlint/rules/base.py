@@ -6,9 +6,11 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from mmlint.core.diagnostics import Diagnostic, Span
+
+FixKind = Literal["call-rewrite", "twin-rewrite", "text-edits"]
 
 if TYPE_CHECKING:
     from mmlint.analysis.project import Project
@@ -85,7 +87,7 @@ class Rule:
     # becomes `await <receiver>.<async twin>(...)`, mmlint.fix.call_rewrite),
     # "twin-rewrite" (the same for a discovered pair, MM010) or
     # "text-edits" (the diagnostic's own edits, comments only); None: no fix.
-    fix_kind: ClassVar[str | None] = None
+    fix_kind: ClassVar[FixKind | None] = None
     bad_examples: ClassVar[tuple[Example, ...]] = ()
     good_examples: ClassVar[tuple[Example, ...]] = ()
 
