@@ -244,7 +244,7 @@ def _user_secret(root: Path) -> bytes:
         with os.fdopen(descriptor, "wb") as handle:
             handle.write(secret)
         return secret
-    except OSError as error:
+    except OSError:
         if os.path.islink(path):
             raise _UnsafeKey(f"its {KEY_FILE} file is a symbolic link") from None
         raise

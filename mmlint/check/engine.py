@@ -132,7 +132,7 @@ def run_check(
         real = Path(os.path.abspath(cwd / (stdin.filename or "-")))
         discovery = discover_stdin(real, resolver, cwd)
         shown = str(stdin.filename) if stdin.filename is not None else "-"
-        targets = {shown: path for path in discovery.files}
+        targets = {shown: discovery.files[-1]} if discovery.files else {}
         sources = {shown: stdin}
     scopes = scopes_of(targets, discovery, resolver)
     # Cross-file rules read the configured paths as context when the run covers only part of them.
