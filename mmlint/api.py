@@ -21,14 +21,14 @@ from pathlib import Path
 from mmlint.audit import Audit, build_audit
 from mmlint.baseline import apply_baseline
 from mmlint.check.discovery import DiscoveryError
-from mmlint.check.engine import Report, run_check
+from mmlint.check.engine import AnalysedReport, Report, run_check
 from mmlint.config.load import ConfigError
 from mmlint.config.resolve import ConfigResolver
 from mmlint.core.diagnostics import Diagnostic, Span
 from mmlint.fix import FixRun
 from mmlint.fix.run import MAX_FIX_ROUNDS, fix_in_rounds, named_links
 
-__all__ = ["check", "fix", "audit", "Report", "FixRun", "Audit", "Diagnostic", "Span", "ConfigError", "DiscoveryError"]
+__all__ = ["check", "fix", "audit", "Report", "AnalysedReport", "FixRun", "Audit", "Diagnostic", "Span", "ConfigError", "DiscoveryError"]
 
 PathArg = str | os.PathLike[str]
 
@@ -40,7 +40,7 @@ def check(
     cwd: PathArg | None = None,
     select: Sequence[str] | None = None,
     ignore: Sequence[str] | None = None,
-) -> Report:
+) -> AnalysedReport:
     """Check ``paths`` (files or directories; None: the configured `paths`, else
     ``cwd``) and return the Report: ``diagnostics``, ``files_scanned`` and
     ``call_sites``. ``config`` names a configuration file for every file, else
@@ -67,7 +67,7 @@ def fix(
     where, resolver = _resolver(config, cwd, select, ignore)
     targets = [Path(p) for p in paths] if paths else None
 
-    def scan() -> Report:
+    def scan() -> AnalysedReport:
         report = run_check(targets, resolver, where)
         return apply_baseline(report, Path(baseline)).report if baseline is not None else report
 

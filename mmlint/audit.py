@@ -8,14 +8,19 @@ import io
 import json
 from collections import Counter
 from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Literal
 
 from rich.text import Text
 
-from mmlint.analysis import ALWAYS, NEVER, NOT_JUDGED, SOME
-from mmlint.analysis.weight import UNKNOWN_WEIGHT
-from mmlint.core.report import Report, twins_in_play
+from mmlint.analysis import ALWAYS, NEVER, NOT_JUDGED, SOME, Judgement
+from mmlint.analysis.twins import Twin, TwinCall
+from mmlint.analysis.weight import UNKNOWN_WEIGHT, Weight, WeightKind
+from mmlint.core.report import AnalysedReport, twins_in_play
 from mmlint.facts.outcome import ParseFailure
 from mmlint.reporters.escaping import visible, visible_path
+
+if TYPE_CHECKING:  # rich's console is imported when rendering
+    from rich.console import Console, RenderableType
 
 AUDIT_FORMATS = ("text", "json", "markdown")
 
@@ -77,8 +82,8 @@ class AuditDef:
     path: str
     line: int
     qualname: str
-    verdict: str  # always / some / never / not judged
-    weight: str  # heavy / light / stub for a def that never suspends, else ""
+    verdict: Judgement
+    weight: WeightKind | Literal[""]  # for a def that never suspends, else ""
     reason: str  # why heavy, else ""
     blocking: tuple[str, ...]  # "`wait_for_service` at b.py:3 → `requests.get`", one per call
 
@@ -109,7 +114,7 @@ class TwinRow:
     async_defined: str
     accepts_same_arguments: bool
     arguments_problem: str | None
-    suspends: str  # always / some / never / not judged
+    suspends: Judgement
     calls: tuple[TwinCallRow, ...]  # from async defs in the target files
 
 
@@ -137,7 +142,7 @@ class Audit:
         )
 
 
-def build_audit(report: Report) -> Audit:
+def build_audit(report: AnalysedReport) -> Audit:
     """One row per target file with a twin call or an async def, worst first."""
     project = report.project
     analysis = project.suspension
@@ -190,7 +195,7 @@ def build_audit(report: Report) -> Audit:
     return Audit(tuple(rows), totals, unparsed, _audit_defs(report), _twin_rows(report), _assigned_twins(report))
 
 
-def _audit_defs(report: Report) -> tuple[AuditDef, ...]:
+def _audit_defs(report: AnalysedReport) -> tuple[AuditDef, ...]:
     """Verdict, weight and blocking chains of every async def of the targets:
     the same classification MM003, MM004 and MM005 read."""
     project = report.project
@@ -221,7 +226,7 @@ def render_defs(audit: Audit) -> str:
     return "".join(visible(line) + "\n" for entry in audit.defs for line in entry.describe())
 
 
-def _twin_rows(report: Report) -> tuple[TwinRow, ...]:
+def _twin_rows(report: AnalysedReport) -> tuple[TwinRow, ...]:
     """Each discovered pair defined or called in the target files, with its
     calls from async code there and whether the async twin fits."""
     settings = report.settings
@@ -230,7 +235,7 @@ def _twin_rows(report: Report) -> tuple[TwinRow, ...]:
     project = report.project
     excluded = frozenset(name for pair in settings.twins for name in (pair.sync, pair.async_))
     analysis = project.twins(tuple(settings.twin_patterns), excluded, tuple(settings.twin_wrappers))
-    calls: dict = {}
+    calls: dict[Twin, list[TwinCall]] = {}
     for path in sorted(project.targets):
         if path in project.files:
             for twin_call in analysis.calls_in(path):
@@ -258,7 +263,7 @@ def _twin_rows(report: Report) -> tuple[TwinRow, ...]:
     return tuple(rows)
 
 
-def _twin_json(row: TwinRow) -> dict:
+def _twin_json(row: TwinRow) -> dict[str, object]:
     data = asdict(row)
     data["async"] = data.pop("async_")
     return data
@@ -331,12 +336,12 @@ def render_markdown(audit: Audit, *, quiet: bool = False) -> str:
     if audit.twins:
         lines += ["", "| " + " | ".join(_TWIN_HEADERS) + " |", "|" + "|".join([" --- "] * (len(_TWIN_HEADERS) - 1) + [" ---: "]) + "|"]
         for twin in audit.twins:
-            cells = [_markdown_code(cell) if index < 4 else cell for index, cell in enumerate(_twin_cells(twin))]
-            lines.append("| " + " | ".join(cells) + " |")
+            twin_cells = [_markdown_code(cell) if index < 4 else cell for index, cell in enumerate(_twin_cells(twin))]
+            lines.append("| " + " | ".join(twin_cells) + " |")
     if not quiet:
         lines += ["", audit.totals.summary()]
-    if audit.unparsed_note():
-        lines += ["", audit.unparsed_note()]
+    if note := audit.unparsed_note():
+        lines += ["", note]
     return "\n".join(lines) + "\n"
 
 
@@ -378,10 +383,10 @@ def render_text(audit: Audit, *, color: bool, width: int | None = None, quiet: b
         _print_stacked(console, audit, width)
     if not quiet:
         console.print(audit.totals.summary(), soft_wrap=width is None)
-    if audit.unparsed_note():
+    if note := audit.unparsed_note():
         from rich.markup import escape
 
-        console.print(escape(audit.unparsed_note()), style="bold red", soft_wrap=width is None)
+        console.print(escape(note), style="bold red", soft_wrap=width is None)
     return "".join(line.rstrip() + "\n" for line in buffer.getvalue().splitlines())
 
 
@@ -408,7 +413,7 @@ def _highlighted(row: AuditRow | AuditTotals, cells: list[str]) -> list[str]:
     return cells
 
 
-def _print_plain_tables(console, audit: Audit) -> None:
+def _print_plain_tables(console: Console, audit: Audit) -> None:
     from rich.markup import escape
     from rich.table import Table
 
@@ -427,7 +432,7 @@ def _print_plain_tables(console, audit: Audit) -> None:
         console.print(pairs, crop=False)
 
 
-def _print_boxed_table(console, audit: Audit, width: int) -> bool:
+def _print_boxed_table(console: Console, audit: Audit, width: int) -> bool:
     """The boxed table, when it fits ``width`` without breaking a path (headers may
     wrap between words); False, printing nothing, when it cannot."""
     from rich.cells import cell_len
@@ -468,7 +473,7 @@ def _print_boxed_table(console, audit: Audit, width: int) -> bool:
     return True
 
 
-def _print_stacked(console, audit: Audit, width: int) -> None:
+def _print_stacked(console: Console, audit: Audit, width: int) -> None:
     """Each file as its path on a line of its own and labelled lines beneath,
     wrapped to ``width`` between words (a path is never broken: it has a line
     to itself, or is one word of its own)."""
@@ -504,7 +509,7 @@ def _print_stacked(console, audit: Audit, width: int) -> None:
     console.print()
 
 
-def _plain_lines(console, renderable) -> list[str]:
+def _plain_lines(console: Console, renderable: RenderableType) -> list[str]:
     """The lines ``renderable`` takes at the console's width, uncropped, unstyled."""
     with console.capture() as captured:
         console.print(renderable, crop=False, style=None)
@@ -520,12 +525,12 @@ def render(audit: Audit, output_format: str, *, color: bool = False, width: int 
     return render_text(audit, color=color, width=width, quiet=quiet)
 
 
-def unknown_reason(weight) -> str:
+def unknown_reason(weight: Weight) -> str:
     """Why a coroutine's weight is unknown: the callee mmlint cannot see into."""
     return f"calls `{weight.reason}(...)`, which mmlint cannot resolve: not judged heavy on that alone"
 
 
-def _assigned_twins(report: Report) -> tuple[tuple[str, str, str, str], ...]:
+def _assigned_twins(report: AnalysedReport) -> tuple[tuple[str, str, str, str], ...]:
     """Twins the target files define by assignment through a configured wrapper."""
     wrappers = set(report.settings.twin_wrappers)
     return tuple(

@@ -15,14 +15,16 @@ import os
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Generic, TypeVar
 
 from mmlint.core.diagnostics import Diagnostic
+from mmlint.core.report import Report
 from mmlint.core.source import DecodeError, decode_source, split_lines
 from mmlint.rules import rule_by_code
 
-if TYPE_CHECKING:
-    from mmlint.core.report import Report
+
+# The kind of report a baseline is applied to comes back (one with its project, for fix).
+AnyReport = TypeVar("AnyReport", bound=Report)
 
 BASELINE_VERSION = 1
 
@@ -44,8 +46,8 @@ class BaselineError(Exception):
 
 
 @dataclass(frozen=True)
-class BaselineOutcome:
-    report: "Report"  # the report holding only the diagnostics not in the baseline
+class BaselineOutcome(Generic[AnyReport]):
+    report: AnyReport  # the report holding only the diagnostics not in the baseline
     baselined: int  # diagnostics matched by a baseline entry and dropped
     stale_entries: int  # recorded diagnostics (in the scanned files) that no longer occur
 
@@ -156,7 +158,7 @@ def load_baseline(baseline_path: Path) -> Counter[BaselineKey]:
     return counts
 
 
-def apply_baseline(report: "Report", baseline_path: Path, *, cwd: Path | None = None) -> BaselineOutcome:
+def apply_baseline(report: AnyReport, baseline_path: Path, *, cwd: Path | None = None) -> BaselineOutcome[AnyReport]:
     """Drop the diagnostics recorded in the baseline from ``report``.
 
     Each entry absorbs up to ``count`` diagnostics with the same path, code and

@@ -71,7 +71,7 @@ def render_rule_markdown(rule: Rule) -> str:
     return "\n".join(parts)
 
 
-def toml_value(value) -> str:
+def toml_value(value: object) -> str:
     """A Python value from an Example's config as TOML."""
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -84,7 +84,7 @@ def toml_value(value) -> str:
     raise TypeError(f"unsupported config value {value!r}")
 
 
-def example_config_toml(config: dict, *, prefix: tuple[str, ...] = ()) -> str:
+def example_config_toml(config: dict[str, object], *, prefix: tuple[str, ...] = ()) -> str:
     """An Example's config as the lines of an ``mmlint.toml`` (top-level keys
     first, then one table per nested dict); ``prefix`` lines go first."""
     lines = list(prefix)

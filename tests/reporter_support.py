@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mmlint.analysis.project import Project
 from mmlint.config.settings import Settings
 from mmlint.core.diagnostics import Diagnostic, Edit, Span
 from mmlint.core.report import Report
@@ -29,7 +28,6 @@ def make_report(
         files_scanned=len(file_paths),
         call_sites=sum(1 for d in ordered if d.code == "MM001"),
         diagnostics=ordered,
-        project=Project(files={}, targets=frozenset(file_paths), full_scan=full_scan),
         file_paths=dict(file_paths),
         settings=Settings(),
         full_scan=full_scan,

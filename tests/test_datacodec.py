@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Optional, Union
+from typing import Any, Literal, Optional, Union
 
 import pytest
 from hypothesis import given
@@ -182,6 +182,24 @@ def test_too_deep_data_is_a_codec_error():
         codec.decode([data, None, None, 0], Root)
 
 
+@dataclass(frozen=True, slots=True)
+class Kinded:
+    kind: Literal["def", "async def"]
+    chain: tuple[Literal["def", "async def"], ...] = ()
+
+
+def test_a_literal_field_holds_only_its_values():
+    codec = DataCodec({Kinded})
+    value = Kinded("async def", ("def", "async def"))
+    assert codec.encode(value, Kinded) == ["async def", ["def", "async def"]]
+    assert codec.decode(json.loads(json.dumps(codec.encode(value, Kinded))), Kinded) == value
+    for data in (["lambda", []], ["def", ["class"]], [1, []]):
+        with pytest.raises(CodecError):
+            codec.decode(data, Kinded)
+    with pytest.raises(CodecError):
+        codec.encode(Kinded("class"), Kinded)  # type: ignore[arg-type]  # the value the checker would refuse
+
+
 def test_unsupported_hints_and_ambiguous_unions_are_refused():
     @dataclass(frozen=True)
     class WithList:
@@ -196,7 +214,19 @@ def test_unsupported_hints_and_ambiguous_unions_are_refused():
         value: int
         derived: int = field(init=False, default=0)
 
-    for cls, value in ((WithList, WithList([1])), (Ambiguous, Ambiguous(1)), (Computed, Computed(1))):
+    @dataclass(frozen=True)
+    class NumberLiteral:
+        value: Literal[1, 2]
+
+    @dataclass(frozen=True)
+    class LiteralInUnion:
+        value: Literal["a"] | int
+
+    cases = (
+        (WithList, WithList([1])), (Ambiguous, Ambiguous(1)), (Computed, Computed(1)),
+        (NumberLiteral, NumberLiteral(1)), (LiteralInUnion, LiteralInUnion(1)),
+    )
+    for cls, value in cases:
         codec = DataCodec({cls})
         with pytest.raises(CodecError):
             codec.encode(value, cls)

@@ -11,7 +11,6 @@ import sys
 from pathlib import Path
 
 import libcst as cst
-import pytest
 
 from mmlint.api import check
 from mmlint.check.per_file import analyse_file

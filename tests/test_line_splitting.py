@@ -41,15 +41,15 @@ def test_snippet_line_after_separator_characters(tmp_path: Path) -> None:
 
 
 def test_diff_keeps_separator_characters_inside_their_line(tmp_path: Path) -> None:
-    old = f"# a\u2028b\x0cc\nx = 1  # mmlint: ignore\n".encode()
-    new = f"# a\u2028b\x0cc\nx = 1\n".encode()
+    old = "# a\u2028b\x0cc\nx = 1  # mmlint: ignore\n".encode()
+    new = "# a\u2028b\x0cc\nx = 1\n".encode()
     diff = unified_diff(FileFixResult("m.py", tmp_path / "m.py", old=old, new=new))
-    assert diff.endswith(f"@@ -1,2 +1,2 @@\n # a\u2028b\x0cc\n-x = 1  # mmlint: ignore\n+x = 1\n")
+    assert diff.endswith("@@ -1,2 +1,2 @@\n # a\u2028b\x0cc\n-x = 1  # mmlint: ignore\n+x = 1\n")
 
 
 def test_config_key_line_after_separator_characters(tmp_path: Path) -> None:
     (tmp_path / "mmlint.toml").write_text(
-        f"# team policy\u2028see the wiki\x85and more\nmin-call-sites = 3\n", encoding="utf-8"
+        "# team policy\u2028see the wiki\x85and more\nmin-call-sites = 3\n", encoding="utf-8"
     )
     settings = load_settings(tmp_path)
     assert config_key_line(settings, "min-call-sites") == 2

@@ -134,6 +134,21 @@ def test_other_commands_still_see_the_project(cache_dir, project):
     assert "process_and_combine_mm_data_async" in fix.stdout
 
 
+def test_only_a_findings_only_hit_comes_without_a_project(cache_dir, project, no_analysis):
+    """The report's type says whether a project stands behind it: a run answered
+    by the results cache returns a plain Report, every other an AnalysedReport."""
+    from mmlint.check.engine import AnalysedReport, Report, run_check
+    from mmlint.config.settings import Settings
+
+    settings = Settings(min_call_sites=1)
+    first = run_check(None, settings, project, findings_only=True)
+    assert isinstance(first, AnalysedReport) and "p.py" in first.project.files  # a miss: analysed
+    no_analysis()
+    hit = run_check(None, settings, project, findings_only=True)
+    assert type(hit) is Report and not hasattr(hit, "project")
+    assert hit.diagnostics == first.diagnostics
+
+
 def test_standard_input_is_never_cached(cache_dir, project):
     result = CliRunner().invoke(cli, ["check", "-", "--stdin-filename", "p.py"], input=SOURCE)
     assert result.exit_code == 1 and results_entries(cache_dir) == []

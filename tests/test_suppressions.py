@@ -48,7 +48,7 @@ def _codes(path: Path) -> list[str]:
         ("x = f()  # mmlint: ignore  # why\n", None),
         ("x = f()  # why  # mmlint: ignore[MM001]  # more\n", ("MM001",)),
         ("x = f()  # mmlint: ignore\t# why\n", None),
-        # Spacing and the keyword's case are free, as in ruff's `# noqa`.
+        # Spacing and the keyword's case are free, as in ruff's `noqa` comments.
         ("x = f()  #mmlint:ignore\n", None),
         ("x = f()  #  mmlint :  IGNORE [MM001, MM003]\n", ("MM001", "MM003")),
         # A reason may follow after whitespace (ruff reads `# noqa: E501 why` so too).

@@ -9,14 +9,17 @@ never suspends, and a cycle with one does.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from mmlint.analysis.flow import (
     ALWAYS,
     NEVER,
     SOME,
     SUSPENDED,
+    Judgement,
+    Verdict,
     apply_verdict,
     run_body,
     verdict_of,
@@ -28,9 +31,9 @@ from mmlint.facts.model import AsyncDef, FileFacts, TimeoutFact
 if TYPE_CHECKING:
     from mmlint.analysis.project import Project
 
-NOT_JUDGED = "not judged"
+NOT_JUDGED: Final = "not judged"
 
-__all__ = ["ALWAYS", "NEVER", "NOT_JUDGED", "SOME", "ChainLink", "HollowAwait", "IneffectiveTimeout", "SuspensionAnalysis", "analyse_files", "analyse_project"]
+__all__ = ["ALWAYS", "NEVER", "NOT_JUDGED", "SOME", "Judgement", "Verdict", "ChainLink", "HollowAwait", "IneffectiveTimeout", "SuspensionAnalysis", "analyse_files", "analyse_project"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +80,7 @@ class SuspensionAnalysis:
             facts = files[key[0]]
             for index, awaited in enumerate(info.awaits):
                 self._resolutions[(key, index)] = self.resolver.resolve_callee(facts, info.class_name, awaited.callee, _method(info))
-        self.verdicts: dict[DefKey, str] = self._fixed_point()
+        self.verdicts: dict[DefKey, Verdict] = self._fixed_point()
         self.defs_by_path: dict[str, list[DefKey]] = {}
         for key in self.defs:
             self.defs_by_path.setdefault(key[0], []).append(key)
@@ -89,8 +92,8 @@ class SuspensionAnalysis:
 
     # ------------------------------------------------------------ verdicts
 
-    def _fixed_point(self) -> dict[DefKey, str]:
-        verdicts = {key: NEVER for key in self.defs}
+    def _fixed_point(self) -> dict[DefKey, Verdict]:
+        verdicts: dict[DefKey, Verdict] = {key: NEVER for key in self.defs}
         changed = True
         while changed:
             changed = False
@@ -101,23 +104,23 @@ class SuspensionAnalysis:
                     changed = True
         return verdicts
 
-    def _await_effect(self, key: DefKey, verdicts: dict[DefKey, str]):
+    def _await_effect(self, key: DefKey, verdicts: dict[DefKey, Verdict]) -> Callable[[int, int], int]:
         def effect(index: int, states: int) -> int:
             return self._apply_resolution(self._resolutions[(key, index)], states, verdicts)
 
         return effect
 
     @staticmethod
-    def _apply_resolution(resolution: Resolution, states: int, verdicts: dict[DefKey, str]) -> int:
+    def _apply_resolution(resolution: Resolution, states: int, verdicts: dict[DefKey, Verdict]) -> int:
         result = apply_verdict(ALWAYS, states) if resolution.unresolved or not resolution.targets else 0
         for target in resolution.targets:
             result |= apply_verdict(verdicts[target], states)
         return result
 
-    def verdict(self, key: DefKey) -> str:
+    def verdict(self, key: DefKey) -> Verdict:
         return self.verdicts[key]
 
-    def classify(self, key: DefKey) -> str:
+    def classify(self, key: DefKey) -> Judgement:
         """The one classification MM003, MM004, MM007 and `audit` share:
         NOT_JUDGED for interface-only defs (stubs, abstract methods, overloads,
         Protocol members, async generators), else the verdict. A NEVER def with

@@ -9,7 +9,7 @@ threadpool), and only when its heavy work is safe to run on a worker thread.
 
 from __future__ import annotations
 
-from mmlint.analysis.resolve import DefKey
+from mmlint.analysis.resolve import DefKey, Resolver
 from mmlint.facts.model import AsyncDef, FileFacts
 
 ROUTE = "route"
@@ -47,7 +47,7 @@ def decorator_context(info: AsyncDef) -> str:
 class Contexts:
     """The must-be-a-coroutine context of each async def of a scan ("" for none)."""
 
-    def __init__(self, files: dict[str, FileFacts], resolver) -> None:
+    def __init__(self, files: dict[str, FileFacts], resolver: Resolver) -> None:
         self.files = files
         self.resolver = resolver
         self.handed: dict[str, str] = {}

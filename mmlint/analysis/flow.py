@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Final, Literal
 
 from mmlint.facts.ir import (
     AsyncLoopOrContext,
@@ -29,11 +30,15 @@ from mmlint.facts.ir import (
 NOT_SUSPENDED = 1
 SUSPENDED = 2
 
-ALWAYS = "always"
-SOME = "some"
-NEVER = "never"
+# Whether an async def suspends on every path, on some, or on none.
+Verdict = Literal["always", "some", "never"]
+ALWAYS: Final = "always"
+SOME: Final = "some"
+NEVER: Final = "never"
+# A verdict, or "not judged" for an interface-only def (mmlint.analysis.NOT_JUDGED).
+Judgement = Verdict | Literal["not judged"]
 
-def apply_verdict(verdict: str, states: int) -> int:
+def apply_verdict(verdict: Verdict, states: int) -> int:
     """The states after passing a point that suspends ``verdict``."""
     if not states:
         return 0
@@ -44,7 +49,7 @@ def apply_verdict(verdict: str, states: int) -> int:
     return states
 
 
-def verdict_of(states: int) -> str:
+def verdict_of(states: int) -> Verdict:
     if states == SUSPENDED:
         return ALWAYS
     if states & SUSPENDED:
@@ -100,7 +105,7 @@ def _run(node: Node, states: int, flow: _Flow, await_effect: Callable[[int, int]
     raise TypeError(f"unknown IR node {node!r}")
 
 
-def _run_loop(node: Loop, states: int, flow: _Flow, await_effect) -> int:
+def _run_loop(node: Loop, states: int, flow: _Flow, await_effect: Callable[[int, int], int]) -> int:
     head = states
     while True:  # at most a few rounds: the state has two bits
         inner = _Flow()
@@ -117,7 +122,7 @@ def _run_loop(node: Loop, states: int, flow: _Flow, await_effect) -> int:
     return _run(node.orelse, head, flow, await_effect) | inner.breaks
 
 
-def _run_try(node: Try, states: int, flow: _Flow, await_effect) -> int:
+def _run_try(node: Try, states: int, flow: _Flow, await_effect: Callable[[int, int], int]) -> int:
     inner = _Flow()
     after_body = _run(node.body, states, inner, await_effect)
     normal = _run(node.orelse, after_body, inner, await_effect)

@@ -5,8 +5,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from mmlint.facts.model import FileFacts
+
+if TYPE_CHECKING:  # imported when first used: a findings-only run never loads them
+    from mmlint.analysis import SuspensionAnalysis
+    from mmlint.analysis.twins import TwinAnalysis
+    from mmlint.analysis.weight import WeightAnalysis
 
 
 @dataclass(frozen=True)
@@ -17,16 +23,16 @@ class Project:
     full_scan: bool = False
     call_site_count: int = 0
     config_display_path: str | None = None
-    _weights: dict = field(default_factory=dict, repr=False, compare=False)
+    _weights: dict[tuple[str, ...], WeightAnalysis] = field(default_factory=dict, repr=False, compare=False)
 
     @cached_property
-    def suspension(self):
+    def suspension(self) -> SuspensionAnalysis:
         """Cross-file suspension analysis (MM004, MM007, audit), computed on first use."""
         from mmlint.analysis import analyse_project
 
         return analyse_project(self)
 
-    def weight(self, blocking_calls: tuple[str, ...]):
+    def weight(self, blocking_calls: tuple[str, ...]) -> WeightAnalysis:
         """Weights and blocking chains (MM003, MM004, MM005, audit) for one
         list of blocking-call patterns, computed on first use."""
         key = tuple(blocking_calls)
@@ -35,13 +41,13 @@ class Project:
 
             self._weights[key] = WeightAnalysis(self.suspension, key)
         return self._weights[key]
-    def twins(self, patterns: tuple[str, ...], excluded_names: frozenset[str], wrappers: tuple[str, ...] = ()):
+    def twins(self, patterns: tuple[str, ...], excluded_names: frozenset[str], wrappers: tuple[str, ...] = ()) -> TwinAnalysis:
         """Twin discovery and twin calls (MM010, audit) for these name patterns
         and twin wrappers (`twin-wrappers`), configured pair names left to
         MM001; computed once per setting."""
         from mmlint.analysis.twins import TwinAnalysis
 
-        cache = self.__dict__.setdefault("_twin_analyses", {})
+        cache: dict[tuple[tuple[str, ...], frozenset[str], tuple[str, ...]], TwinAnalysis] = self.__dict__.setdefault("_twin_analyses", {})
         key = (tuple(patterns), excluded_names, tuple(wrappers))
         if key not in cache:
             cache[key] = TwinAnalysis(self.files, self.suspension, tuple(patterns), excluded_names, tuple(wrappers))

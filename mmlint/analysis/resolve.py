@@ -8,23 +8,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TypeVar
 
-from mmlint.facts.model import (
-    CLS,
-    DOTTED,
-    NAME,
-    SELF,
-    STAR,
-    SUPER,
-    CalleeRef,
-    FileFacts,
-)
+from mmlint.facts.model import CLS, DOTTED, NAME, SELF, STAR, SUPER, CalleeRef, ClassInfo, FileFacts
 
 # A def is identified by the display path of its file and its index there.
 DefKey = tuple[str, int]
 # A sync def likewise, by its index in FileFacts.sync_defs.
 SyncKey = tuple[str, int]
 ClassKey = tuple[str, str]  # (display path of the module, class qualname)
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -64,13 +57,31 @@ class SyncCall:
 
 UNKNOWN_CALL = SyncCall((), False, False)
 
-_MODULE = "module"
-_CLASS = "class"
-_DEF = "def"
-_SYNC = "sync def"
-# The kinds of symbol ``resolve_dotted`` returns, for callers outside this module.
-MODULE_SYMBOL = _MODULE
-CLASS_SYMBOL = _CLASS
+
+# What a module-level name (or an attribute of one) is, as ``resolve_dotted`` finds it.
+@dataclass(frozen=True, slots=True)
+class ModuleSymbol:
+    path: str  # the module's display path
+
+
+@dataclass(frozen=True, slots=True)
+class ClassSymbol:
+    key: ClassKey
+
+
+@dataclass(frozen=True, slots=True)
+class DefSymbol:
+    """An async def."""
+
+    key: DefKey
+
+
+@dataclass(frozen=True, slots=True)
+class SyncDefSymbol:
+    key: SyncKey
+
+
+Symbol = ModuleSymbol | ClassSymbol | DefSymbol | SyncDefSymbol
 
 
 class Resolver:
@@ -90,7 +101,7 @@ class Resolver:
         for path, facts in files.items():
             if facts.module_path:
                 self._by_last_part.setdefault(facts.module_path[-1], []).append(path)
-        self.classes: dict[ClassKey, tuple[FileFacts, object]] = {}
+        self.classes: dict[ClassKey, tuple[FileFacts, ClassInfo]] = {}
         for path, facts in files.items():
             for info in facts.classes:
                 self.classes[(path, info.name)] = (facts, info)
@@ -123,21 +134,21 @@ class Resolver:
 
     # ------------------------------------------------------------ symbols
 
-    def resolve_name(self, module: str, name: str, seen: frozenset = frozenset()):
+    def resolve_name(self, module: str, name: str, seen: frozenset[tuple[str, str]] = frozenset()) -> Symbol | None:
         """What ``name`` is at module level in the module ``module`` (a display
-        path): ("module", path), ("class", ClassKey), ("def", DefKey), or None."""
+        path), or None."""
         facts = self.files.get(module)
         if facts is None or (module, name) in seen:
             return None
         seen = seen | {(module, name)}
         if (module, name) in self.classes:
-            return (_CLASS, (module, name))
+            return ClassSymbol((module, name))
         if name in facts.functions:
             index = _module_level_async_def(facts, name)
             if index is not None:
-                return (_DEF, (module, index))
+                return DefSymbol((module, index))
             sync_index = _module_level_sync_def(facts, name)
-            return None if sync_index is None else (_SYNC, (module, sync_index))
+            return None if sync_index is None else SyncDefSymbol((module, sync_index))
         if name in facts.assigned_names:
             return None
         for fact in reversed(facts.imports):
@@ -146,7 +157,7 @@ class Resolver:
         if facts.is_package:
             submodule = self._by_module_path.get(facts.module_path + (name,))
             if submodule is not None:
-                return (_MODULE, submodule)
+                return ModuleSymbol(submodule)
         for source in self._star_sources(facts, name):
             found = self.resolve_name(source, name, seen)
             if found is not None:
@@ -157,7 +168,7 @@ class Resolver:
         """The scanned modules whose `from m import *` in ``facts`` binds
         ``name``, the last import first: the names in m's literal `__all__`,
         else m's names without a leading underscore."""
-        found = []
+        found: list[str] = []
         for fact in reversed(facts.imports):
             if fact.local != STAR:
                 continue
@@ -174,7 +185,7 @@ class Resolver:
                 found.append(module)
         return found
 
-    def _resolve_import(self, target: str, anchor: tuple[str, ...], seen: frozenset):
+    def _resolve_import(self, target: str, anchor: tuple[str, ...], seen: frozenset[tuple[str, str]]) -> Symbol | None:
         """An imported dotted name: the longest prefix that is a scanned module,
         then attributes from there (re-exports followed)."""
         parts = target.split(".")
@@ -185,32 +196,29 @@ class Resolver:
                 module = self.module_named(".".join(parts[:cut])) if cut else None
             if module is None:
                 continue
-            symbol = (_MODULE, module)
+            symbol: Symbol | None = ModuleSymbol(module)
             for index, attr in enumerate(parts[cut:]):
                 symbol = self._attribute(symbol, attr, seen if index == 0 else frozenset())
             return symbol
         return None
 
-    def _attribute(self, symbol, attr: str, seen: frozenset = frozenset()):
-        if symbol is None:
-            return None
-        kind, value = symbol
-        if kind == _MODULE:
-            facts = self.files[value]
+    def _attribute(self, symbol: Symbol | None, attr: str, seen: frozenset[tuple[str, str]] = frozenset()) -> Symbol | None:
+        if isinstance(symbol, ModuleSymbol):
+            facts = self.files[symbol.path]
             submodule = self._by_module_path.get(facts.module_path + (attr,)) if facts.is_package else None
             if submodule is not None:
-                return (_MODULE, submodule)
-            return self.resolve_name(value, attr, seen)
-        if kind == _CLASS:
-            found = self.lookup_method(value, attr)
+                return ModuleSymbol(submodule)
+            return self.resolve_name(symbol.path, attr, seen)
+        if isinstance(symbol, ClassSymbol):
+            found = self.lookup_method(symbol.key, attr)
             if found is not None:
-                return (_DEF, found)
-            sync = self.lookup_sync_method(value, attr)
+                return DefSymbol(found)
+            sync = self.lookup_sync_method(symbol.key, attr)
             if sync is not None:
-                return (_SYNC, sync)
+                return SyncDefSymbol(sync)
         return None
 
-    def resolve_dotted(self, module: str, text: str):
+    def resolve_dotted(self, module: str, text: str) -> Symbol | None:
         parts = text.split(".")
         symbol = self.resolve_name(module, parts[0])
         for attr in parts[1:]:
@@ -222,8 +230,8 @@ class Resolver:
     def class_of(self, module: str, dotted: str) -> ClassKey | External:
         """The scanned class a base-class reference in ``module`` denotes."""
         symbol = self.resolve_dotted(module, dotted) if dotted else None
-        if symbol is not None and symbol[0] == _CLASS:
-            return symbol[1]
+        if isinstance(symbol, ClassSymbol):
+            return symbol.key
         return External(dotted or "<expr>")
 
     def mro(self, key: ClassKey) -> tuple[ClassKey | External, ...]:
@@ -236,7 +244,7 @@ class Resolver:
         bases = [self.class_of(key[0], base) for base in info.bases]
         bases = [b for b in bases if not (isinstance(b, External) and b.text in ("object", "builtins.object"))]
         linear_bases = [self.mro(b) if not isinstance(b, External) else (b,) for b in bases]
-        merged = _c3_merge([list(seq) for seq in linear_bases] + [list(bases)])
+        merged: list[ClassKey | External] | None = _c3_merge([list(seq) for seq in linear_bases] + [list(bases)])
         if merged is None:
             merged = []
             for seq in linear_bases:
@@ -245,7 +253,7 @@ class Resolver:
         self._mro_cache[key] = result
         return result
 
-    def lookup_method(self, key: ClassKey, name: str, after: bool = False):
+    def lookup_method(self, key: ClassKey, name: str, after: bool = False) -> DefKey | None:
         """The async def ``name`` resolves to on an instance of ``key`` (or after
         ``key`` in its MRO, for super()): a DefKey, or None when unknown."""
         entry = self.defining_class(key, name, after)
@@ -279,7 +287,9 @@ class Resolver:
                 return entry
         return None
 
-    def module_function(self, module: str, name: str, seen: frozenset = frozenset()) -> tuple[str, str] | None:
+    def module_function(
+        self, module: str, name: str, seen: frozenset[tuple[str, str]] = frozenset()
+    ) -> tuple[str, str] | None:
         """(module, name) of the module-level def, sync or async, that ``name``
         denotes at module level in ``module``, imports and re-exports followed."""
         facts = self.files.get(module)
@@ -296,12 +306,12 @@ class Resolver:
                 if parent_text:
                     parent = self._resolve_import(parent_text, fact.anchor, frozenset())
                 elif fact.anchor and (found := self._by_module_path.get(fact.anchor)) is not None:
-                    parent = (_MODULE, found)
+                    parent = ModuleSymbol(found)
                 else:
                     parent = None
-                if parent is None or parent[0] != _MODULE:
+                if not isinstance(parent, ModuleSymbol):
                     return None
-                return self.module_function(parent[1], last, seen)
+                return self.module_function(parent.path, last, seen)
         for source in self._star_sources(facts, name):
             located = self.module_function(source, name, seen)
             if located is not None:
@@ -337,8 +347,8 @@ class Resolver:
             return UNRESOLVED
         if ref.kind in (NAME, DOTTED):
             symbol = self.resolve_dotted(facts.path, ref.text)
-            if symbol is not None and symbol[0] == _DEF:
-                return self._usable((symbol[1],))
+            if isinstance(symbol, DefSymbol):
+                return self._usable((symbol.key,))
             return UNRESOLVED
         if class_name is None or (facts.path, class_name) not in self.classes:
             return UNRESOLVED
@@ -373,24 +383,22 @@ class Resolver:
     def _resolve_sync_call(self, facts: FileFacts, class_name: str | None, ref: CalleeRef, method: str | None) -> SyncCall:
         if ref.kind in (NAME, DOTTED):
             symbol = self.resolve_dotted(facts.path, ref.text)
-            if symbol is None:
-                return UNKNOWN_CALL
-            if symbol[0] == _SYNC:
-                return SyncCall((symbol[1],), False, True)
-            if symbol[0] == _DEF:
+            if isinstance(symbol, SyncDefSymbol):
+                return SyncCall((symbol.key,), False, True)
+            if isinstance(symbol, DefSymbol):
                 return SyncCall((), True, True)
-            if symbol[0] == _CLASS:
+            if isinstance(symbol, ClassSymbol):
                 # Constructing a scanned class runs its scanned __init__; without
                 # one it is a dataclass, a model, an exception...: cheap.
-                init = self.lookup_sync_method(symbol[1], "__init__")
+                init = self.lookup_sync_method(symbol.key, "__init__")
                 return SyncCall(() if init is None else (init,), False, True)
             return UNKNOWN_CALL
         if class_name is None or (facts.path, class_name) not in self.classes:
             return UNKNOWN_CALL
         key = (facts.path, class_name)
         if ref.kind == SUPER:
-            found = self.lookup_sync_method(key, ref.text, after=True)
-            return UNKNOWN_CALL if found is None else SyncCall((found,), False, True)
+            found_one = self.lookup_sync_method(key, ref.text, after=True)
+            return UNKNOWN_CALL if found_one is None else SyncCall((found_one,), False, True)
         if ref.kind in (SELF, CLS):
             classes = self.dispatch_classes(key, method)
             if all(self.lookup_method(k, ref.text) is not None for k in classes):
@@ -460,7 +468,7 @@ def _method_async_def(facts: FileFacts, class_name: str, name: str) -> DefKey | 
     return (facts.path, found)
 
 
-def _last_definition_is_async(functions: tuple[str, ...], name: str, facts: FileFacts, class_name) -> bool:
+def _last_definition_is_async(functions: tuple[str, ...], name: str, facts: FileFacts, class_name: str | None) -> bool:
     """A module that defines ``name`` both as def and async def: only trust an
     async def that is the sole definition."""
     return functions.count(name) == sum(
@@ -468,8 +476,8 @@ def _last_definition_is_async(functions: tuple[str, ...], name: str, facts: File
     )
 
 
-def _c3_merge(sequences: list[list]) -> list | None:
-    result = []
+def _c3_merge(sequences: list[list[T]]) -> list[T] | None:
+    result: list[T] = []
     sequences = [seq for seq in sequences if seq]
     while sequences:
         for seq in sequences:

@@ -16,13 +16,13 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from mmlint.analysis.flow import ALWAYS, SOME
+from mmlint.analysis.flow import ALWAYS, SOME, Judgement
 from mmlint.analysis.resolve import (
-    CLASS_SYMBOL,
-    MODULE_SYMBOL,
     ClassKey,
+    ClassSymbol,
     DefKey,
     External,
+    ModuleSymbol,
     Resolver,
 )
 from mmlint.facts.model import (
@@ -70,7 +70,7 @@ class Contract:
     """Whether the async twin can replace the sync one at a call."""
 
     arguments_problem: str | None  # None: it accepts every call the sync twin accepts
-    verdict: str  # the suspension classification of the async twin (always / some / never / not judged)
+    verdict: Judgement  # the suspension classification of the async twin
 
     @property
     def suspends(self) -> bool:
@@ -146,9 +146,9 @@ class TwinAnalysis:
             for index, info in enumerate(facts.sync_defs):
                 if _is_member(info) and not _is_property_like(info):
                     self._syncs[(path, info.class_name, info.name)] = index
-            for index, info in enumerate(facts.async_defs):
-                if _is_member(info):
-                    self._asyncs[(path, info.class_name, info.name)] = index
+            for index, async_info in enumerate(facts.async_defs):
+                if _is_member(async_info):
+                    self._asyncs[(path, async_info.class_name, async_info.name)] = index
         self._async_names = frozenset(key[2] for key in self._asyncs)
         # Names an import binds to something called otherwise (`stop as halt`):
         # a call of one may reach a twin whose names the patterns do not give.
@@ -416,7 +416,7 @@ class TwinAnalysis:
             if fact.local == name:
                 parent, _, last = fact.target.rpartition(".")
                 symbol = self.resolver._resolve_import(parent, fact.anchor, frozenset()) if parent or fact.anchor else None
-                return symbol is not None and symbol[0] == MODULE_SYMBOL and self._binds(symbol[1], last, home, depth + 1)
+                return isinstance(symbol, ModuleSymbol) and self._binds(symbol.path, last, home, depth + 1)
         return False
 
     def _named_twin(self, facts: FileFacts, prefix: str, name: str) -> tuple[Twin, bool] | None:
@@ -427,11 +427,11 @@ class TwinAnalysis:
         module = facts.path
         if prefix:
             symbol = self.resolver.resolve_dotted(facts.path, prefix)
-            if symbol is not None and symbol[0] == CLASS_SYMBOL:
-                return self._class_twin(symbol[1], name, self.twin_names(name))
-            if symbol is None or symbol[0] != MODULE_SYMBOL:
+            if isinstance(symbol, ClassSymbol):
+                return self._class_twin(symbol.key, name, self.twin_names(name))
+            if not isinstance(symbol, ModuleSymbol):
                 return None
-            module = symbol[1]
+            module = symbol.path
         sync = self._in_module(module, name)
         if sync is None or sync[0]:
             return None
@@ -509,8 +509,7 @@ class TwinAnalysis:
                 for key in self._classes_reaching(path, class_name):
                     result = self._class_twin(key, name, (async_name,))
                     if result is not None:
-                        twin = result[0]
-                        found.setdefault((twin.sync, twin.async_), twin)
+                        found.setdefault((result[0].sync, result[0].async_), result[0])
         for call in self.all_calls():
             found.setdefault((call.twin.sync, call.twin.async_), call.twin)
         return tuple(sorted(found.values(), key=lambda t: (t.sync, t.async_)))
@@ -561,12 +560,12 @@ def arguments_problem(sync: tuple[Parameter, ...], async_: tuple[Parameter, ...]
     if s.var_positional and not a.var_positional:
         return f"`{async_name}` takes no `*{s.var_positional.name}`"
     for name, param in s.keyword_only.items():
-        other = a.keyword_only.get(name)
-        if other is None:
+        keyword = a.keyword_only.get(name)
+        if keyword is None:
             return f"`{async_name}` has no keyword `{name}`"
-        if other.default != param.default:
+        if keyword.default != param.default:
             return f"the default of `{name}` differs"
-        if other.annotation != param.annotation:
+        if keyword.annotation != param.annotation:
             return f"`{name}` is annotated differently"
     for name, other in a.keyword_only.items():
         if name not in s.keyword_only and not other.has_default:

@@ -30,8 +30,10 @@ from __future__ import annotations
 import fnmatch
 import functools
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
+from typing import TYPE_CHECKING, Final, Literal
 
 from mmlint.analysis.contexts import Contexts
 from mmlint.analysis.resolve import DefKey, SyncCall, SyncKey
@@ -39,12 +41,16 @@ from mmlint.core.diagnostics import Span
 from mmlint.core.knowledge import reason_of
 from mmlint.facts.model import UNKNOWN, AsyncDef, CalleeRef, CallRef, FileFacts, SyncDef
 
-HEAVY = "heavy"
-LIGHT = "light"
-STUB = "stub"
+if TYPE_CHECKING:
+    from mmlint.analysis import SuspensionAnalysis
+
+WeightKind = Literal["heavy", "light", "stub", "unknown"]
+HEAVY: Final = "heavy"
+LIGHT: Final = "light"
+STUB: Final = "stub"
 # Never suspends, nothing heavy found, but it calls something that cannot be
 # resolved and is not known to be cheap: not reported on that alone.
-UNKNOWN_WEIGHT = "unknown"
+UNKNOWN_WEIGHT: Final = "unknown"
 
 # Builtins that do no more than container, string or type work.
 CHEAP_BUILTINS = frozenset(
@@ -202,7 +208,7 @@ class Cost:
 
 @dataclass(frozen=True, slots=True)
 class Weight:
-    kind: str  # HEAVY, LIGHT, UNKNOWN or STUB
+    kind: WeightKind
     reason: str  # why heavy ("`tokenizer.encode(...)` tokenizes text ..."); for UNKNOWN, the unresolved callee
     chain: tuple[str, ...] = ()  # how the def reaches its costliest call (Cost.chain)
 
@@ -211,7 +217,7 @@ class WeightAnalysis:
     """Weights of the never-suspending async defs and blocking chains of the
     sync defs of a scan, for one list of blocking-call patterns."""
 
-    def __init__(self, suspension, blocking_patterns: tuple[str, ...]) -> None:
+    def __init__(self, suspension: SuspensionAnalysis, blocking_patterns: tuple[str, ...]) -> None:
         self.suspension = suspension
         self.files: dict[str, FileFacts] = suspension.files
         self.resolver = suspension.resolver
@@ -261,7 +267,7 @@ class WeightAnalysis:
             self._local_cache[facts.path] = found
         return found
 
-    def sync_def(self, key: SyncKey):
+    def sync_def(self, key: SyncKey) -> SyncDef:
         return self.files[key[0]].sync_defs[key[1]]
 
     def _reach_sync(self) -> None:
@@ -364,7 +370,7 @@ class WeightAnalysis:
             return shown_callee(dotted) if dotted != "<expr>" else "a computed callee"
         return ref.describe()
 
-    def _costliest(self, loop: str, costs) -> tuple[Cost | None, str | None]:
+    def _costliest(self, loop: str, costs: Iterable[tuple[Cost | str | None, bool]]) -> tuple[Cost | None, str | None]:
         """The costliest of a body's calls and its loop, and its first unknown
         callee. ``costs``: (cost of a call, whether it sits in the loop). A
         loop over the input is heavy when it repeats a call that is not known
@@ -440,7 +446,7 @@ class WeightAnalysis:
 
     def _own_weight(self, key: DefKey) -> tuple[Cost | None, str | None]:
         info = self.suspension.defs[key]
-        costs = []
+        costs: list[tuple[Cost | str | None, bool]] = []
         for fact, call in zip(info.calls, self._async_calls[key]):
             if fact.awaited or fact.scheduled:
                 continue  # only creates a coroutine (its weight is the awaited def's)

@@ -49,13 +49,13 @@ import tempfile
 import time
 from dataclasses import dataclass
 from functools import cache
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from mmlint import __version__
 from mmlint.check.results import RunResults, code_fingerprint, installed_libcst_version
-from mmlint.core.datacodec import DataCodec, reachable_dataclasses
+from mmlint.core.datacodec import DataCodec, JsonData, reachable_dataclasses
 
 if TYPE_CHECKING:
     from mmlint.facts.outcome import FileOutcome
@@ -149,13 +149,26 @@ def max_cache_bytes() -> int:
     return int(megabytes * 1024 * 1024)
 
 
+class OutcomeCache(Protocol):
+    """Where the per-file pass finds and keeps outcomes: the FactsCache on disk,
+    or the server's in memory (mmlint.server.analysis.MemoryFactsCache)."""
+
+    def key(self, content_digest: bytes, real_path: Path, display_path: str, options: object) -> str: ...
+
+    def load(self, key: str) -> FileOutcome | None: ...
+
+    def store(self, key: str, outcome: FileOutcome) -> None: ...
+
+    def finish(self) -> None: ...
+
+
 @dataclass(frozen=True)
 class CacheOpening:
     """The cache to use, or None; ``warning`` says why a requested cache is not
     used when the user should hear of it (a directory others can write, a bad
     setting). The engine stays silent: the command line prints it."""
 
-    cache: FactsCache | None
+    cache: OutcomeCache | None
     warning: str | None = None
     results: ResultsCache | None = None
     verdicts: PrefilterVerdicts | None = None
@@ -243,7 +256,7 @@ def _user_secret(root: Path) -> bytes:
         with os.fdopen(descriptor, "wb") as handle:
             handle.write(secret)
         return secret
-    except OSError as error:
+    except OSError:
         if os.path.islink(path):
             raise _UnsafeKey(f"its {KEY_FILE} file is a symbolic link") from None
         raise
@@ -307,7 +320,7 @@ class _EntryStore:
                 os.utime(path)
         return entry[2]
 
-    def _store_payload(self, key: str, encode) -> None:
+    def _store_payload(self, key: str, encode: Callable[[], JsonData]) -> None:
         target = self._path(key)
         try:
             signed = json.dumps([self.format, key, encode()], separators=(",", ":"))[:-1].encode("ascii")
@@ -351,7 +364,8 @@ class FactsCache(_EntryStore):
         """The outcome stored under ``key``, or None for a miss: missing, unreadable,
         not this format, not this key, or anything that does not decode to an outcome."""
         try:
-            return outcome_codec().decode(self._load_payload(key), _file_outcome())
+            outcome: FileOutcome = outcome_codec().decode(self._load_payload(key), _file_outcome())
+            return outcome
         except Exception:  # every way an entry can be bad is a miss
             return None
 
@@ -366,7 +380,8 @@ class ResultsCache(_EntryStore):
 
     def load(self, key: str) -> RunResults | None:
         try:
-            return results_codec().decode(self._load_payload(key), RunResults)
+            results: RunResults = results_codec().decode(self._load_payload(key), RunResults)
+            return results
         except Exception:  # every way an entry can be bad is a miss
             return None
 
@@ -415,7 +430,7 @@ def _digest_texts(items: list[object]) -> list[str]:
     return items  # type: ignore[return-value]  # checked just above
 
 
-def _entries(directory: Path):
+def _entries(directory: Path) -> Iterator[tuple[Path, int, float]]:
     """(path, size, mtime) of each entry and temp file in a format directory, never following links."""
     with contextlib.suppress(OSError), os.scandir(directory) as shards:
         for shard in shards:

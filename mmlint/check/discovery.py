@@ -84,7 +84,7 @@ def discover(paths: Sequence[Path] | None, config: Settings | ConfigResolver, cw
     if full_scan:
         targets = [(path, display_path(path, cwd)) for path in (resolver.for_cwd.paths or (cwd,))]
     else:
-        targets = [(Path(os.path.abspath(cwd / path)), str(path)) for path in paths]
+        targets = [(Path(os.path.abspath(cwd / path)), str(path)) for path in paths or ()]
     walker = _Walker(resolver)
     excluded: list[Path] = []
     walked: list[Path] = []

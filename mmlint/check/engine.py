@@ -19,9 +19,9 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal, overload
 
 from mmlint.check.cache import CacheOpening, PrefilterVerdicts, open_cache
 from mmlint.check.discovery import (
@@ -38,13 +38,15 @@ from mmlint.check.scopes import scopes_of
 from mmlint.config.resolve import ConfigResolver
 from mmlint.config.settings import Budgets, Settings
 from mmlint.core.paths import display_path
-from mmlint.core.report import Report
+from mmlint.core.report import AnalysedReport, Report
+from mmlint.core.twins import TwinPair
 
 if TYPE_CHECKING:
     from mmlint.analysis.project import Project
+    from mmlint.check.per_file import FileTask
     from mmlint.facts.outcome import FileOutcome
 
-__all__ = ["Report", "StdinSource", "run_check"]
+__all__ = ["AnalysedReport", "Report", "StdinSource", "run_check"]
 
 
 @dataclass(frozen=True)
@@ -59,6 +61,38 @@ class StdinSource:
     # False: the stream holds more than ``data``; reading stopped one byte
     # past the file's size budget (mmlint.cli.common.read_stdin): refused.
     complete: bool = True
+
+
+@overload
+def run_check(
+    paths: Sequence[Path] | None,
+    config: Settings | ConfigResolver,
+    cwd: Path,
+    *,
+    progress: bool = False,
+    use_cache: bool = True,
+    stdin: StdinSource | None = None,
+    findings_only: Literal[False] = False,
+    overlay: Mapping[Path, bytes] | None = None,
+    extra_context: Sequence[Path] = (),
+    caches: CacheOpening | None = None,
+) -> AnalysedReport: ...
+
+
+@overload
+def run_check(
+    paths: Sequence[Path] | None,
+    config: Settings | ConfigResolver,
+    cwd: Path,
+    *,
+    progress: bool = False,
+    use_cache: bool = True,
+    stdin: StdinSource | None = None,
+    findings_only: bool,
+    overlay: Mapping[Path, bytes] | None = None,
+    extra_context: Sequence[Path] = (),
+    caches: CacheOpening | None = None,
+) -> Report: ...
 
 
 def run_check(
@@ -81,7 +115,7 @@ def run_check(
     ``findings_only``: the caller reads the findings and counts, not the
     project or the outcomes (`check`). Such a run whose every input matches a
     stored run's takes that run's findings from the results cache, and its
-    Report has no project.
+    Report has no project; every other run returns an AnalysedReport.
 
     ``overlay``: these (absolute) paths have this text, whatever the disk says
     (an editor's unsaved buffers); ``extra_context``: more files read as
@@ -98,7 +132,7 @@ def run_check(
         real = Path(os.path.abspath(cwd / (stdin.filename or "-")))
         discovery = discover_stdin(real, resolver, cwd)
         shown = str(stdin.filename) if stdin.filename is not None else "-"
-        targets = {shown: path for path in discovery.files}
+        targets = {shown: discovery.files[-1]} if discovery.files else {}
         sources = {shown: stdin}
     scopes = scopes_of(targets, discovery, resolver)
     # Cross-file rules read the configured paths as context when the run covers only part of them.
@@ -138,7 +172,7 @@ def run_check(
     found = find(read, opening.cache, scopes, targets, discovery, resolver, cwd, progress=progress)
     results = RunResults(found.reported, found.suppressed, found.project.call_site_count, found.project.full_scan)
     # Stored only when what was analysed is what was keyed: no file changed in between.
-    if results_key is not None and not found.crashed and read.digests == keyed:
+    if results_key is not None and opening.results is not None and not found.crashed and read.digests == keyed:
         opening.results.store(results_key, results)
         opening.results.finish()
     outcomes = {shown: found.outcomes[shown] for shown in targets}
@@ -155,11 +189,11 @@ def _report(
     resolver: ConfigResolver,
     cache_warning: str | None,
 ) -> Report:
-    return Report(
+    """An AnalysedReport with the project, else (findings from the results cache) a Report."""
+    report = Report(
         files_scanned=len(targets),
         call_sites=results.call_sites,
         diagnostics=results.diagnostics,
-        project=project,
         file_paths=targets,
         settings=resolver.for_cwd,
         explicitly_excluded=discovery.explicitly_excluded,
@@ -169,6 +203,9 @@ def _report(
         cache_warning=cache_warning,
         full_scan=results.full_scan,
     )
+    if project is None:
+        return report
+    return AnalysedReport(**{f.name: getattr(report, f.name) for f in fields(report)}, project=project)
 
 
 # -- read, hash, prefilter ---------------------------------------------------------------
@@ -185,7 +222,7 @@ class FilesRead:
     files: tuple[str, ...]  # display paths, the run's order
     unreadable: dict[str, str]  # display path -> why
     prefiltered: tuple[str, ...]
-    tasks: list[tuple]  # analyse_file's arguments: bytes, real path, display path, twins, budgets
+    tasks: list[FileTask]
     digests: list[tuple[str, Path, bytes]]  # (display path, real path, sha256 of the bytes)
     refused: dict[str, str] = field(default_factory=dict)  # display path -> the size budget it is over
 
@@ -269,11 +306,13 @@ def _read(
     unread. With ``seen``, a file whose digest (taken moments ago) the
     prefilter rejected in an earlier run is not read again: the verdict is a
     function of the bytes and the twins alone."""
-    prefilters: dict[tuple, Prefilter] = {}
+    from mmlint.check.per_file import FileTask  # the per-file pass: not needed before a results-cache miss
+
+    prefilters: dict[tuple[TwinPair, ...], Prefilter] = {}
     unreadable: dict[str, str] = {}
     refused: dict[str, str] = {}
     prefiltered: list[str] = []
-    tasks: list[tuple] = []
+    tasks: list[FileTask] = []
     digests: list[tuple[str, Path, bytes]] = []
     for shown, real in files.items():
         settings = resolver.settings_for(real)
@@ -312,7 +351,7 @@ def _read(
         if seen is not None:
             seen.record(settings.twins, digest, passed)
         if passed:
-            tasks.append((data, real, shown, settings.twins, settings.budgets))  # what besides the bytes decides an outcome
+            tasks.append(FileTask(data, real, shown, settings.twins, settings.budgets))
         else:
             prefiltered.append(shown)
     if seen is not None:

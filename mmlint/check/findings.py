@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mmlint.analysis.project import Project
-from mmlint.check.cache import FactsCache
+from mmlint.check.cache import OutcomeCache
 from mmlint.check.discovery import Discovery, glob_relpath
 from mmlint.check.filters import ConfigFilter, TargetFilters, apply_suppressions
-from mmlint.check.per_file import CRASHED, analyse_file, needs_own_process, outcome_of_death, prepare_worker
+from mmlint.check.per_file import CRASHED, FileTask, analyse_file, needs_own_process, outcome_of_death, prepare_worker
 from mmlint.check.progress import scan_progress
 from mmlint.check.scopes import Scope, covers
 from mmlint.check.workers import run_all
@@ -25,6 +25,7 @@ from mmlint.config.resolve import ConfigResolver
 from mmlint.config.settings import Settings
 from mmlint.core.diagnostics import Diagnostic, Span
 from mmlint.core.paths import display_path
+from mmlint.facts.model import FileFacts
 from mmlint.facts.outcome import FileOutcome, Parsed, ParseFailure, Unparsed
 from mmlint.rules import ConfigUsage, Rule, RuleContext, active_rules
 
@@ -49,7 +50,7 @@ class Found:
 
 def find(
     read: FilesRead,
-    facts_cache: FactsCache | None,
+    facts_cache: OutcomeCache | None,
     scopes: Sequence[Scope],
     targets: Mapping[str, Path],
     discovery: Discovery,
@@ -85,7 +86,7 @@ def find(
 # -- each file's outcome -------------------------------------------------------------------
 
 
-def _analyse(read: FilesRead, cache: FactsCache | None, *, progress: bool) -> dict[str, FileOutcome]:
+def _analyse(read: FilesRead, cache: OutcomeCache | None, *, progress: bool) -> dict[str, FileOutcome]:
     """Every file's outcome: decided by the read (unreadable, prefiltered out),
     from the facts cache when its bytes were seen, else from the per-file pass
     (in worker processes when there are many)."""
@@ -94,7 +95,7 @@ def _analyse(read: FilesRead, cache: FactsCache | None, *, progress: bool) -> di
     }
     outcomes.update((shown, Unparsed("prefilter")) for shown in read.prefiltered)  # never parsed
     outcomes.update((shown, ParseFailure(Span(1, 1, 1, 1), why, kind="not analysed")) for shown, why in read.refused.items())
-    tasks: list[tuple] = []
+    tasks: list[FileTask] = []
     keys: dict[str, str] = {}
     content_digests = {shown: digest for shown, _, digest in read.digests}
     for task in read.tasks:
@@ -108,7 +109,7 @@ def _analyse(read: FilesRead, cache: FactsCache | None, *, progress: bool) -> di
         tasks.append(task)
     # Largest first: the pool's last busy worker then holds a small file, not a
     # large one that started late (the order of outcomes stays the files' order).
-    tasks.sort(key=lambda task: -len(task[0]))
+    tasks.sort(key=lambda task: -len(task.data))
     finished: dict[int, FileOutcome] = {}  # by task index, in completion order
     with scan_progress(len(tasks), enabled=progress) as bar:
         analysed = run_all(
@@ -117,8 +118,8 @@ def _analyse(read: FilesRead, cache: FactsCache | None, *, progress: bool) -> di
         for index, outcome in analysed:
             finished[index] = outcome
             if cache is not None and not _is_crash(outcome):  # a crash may not happen again
-                cache.store(keys[tasks[index][2]], outcome)
-    outcomes.update({tasks[index][2]: finished[index] for index in finished})
+                cache.store(keys[tasks[index].display_path], outcome)
+    outcomes.update({tasks[index].display_path: finished[index] for index in finished})
     outcomes = {shown: outcomes[shown] for shown in read.files if shown in outcomes}  # the files' order: deterministic
     if cache is not None:
         cache.finish()
@@ -164,7 +165,7 @@ def _project_view(project: Project, scope: Scope, cwd: Path) -> Project:
     )
 
 
-def _call_sites(parsed: Mapping[str, object], targets: Mapping[str, Path]) -> int:
+def _call_sites(parsed: Mapping[str, FileFacts], targets: Mapping[str, Path]) -> int:
     return sum(len(parsed[shown].call_sites) for shown in targets if shown in parsed)
 
 

@@ -11,7 +11,7 @@ import re
 import warnings
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from mmlint.check.cost import estimate, is_risky, over_budget, over_size_budget
 from mmlint.check.deep_stack import keep_one_thread, run_deep
@@ -21,7 +21,7 @@ from mmlint.core.diagnostics import Span
 from mmlint.core.gc_tuning import collect_less_often
 from mmlint.core.source import DecodeError, decode_source, indentation_view, round_trips
 from mmlint.facts.anchors import anchors_of, statement_anchors
-from mmlint.facts.model import TwinPair
+from mmlint.core.twins import TwinPair
 from mmlint.facts.outcome import FileOutcome, Parsed, ParseFailure, Unparsed
 from mmlint.facts.suppressions import parse_suppressions
 
@@ -29,6 +29,16 @@ if TYPE_CHECKING:
     from mmlint.check.workers import WorkerDeath
 
 _in_worker = False  # this process is a worker (prepare_worker ran): budgets are enforced on it
+
+
+class FileTask(NamedTuple):
+    """analyse_file's arguments for one file: its bytes and what besides them decides its outcome."""
+
+    data: bytes
+    real_path: Path
+    display_path: str
+    twins: tuple[TwinPair, ...]
+    budgets: Budgets
 
 
 def analyse_file(
@@ -62,20 +72,20 @@ def analyse_file(
     return outcome
 
 
-def needs_own_process(task: tuple) -> bool:
+def needs_own_process(task: FileTask) -> bool:
     """An analyse_file task that runs in a process of its own even in a run
     without a pool (mmlint.check.workers.run_all's ``isolate``): a file large
     or costly enough that a native crash or a budget could stop it."""
-    return is_risky(task[0], task[4])
+    return is_risky(task.data, task.budgets)
 
 
 CRASHED = "analysis failed"  # the ParseFailure kind of a file whose analysis was stopped: never cached
 
 
-def outcome_of_death(task: tuple, death: WorkerDeath) -> ParseFailure:
+def outcome_of_death(task: FileTask, death: WorkerDeath) -> ParseFailure:
     """The outcome of a file whose analysis ended its process: MM999 for that
     file alone, naming the budget that stopped it where one did."""
-    budgets: Budgets = task[4]
+    budgets = task.budgets
     if OVER_TIME_SIGNAL is not None and death.exitcode == -OVER_TIME_SIGNAL:
         why = (
             f"stopped after {budgets.max_file_seconds:,} s of CPU time, over the time budget "
@@ -120,7 +130,7 @@ def _analyse(
     if "\x00" in text:  # libcst would parse it; Python refuses to
         line = text.count("\n", 0, text.index("\x00")) + 1
         return ParseFailure(Span(line, 1, line, 1), "source code cannot contain null bytes")
-    python_tree = None
+    python_tree: ast.Module | ParseFailure | None = None
     if deep:
         python_tree = _python_refuses(text, display_path, budgets.max_nesting_depth)
         if isinstance(python_tree, ParseFailure):
@@ -134,7 +144,7 @@ def _analyse(
     # CPython's statement anchors (mmlint.facts.anchors), from the tree just
     # checked when it is of the same text; taken before libcst's tree exists,
     # so the two trees never take memory at once.
-    anchors = anchors_of(python_tree) if python_tree is not None and view is text else statement_anchors(view)
+    anchors = anchors_of(python_tree) if isinstance(python_tree, ast.Module) and view is text else statement_anchors(view)
     del python_tree
     try:
         module = cst.parse_module(view)
@@ -236,6 +246,7 @@ def _python_refuses(text: str, display_path: str, max_depth: int) -> ParseFailur
             f"syntax tree nested more than {max_depth:,} levels deep, over the budget (max-nesting-depth = {max_depth:,})",
             kind="not analysed",
         )
+    assert isinstance(tree, ast.Module)  # "exec" mode parses a module
     return tree
 
 

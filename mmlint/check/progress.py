@@ -10,7 +10,10 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import Protocol, TextIO
+from typing import TYPE_CHECKING, Protocol, TextIO
+
+if TYPE_CHECKING:  # rich is imported only when a bar is shown
+    from rich.progress import Progress, TaskID
 
 # Below this many files to parse (cache misses past the prefilter, at roughly a
 # tenth of a second each) a scan finishes before a bar would be worth drawing.
@@ -39,7 +42,7 @@ class _RichProgress:
     second: rich's own redrawing runs on a thread, and the worker pool forks
     only a process that has no other thread (mmlint.check.workers)."""
 
-    def __init__(self, progress, task_id, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, progress: Progress, task_id: TaskID, clock: Callable[[], float] = time.monotonic) -> None:
         self._progress = progress
         self._task_id = task_id
         self._clock = clock

@@ -29,14 +29,20 @@ import signal
 import sys
 import tempfile
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
 
 Result = TypeVar("Result")
+# A task: the arguments of one call of the function run_all runs.
+Task = TypeVar("Task", bound=tuple[Any, ...])
+StartMethod = Literal["fork", "forkserver", "spawn"]
 
 # Below this many files to parse, starting processes costs more than it saves
 # (and pre-commit, which passes a few files per hook call, stays in-process).
@@ -87,11 +93,11 @@ class WorkerDeath:
 
 def run_all(
     function: Callable[..., Result],
-    tasks: Sequence[tuple],
+    tasks: Sequence[Task],
     on_done: Callable[[], None],
-    crashed: Callable[[tuple, WorkerDeath], Result] | None = None,
+    crashed: Callable[[Task, WorkerDeath], Result] | None = None,
     worker_setup: Callable[[], None] | None = None,
-    isolate: Callable[[tuple], bool] | None = None,
+    isolate: Callable[[Task], bool] | None = None,
 ) -> Iterator[tuple[int, Result]]:
     """``(index, function(*tasks[index]))`` for every task, each as soon as it
     is done (in task order in-process, in completion order from the pool);
@@ -123,24 +129,26 @@ def run_all(
 
 def _run_isolated(
     function: Callable[..., Result],
-    tasks: Sequence[tuple],
+    tasks: Sequence[Task],
     index: int,
     on_done: Callable[[], None],
-    crashed: Callable[[tuple, WorkerDeath], Result] | None,
+    crashed: Callable[[Task, WorkerDeath], Result] | None,
     worker_setup: Callable[[], None] | None,
 ) -> Iterator[tuple[int, Result]]:
-    finished, value = run_alone(function, tasks[index], worker_setup)
-    if not finished:
+    outcome = run_alone(function, tasks[index], worker_setup)
+    if outcome[0]:
+        value = outcome[1]
+    else:
         if crashed is None:
-            raise BrokenProcessPool(f"a worker died running task {index}: {value}")
-        value = crashed(tasks[index], value)
+            raise BrokenProcessPool(f"a worker died running task {index}: {outcome[1]}")
+        value = crashed(tasks[index], outcome[1])
     on_done()
     yield index, value
 
 
 def run_alone(
-    function: Callable[..., Result], task: tuple, worker_setup: Callable[[], None] | None = None
-) -> tuple[bool, Result | WorkerDeath]:
+    function: Callable[..., Result], task: Task, worker_setup: Callable[[], None] | None = None
+) -> tuple[Literal[True], Result] | tuple[Literal[False], WorkerDeath]:
     """``(True, function(*task))`` from a process started for this task alone,
     or ``(False, how it died)``. An exception ``function`` raises is raised
     here. The process's stderr goes to a scratch file, whose last line tells
@@ -152,7 +160,7 @@ def run_alone(
     receiver, sender = context.Pipe(duplex=False)
     handle, stderr_path = tempfile.mkstemp(prefix="mmlint-worker-", suffix=".err")
     os.close(handle)
-    process = context.Process(
+    process = context.Process(  # type: ignore[attr-defined]  # typeshed's get_context(str) is a BaseContext, without Process
         target=_alone, args=(sender, stderr_path, function, task, worker_setup), name="mmlint-alone", daemon=True
     )
     try:
@@ -178,7 +186,9 @@ def run_alone(
     return True, value
 
 
-def _alone(sender, stderr_path: str, function: Callable, task: tuple, worker_setup: Callable[[], None] | None) -> None:
+def _alone(
+    sender: Connection, stderr_path: str, function: Callable[..., object], task: Task, worker_setup: Callable[[], None] | None
+) -> None:
     """The body of run_alone's process."""
     descriptor = os.open(stderr_path, os.O_WRONLY | os.O_APPEND)
     os.dup2(descriptor, 2)
@@ -211,19 +221,19 @@ def _signal_name(number: int) -> str:
 
 def _run_in_pool(
     function: Callable[..., Result],
-    tasks: Sequence[tuple],
+    tasks: Sequence[Task],
     indexes: Sequence[int],
     workers: int,
     on_done: Callable[[], None],
     worker_setup: Callable[[], None] | None,
-) -> Iterator[tuple[int, Result]]:
+) -> Generator[tuple[int, Result], None, list[int]]:
     """Run the tasks at ``indexes``; return the indexes left unfinished when a
     worker died (the pool is then broken), else an empty list."""
     pool = _start_pool(workers, function, worker_setup)
     done: set[int] = set()
     try:
         with _signals_held():  # the pool starts its workers during the first submits
-            futures: dict[Future, int] = {pool.submit(function, *tasks[index]): index for index in indexes}
+            futures: dict[Future[Result], int] = {pool.submit(function, *tasks[index]): index for index in indexes}
         for future in as_completed(futures):
             try:
                 result = future.result()
@@ -240,7 +250,7 @@ def _run_in_pool(
     return []
 
 
-def start_method() -> str:
+def start_method() -> StartMethod:
     """``fork`` when this process has no other thread (a fork copies a lock
     held by another thread, held forever), on Linux (fork is unsafe with
     macOS system libraries); else ``forkserver`` where there is one, else
@@ -260,7 +270,9 @@ def _thread_count() -> int:
         return threading.active_count()
 
 
-def _start_pool(workers: int, function: Callable, worker_setup: Callable[[], None] | None) -> ProcessPoolExecutor:
+def _start_pool(
+    workers: int, function: Callable[..., object], worker_setup: Callable[[], None] | None
+) -> ProcessPoolExecutor:
     method = start_method()
     context = multiprocessing.get_context(method)
     if method == "forkserver":
@@ -294,8 +306,8 @@ def _signals_held() -> Iterator[None]:
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
-        for signum in dict.fromkeys(arrived):
-            signal.raise_signal(signum)
+        for number in dict.fromkeys(arrived):
+            signal.raise_signal(number)
 
 
 def _kill_pool(pool: ProcessPoolExecutor) -> None:
@@ -303,7 +315,10 @@ def _kill_pool(pool: ProcessPoolExecutor) -> None:
     files they are on (the pool's own shutdown would wait for them), then see
     that the pool's manager thread ends: Python's exit waits for it."""
     processes = list((pool._processes or {}).values())  # shutdown() forgets them
-    manager, call_queue, result_queue = pool._executor_manager_thread, pool._call_queue, pool._result_queue
+    # Private state, not in typeshed (or, for the manager, typed as its wake-up object).
+    manager = pool._executor_manager_thread
+    call_queue = pool._call_queue  # type: ignore[attr-defined]
+    result_queue = pool._result_queue
     if call_queue is not None:
         # Tasks queued for a worker we kill are never read: the queue's feeder
         # thread may block writing them, and the manager thread must not wait
@@ -326,9 +341,9 @@ def _kill_pool(pool: ProcessPoolExecutor) -> None:
         # every worker gone, closing this process's end for writing is the
         # pipe's last: the manager reads end-of-file and stops.
         with contextlib.suppress(OSError):
-            result_queue._writer.close()
+            result_queue._writer.close()  # type: ignore[attr-defined]  # SimpleQueue's pipe end: private, not in typeshed
     if manager is not None:
-        manager.join(_REAP_SECONDS)
+        manager.join(_REAP_SECONDS)  # type: ignore[attr-defined]  # typeshed has _ThreadWakeup; it is the manager Thread
 
 
 def _init_worker(worker_setup: Callable[[], None] | None = None) -> None:

@@ -9,6 +9,9 @@ import importlib
 import os
 import signal
 import sys
+from collections.abc import Sequence
+from types import FrameType
+from typing import Any
 
 import click
 
@@ -44,11 +47,18 @@ class MmlintGroup(click.Group):
             return None
         module = importlib.import_module(f"{__name__}.{COMMANDS[name]}")
         for command in getattr(module, "commands", None) or (module.command,):
-            if command.name == name:
+            if isinstance(command, click.Command) and command.name == name:
                 return command
         return None
 
-    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
         try:
             result = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except click.UsageError as error:
@@ -118,10 +128,10 @@ class Stopped(BaseException):
 
 # What main() prints for each signal it turns into Stopped; the exit code is
 # 128 + the signal number, as shells report a process killed by it.
-STOP_SIGNALS = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated"}
+STOP_SIGNALS: dict[int, str] = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated"}
 
 
-def _raise_stopped(signum: int, _frame) -> None:
+def _raise_stopped(signum: int, _frame: FrameType | None) -> None:
     raise Stopped(signum)
 
 

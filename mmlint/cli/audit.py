@@ -3,6 +3,8 @@ bypass the worker pool, per file."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from mmlint.audit import AUDIT_FORMATS, build_audit, render, render_defs
@@ -27,7 +29,9 @@ from mmlint.cli.common import (
     help="After the table, one line per async def: verdict, weight (heavy/light/stub) and why, and its blocking chains.",
 )
 @tool_errors
-def command(paths, config_file, select, ignore, quiet, no_color, no_cache, output_format, output, show_defs):
+def command(paths: tuple[Path, ...], config_file: Path | None, select: tuple[str, ...], ignore: tuple[str, ...],
+            quiet: bool, no_color: bool, no_cache: bool, output_format: str, output: Path | None,
+            show_defs: bool) -> None:
     """Inventory of twin call sites and suspension behaviour for PATH (default: the configured paths, else the cwd).
 
     One row per file with a twin call or an async def, worst first. An

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from mmlint.cli.common import (
@@ -40,8 +42,9 @@ def _refuse_fix(ctx: click.Context, param: click.Parameter, value: bool) -> None
 @stdin_filename_option
 @click.option("--fix", is_flag=True, hidden=True, expose_value=False, callback=_refuse_fix)
 @tool_errors
-def command(paths, config_file, select, ignore, quiet, no_color, exit_zero, no_cache, statistics, baseline_file,
-            output_format, output, stdin_filename):
+def command(paths: tuple[Path, ...], config_file: Path | None, select: tuple[str, ...], ignore: tuple[str, ...],
+            quiet: bool, no_color: bool, exit_zero: bool, no_cache: bool, statistics: bool, baseline_file: Path | None,
+            output_format: str, output: Path | None, stdin_filename: Path | None) -> None:
     """Report diagnostics for PATH (files or directories; default: the configured paths, else the cwd;
     `-`: the source on standard input)."""
     if statistics and output_format not in STATISTICS_FORMATS:

@@ -10,8 +10,9 @@ import io
 import os
 import sys
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any, Literal, ParamSpec, TypeVar, overload
 
 import click
 from rich.console import Console
@@ -20,7 +21,16 @@ from mmlint.check.discovery import DiscoveryError
 from mmlint.config.load import ConfigError, parse_codes
 from mmlint.config.resolve import ConfigResolver
 from mmlint.core.write import write_atomically
+from mmlint.core.report import AnalysedReport, Report
 from mmlint.reporters.escaping import visible
+
+if TYPE_CHECKING:
+    from mmlint.check.engine import StdinSource
+
+P = ParamSpec("P")
+R = TypeVar("R")
+AnyReport = TypeVar("AnyReport", bound=Report)
+Decorated = TypeVar("Decorated", bound=Callable[..., Any])
 
 EXIT_CLEAN = 0
 EXIT_FINDINGS = 1
@@ -32,7 +42,7 @@ class ToolError(click.ClickException):
 
     exit_code = EXIT_ERROR
 
-    def show(self, file=None) -> None:
+    def show(self, file: IO[Any] | None = None) -> None:
         click.echo(f"mmlint: error: {visible(self.format_message())}", err=True)
 
 
@@ -48,9 +58,24 @@ no_cache_option = click.option(
 )
 
 
+@overload
 def run_scan(
-    paths, config_file: Path | None, select, ignore, *, quiet: bool, no_cache: bool, stdin=None, findings_only=False
-):
+    paths: Sequence[Path], config_file: Path | None, select: Sequence[str] | str | None, ignore: Sequence[str] | str | None,
+    *, quiet: bool, no_cache: bool, stdin: StdinSource | None = None, findings_only: Literal[False] = False,
+) -> AnalysedReport: ...
+
+
+@overload
+def run_scan(
+    paths: Sequence[Path], config_file: Path | None, select: Sequence[str] | str | None, ignore: Sequence[str] | str | None,
+    *, quiet: bool, no_cache: bool, stdin: StdinSource | None = None, findings_only: bool,
+) -> Report: ...
+
+
+def run_scan(
+    paths: Sequence[Path], config_file: Path | None, select: Sequence[str] | str | None, ignore: Sequence[str] | str | None,
+    *, quiet: bool, no_cache: bool, stdin: StdinSource | None = None, findings_only: bool = False,
+) -> Report:
     """Build the configuration resolver from the options and run the check
     pipeline: what every scanning command (check, fix, audit, baseline) starts
     with. ``stdin``: an mmlint.check.engine.StdinSource to check instead of PATHs;
@@ -101,7 +126,7 @@ def warn(message: str) -> None:
     click.echo(f"mmlint: warning: {visible(message)}", err=True)
 
 
-def scan_options(command: Callable | None = None, *, exit_zero: bool = True) -> Callable:
+def scan_options(command: Callable[..., Any] | None = None, *, exit_zero: bool = True) -> Callable[..., Any]:
     """PATH arguments and the options that decide what is scanned and how.
     ``exit_zero=False`` leaves out --exit-zero, for a command that always exits 0.
     The options every scanning command treats alike (--extend-select, --exclude,
@@ -111,8 +136,9 @@ def scan_options(command: Callable | None = None, *, exit_zero: bool = True) -> 
         return functools.partial(scan_options, exit_zero=exit_zero)
 
     @functools.wraps(command)
-    def with_shared_options(*args, extend_select=(), exclude=(), extend_exclude=(), show_settings=False,
-                            show_files=False, **kwargs):  # fmt: skip
+    def with_shared_options(*args: Any, extend_select: tuple[str, ...] = (), exclude: tuple[str, ...] = (),
+                            extend_exclude: tuple[str, ...] = (), show_settings: bool = False,
+                            show_files: bool = False, **kwargs: Any) -> Any:  # fmt: skip
         context = click.get_current_context()
         context.meta[_OVERRIDES] = _GlobAndCodeOverrides(
             extend_select=_split_values(extend_select),
@@ -169,7 +195,7 @@ class _GlobAndCodeOverrides:
     extend_exclude: tuple[str, ...] = ()
 
 
-def _split_values(values) -> tuple[str, ...]:
+def _split_values(values: Iterable[str]) -> tuple[str, ...]:
     """Repeated options, each possibly comma separated, as one tuple of values."""
     return tuple(part.strip() for value in values for part in value.split(",") if part.strip())
 
@@ -183,7 +209,7 @@ stdin_filename_option = click.option(
 )
 
 
-def read_stdin(paths, stdin_filename: Path | None):
+def read_stdin(paths: Sequence[Path], stdin_filename: Path | None) -> StdinSource | None:
     """The source on standard input when PATH is `-` (alone), else None."""
     from mmlint.check.engine import StdinSource
 
@@ -207,7 +233,7 @@ def read_stdin(paths, stdin_filename: Path | None):
 
 
 @contextlib.contextmanager
-def stdin_on_disk(report, stdin) -> Iterator:
+def stdin_on_disk(report: AnyReport, stdin: StdinSource | None) -> Iterator[AnyReport]:
     """``report`` with standard input's file backed by a scratch copy of its
     bytes while the block runs: reporters (snippets) and the fixer read files,
     and the file standing for the input may differ from it or not exist."""
@@ -221,10 +247,10 @@ def stdin_on_disk(report, stdin) -> Iterator:
         yield dataclasses.replace(report, file_paths={shown: scratch})
 
 
-def output_options(formats: tuple[str, ...]) -> Callable[[Callable], Callable]:
+def output_options(formats: tuple[str, ...]) -> Callable[[Decorated], Decorated]:
     """--format (one of ``formats``) and --output."""
 
-    def decorate(command: Callable) -> Callable:
+    def decorate(command: Decorated) -> Decorated:
         command = click.option("--output", "-o", "output", type=FILE_TYPE,
                                help="Write the report to FILE instead of stdout.")(command)
         return click.option("--format", "--output-format", "output_format", type=click.Choice(formats),
@@ -245,7 +271,7 @@ def logical_cwd() -> Path:
     return Path.cwd()
 
 
-def build_resolver(config_file: Path | None, select, ignore) -> ConfigResolver:
+def build_resolver(config_file: Path | None, select: Sequence[str] | str | None, ignore: Sequence[str] | str | None) -> ConfigResolver:
     """Each file's configuration (``--config``: one for all), with the command
     line's ``select`` / ``ignore`` over each (repeated options accumulate), and
     the shared options of ``scan_options`` when a command took them."""
@@ -269,12 +295,12 @@ def build_resolver(config_file: Path | None, select, ignore) -> ConfigResolver:
         raise ToolError(str(error)) from None
 
 
-def tool_errors(function: Callable) -> Callable:
+def tool_errors(function: Callable[P, R]) -> Callable[P, R]:
     """Turn bad input met while running (a PATH that vanished, an unreadable
     configuration) into a one-line message and exit code 2, never a traceback."""
 
     @functools.wraps(function)
-    def wrapper(*args, **kwargs):
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return function(*args, **kwargs)
         except (ConfigError, DiscoveryError) as error:
@@ -311,7 +337,7 @@ def terminal_width(output: Path | None) -> int | None:
     return console.width
 
 
-def refuse_output_over_input(output: Path | None, paths, report) -> None:
+def refuse_output_over_input(output: Path | None, paths: Sequence[Path], report: Report) -> None:
     """``-o`` naming a file the run reads would replace a source with a report:
     a usage error before anything is written."""
     if output is None:

@@ -32,7 +32,8 @@ from mmlint.fix.run import MAX_FIX_ROUNDS, fix_in_rounds, named_links, remove_ol
 from mmlint.reporters.escaping import visible, visible_path
 
 if TYPE_CHECKING:
-    from mmlint.check.engine import Report, StdinSource
+    from mmlint.check.engine import StdinSource
+    from mmlint.core.report import AnalysedReport
 
 
 def _plural(count: int, word: str) -> str:
@@ -129,10 +130,10 @@ def command(
     exits = {"exit_zero": exit_zero, "exit_non_zero_on_fix": exit_non_zero_on_fix}
     links = named_links(paths, logical_cwd()) if stdin is None else {}  # before the walk: links named now
 
-    def scan(buffers: Mapping[str, bytes], *, quiet: bool) -> Report:
+    def scan(buffers: Mapping[str, bytes], *, quiet: bool) -> AnalysedReport:
         # Standard input is scanned as what the rounds so far made of it.
         source = stdin if stdin is None else dataclasses.replace(stdin, data=next(iter(buffers.values()), stdin.data))
-        report: Report = run_scan(paths, config_file, select, ignore, quiet=quiet, no_cache=no_cache, stdin=source)
+        report: AnalysedReport = run_scan(paths, config_file, select, ignore, quiet=quiet, no_cache=no_cache, stdin=source)
         return _without_baselined(report, baseline_file)
 
     report = scan({}, quiet=quiet)
@@ -173,7 +174,7 @@ def _echo_fixed_stdin(stdin: StdinSource, run: FixRun) -> None:
     sys.stdout.buffer.flush()
 
 
-def _without_baselined(report: Report, baseline_file: Path | None) -> Report:
+def _without_baselined(report: AnalysedReport, baseline_file: Path | None) -> AnalysedReport:
     """``report`` less the diagnostics the baseline records: the fixer leaves them."""
     if baseline_file is None:
         return report

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+
 import click
 from rich.console import Console
 from rich.table import Table
@@ -24,20 +26,11 @@ def rules_command(no_color: bool) -> None:
     if width is not None:  # a terminal (or COLUMNS): wrap the summaries to fit
         Console(no_color=no_color, highlight=False, soft_wrap=False).print(table)
         return
-    # Piped: one rule a line, never wrapped, no padding after the last column.
-    console = Console(no_color=True, highlight=False, soft_wrap=False, width=10_000, record=True, file=_Discard())
+    # Piped: one rule a line, never wrapped, no padding after the last column (taken from the recording).
+    console = Console(no_color=True, highlight=False, soft_wrap=False, width=10_000, record=True, file=io.StringIO())
     console.print(table)
     click.echo("".join(line.rstrip() + "\n" for line in console.export_text().splitlines()), nl=False)
 
-
-class _Discard:
-    """A file that drops what is written (the table is taken from the recording)."""
-
-    def write(self, text: str) -> int:
-        return len(text)
-
-    def flush(self) -> None:
-        pass
 
 
 @click.command("explain")

@@ -26,16 +26,17 @@ lengths (see ``_wildcard_match``).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Union
+from typing import Any, TypeVar, Union
 
 __all__ = ["GlobPattern", "compile_glob", "matches_any"]
 
 
 # A compiled segment: a literal name, or a list of tokens for _wildcard_match.
-_Segment = Union[str, tuple, object]
+_Segment = Union[str, "tuple[object, ...]", object]
+T = TypeVar("T")
 # Tokens of a segment and of a path: `*` (any run, zero included), `?` (one
 # item), a literal character, a character class (a compiled one-character regex).
 _STAR = object()
@@ -52,7 +53,7 @@ class GlobPattern:
     directory_only: bool
     # The path's segments the pattern matches whole (a trailing `**` matches
     # one segment or more: `a/**` is everything under `a`).
-    _items: tuple = field(repr=False, compare=False)
+    _items: tuple[object, ...] = field(repr=False, compare=False)
 
     def matches(self, relpath: str, *, is_dir: bool = False) -> bool:
         """True if ``relpath`` (a file, or a directory when ``is_dir``) is matched
@@ -77,7 +78,7 @@ def compile_glob(pattern: str) -> GlobPattern:
     body, directory_only, anchored = split_pattern(pattern)
     if not body:  # a pattern of only slashes names nothing (as in .gitignore)
         return GlobPattern(pattern, directory_only, (_NOTHING,))
-    items: list = [] if anchored else [_STAR]  # no "/": the basename at any depth
+    items: list[object] = [] if anchored else [_STAR]  # no "/": the basename at any depth
     segments = body.split("/")
     for index, segment in enumerate(segments):
         if segment == "**":
@@ -148,7 +149,7 @@ def _compile_segment(segment: str) -> _Segment:
     """A literal name, or the tokens of a segment with wildcards, classes or escapes."""
     if not any(char in segment for char in "*?[\\"):
         return segment
-    tokens: list = []
+    tokens: list[object] = []
     i = 0
     n = len(segment)
     while i < n:
@@ -181,16 +182,17 @@ def _segment_matches(item: _Segment, name: str) -> bool:
         return item == name
     if item is _NOTHING:
         return False
-    return _wildcard_match(item, name, _char_matches)  # type: ignore[arg-type]
+    assert isinstance(item, tuple)  # the tokens of a segment with wildcards
+    return _wildcard_match(item, name, _char_matches)
 
 
-def _char_matches(token: object, char: str) -> bool:
-    if type(token) is str:
+def _char_matches(token: str | re.Pattern[str], char: str) -> bool:
+    if isinstance(token, str):
         return token == char
-    return token.match(char) is not None  # type: ignore[attr-defined]
+    return token.match(char) is not None
 
 
-def _wildcard_match(tokens: tuple, items, item_matches) -> bool:
+def _wildcard_match(tokens: Sequence[object], items: Sequence[T], item_matches: Callable[[Any, T], bool]) -> bool:
     """Whether ``tokens`` match the whole sequence ``items``: ``_STAR`` takes any
     run of items, ``_ONE`` any one item, every other token one item that
     ``item_matches``. Greedy, going back only to the last star (an earlier star

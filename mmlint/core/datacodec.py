@@ -7,7 +7,8 @@ any input that does not fit raises one error, `CodecError`.
 
 What it handles: frozen dataclasses (every field set by ``__init__``), tuples
 (``tuple[X, ...]``, ``tuple[X, Y]``), frozensets, ``str``, ``int``, ``float``,
-``bool``, ``None``, unions (``X | Y``, ``Optional``) and ``Any``. The encoding is
+``bool``, ``None``, ``Literal`` strings (outside unions), unions (``X | Y``,
+``Optional``) and ``Any``. The encoding is
 compact and leans on the hints:
 
 - a dataclass where the hint names exactly that class: a list of its field
@@ -29,7 +30,7 @@ import dataclasses
 import sys
 import types
 import typing
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 JsonData = Any  # None | bool | int | float | str | list[JsonData]
@@ -100,9 +101,11 @@ class DataCodec:
             pass
         kind, args = _classify(hint, self._allowed)
         if kind == "any":
-            encoder = self._encode_any
+            encoder: Callable[[Any], JsonData] = self._encode_any
         elif kind == "scalar":
             encoder = _scalar_encoder(args)
+        elif kind == "literal":
+            encoder = _literal_codec(args)
         elif kind == "dataclass":
             encoder = self._dataclass_encoder(args)
         elif kind in ("tuple", "frozenset"):
@@ -119,9 +122,11 @@ class DataCodec:
             pass
         kind, args = _classify(hint, self._allowed)
         if kind == "any":
-            decoder = self._decode_any
+            decoder: Callable[[JsonData], Any] = self._decode_any
         elif kind == "scalar":
             decoder = _scalar_decoder(args)
+        elif kind == "literal":
+            decoder = _literal_codec(args)
         elif kind == "dataclass":
             decoder = self._dataclass_decoder(args, tagged=False)
         elif kind in ("tuple", "frozenset"):
@@ -197,7 +202,7 @@ class DataCodec:
         return decode
 
     @contextlib.contextmanager
-    def _forget_plans_on_error(self):
+    def _forget_plans_on_error(self) -> Iterator[None]:
         """A plan that failed half-way may already be referenced by others built
         meanwhile: drop them all, so a later call fails again instead of
         using a plan with fields missing."""
@@ -208,7 +213,7 @@ class DataCodec:
                 plans.clear()
             raise
 
-    def _container_encoder(self, kind: str, args: tuple, tagged: bool = False) -> Callable[[Any], JsonData]:
+    def _container_encoder(self, kind: str, args: tuple[Any, ...], tagged: bool = False) -> Callable[[Any], JsonData]:
         container = tuple if kind == "tuple" else frozenset
         head = [kind] if tagged else []
         if kind == "tuple" and args and args[-1] is not Ellipsis:  # fixed arity: tuple[X, Y]
@@ -229,7 +234,7 @@ class DataCodec:
 
         return encode
 
-    def _container_decoder(self, kind: str, args: tuple, tagged: bool) -> Callable[[JsonData], Any]:
+    def _container_decoder(self, kind: str, args: tuple[Any, ...], tagged: bool) -> Callable[[JsonData], Any]:
         container = tuple if kind == "tuple" else frozenset
         if kind == "tuple" and args and args[-1] is not Ellipsis:
             item_decoders = [self._decoder(arg) for arg in args]
@@ -263,7 +268,7 @@ class DataCodec:
 
         return decode
 
-    def _union_encoder(self, members: tuple) -> Callable[[Any], JsonData]:
+    def _union_encoder(self, members: tuple[Any, ...]) -> Callable[[Any], JsonData]:
         others = [m for m in members if m is not _NONE]
         if len(others) == 1:  # X | None: null or X's own form
             inner = self._encoder(others[0])
@@ -271,6 +276,8 @@ class DataCodec:
         by_type: dict[type, Callable[[Any], JsonData]] = {}
         for member in members:
             kind, args = _classify(member, self._allowed)
+            if kind == "literal":
+                raise CodecError(f"unsupported union: a Literal in {members}")
             if kind == "scalar":
                 by_type[args] = _scalar_encoder(args)
             elif kind == "dataclass":
@@ -289,7 +296,7 @@ class DataCodec:
 
         return encode
 
-    def _union_decoder(self, members: tuple) -> Callable[[JsonData], Any]:
+    def _union_decoder(self, members: tuple[Any, ...]) -> Callable[[JsonData], Any]:
         others = [m for m in members if m is not _NONE]
         if len(others) == 1:
             inner = self._decoder(others[0])
@@ -298,6 +305,8 @@ class DataCodec:
         by_tag: dict[str, Callable[[JsonData], Any]] = {}
         for member in members:
             kind, args = _classify(member, self._allowed)
+            if kind == "literal":
+                raise CodecError(f"unsupported union: a Literal in {members}")
             if kind == "dataclass":
                 by_tag[args.__name__] = self._tagged_decoder(args)
             elif kind in _CONTAINER_TAGS:
@@ -354,13 +363,19 @@ class DataCodec:
 
 
 def _classify(hint: Any, allowed: frozenset[type]) -> tuple[str, Any]:
-    """("any", None) | ("scalar", type) | ("dataclass", cls) | ("tuple" / "frozenset", args) | ("union", members)."""
+    """("any", None) | ("scalar", type) | ("literal", values) | ("dataclass", cls) | ("tuple" / "frozenset", args) |
+    ("union", members)."""
     if hint is Any:
         return "any", None
     if hint is None or hint is _NONE:
         return "scalar", _NONE
     if hint in _SCALARS:
         return "scalar", hint
+    if typing.get_origin(hint) is typing.Literal:
+        values = typing.get_args(hint)
+        if not all(type(value) is str for value in values):
+            raise CodecError(f"unsupported type hint {hint!r} (a Literal of strings only)")
+        return "literal", frozenset(values)
     if isinstance(hint, type) and dataclasses.is_dataclass(hint):
         if hint not in allowed:
             raise CodecError(f"class {hint.__qualname__} is not allowed")
@@ -394,6 +409,15 @@ def _scalar_types(hint: Any) -> frozenset[type] | None:
 def _wrong_field(cls: type, index: int, accepted: frozenset[type], value: Any) -> None:
     raise CodecError(f"{cls.__name__}: expected {' or '.join(sorted(t.__name__ for t in accepted))} "
                      f"for field {index + 1}, got {type(value).__name__}")
+def _literal_codec(values: frozenset[str]) -> Callable[[Any], Any]:
+    """Encodes and decodes a ``Literal`` of strings: the string itself, one of ``values``."""
+
+    def code(value: Any) -> Any:
+        if type(value) is not str or value not in values:
+            raise CodecError(f"expected one of {sorted(values)}, got {value!r}")
+        return value
+
+    return code
 
 
 def _scalar_encoder(kind: type) -> Callable[[Any], JsonData]:
@@ -414,7 +438,7 @@ def _scalar_decoder(kind: type) -> Callable[[JsonData], Any]:
     return decode
 
 
-def _init_fields(cls: type) -> tuple[dataclasses.Field, ...]:
+def _init_fields(cls: type) -> tuple[dataclasses.Field[Any], ...]:
     fields = dataclasses.fields(cls)
     if any(not field.init for field in fields):
         raise CodecError(f"{cls.__qualname__} has a field not set by __init__")

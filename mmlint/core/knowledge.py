@@ -22,7 +22,10 @@ patterns. A call that is awaited, or handed to ``create_task`` / ``gather`` /
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+
+from mmlint.core.twins import TwinPair
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,7 +249,7 @@ SET_OF_PATTERN = {call.pattern: entry.name for entry in KNOWLEDGE_SETS for call 
 TWIN_REASON = "runs a sync twin's body (the work its worker pool is for)"
 
 
-def twin_patterns_of(twins) -> tuple[str, ...]:
+def twin_patterns_of(twins: Iterable[TwinPair]) -> tuple[str, ...]:
     """Patterns for the sync member of each twin pair: as a method and as a name."""
     return tuple(pattern for pair in twins for pattern in (f"*.{pair.sync}", pair.sync))
 

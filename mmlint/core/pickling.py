@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import operator
+from collections.abc import Callable
 from typing import TypeVar
 
 T = TypeVar("T", bound=type)
@@ -23,21 +24,27 @@ def pickles_by_fields(cls: T) -> T:
     if any(not field.init for field in fields) or hasattr(cls, "__post_init__"):
         raise TypeError(f"{cls.__name__}: only a class rebuilt exactly by its __init__ can pickle by fields")
     names = tuple(field.name for field in fields)
+    values: Callable[[object], tuple[object, ...]]
     if len(names) > 1:
         values = operator.attrgetter(*names)
     elif names:
         only = operator.attrgetter(names[0])
 
-        def values(obj: object) -> tuple:
+        def values_of_one(obj: object) -> tuple[object, ...]:
             return (only(obj),)
+
+        values = values_of_one
 
     else:
 
-        def values(obj: object) -> tuple:
+        def no_values(obj: object) -> tuple[object, ...]:
             return ()
 
-    def __reduce__(self: object) -> tuple:
+        values = no_values
+
+    def __reduce__(self: object) -> tuple[object, ...]:
         return (cls, values(self))
 
-    cls.__reduce__ = __reduce__
+    # Set by name: the type checker sees type's own __reduce__ (no argument) on every class.
+    setattr(cls, "__reduce__", __reduce__)  # noqa: B010
     return cls

@@ -17,12 +17,13 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Report:
+    """The findings of a run, as reporters and `baseline` read them. A run that
+    asked for findings only may take them from the results cache, with no
+    project behind them; every other run returns an AnalysedReport."""
+
     files_scanned: int
     call_sites: int
     diagnostics: tuple[Diagnostic, ...]
-    # The facts and cross-file analyses behind the findings; None when a run
-    # asked for findings only took them from the results cache.
-    project: Project | None = field(repr=False)
     file_paths: dict[str, Path] = field(repr=False)  # display path -> absolute path, every target
     settings: Settings = field(repr=False)
     explicitly_excluded: tuple[Path, ...] = ()
@@ -39,6 +40,14 @@ class Report:
     # sha256 of the bytes each file was analysed from, by display path (`fix` writes
     # only over those bytes); empty when the findings came from the results cache.
     digests: dict[str, bytes] = field(default_factory=dict, repr=False)
+
+
+@dataclass(frozen=True)
+class AnalysedReport(Report):
+    """A report with the facts and cross-file analyses behind its findings
+    (`fix`, `audit` and the server read them)."""
+
+    project: Project = field(kw_only=True, repr=False)
 
 
 def twins_in_play(report: Report) -> bool:

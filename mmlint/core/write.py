@@ -27,6 +27,7 @@ import secrets
 import stat
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 try:
@@ -109,7 +110,7 @@ class SourceFile:
             self._dir_fd = os.open(self.path.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
         return self
 
-    def __exit__(self, *exc_info) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         if self._dir_fd is not None:
             os.close(self._dir_fd)
             self._dir_fd = None
@@ -240,6 +241,7 @@ class SourceFile:
             with contextlib.suppress(OSError):
                 os.unlink(temp, dir_fd=self._dir_fd)
             raise
+        assert self._dir_fd is not None, "replace() renames only with the directory open"
         with contextlib.suppress(OSError):
             os.fsync(self._dir_fd)
 
@@ -303,7 +305,7 @@ def _lock_temp(fd: int) -> None:
 
 
 @contextlib.contextmanager
-def _locked(fd: int):
+def _locked(fd: int) -> Iterator[None]:
     """The exclusive advisory lock concurrent mmlint runs take on a file before
     replacing it (POSIX; elsewhere none)."""
     if fcntl is not None:
@@ -312,7 +314,7 @@ def _locked(fd: int):
 
 
 @contextlib.contextmanager
-def _locked_path(path: Path):
+def _locked_path(path: Path) -> Iterator[None]:
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
     except OSError:  # a new file: nothing to lock
@@ -326,7 +328,7 @@ def _locked_path(path: Path):
 
 
 @contextlib.contextmanager
-def _quiet_close(fd: int):
+def _quiet_close(fd: int) -> Iterator[None]:
     try:
         yield
     finally:

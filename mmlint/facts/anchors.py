@@ -43,6 +43,7 @@ def statement_anchors(source: str) -> list[Anchor] | None:
             tree = compile(source, "<mmlint>", "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
     except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
         return None
+    assert isinstance(tree, ast.Module)  # "exec" mode parses a module
     return anchors_of(tree)
 
 

@@ -19,13 +19,15 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import libcst as cst
 
 from mmlint.core.diagnostics import Owner, Span
+from mmlint.core.twins import TwinPair
 from mmlint.facts import model
 from mmlint.facts.anchors import Anchor
 from mmlint.facts.ir import has_suspension_point
@@ -46,9 +48,9 @@ from mmlint.facts.model import (
     ClassInfo,
     FileFacts,
     ImportFact,
+    ScopeKind,
     SyncDef,
     TwinAssignment,
-    TwinPair,
 )
 from mmlint.facts.positions import Range, locate, to_span
 from mmlint.facts.scopes import (
@@ -134,7 +136,7 @@ class _Context:
 
     __slots__ = ("names", "chain", "frame", "owner", "class_node")
 
-    def __init__(self, names: NameScope, chain: tuple[str, ...], frame: Frame | None, owner: tuple[Owner, ...],
+    def __init__(self, names: NameScope, chain: tuple[ScopeKind, ...], frame: Frame | None, owner: tuple[Owner, ...],
                  class_node: cst.ClassDef | None = None) -> None:
         self.names = names  # the name scope bindings go to
         # Scope kinds from here outward up to the one that decides whether
@@ -146,6 +148,10 @@ class _Context:
 
     def with_names(self, names: NameScope) -> "_Context":
         return _Context(names, self.chain, self.frame, self.owner, self.class_node)
+
+
+# The walk's pending nodes: each with its context and its parent's link.
+_Stack = list[tuple[cst.CSTNode, _Context, "Link | None"]]
 
 
 @dataclass(frozen=True)
@@ -200,7 +206,7 @@ def _code_fields(node_type: type) -> tuple[str, ...]:
     return names
 
 
-def _push_fields(node: cst.CSTNode, names: tuple[str, ...], ctx: _Context, link: Link, stack: list) -> None:
+def _push_fields(node: cst.CSTNode, names: tuple[str, ...], ctx: _Context, link: Link, stack: _Stack) -> None:
     """Push the given child fields of ``node`` so they are visited in order."""
     leaves = _LEAVES
     for name in reversed(names):
@@ -216,7 +222,7 @@ def _push_fields(node: cst.CSTNode, names: tuple[str, ...], ctx: _Context, link:
             stack.append((value, ctx, link))
 
 
-def _push(value: cst.CSTNode | None, ctx: _Context, link: Link, stack: list) -> None:
+def _push(value: cst.CSTNode | None, ctx: _Context, link: Link, stack: _Stack) -> None:
     if value is not None and type(value) not in _LEAVES:
         stack.append((value, ctx, link))
 
@@ -247,12 +253,12 @@ class FileWalk:
         self.async_defs: list[_PendingAsyncDef] = []
         self.sync_defs: list[_PendingSyncDef] = []
         self.def_frames: list[tuple[cst.FunctionDef, Frame]] = []
-        self.twin_calls: list[tuple[cst.Call, cst.CSTNode, _Context, Link]] = []
+        self.twin_calls: list[tuple[cst.Call, cst.Name, _Context, Link]] = []
         # id(await or async CompFor) -> its ancestor chain, itself first.
         self.links: dict[int, Link] = {}
         self.call_scopes: dict[int, NameScope] = {}  # id(call.func) -> the name scope the call is in
         # id(call) -> its scope chain and ancestor chain, for calls in a body (MM010's rewrite).
-        self.call_places: dict[int, tuple[tuple[str, ...], Link]] = {}
+        self.call_places: dict[int, tuple[tuple[ScopeKind, ...], Link]] = {}
         # id(call) for each call in a body that is the whole value of an
         # expression statement: its result is dropped (MM011).
         self.discarded: set[int] = set()
@@ -271,7 +277,7 @@ class FileWalk:
 
     def run(self) -> None:
         root = _Context(self.module_scope, (model.MODULE,), None, ())
-        stack: list[tuple[cst.CSTNode, _Context, Link | None]] = [(self.module, root, None)]
+        stack: _Stack = [(self.module, root, None)]
         handlers = _HANDLERS
         fields = _FIELDS
         while stack:
@@ -285,7 +291,7 @@ class FileWalk:
 
     # -- scopes and definitions
 
-    def _function_def(self, node: cst.FunctionDef, ctx: _Context, link: Link, stack: list) -> bool:
+    def _function_def(self, node: cst.FunctionDef, ctx: _Context, link: Link, stack: _Stack) -> bool:
         name = node.name.value
         bind(ctx.names, name)
         if ctx.chain == (model.MODULE,):
@@ -295,7 +301,7 @@ class FileWalk:
         annotation_names = NameScope(ANNOTATION_SCOPE, ctx.names) if node.type_parameters is not None else None
         outer = ctx.with_names(annotation_names) if annotation_names is not None else ctx
         body_names = NameScope(FUNCTION_SCOPE, annotation_names or ctx.names)
-        kind = model.ASYNC_DEF if node.asynchronous is not None else model.DEF
+        kind: ScopeKind = model.ASYNC_DEF if node.asynchronous is not None else model.DEF
         owner = ctx.owner + (Owner(kind, name),)
         frame = Frame(node)
         self.def_frames.append((node, frame))
@@ -313,7 +319,7 @@ class FileWalk:
             _push(decorator, ctx, link, stack)
         return True
 
-    def _parameters(self, params: cst.Parameters, body_names: NameScope, outer: _Context, link: Link, stack: list) -> None:
+    def _parameters(self, params: cst.Parameters, body_names: NameScope, outer: _Context, link: Link, stack: _Stack) -> None:
         """Parameter names bind in the body's scope; defaults and annotations
         are evaluated where the def (or lambda) is."""
         params_link = (params, link)
@@ -325,14 +331,14 @@ class FileWalk:
                 _push(param.default, outer, param_link, stack)
                 _push(param.annotation, outer, param_link, stack)
 
-    def _lambda(self, node: cst.Lambda, ctx: _Context, link: Link, stack: list) -> bool:
+    def _lambda(self, node: cst.Lambda, ctx: _Context, link: Link, stack: _Stack) -> bool:
         body_names = NameScope(FUNCTION_SCOPE, ctx.names)
         body = _Context(body_names, (model.LAMBDA,), Frame(node), ctx.owner)
         _push(node.body, body, link, stack)
         self._parameters(node.params, body_names, ctx, link, stack)
         return True
 
-    def _class_def(self, node: cst.ClassDef, ctx: _Context, link: Link, stack: list) -> bool:
+    def _class_def(self, node: cst.ClassDef, ctx: _Context, link: Link, stack: _Stack) -> bool:
         name = node.name.value
         bind(ctx.names, name)
         if ctx.chain == (model.MODULE,):
@@ -358,10 +364,12 @@ class FileWalk:
             _push(decorator, ctx, link, stack)
         return True
 
-    def _comprehension(self, node: cst.CSTNode, ctx: _Context, link: Link, stack: list) -> bool:
+    def _comprehension(
+        self, node: cst.ListComp | cst.SetComp | cst.DictComp | cst.GeneratorExp, ctx: _Context, link: Link, stack: _Stack
+    ) -> bool:
         """The element, targets, conditions and inner loops run in the
         comprehension's own scope; the first loop's iterable in the enclosing one."""
-        kind = model.GENEXP if isinstance(node, cst.GeneratorExp) else model.COMPREHENSION
+        kind: ScopeKind = model.GENEXP if isinstance(node, cst.GeneratorExp) else model.COMPREHENSION
         inner = _Context(NameScope(COMPREHENSION_SCOPE, ctx.names), (kind, *ctx.chain), ctx.frame, ctx.owner)
         first: cst.CompFor = node.for_in
         first_link = (first, link)
@@ -385,7 +393,7 @@ class FileWalk:
             ctx.frame.async_comps.append(node)
             self.links[id(node)] = link
 
-    def _inner_comp_for(self, node: cst.CompFor, ctx: _Context, link: Link, stack: list) -> bool:
+    def _inner_comp_for(self, node: cst.CompFor, ctx: _Context, link: Link, stack: _Stack) -> bool:
         self._comp_for(node, ctx, link)
         return False
 
@@ -397,7 +405,7 @@ class FileWalk:
             bind(ctx.names, name)
         return names
 
-    def _assign(self, node: cst.Assign, ctx: _Context, link: Link, stack: list) -> bool:
+    def _assign(self, node: cst.Assign, ctx: _Context, link: Link, stack: _Stack) -> bool:
         if isinstance(node.value, cst.Call) and len(node.targets) == 1:
             twin = assigned_twin(node.targets[0].target, node.value)
             if twin is not None:
@@ -417,21 +425,21 @@ class FileWalk:
             ctx.frame.assigns.append(node)
         return False
 
-    def _ann_assign(self, node: cst.AnnAssign, ctx: _Context, link: Link, stack: list) -> bool:
+    def _ann_assign(self, node: cst.AnnAssign, ctx: _Context, link: Link, stack: _Stack) -> bool:
         names = self._bind_targets(ctx, node.target)
         if ctx.chain == (model.MODULE,):
             self.module_bindings.update(names)
         return False
 
-    def _binding_target(self, node: cst.AugAssign | cst.NamedExpr, ctx: _Context, link: Link, stack: list) -> bool:
+    def _binding_target(self, node: cst.AugAssign | cst.NamedExpr, ctx: _Context, link: Link, stack: _Stack) -> bool:
         self._bind_targets(ctx, node.target)
         return False
 
-    def _for(self, node: cst.For, ctx: _Context, link: Link, stack: list) -> bool:
+    def _for(self, node: cst.For, ctx: _Context, link: Link, stack: _Stack) -> bool:
         self._bind_targets(ctx, node.target)
         return self._while(node, ctx, link, stack)
 
-    def _while(self, node: cst.For | cst.While, ctx: _Context, link: Link, stack: list) -> bool:
+    def _while(self, node: cst.For | cst.While, ctx: _Context, link: Link, stack: _Stack) -> bool:
         frame = ctx.frame
         if frame is not None:
             frame.has_loop = True
@@ -439,35 +447,35 @@ class FileWalk:
                 frame.unbounded_loop = loop_description(node, self.module)
         return False
 
-    def _as_name(self, node: cst.AsName, ctx: _Context, link: Link, stack: list) -> bool:
+    def _as_name(self, node: cst.AsName, ctx: _Context, link: Link, stack: _Stack) -> bool:
         self._bind_targets(ctx, node.name)  # `with ... as x`, `except ... as x`
         return True
 
-    def _type_parameter(self, node: cst.CSTNode, ctx: _Context, link: Link, stack: list) -> bool:
+    def _type_parameter(self, node: cst.TypeVar | cst.TypeVarTuple | cst.ParamSpec, ctx: _Context, link: Link, stack: _Stack) -> bool:
         bind(ctx.names, node.name.value)
         return False
 
-    def _type_alias(self, node: cst.TypeAlias, ctx: _Context, link: Link, stack: list) -> bool:
+    def _type_alias(self, node: cst.TypeAlias, ctx: _Context, link: Link, stack: _Stack) -> bool:
         bind(ctx.names, node.name.value)
         inner = ctx.with_names(NameScope(ANNOTATION_SCOPE, ctx.names)) if node.type_parameters is not None else ctx
         _push(node.value, inner, link, stack)
         _push(node.type_parameters, inner, link, stack)
         return True
 
-    def _global(self, node: cst.Global, ctx: _Context, link: Link, stack: list) -> bool:
+    def _global(self, node: cst.Global, ctx: _Context, link: Link, stack: _Stack) -> bool:
         if ctx.names.kind != GLOBAL_SCOPE:  # at module level it changes nothing
             for item in node.names:
                 ctx.names.declared[item.name.value] = self.module_scope
         return True
 
-    def _nonlocal(self, node: cst.Nonlocal, ctx: _Context, link: Link, stack: list) -> bool:
+    def _nonlocal(self, node: cst.Nonlocal, ctx: _Context, link: Link, stack: _Stack) -> bool:
         parent = ctx.names.parent
         if parent is not None:  # at module level it is a syntax error CPython reports
             for item in node.names:
                 ctx.names.declared[item.name.value] = parent
         return True
 
-    def _import(self, node: cst.Import, ctx: _Context, link: Link, stack: list) -> bool:
+    def _import(self, node: cst.Import, ctx: _Context, link: Link, stack: _Stack) -> bool:
         for alias in node.names:
             if (bound := import_head(alias)) is not None:
                 bind(ctx.names, bound)
@@ -484,7 +492,7 @@ class FileWalk:
                 self.imports.append(ImportFact(head, head))
         return True
 
-    def _import_from(self, node: cst.ImportFrom, ctx: _Context, link: Link, stack: list) -> bool:
+    def _import_from(self, node: cst.ImportFrom, ctx: _Context, link: Link, stack: _Stack) -> bool:
         if isinstance(node.names, cst.ImportStar):
             if not ctx.owner:
                 self._star_import(node)
@@ -523,13 +531,13 @@ class FileWalk:
 
     # -- what a body holds
 
-    def _await(self, node: cst.Await, ctx: _Context, link: Link, stack: list) -> bool:
+    def _await(self, node: cst.Await, ctx: _Context, link: Link, stack: _Stack) -> bool:
         if ctx.frame is not None:
             ctx.frame.awaits.append(node)
             self.links[id(node)] = link
         return False
 
-    def _call(self, node: cst.Call, ctx: _Context, link: Link, stack: list) -> bool:
+    def _call(self, node: cst.Call, ctx: _Context, link: Link, stack: _Stack) -> bool:
         func = node.func
         if ctx.frame is not None:
             ctx.frame.calls.append(node)
@@ -554,12 +562,12 @@ class FileWalk:
             self.twin_calls.append((node, name_node, ctx, link))
         return False
 
-    def _return(self, node: cst.Return, ctx: _Context, link: Link, stack: list) -> bool:
+    def _return(self, node: cst.Return, ctx: _Context, link: Link, stack: _Stack) -> bool:
         if ctx.frame is not None:
             ctx.frame.returns.append(node)
         return False
 
-    def _yield(self, node: cst.Yield, ctx: _Context, link: Link, stack: list) -> bool:
+    def _yield(self, node: cst.Yield, ctx: _Context, link: Link, stack: _Stack) -> bool:
         if ctx.frame is not None:
             ctx.frame.is_generator = True
         return False
@@ -592,7 +600,7 @@ class FileWalk:
 
     def in_loop(self, call: cst.Call) -> bool:
         """Whether a call in a body sits inside a `for` / `while` of that body."""
-        link = self.call_places[id(call)][1]
+        link: Link | None = self.call_places[id(call)][1]
         while link is not None:
             node = link[0]
             if isinstance(node, (cst.For, cst.While)):
@@ -866,7 +874,8 @@ def _on_self(node: cst.BaseExpression) -> bool:
     return isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self"
 
 
-_HANDLERS = {
+# node type -> its handler (the node's own type as first argument); True: its children are pushed already.
+_HANDLERS: dict[type[cst.CSTNode], Callable[[FileWalk, Any, _Context, Link, _Stack], bool]] = {
     cst.FunctionDef: FileWalk._function_def,
     cst.Lambda: FileWalk._lambda,
     cst.ClassDef: FileWalk._class_def,

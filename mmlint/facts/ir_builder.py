@@ -86,7 +86,7 @@ class BodyBuilder:
         if isinstance(stmt, cst.FunctionDef):
             # Its body is not this function's; what runs at definition time
             # (decorators, defaults, annotations) is.
-            parts = [self.expr(d.decorator) for d in stmt.decorators]
+            parts: list[Node] = [self.expr(d.decorator) for d in stmt.decorators]
             parts.append(self.expr(stmt.params))
             parts.append(self.expr(stmt.returns))
             return Seq(tuple(parts))
@@ -95,11 +95,11 @@ class BodyBuilder:
             parts.extend(self.expr(arg) for arg in (*stmt.bases, *stmt.keywords))
             return Seq(tuple(parts))
         if isinstance(stmt, cst.If):
-            orelse = stmt.orelse
-            if isinstance(orelse, cst.If):
-                other = self.statement(orelse)
-            elif isinstance(orelse, cst.Else):
-                other = self.block(orelse.body)
+            clause = stmt.orelse
+            if isinstance(clause, cst.If):
+                other = self.statement(clause)
+            elif isinstance(clause, cst.Else):
+                other = self.block(clause.body)
             else:
                 other = EMPTY
             return Seq((self.expr(stmt.test), Branch((self.block(stmt.body), other))))
@@ -117,7 +117,7 @@ class BodyBuilder:
             orelse = self.block(stmt.orelse.body) if stmt.orelse else EMPTY
             return Seq((test, Loop(Seq((body, test)), orelse, infinite=infinite)))
         if isinstance(stmt, cst.With):
-            parts: list[Node] = []
+            parts = []
             for item in stmt.items:
                 parts.append(self.expr(item.item))
                 if stmt.asynchronous is not None:

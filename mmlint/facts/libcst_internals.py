@@ -175,9 +175,9 @@ class PositionState(CodegenState):
         if key in self.wanted and key not in self.ranges:  # no syntactic position was recorded
             self.ranges[key] = (*self.inclusive_starts[key], self.line, self.column)
 
-    def record_syntactic_position(  # type: ignore[override]
+    def record_syntactic_position(  # type: ignore[override]  # libcst's is a generator context manager: any one does
         self, node: cst.CSTNode, *, start_node: cst.CSTNode | None = None, end_node: cst.CSTNode | None = None
-    ):
+    ) -> _Record | _NoRecord:
         key = id(node)
         if key == self.probe:
             self.probe_start = (self.line, self.column)
@@ -232,7 +232,7 @@ LIBCST_CODEGEN = cst.CSTNode.__dict__.get("_codegen")
 def _flat_codegen(self: cst.CSTNode, state: CodegenState, **kwargs: object) -> None:
     state.before_codegen(self)
     if kwargs:
-        self._codegen_impl(state, **kwargs)  # type: ignore[call-arg]
+        self._codegen_impl(state, **kwargs)
     else:
         self._codegen_impl(state)
     state.after_codegen(self)

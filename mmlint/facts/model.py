@@ -5,6 +5,7 @@ processes. Every rule and `audit` read this one model."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final, Literal
 
 from mmlint.core.diagnostics import Owner, Span
 from mmlint.core.pickling import pickles_by_fields
@@ -12,13 +13,14 @@ from mmlint.core.twins import TwinPair
 from mmlint.facts.ir import Node
 
 # Scope kinds, innermost first, as seen from a call site.
-MODULE = "module"
-CLASS = "class"
-DEF = "def"
-ASYNC_DEF = "async def"
-LAMBDA = "lambda"
-COMPREHENSION = "comprehension"
-GENEXP = "generator expression"
+ScopeKind = Literal["module", "class", "def", "async def", "lambda", "comprehension", "generator expression"]
+MODULE: Final = "module"
+CLASS: Final = "class"
+DEF: Final = "def"
+ASYNC_DEF: Final = "async def"
+LAMBDA: Final = "lambda"
+COMPREHENSION: Final = "comprehension"
+GENEXP: Final = "generator expression"
 
 # Coroutine consumers, by the last name of the callee: a coroutine passed as an
 # argument to one of these is scheduled or run, not dropped (MM006).
@@ -33,12 +35,13 @@ TASK_WRAPPERS = frozenset(
 # imported); DOTTED: ``a.b.f`` whose first part may be a module alias or a class;
 # SELF / CLS / SUPER: a method looked up along the enclosing class's MRO;
 # UNKNOWN: anything else (a local variable, a subscript, a call result...).
-NAME = "name"
-DOTTED = "dotted"
-SELF = "self"
-CLS = "cls"
-SUPER = "super"
-UNKNOWN = "unknown"
+CalleeKind = Literal["name", "dotted", "self", "cls", "super", "unknown"]
+NAME: Final = "name"
+DOTTED: Final = "dotted"
+SELF: Final = "self"
+CLS: Final = "cls"
+SUPER: Final = "super"
+UNKNOWN: Final = "unknown"
 
 
 @pickles_by_fields
@@ -54,10 +57,10 @@ class CallSite:
     receiver: str  # source text before ".name" ("self", "super()", "proc") or "" for a bare name
     # The innermost scope that decides whether `await` is allowed there (comprehensions
     # are looked through): one of MODULE, CLASS, DEF, ASYNC_DEF, LAMBDA.
-    deciding_scope: str
+    deciding_scope: ScopeKind
     # The chain of scopes from the call outward until the deciding one, e.g.
     # (COMPREHENSION, DEF) for a list comprehension inside a sync def.
-    scope_chain: tuple[str, ...]
+    scope_chain: tuple[ScopeKind, ...]
     in_genexp: bool  # a generator expression lies between the call and the deciding scope
     awaited: bool  # the call is the direct operand of `await`
     in_task_wrapper: bool  # an argument of create_task/gather/ensure_future/wait_for/...
@@ -84,7 +87,7 @@ class CallSite:
 @pickles_by_fields
 @dataclass(frozen=True, slots=True)
 class CalleeRef:
-    kind: str  # NAME, DOTTED, SELF, CLS, SUPER or UNKNOWN
+    kind: CalleeKind
     text: str  # "f", "m.f", "x" (the attribute after self./cls./super().), or the source text
 
     def describe(self) -> str:
@@ -120,7 +123,7 @@ class CallFact:
     # the call out to the async def (comprehensions included), and the syntax
     # around it that an inserted `await` must respect.
     name_span: Span | None = None
-    scope_chain: tuple[str, ...] = ()
+    scope_chain: tuple[ScopeKind, ...] = ()
     awaited: bool = False  # the direct operand of `await`
     needs_parens: bool = False  # `await` must be parenthesised here ((await x)[0], (await x).a)
     callee_parenthesized: bool = False
@@ -188,7 +191,7 @@ class Parameter:
 class TimeoutFact:
     """`asyncio.wait_for(<call>, t)` or `async with asyncio.timeout(t):` (MM007)."""
 
-    kind: str  # "wait_for" | "timeout"
+    kind: Literal["wait_for", "timeout"]
     span: Span
     callee: CalleeRef | None  # wait_for: the wrapped call's callee (None if not a call)
     body: Node  # timeout: the IR of the with-body; wait_for: EMPTY

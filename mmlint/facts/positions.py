@@ -157,8 +157,7 @@ def _by_statement(module: cst.Module, placed: list[tuple[cst.CSTNode, Link]], an
     elifs: set[int] = set()  # an elif is an If generated with is_elif
     while stack:
         node, indent = stack.pop()
-        node_type = type(node)
-        if node_type is cst.SimpleStatementLine:
+        if isinstance(node, cst.SimpleStatementLine):
             small = node.body
             if index + len(small) > count:
                 raise _Misaligned
@@ -176,9 +175,9 @@ def _by_statement(module: cst.Module, placed: list[tuple[cst.CSTNode, Link]], an
         index += 1
         if _kind(node) != kind:
             raise _Misaligned
-        if node_type not in _COMPOUND:  # a simple statement in a block on its header's line
+        if not isinstance(node, cst.BaseCompoundStatement):  # a simple statement in a block on its header's line
             continue
-        if node_type is cst.FunctionDef or node_type is cst.ClassDef:
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
             if node.name.value != name and unicodedata.normalize("NFKC", node.name.value) != name:
                 raise _Misaligned  # (CPython keeps a name NFKC-normalised, libcst as written)
             starts[id(node)] = (line, column)
@@ -229,7 +228,7 @@ def _generate(
 
 def _name_range(node: Definition, line: int, column: int) -> Range:
     """Where a def's or class's name is, from where its keyword starts."""
-    if type(node) is cst.ClassDef:
+    if isinstance(node, cst.ClassDef):
         before = "class" + node.whitespace_after_class.value
     else:
         before = "def" + node.whitespace_after_def.value
@@ -244,42 +243,40 @@ _KINDS = {cst.FunctionDef: "FunctionDef", cst.For: "For", cst.With: "With"}
 
 def _kind(node: cst.CSTNode) -> str:
     """The statement's kind as mmlint.facts.anchors names it."""
-    node_type = type(node)
-    kind = _KINDS.get(node_type)
-    if kind is None:
-        return node_type.__name__
-    return kind if node.asynchronous is None else "async " + kind
+    if isinstance(node, (cst.FunctionDef, cst.For, cst.With)):
+        kind = _KINDS[type(node)]
+        return kind if node.asynchronous is None else "async " + kind
+    return type(node).__name__
 
 
-def _first_block(node: cst.CSTNode) -> cst.CSTNode:
-    return node.cases[0] if type(node) is cst.Match else node.body
+def _first_block(node: cst.BaseCompoundStatement) -> cst.CSTNode:
+    return node.cases[0] if isinstance(node, cst.Match) else node.body
 
 
 def _nested(
-    node: cst.CSTNode, indent: tuple[str, ...], default_indent: str, elifs: set[int]
+    node: cst.BaseCompoundStatement, indent: tuple[str, ...], default_indent: str, elifs: set[int]
 ) -> list[tuple[cst.CSTNode, tuple[str, ...]]]:
     """The statements directly inside a compound statement, in source order,
     each with the indentation it is generated under; an elif's id goes to ``elifs``."""
-    node_type = type(node)
-    if node_type is cst.Match:
+    if isinstance(node, cst.Match):
         cases_indent = indent + (default_indent if node.indent is None else node.indent,)
         return [item for case in node.cases for item in _block(case.body, cases_indent, default_indent)]
     nested = _block(node.body, indent, default_indent)
-    if node_type is cst.If:
+    if isinstance(node, cst.If):
         orelse = node.orelse
         if type(orelse) is cst.If:  # elif: a statement of its own, as CPython has it
             nested.append((orelse, indent))
             elifs.add(id(orelse))
         elif orelse is not None:
             nested += _block(orelse.body, indent, default_indent)
-    elif node_type is cst.Try or node_type is cst.TryStar:
+    elif isinstance(node, (cst.Try, cst.TryStar)):
         for handler in node.handlers:
             nested += _block(handler.body, indent, default_indent)
         if node.orelse is not None:
             nested += _block(node.orelse.body, indent, default_indent)
         if node.finalbody is not None:
             nested += _block(node.finalbody.body, indent, default_indent)
-    elif (node_type is cst.For or node_type is cst.While) and node.orelse is not None:
+    elif isinstance(node, (cst.For, cst.While)) and node.orelse is not None:
         nested += _block(node.orelse.body, indent, default_indent)
     return nested
 

@@ -36,7 +36,7 @@ def is_stub_like_body(body: cst.BaseSuite, params: frozenset[str]) -> bool:
     return True
 
 
-def _deletes_only(target: cst.BaseDelTargetExpression, params: frozenset[str]) -> bool:
+def _deletes_only(target: cst.BaseExpression, params: frozenset[str]) -> bool:
     if isinstance(target, cst.Name):
         return target.value in params
     if isinstance(target, (cst.Tuple, cst.List)):

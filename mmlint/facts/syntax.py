@@ -3,11 +3,14 @@ builder: dotted names, bound names, stub bodies, decorators."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import libcst as cst
 
 from mmlint.core.diagnostics import Owner
+
 from mmlint.facts.model import (
     KEYWORD_ONLY,
     POSITIONAL_ONLY,
@@ -17,6 +20,9 @@ from mmlint.facts.model import (
     VAR_POSITIONAL,
     Parameter,
 )
+
+if TYPE_CHECKING:  # ir_builder imports this module
+    from mmlint.facts.ir_builder import Link
 
 
 def dotted_text(node: cst.BaseExpression) -> str | None:
@@ -60,7 +66,7 @@ def import_head(alias: cst.ImportAlias) -> str | None:
     return text.split(".")[0] if text else None
 
 
-def _decorator_targets(node: cst.FunctionDef):
+def _decorator_targets(node: cst.FunctionDef) -> Iterator[cst.BaseExpression]:
     for decorator in node.decorators:
         target = decorator.decorator
         yield target.func if isinstance(target, cst.Call) else target
@@ -229,7 +235,7 @@ def callee_name(call: cst.Call) -> cst.Name | None:
     return func if isinstance(func, cst.Name) else None
 
 
-def expression_flags(call: cst.Call, link: tuple) -> tuple[bool, bool, bool]:
+def expression_flags(call: cst.Call, link: Link) -> tuple[bool, bool, bool]:
     """(an argument of a coroutine consumer such as `asyncio.gather`, in an
     f-string, in an annotation), from the expression around a call up to its
     statement. ``link`` is the walk's ancestor chain of the call; a lambda ends
@@ -261,7 +267,7 @@ def expression_flags(call: cst.Call, link: tuple) -> tuple[bool, bool, bool]:
     return in_task_wrapper, in_fstring, in_annotation
 
 
-def call_place_flags(call: cst.Call, link: tuple) -> tuple[bool, bool, bool, bool, bool]:
+def call_place_flags(call: cst.Call, link: Link) -> tuple[bool, bool, bool, bool, bool]:
     """(awaited, needs parentheses under `await`, in an f-string, in an
     annotation, an argument of a coroutine consumer): the expression around a
     call up to its statement."""

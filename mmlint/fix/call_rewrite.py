@@ -61,13 +61,14 @@ def _inside_fstring(tokens: Sequence[tokenize.TokenInfo], line: int, column: int
     """Whether (line, 0-based column) lies inside an f-string token (one STRING
     token before Python 3.12; FSTRING_START ... FSTRING_END from 3.12)."""
     fstring_start = getattr(tokenize, "FSTRING_START", None)
+    fstring_end = getattr(tokenize, "FSTRING_END", None)
     depth = 0
     for tok in tokens:
         if tok.start > (line, column):
             break
         if fstring_start is not None and tok.type == fstring_start:
             depth += 1
-        elif fstring_start is not None and tok.type == tokenize.FSTRING_END:
+        elif fstring_start is not None and tok.type == fstring_end:
             depth -= 1
         elif tok.type == tokenize.STRING and tok.start <= (line, column) < tok.end:
             prefix = tok.string[: len(tok.string) - len(tok.string.lstrip("rRbBuUfF"))]

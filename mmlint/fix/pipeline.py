@@ -35,6 +35,7 @@ from mmlint.fix.verify import (
     verify_only_edits_changed,
 )
 from mmlint.rules import rule_by_code
+from mmlint.rules.base import FixKind
 from mmlint.rules.mm999_syntax_error import SyntaxErrorRule
 
 SYNTAX_ERROR_CODE = SyntaxErrorRule.code  # a file that did not parse is left alone
@@ -139,13 +140,13 @@ def _rewrite_verified(source: bytes, fixes: list[CallFix], unfixed: list[Unfixed
 
 
 # The stage for each kind of fix a rule declares (mmlint.rules.base.Rule.fix_kind).
-STAGES: dict[str, Fixer] = {
+STAGES: dict[FixKind, Fixer] = {
     "call-rewrite": CallRewriteFixer(),
     "text-edits": CommentEditFixer(),
 }
 
 
-def fix_kind_of(code: str) -> str | None:
+def fix_kind_of(code: str) -> FixKind | None:
     rule = rule_by_code(code)
     return None if rule is None else rule.fix_kind
 

@@ -9,17 +9,15 @@ from collections import defaultdict
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from mmlint.check.workers import run_all
+from mmlint.check.workers import WorkerDeath, run_all
 from mmlint.core.diagnostics import Diagnostic
+from mmlint.core.report import AnalysedReport, Report
 from mmlint.core.source import split_lines
 from mmlint.core.write import remove_leftovers
 from mmlint.fix.model import FileFixResult, UnfixedSite
 from mmlint.fix.pipeline import SYNTAX_ERROR_CODE, FileToFix, fix_file, fix_kind_of
 
-if TYPE_CHECKING:
-    from mmlint.check.engine import Report
 
 
 # How many rounds `fix` goes before it says it stopped with files still changing.
@@ -79,10 +77,10 @@ def _is_fix_relevant(diagnostic: Diagnostic) -> bool:
 
 
 def fix_report(
-    report: Report, *, write: bool, only: Collection[str] | None = None, links: Mapping[Path, Path] | None = None,
+    report: AnalysedReport, *, write: bool, only: Collection[str] | None = None, links: Mapping[Path, Path] | None = None,
     buffers: Mapping[str, bytes] | None = None,
 ) -> FixRun:
-    """Fix the fixable diagnostics of ``report`` (an ``mmlint.check.engine.Report``),
+    """Fix the fixable diagnostics of ``report``,
     writing changed files only when ``write`` is true; ``only``: just these
     display paths; ``links``: symbolic links named on the command line, to the
     targets they had when the run started (named_links), fixed through them;
@@ -121,7 +119,7 @@ def _fix_one(file: FileToFix, write: bool, buffer: bytes | None) -> FileFixResul
     return fix_file(file, write=write, source=buffer)
 
 
-def _crashed(task: tuple, why: str) -> FileFixResult:
+def _crashed(task: tuple[FileToFix, bool, bytes | None], why: WorkerDeath) -> FileFixResult:
     file = task[0]
     return FileFixResult(file.path, file.abs_path, error=f"left untouched: {why}", diagnostics=file.diagnostics)
 
@@ -135,7 +133,7 @@ def _remove_temporary_files(files: Sequence[FileToFix]) -> None:
         remove_leftovers(directory, names=frozenset(in_it), min_age=0)
 
 
-def remove_old_leftovers(report, links: Mapping[Path, Path] | None = None) -> list[str]:
+def remove_old_leftovers(report: Report, links: Mapping[Path, Path] | None = None) -> list[str]:
     """Remove the temporary files an interrupted `mmlint fix` (kill -9, the OOM
     killer) left beside the files of ``report``, when old enough that no live
     run is writing them; return them as display paths."""
@@ -143,7 +141,7 @@ def remove_old_leftovers(report, links: Mapping[Path, Path] | None = None) -> li
     for shown, path in report.file_paths.items():
         real = (links or {}).get(path, path)
         directories.setdefault(real.parent, os.path.dirname(shown) if real == path else str(real.parent))
-    removed = []
+    removed: list[str] = []
     for directory, shown in directories.items():
         removed.extend(os.path.join(shown, leftover.name) for leftover in remove_leftovers(directory))
     return removed
@@ -153,7 +151,7 @@ def named_links(paths: Sequence[Path], cwd: Path) -> dict[Path, Path]:
     """The symbolic links to files among ``paths`` (as named on the command
     line), each to its target as it is now: `fix` writes through such a link,
     which the user named, and through no other (walks never yield links)."""
-    links = {}
+    links: dict[Path, Path] = {}
     for path in paths:
         absolute = Path(os.path.abspath(cwd / path))
         if str(path) != "-" and os.path.islink(absolute) and os.path.isfile(absolute):
@@ -162,10 +160,10 @@ def named_links(paths: Sequence[Path], cwd: Path) -> dict[Path, Path]:
 
 
 def fix_in_rounds(
-    report: Report, rescan: Callable[[Mapping[str, bytes]], Report], *, write: bool,
+    report: AnalysedReport, rescan: Callable[[Mapping[str, bytes]], AnalysedReport], *, write: bool,
     links: Mapping[Path, Path] | None = None, max_rounds: int = MAX_FIX_ROUNDS,
     buffers: Mapping[str, bytes] | None = None,
-) -> tuple[FixRun, Report]:
+) -> tuple[FixRun, AnalysedReport]:
     """Fix ``report``, then go again on a fresh scan (``rescan(buffers)``) while a
     round changed something (a fix can make another site fixable: a twin pair
     whose async member now suspends, a suppression now unused) or found a file

@@ -21,7 +21,6 @@ import warnings
 from collections.abc import Iterable, Sequence
 
 from mmlint.core.diagnostics import AWAIT, Edit
-from mmlint.core.identifiers import normalise_identifier
 from mmlint.core.source import decode_keeping_format, python_tokens
 from mmlint.fix.call_rewrite import CallTokens, locate_call, outer_first
 from mmlint.fix.model import CallFix, FixedSite

@@ -13,4 +13,5 @@ def get_reporter(name: str) -> Callable[..., str]:
     if name not in FORMATS:
         raise ValueError(f"unknown format {name!r}; choose from {', '.join(FORMATS)}")
     module = importlib.import_module(f"{__name__}.{name}_report" if name == "json" else f"{__name__}.{name}")
-    return module.render
+    render: Callable[..., str] = module.render
+    return render

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from mmlint.core.diagnostics import Diagnostic
 from mmlint.reporters.escaping import json_text
@@ -13,8 +13,8 @@ if TYPE_CHECKING:
 REPORT_VERSION = 1
 
 
-def diagnostic_dict(d: Diagnostic) -> dict:
-    found = {
+def diagnostic_dict(d: Diagnostic) -> dict[str, Any]:
+    found: dict[str, Any] = {
         "path": d.path,
         "line": d.span.line,
         "column": d.span.column,
@@ -41,10 +41,10 @@ def diagnostic_dict(d: Diagnostic) -> dict:
     return found
 
 
-def finding_fields(d: Diagnostic) -> dict:
+def finding_fields(d: Diagnostic) -> dict[str, Any]:
     """`weight`, `reason`, `chain`, `context`: each only when the rule knows it
     (README "Finding fields"), so a report without them reads as before."""
-    fields: dict = {}
+    fields: dict[str, Any] = {}
     if d.weight:
         fields["weight"] = d.weight
     if d.reason:
@@ -58,7 +58,7 @@ def finding_fields(d: Diagnostic) -> dict:
 
 def render_statistics(report: "Report") -> str:
     """`check --statistics --format json`: counts per rule, as ruff gives them."""
-    counts: dict[str, dict] = {}
+    counts: dict[str, dict[str, Any]] = {}
     for d in report.diagnostics:
         entry = counts.setdefault(d.code, {"code": d.code, "name": d.name, "count": 0, "fixable": 0})
         entry["count"] += 1

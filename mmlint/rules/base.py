@@ -6,9 +6,11 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
 
 from mmlint.core.diagnostics import Diagnostic, Owner, Span
+
+FixKind = Literal["call-rewrite", "text-edits"]
 
 if TYPE_CHECKING:
     from mmlint.analysis.project import Project
@@ -28,7 +30,7 @@ class Example:
     source: str
     expect: tuple[str, ...] = ()
     fixed: str | None = None
-    config: dict = field(default_factory=dict)
+    config: dict[str, object] = field(default_factory=dict)
     files: dict[str, str] = field(default_factory=dict)
 
     @property
@@ -97,7 +99,7 @@ class Rule:
     # `await <receiver>.<async twin>(...)`: the diagnostic carries the
     # AwaitRewrite, or its unfixable_reason) or "text-edits" (the diagnostic's
     # own edits, comments only); None: no fix.
-    fix_kind: ClassVar[str | None] = None
+    fix_kind: ClassVar[FixKind | None] = None
     bad_examples: ClassVar[tuple[Example, ...]] = ()
     good_examples: ClassVar[tuple[Example, ...]] = ()
 
@@ -116,5 +118,5 @@ class Rule:
         """Diagnostics that need the whole scan (MM008, MM999); reported once, unfiltered."""
         return ()
 
-    def diagnostic(self, path: str, span, message: str, **extra) -> Diagnostic:
+    def diagnostic(self, path: str, span: Span, message: str, **extra: Any) -> Diagnostic:
         return Diagnostic(path=path, span=span, code=self.code, name=self.name, message=message, **extra)

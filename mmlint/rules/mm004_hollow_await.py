@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from mmlint.analysis import ChainLink, HollowAwait
-from mmlint.analysis.weight import HEAVY, LIGHT, UNKNOWN_WEIGHT
+from mmlint.analysis.resolve import DefKey
+from mmlint.analysis.weight import HEAVY, LIGHT, UNKNOWN_WEIGHT, WeightAnalysis
 from mmlint.core.diagnostics import Diagnostic
 from mmlint.facts.model import FileFacts
 from mmlint.rules.base import Example, Rule, RuleContext
@@ -135,7 +136,7 @@ class HollowAwaitRule(Rule):
             )
 
 
-def root_is_reported(root, weights, ctx: RuleContext, reported: tuple[str, ...]) -> bool:
+def root_is_reported(root: DefKey, weights: WeightAnalysis, ctx: RuleContext, reported: tuple[str, ...]) -> bool:
     """Whether MM003 reports the coroutine at the end of a hollow chain (in
     the targets, selected, and weighed as reported there)."""
     info = ctx.project.suspension.defs[root]

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 from mmlint.analysis.weight import HEAVY, matching_pattern, shown_callee
 from mmlint.core.knowledge import reason_of, twin_patterns_of
-from mmlint.core.diagnostics import Diagnostic
+from mmlint.core.diagnostics import Diagnostic, Span
 from mmlint.facts.model import CallFact, FileFacts
 from mmlint.rules.base import Example, Rule, RuleContext
 
@@ -159,9 +159,9 @@ class BlockingCallInAsync(Rule):
         patterns = tuple(ctx.settings.blocking_calls)
         for info in facts.async_defs:
             for call in info.calls:
-                found = blocking_reason(call, patterns)
-                if found is not None:
-                    shown, why = found
+                direct = blocking_reason(call, patterns)
+                if direct is not None:
+                    shown, why = direct
                     yield self.diagnostic(
                         facts.path,
                         call.span,
@@ -192,7 +192,7 @@ class BlockingCallInAsync(Rule):
             )
 
 
-def discovered_twin_calls(path: str, ctx: RuleContext) -> frozenset:
+def discovered_twin_calls(path: str, ctx: RuleContext) -> frozenset[Span]:
     """Spans of the calls MM010 reports in ``path`` (the sync member of a discovered pair)."""
     if not ctx.settings.auto_twins:
         return frozenset()

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mmlint.cli.fix import MAX_FIX_ROUNDS
+from mmlint.fix.run import MAX_FIX_ROUNDS
 from mmlint.core.diagnostics import Diagnostic
 from mmlint.core.source import DecodeError, decode_keeping_format, decode_source, split_lines
 from mmlint.facts.suppressions import parse_suppressions

@@ -9,19 +9,21 @@ time, so that the crash costs only the document that causes it."""
 
 from __future__ import annotations
 
+import functools
 import os
 import traceback
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from mmlint.check.cache import CacheOpening, FactsCache, open_cache
+from mmlint.check.cache import CacheOpening, FactsCache, OutcomeCache, open_cache
 from mmlint.check.discovery import DiscoveryError, discover
-from mmlint.check.engine import Report, StdinSource, run_check
+from mmlint.check.engine import AnalysedReport, Report, StdinSource, run_check
 from mmlint.config.load import ConfigError, parse_codes
 from mmlint.config.resolve import ConfigResolver
 from mmlint.core.diagnostics import Diagnostic, Span
 from mmlint.facts.model import FileFacts
+from mmlint.facts.outcome import FileOutcome
 from mmlint.rules.mm999_syntax_error import SyntaxErrorRule
 from mmlint.server.settings import ServerSettings
 
@@ -62,13 +64,13 @@ class MemoryFactsCache:
 
     key = FactsCache.key  # the disk cache's keys: content, paths, options, mmlint's code
 
-    def __init__(self, disk: FactsCache | None) -> None:
+    def __init__(self, disk: OutcomeCache | None) -> None:
         self.disk = disk
-        self._kept: dict[str, object] = {}
-        self._used: dict[str, object] = {}
-        self._unstored: dict[str, object] = {}
+        self._kept: dict[str, FileOutcome] = {}
+        self._used: dict[str, FileOutcome] = {}
+        self._unstored: dict[str, FileOutcome] = {}
 
-    def load(self, key: str):
+    def load(self, key: str) -> FileOutcome | None:
         outcome = self._kept.get(key)
         if outcome is None and self.disk is not None:
             outcome = self.disk.load(key)
@@ -76,7 +78,7 @@ class MemoryFactsCache:
             self._used[key] = outcome
         return outcome
 
-    def store(self, key: str, outcome) -> None:
+    def store(self, key: str, outcome: FileOutcome) -> None:
         self._used[key] = outcome
         if self.disk is not None:
             self._unstored[key] = outcome
@@ -124,10 +126,10 @@ class Analyser:
             results.update(self._run(on_disk, documents))
         except Exception:  # one document at a time: a crash costs only its own
             for path in on_disk:
-                results.update(self._isolated(lambda p=path: self._run({p: on_disk[p]}, documents), path, documents[path]))
+                results.update(self._isolated(functools.partial(self._run, {path: on_disk[path]}, documents), path, documents[path]))
         for path, data in documents.items():  # a new file, not saved yet: as `check -` sees it
             if path not in on_disk:
-                results.update(self._isolated(lambda p=path: self._run_unsaved(p, documents), path, data))
+                results.update(self._isolated(functools.partial(self._run_unsaved, path, documents), path, data))
         return results
 
     def analyse_one(self, path: Path, data: bytes, documents: Mapping[Path, bytes]) -> DocumentResult:
@@ -205,11 +207,11 @@ class Analyser:
             if shown is None:  # excluded by the configuration: nothing to say, as `check`
                 results[path] = DocumentResult(path, str(path), data)
                 continue
-            facts = report.project.files.get(shown) if report.project is not None else None
+            facts = report.project.files.get(shown) if isinstance(report, AnalysedReport) else None
             results[path] = DocumentResult(path, shown, data, tuple(by_path.get(shown, ())), facts)
         return results
 
-    def _isolated(self, run, path: Path, data: bytes) -> dict[Path, DocumentResult]:
+    def _isolated(self, run: Callable[[], dict[Path, DocumentResult]], path: Path, data: bytes) -> dict[Path, DocumentResult]:
         try:
             return run()
         except (ConfigError, DiscoveryError) as error:

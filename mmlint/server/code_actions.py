@@ -84,7 +84,8 @@ def code_actions(ls: MmlintServer, uri: str, wanted: types.Range, only: list[str
 
 
 def _quick_fixes(
-    ls: MmlintServer, snapshot: Snapshot, result: DocumentResult, text: str, diagnostic: Diagnostic, shown
+    ls: MmlintServer, snapshot: Snapshot, result: DocumentResult, text: str, diagnostic: Diagnostic,
+    shown: list[types.Diagnostic] | None,
 ) -> list[types.CodeAction]:
     actions = []
     if diagnostic.fixable:

@@ -16,7 +16,7 @@ import os
 import sys
 import time
 import traceback
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -47,7 +47,7 @@ class MmlintServer(LanguageServer):
         self.open_uris: dict[str, None] = {}  # the Python documents open, in opening order
         self.analysers: dict[Path, Analyser] = {}
         self.results: dict[str, tuple[Snapshot, DocumentResult]] = {}
-        self.published: dict[str, tuple[int | None, list]] = {}
+        self.published: dict[str, tuple[int | None, list[types.Diagnostic]]] = {}
         # By URI: the fix-all edit, with the version and text it fixes.
         self.fix_all_edits: dict[str, tuple[tuple[int | None, bytes], types.WorkspaceEdit | None]] = {}
         self.shown_warnings: set[str] = set()  # warnings said once (an unsafe cache)
@@ -59,8 +59,8 @@ class MmlintServer(LanguageServer):
         self._in_burst = False  # the last didChange came within the debounce of the one before
         self._last_request = float("-inf")  # when the last didChange came
         self._wake: asyncio.Event | None = None
-        self._waiters: list[tuple[int, asyncio.Future]] = []
-        self._loop_task: asyncio.Task | None = None
+        self._waiters: list[tuple[int, asyncio.Future[None]]] = []
+        self._loop_task: asyncio.Task[None] | None = None
         self._settings_ready: asyncio.Event | None = None  # set once the workspace configuration is in
         self.shut_down = False  # the client asked for shutdown before exit (or the end of input)
 
@@ -200,7 +200,7 @@ class MmlintServer(LanguageServer):
                 types.PublishDiagnosticsParams(uri=snapshot.uri, diagnostics=diagnostics, version=snapshot.version)
             )
 
-    def _report_errors(self, results) -> None:
+    def _report_errors(self, results: Iterable[DocumentResult]) -> None:
         for analyser in list(self.analysers.values()):
             warning = analyser.cache_warning  # the user's cache is not safe to use: said once, as `check` does
             if warning and warning not in self.shown_warnings:
@@ -225,7 +225,8 @@ class MmlintServer(LanguageServer):
             return Path(os.path.abspath(root / shown))
 
         def uri_of(shown: str) -> str | None:
-            return from_fs_path(str(path_of(shown)))
+            uri: str | None = from_fs_path(str(path_of(shown)))  # pygls leaves it unannotated
+            return uri
 
         def lines_of(shown: str) -> Lines | None:
             path = path_of(shown)

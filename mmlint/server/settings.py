@@ -9,6 +9,7 @@ import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 DEFAULT_DEBOUNCE_MS = 100
 
@@ -76,7 +77,7 @@ def read_settings(raw: object, base: ServerSettings = ServerSettings(), *, where
             return base
         if not isinstance(raw, Mapping):
             return replace(base, warnings=(f"{where}.mmlint: expected an object; ignored",))
-    changes: dict[str, object] = {}
+    changes: dict[str, Any] = {}  # field name -> the value its parser made
     warnings: list[str] = []
     for key, value in raw.items():
         if key not in KEYS:
