@@ -16,6 +16,7 @@ from mmlint.cli.common import (
     scan_options,
     stdin_filename_option,
     stdin_on_disk,
+    terminal_width,
     tool_errors,
     use_color,
 )
@@ -68,7 +69,9 @@ def command(paths, config_file, select, ignore, quiet, no_color, exit_zero, no_c
     color = use_color(no_color, output)
     if output_format == "text":
         with stdin_on_disk(report, stdin) as shown_report:  # snippets of the input, not of a file on disk
-            text = render(shown_report, color=color, quiet=quiet, statistics=statistics)
+            text = render(
+                shown_report, color=color, quiet=quiet, statistics=statistics, width=terminal_width(output)
+            )
     elif statistics:
         from mmlint.reporters.json_report import render_statistics
 

@@ -126,6 +126,7 @@ class HollowAwaitRule(Rule):
                 facts.path,
                 hollow.span,
                 message(hollow),
+                help=advice(hollow),
                 owner=owner,
                 weight=weight.kind,
                 reason=weight.reason,
@@ -145,9 +146,12 @@ def root_is_reported(root, weights, ctx: RuleContext, reported: tuple[str, ...])
     return weight.kind == HEAVY or not weights.contexts.of(root, info)
 
 
-def describe_chain(chain: tuple[ChainLink, ...], ends_in_cycle: bool, ends_without_suspension_point: bool) -> str:
-    """"`a` at x.py:3 → `b` at y.py:7 has no suspension point" and the like."""
-    text = " → ".join(f"`{link.name}` at {link.path}:{link.line}" for link in chain)
+def describe_chain(
+    chain: tuple[ChainLink, ...], ends_in_cycle: bool, ends_without_suspension_point: bool, located: bool = True
+) -> str:
+    """"`a` at x.py:3 → `b` at y.py:7 has no suspension point" and the like
+    (without ``located``: "`a` → `b` has no suspension point")."""
+    text = " → ".join(f"`{link.name}`" + (f" at {link.path}:{link.line}" if located else "") for link in chain)
     if ends_in_cycle:
         return f"{text}: a cycle with no suspension point"
     if ends_without_suspension_point:
@@ -156,7 +160,16 @@ def describe_chain(chain: tuple[ChainLink, ...], ends_in_cycle: bool, ends_witho
 
 
 def message(hollow: HollowAwait) -> str:
+    """The chain by name; where each link is, the notes (the diagnostic's chain) and the help say."""
     return (
         f"`await {hollow.text}` never yields to the event loop: "
-        f"{describe_chain(hollow.chain, hollow.ends_in_cycle, hollow.ends_without_suspension_point)}"
+        f"{describe_chain(hollow.chain, hollow.ends_in_cycle, hollow.ends_without_suspension_point, located=False)}"
+    )
+
+
+def advice(hollow: HollowAwait) -> str:
+    last = hollow.chain[-1]
+    return (
+        f"make `{last.name}` ({last.path}:{last.line}) really yield (`await asyncio.to_thread(...)` around its "
+        "blocking part), or offload the call here: `await asyncio.to_thread(sync_helper, ...)` with a plain `def` helper"
     )

@@ -141,7 +141,8 @@ class SyncCallWithAsyncTwin(Rule):
             yield self.diagnostic(
                 facts.path,
                 twin_call.call.span,
-                message(twin_call, analysis, reason),
+                message(twin_call),
+                help=advice(twin_call, analysis, reason),
                 fixable=reason is None,
                 edits=fix_edits(twin_call) if reason is None else (),
                 unfixable_reason=reason,
@@ -155,16 +156,17 @@ def twin_analysis(ctx: RuleContext) -> TwinAnalysis:
     return ctx.project.twins(tuple(ctx.settings.twin_patterns), excluded)
 
 
-def message(twin_call: TwinCall, analysis: TwinAnalysis, reason: str | None) -> str:
+def message(twin_call: TwinCall) -> str:
+    return f"`{twin_call.written}(...)` runs a sync twin on the event loop; its async twin is `{twin_call.twin.async_name}`"
+
+
+def advice(twin_call: TwinCall, analysis: TwinAnalysis, reason: str | None) -> str:
+    """Where the async twin is, what to write, and why `mmlint fix` leaves it when it does."""
     twin = twin_call.twin
-    defined = analysis.async_def(twin)
-    text = (
-        f"`{twin_call.written}(...)` runs the sync `{twin.sync_name}` on the event loop, "
-        f"but its async twin `{twin.async_name}` is defined at {twin.async_[0]}:{defined.line}; "
-    )
+    defined = f"`{twin.async_name}` is defined at {twin.async_[0]}:{analysis.async_def(twin).line}"
     if reason is None:
-        return text + f"use `await {twin_call.rewritten}(...)`"
-    return text + f"consider `await {twin_call.rewritten}(...)`{_NOT_FIXABLE}{reason})"
+        return f"{defined}; use `await {twin_call.rewritten}(...)`"
+    return f"{defined}; consider `await {twin_call.rewritten}(...)`{_NOT_FIXABLE}{reason})"
 
 
 def unfixable_reason(twin_call: TwinCall, contract: Contract, facts: FileFacts) -> str | None:
