@@ -39,7 +39,7 @@ class FakeAsync(Rule):
     every async def either way.
 
     One finding per root cause: when the coroutine is awaited from other
-    places, the message counts them and each `await` is a related location
+    places, the help counts them and each `await` is a related location
     (MM004 then stays silent there). The reason names the costliest call and
     the chain to it (`chain` in JSON and SARIF, a note in the text output).
 

@@ -18,7 +18,8 @@ class HollowAwaitRule(Rule):
     `async with` on any path, or only awaits other coroutines that never
     suspend. The callee is followed across modules (imports, relative imports,
     aliases) and class hierarchies (`self.`, `cls.`, `super().` along the MRO,
-    overrides in subclasses included); the message names the whole chain.
+    overrides in subclasses included); the message names the whole chain, the
+    notes (`chain` in JSON) say where each link is.
     A callee that cannot be resolved, or lives outside the scanned code, is
     assumed to suspend, so nothing is reported on a guess. A callee that
     suspends on some paths only is not reported.

@@ -53,7 +53,7 @@ class SyncCallWithAsyncTwin(Rule):
     suspends on every path or on some; rewriting to a twin that never suspends
     gains nothing. Otherwise, and for a call in a generator expression, in an
     f-string, with a parenthesised callee, or a bare name whose async twin is
-    not bound in the module, the diagnostic says why it is left alone.
+    not bound in the module, the diagnostic's help says why it is left alone.
 
     ## When to suppress
     When the sync call is cheap or must run on the loop on purpose (a cache
