@@ -31,7 +31,7 @@ def test_fixability(tmp_path, statement, reason):
     if reason is None:
         assert site.fixable and "not auto-fixable" not in site.help
     else:
-        assert not site.fixable and f"(not auto-fixable: " in site.help and reason in site.help
+        assert not site.fixable and "(not auto-fixable: " in site.help and reason in site.help
 
 
 def test_the_delegation_is_never_flagged_even_through_a_lambda(tmp_path):

@@ -50,7 +50,7 @@ def test_fixable_marker_and_reason_agree_with_the_notes() -> None:
             assert "not auto-fixable" not in diagnostic.help
         else:
             assert not diagnostic.fixable and not diagnostic.edits, diagnostic.message
-            assert f"(not auto-fixable: " in diagnostic.help and reason in diagnostic.help, diagnostic.help
+            assert "(not auto-fixable: " in diagnostic.help and reason in diagnostic.help, diagnostic.help
 
 
 def test_the_message_names_both_twins_and_the_help_where_the_async_one_is() -> None:
