@@ -527,7 +527,7 @@ def render(audit: Audit, output_format: str, *, color: bool = False, width: int 
 
 def unknown_reason(weight: Weight) -> str:
     """Why a coroutine's weight is unknown: the callee mmlint cannot see into."""
-    return f"calls `{weight.reason}(...)`, which mmlint cannot resolve: not judged heavy on that alone"
+    return f"calls `{weight.reason}(...)`, which mmlint cannot resolve, so not judged heavy"
 
 
 def _assigned_twins(report: AnalysedReport) -> tuple[tuple[str, str, str, str], ...]:

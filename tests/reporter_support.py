@@ -43,8 +43,8 @@ def sync_twin_call(path: str, line: int, column: int = 25) -> Diagnostic:
         span=Span(line, column, line + 2, 10),
         code="MM001",
         name="sync-twin-call",
-        message="`process_and_combine_mm_data` called in an `async def`: it bypasses the worker pool; "
-        "await `process_and_combine_mm_data_async` instead",
+        message="`process_and_combine_mm_data` called in an `async def`: it bypasses the worker pool",
+        help="await `process_and_combine_mm_data_async` instead: 100% the same",
         fixable=True,
         edits=(
             Edit(Span(line, column, line, column), "await "),

@@ -79,7 +79,7 @@ def test_utf7_file_cannot_slip_past_the_prefilter(tmp_path: Path) -> None:
     mm001 = [d for d in report.diagnostics if d.code == "MM001"]
     assert len(mm001) == 1
     # Decoding and encoding back changes those bytes: `check` says so instead of a `[*]` that `fix` refuses.
-    assert not mm001[0].fixable and "does not round-trip" in mm001[0].message
+    assert not mm001[0].fixable and "does not round-trip" in mm001[0].help
 
 
 # -- cost budgets: estimated before the parse, enforced in the worker (issues 17.11 and 23.3) -----

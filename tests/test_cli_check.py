@@ -99,9 +99,9 @@ def test_json_format_is_the_spec_report(project):
     assert d == {
         "path": "pkg/clip.py", "line": 4, "column": 34, "end_line": 7, "end_column": 10,
         "code": "MM001", "name": "sync-twin-call", "message": d["message"], "fixable": True,
+        "help": "use `await self.process_and_combine_mm_data_async(...)`",
     }
-    assert "bypasses the processor worker pool" in d["message"]
-    assert "await self.process_and_combine_mm_data_async" in d["message"]
+    assert d["message"] == "`self.process_and_combine_mm_data(...)` runs the sync twin and bypasses the worker pool"
 
 
 def test_output_file(project):

@@ -29,6 +29,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         (tmp_path / name).write_text(PROCESSOR)
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("PWD", str(tmp_path))
+    monkeypatch.delenv("COLUMNS", raising=False)  # as piped: one line a setting
     return tmp_path
 
 
@@ -78,6 +79,31 @@ def test_show_settings_names_the_configuration_and_its_values(project: Path) -> 
     assert json.loads(values["exclude"]) == ["**/drafts/**"]
     assert json.loads(values["extend_exclude"]) == ["x/**"]
     assert json.loads(values["select"]) == ["MM001"]
+
+
+def _settings(lines: list[str]) -> dict[str, str]:
+    """`key = value` lines, a value going on over the lines that do not start a key."""
+    values: dict[str, str] = {}
+    key = ""
+    for line in lines:
+        name, sep, value = line.partition(" = ")
+        if sep and name.isidentifier():
+            key, values[key] = name, value
+        else:
+            values[key] += "\n" + line
+    return values
+
+
+def test_show_settings_spreads_a_value_too_wide_for_the_terminal_and_stays_json(project: Path) -> None:
+    piped = run("check", "--show-settings").output.splitlines()
+    narrow = CliRunner().invoke(cli, ["check", "--show-settings", "--no-cache"], env={"COLUMNS": "60"}).output
+    lines = narrow.splitlines()
+    assert max(map(len, piped)) > 60 and len(lines) > len(piped)
+    assert all(len(line) <= 60 for line in lines[2:] if str(project) not in line)  # a path is never broken
+    spread, flat = _settings(lines[2:]), _settings(piped[2:])
+    assert spread.keys() == flat.keys()
+    assert {key: json.loads(value) for key, value in spread.items()} == {key: json.loads(v) for key, v in flat.items()}
+    assert spread["blocking_calls"].startswith("[\n  ") and spread["select"] == flat["select"] == '["MM001"]'
 
 
 @pytest.mark.parametrize("command", ["fix", "audit"])

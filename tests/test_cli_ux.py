@@ -121,6 +121,28 @@ def test_carets_align_under_wide_characters(tree):
     assert carets.count("^") == len("self.process_and_combine_mm_data(a)")
 
 
+def test_help_follows_the_snippet_wrapped_to_the_width_and_never_inside_quoted_code(tree):
+    out = CliRunner().invoke(cli, ["check", "--no-color", "--no-cache", "--select", "MM001", "wide.py"], env={"COLUMNS": "50"}).stdout
+    lines = out.splitlines()
+    start = next(index for index, line in enumerate(lines) if line.startswith("  = help: "))
+    assert lines[start - 1].strip() == "|" and "^" in lines[start - 2]  # after the marks, as ruff shows it
+    helped = [lines[start], *(line for line in lines[start + 1 :] if line.startswith(" " * 10) and line.strip())]
+    assert len(helped) >= 2 and all(len(line) <= 50 for line in helped if "`" not in line)
+    text = " ".join(line.strip() for line in helped).removeprefix("= help: ")
+    assert text == "use `await self.process_and_combine_mm_data_async(...)`"
+    assert any(line.strip() == "`await self.process_and_combine_mm_data_async(...)`" for line in helped)
+    piped = _piped("check", "--no-cache", "--select", "MM001", "wide.py")  # never wrapped
+    assert "  = help: use `await self.process_and_combine_mm_data_async(...)`\n" in piped
+
+
+def test_words_are_wrapped_whole_with_quoted_code_as_one_word():
+    from mmlint.reporters.text import wrap_words
+
+    assert wrap_words("a `b c d` e", 5) == ["a", "`b c d`", "e"]
+    assert wrap_words("aa bb cc", 5) == ["aa bb", "cc"]
+    assert wrap_words("an `unclosed quote", 8) == ["an", "`unclosed", "quote"]
+
+
 # --- options and messages ------------------------------------------------------------------
 
 

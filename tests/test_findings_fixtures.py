@@ -64,7 +64,7 @@ def test_dropping_a_set_by_name_silences_it(tmp_path: Path) -> None:
 def test_one_root_awaited_from_five_places_is_one_finding() -> None:
     report = _report()
     root = _at(report, "fpkg/roots.py", 4)
-    assert "(awaited from 5 places)" in root.message
+    assert "(it is awaited from 5 places)" in root.help and "awaited" not in root.message
     assert sorted(r.span.line for r in root.related) == [9, 13, 17, 21, 25]
     assert not [d for d in report.diagnostics if d.code == "MM004"]
 
@@ -72,13 +72,13 @@ def test_one_root_awaited_from_five_places_is_one_finding() -> None:
 def test_each_context_gets_its_advice() -> None:
     report = _report()
     route = _at(report, "fpkg/contexts.py", 18)
-    assert route.context == "route" and "make the route a plain `def` if that work is safe on a worker thread" in route.message
+    assert route.context == "route" and "make the route a plain `def` if that work is safe on a worker thread" in route.help
     handler = _at(report, "fpkg/contexts.py", 26)
-    assert handler.context == "exception handler" and "plain `def`" not in handler.message
-    assert "keep it a coroutine (exception handler)" in handler.message
+    assert handler.context == "exception handler" and "plain `def`" not in handler.help
+    assert "keep it a coroutine (exception handler)" in handler.help
     beat = _at(report, "fpkg/contexts.py", 48)
-    assert beat.context == "coroutine run on another loop" and "offload `self.tokenizer.encode`" in beat.message
-    assert "plain `def`" not in beat.message and "to_thread(self.beat" not in beat.message
+    assert beat.context == "coroutine run on another loop" and "offload `self.tokenizer.encode`" in beat.help
+    assert "plain `def`" not in beat.help and "to_thread(self.beat" not in beat.help
     assert _at(report, "fpkg/contexts.py", 59).context == "async protocol method"
     assert _at(report, "fpkg/contexts.py", 76).context == "override of an async method"
 
@@ -99,7 +99,7 @@ def test_json_and_sarif_carry_weight_reason_chain_and_context() -> None:
     assert entry["chain"] == ["`request.app.state.tokenizer.decode`"]
     log = json.loads(sarif.render(report))
     result = next(r for r in log["runs"][0]["results"] if r["locations"][0]["physicalLocation"]["region"]["startLine"] == 26 and r["ruleId"] == "MM003")
-    assert result["properties"] == {key: entry[key] for key in ("weight", "reason", "chain", "context")}
+    assert result["properties"] == {key: entry[key] for key in ("weight", "reason", "chain", "context", "help")}
 
 
 def test_text_prints_the_chain_as_a_note_and_no_twin_words() -> None:

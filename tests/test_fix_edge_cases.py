@@ -147,7 +147,7 @@ def test_an_unused_suppression_that_cannot_be_removed_without_joining_line_break
     path.write_bytes(original)
     (mm009,) = [d for d in check_file(path).diagnostics if d.code == "MM009"]
     assert not mm009.fixable and not mm009.edits
-    assert "remove it by hand" in mm009.message
+    assert "remove it by hand" in mm009.help
     run = fix_path(path)
     assert not run.errors and not run.changed
     assert path.read_bytes() == original
@@ -168,7 +168,7 @@ def test_a_form_feed_dedent_means_what_python_says(tmp_path: Path) -> None:
     path = tmp_path / "proc.py"
     path.write_bytes(b"async def f(self, a):\n    x = 1\n    \x0cy = self.process_and_combine_mm_data(a)\n")
     (mm001,) = [d for d in check_file(path).diagnostics if d.code == "MM001"]
-    assert not mm001.fixable and "module level" in mm001.message
+    assert not mm001.fixable and "module level" in mm001.help
     assert (mm001.span.line, mm001.span.column) == (3, 10)
 
 

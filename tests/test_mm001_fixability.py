@@ -29,9 +29,9 @@ def test_fixability(tmp_path, statement, reason):
     (tmp_path / "p.py").write_text(source)
     [site] = [d for d in check(cwd=tmp_path, select=["MM001"]).diagnostics]
     if reason is None:
-        assert site.fixable and "not auto-fixable" not in site.message
+        assert site.fixable and "not auto-fixable" not in site.help
     else:
-        assert not site.fixable and reason in site.message
+        assert not site.fixable and "(not auto-fixable: " in site.help and reason in site.help
 
 
 def test_the_delegation_is_never_flagged_even_through_a_lambda(tmp_path):

@@ -49,6 +49,16 @@ def test_failure_carries_code_message_and_location(tmp_path: Path) -> None:
     assert failure.text.startswith("odd dir/a,b:c.py:3:1: MM003 [fake-async] ")
 
 
+def test_failure_text_ends_with_the_help(tmp_path: Path) -> None:
+    failures = _parse(sample_report(tmp_path)).findall("testsuite/testcase/failure")
+    by_code = {failure.get("type"): failure for failure in failures}
+    assert by_code["MM001"].get("message") == "`process_and_combine_mm_data` called in an `async def`: it bypasses the worker pool"
+    assert by_code["MM001"].text.endswith(
+        "it bypasses the worker pool\nhelp: await `process_and_combine_mm_data_async` instead: 100% the same"
+    )
+    assert "help:" not in by_code["MM009"].text  # no help, no line
+
+
 def test_clean_scan_has_only_passing_cases(tmp_path: Path) -> None:
     root = _parse(make_report([], {"a.py": tmp_path / "a.py", "b.py": tmp_path / "b.py"}))
     suite = root.find("testsuite")

@@ -94,6 +94,21 @@ def test_results_point_at_the_rule_and_the_region(tmp_path: Path) -> None:
     assert results[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "odd%20dir/a%2Cb%3Ac.py"
 
 
+def test_help_is_a_markdown_message_a_property_and_the_fix_description(tmp_path: Path) -> None:
+    results = _log(sample_report(tmp_path))["runs"][0]["results"]
+    helped, plain = results[1], results[2]
+    help_text = "await `process_and_combine_mm_data_async` instead: 100% the same"
+    assert helped["message"] == {
+        "text": "`process_and_combine_mm_data` called in an `async def`: it bypasses the worker pool",
+        "markdown": "`process_and_combine_mm_data` called in an `async def`: it bypasses the worker pool\n\n"
+        f"help: {help_text}",
+    }
+    assert helped["properties"]["help"] == help_text
+    assert helped["fixes"][0]["description"] == {"text": help_text}
+    assert set(plain["message"]) == {"text"} and "help" not in plain.get("properties", {})
+    assert plain["fixes"][0]["description"] == {"text": "Fix MM009 unused-suppression"}
+
+
 def test_source_root_is_the_directory_of_the_relative_paths(tmp_path: Path) -> None:
     run = _log(sample_report(tmp_path))["runs"][0]
     root_uri = run["originalUriBaseIds"]["%SRCROOT%"]["uri"]

@@ -65,6 +65,11 @@ def as_check(diagnostic: dict) -> tuple:
     return (start["line"] + 1, start["character"] + 1, end["line"] + 1, end["character"] + 1, diagnostic["code"], diagnostic["message"])
 
 
+def _shown_message(diagnostic: dict) -> str:
+    """What an editor shows of a `check --format json` diagnostic: the message, its help below."""
+    return diagnostic["message"] + (f"\nhelp: {diagnostic['help']}" if "help" in diagnostic else "")
+
+
 def tree_digest(root: Path) -> dict[str, str]:
     return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(root.rglob("*")) if p.is_file()}
 
@@ -80,7 +85,7 @@ def test_diagnostics_on_open_are_checks_with_severity_links_and_related_location
         published = lsp.diagnostics(uris[path])
         want = [d for d in expected if d["path"] == path and d["code"] != "MM008"]
         assert sorted(as_check(d) for d in published) == sorted(
-            (d["line"], d["column"], d["end_line"], d["end_column"], d["code"], d["message"]) for d in want
+            (d["line"], d["column"], d["end_line"], d["end_column"], d["code"], _shown_message(d)) for d in want
         ), path
         for got in published:
             assert got["source"] == "mmlint"

@@ -19,7 +19,7 @@ from lsprotocol import types  # noqa: E402
 from mmlint.core.diagnostics import Diagnostic, Span  # noqa: E402
 from mmlint.server.actions import encode_like, fix_all, fix_one, suppressed_text  # noqa: E402
 from mmlint.server.analysis import Analyser, MemoryFactsCache  # noqa: E402
-from mmlint.server.protocol import Lines, text_edits, units  # noqa: E402
+from mmlint.server.protocol import Lines, text_edits, to_lsp, units  # noqa: E402
 from mmlint.server.settings import ServerSettings, read_settings  # noqa: E402
 from server_client import apply_edits  # noqa: E402
 
@@ -75,6 +75,15 @@ def test_text_edits_turn_the_old_text_into_the_new(old: str, new: str) -> None:
               "newText": e.new_text} for e in text_edits(old, new, "utf-16")]
     assert apply_edits(old, edits) == new
     assert len(edits) == 1
+
+
+def test_an_lsp_message_is_the_message_with_its_help_below() -> None:
+    lines = Lines("x = 1\n", "utf-16")
+    helped = Diagnostic("a.py", Span(1, 1, 1, 2), "MM001", "sync-twin-call", "short", help="do this")
+    shown = to_lsp(helped, lines, uri_of=lambda path: None, lines_of=lambda path: None)
+    assert shown.message == "short\nhelp: do this"
+    plain = Diagnostic("a.py", Span(1, 1, 1, 2), "MM001", "sync-twin-call", "short")
+    assert to_lsp(plain, lines, uri_of=lambda path: None, lines_of=lambda path: None).message == "short"
 
 
 # -- the suppression action ------------------------------------------------------------------

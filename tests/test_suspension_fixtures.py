@@ -41,11 +41,16 @@ def test_a_single_target_still_resolves_through_the_context(target: str) -> None
 def test_messages_name_the_whole_chain() -> None:
     report = check(["mmproc/processors/qwen.py"], cwd=PACKAGE, select=["MM004"])
     (hollow,) = report.diagnostics
+    # By name in the one-line message; where each link is, in the chain (the text's notes).
     assert hollow.message == (
         "`await load_video(...)` never yields to the event loop: "
-        "`load_video` at mmproc/media.py:9 → `sample_frames` at mmproc/video/sampling.py:6 "
-        "→ `decode_frames` at mmproc/video/frames.py:8 has no suspension point"
+        "`load_video` → `sample_frames` → `decode_frames` has no suspension point"
     )
+    assert hollow.chain[:3] == (
+        "`load_video` at mmproc/media.py:9", "`sample_frames` at mmproc/video/sampling.py:6",
+        "`decode_frames` at mmproc/video/frames.py:8",
+    )
+    assert "(mmproc/video/frames.py:8)" in hollow.help
     # The span runs from the `await` keyword to the end of the awaited call.
     assert (hollow.span.line, hollow.span.column, hollow.span.end_line, hollow.span.end_column) == (9, 18, 9, 53)
 

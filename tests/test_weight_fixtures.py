@@ -54,7 +54,7 @@ def test_weights_of_every_kind() -> None:
 
 def test_a_heavy_route_gets_the_plain_def_advice() -> None:
     report = check(["wpkg/routes.py"], cwd=PACKAGE, select=["MM003"])
-    assert all("or make the route a plain `def` if that work is safe on a worker thread" in d.message for d in report.diagnostics)
+    assert all("or make the route a plain `def` if that work is safe on a worker thread" in d.help for d in report.diagnostics)
     assert all(d.context == "route" for d in report.diagnostics)
     assert len(report.diagnostics) == 2
 

@@ -18,6 +18,7 @@ from mmlint.cli.common import (
     scan_options,
     stdin_filename_option,
     stdin_on_disk,
+    terminal_width,
     tool_errors,
     use_color,
 )
@@ -71,7 +72,9 @@ def command(paths: tuple[Path, ...], config_file: Path | None, select: tuple[str
     color = use_color(no_color, output)
     if output_format == "text":
         with stdin_on_disk(report, stdin) as shown_report:  # snippets of the input, not of a file on disk
-            text = render(shown_report, color=color, quiet=quiet, statistics=statistics)
+            text = render(
+                shown_report, color=color, quiet=quiet, statistics=statistics, width=terminal_width(output)
+            )
     elif statistics:
         from mmlint.reporters.json_report import render_statistics
 

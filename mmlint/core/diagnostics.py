@@ -124,6 +124,10 @@ class Diagnostic:
     reason: str = field(default="", compare=False)
     chain: tuple[str, ...] = field(default=(), compare=False)
     context: str = field(default="", compare=False)
+    # The advice or detail below the one-line message (what to do, why it is
+    # left alone): text reporters show it as `= help:` lines, the others carry
+    # it beside the message. Empty when the message says it all.
+    help: str = field(default="", compare=False)
 
     @property
     def sort_key(self) -> tuple[str, int, int, str]:

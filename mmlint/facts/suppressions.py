@@ -211,13 +211,15 @@ def _segment_starts(comment: str) -> list[int]:
 
 
 def _malformation(comment: str, match: re.Match[str] | None, header: bool, segment_end: int) -> str | None:
-    """Why a segment starting like a directive (``# mmlint:``) is not one; None when it is."""
+    """Why a segment starting like a directive (``# mmlint:``) is not one, what
+    is wrong before a "; " and the remedy after it (MM009's message and help);
+    None when it is one."""
     if match is None:  # `# MMLint:`, `# mmlint: [MM001]`, ...
-        return "expected `# mmlint: ignore`, `# mmlint: ignore[CODES]` or `# mmlint: skip-file`"
+        return "no directive after `# mmlint:`; expected `# mmlint: ignore`, `# mmlint: ignore[CODES]` or `# mmlint: skip-file`"
     keyword = match.group("keyword").lower()
     codes = match.group("codes")
     if keyword not in ("ignore", "skip-file"):
-        return f"unknown directive `{match.group('keyword')}`: expected `ignore`, `ignore[CODES]` or `skip-file`"
+        return f"unknown directive `{match.group('keyword')}`; expected `ignore`, `ignore[CODES]` or `skip-file`"
     tail = comment[match.end() : segment_end]
     if tail and tail[0] not in _BLANK:
         return (
@@ -225,17 +227,17 @@ def _malformation(comment: str, match: re.Match[str] | None, header: bool, segme
             f"e.g. {EXAMPLE}"
         )
     if _CODE_LIKE_REASON.match(tail.lstrip(_BLANK)):
-        return "codes go in brackets right after the keyword, e.g. `# mmlint: ignore[MM001]`"
+        return "codes outside brackets; codes go in brackets right after the keyword, e.g. `# mmlint: ignore[MM001]`"
     if keyword == "skip-file":
         if codes is not None:
-            return "`# mmlint: skip-file` takes no codes: it skips the whole file"
+            return "`# mmlint: skip-file` takes no codes; it skips the whole file"
         if not header:
-            return "`# mmlint: skip-file` counts only in the comments before the first line of code"
+            return "`# mmlint: skip-file` after code; it counts only in the comments before the first line of code"
         return None
     if codes is not None:
         items = [code.strip(_BLANK) for code in codes.split(",") if code.strip(_BLANK)]
         if not items:
-            return "empty code list: name the codes, e.g. `# mmlint: ignore[MM001]`, or drop the brackets"
+            return "empty code list; name the codes, e.g. `# mmlint: ignore[MM001]`, or drop the brackets"
         bad = [code for code in items if not _CODE.match(code)]
         if bad:
             return f"not a code: {', '.join(repr(code) for code in bad)}; codes are like MM001, separated by commas"

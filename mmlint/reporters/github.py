@@ -47,7 +47,9 @@ def format_command(diagnostic: Diagnostic) -> str:
         ("title", f"{diagnostic.code} {diagnostic.name}"),
     )
     joined = ",".join(f"{key}={escape_property(value)}" for key, value in properties)
-    return f"::{level_of(diagnostic.code)} {joined}::{escape_message(diagnostic.message)}"
+    # The annotation shows the message first, the advice on a line below it.
+    text = diagnostic.message + (f"\nhelp: {diagnostic.help}" if diagnostic.help else "")
+    return f"::{level_of(diagnostic.code)} {joined}::{escape_message(text)}"
 
 
 def render(report: "Report", *, color: bool = False) -> str:

@@ -25,6 +25,8 @@ def diagnostic_dict(d: Diagnostic) -> dict[str, Any]:
         "message": d.message,
         "fixable": d.fixable,
     }
+    if d.help:  # the advice below the one-line message; only when there is some, as `related`
+        found["help"] = d.help
     if d.related:  # only present when there is one, so older consumers see the same objects
         found["related"] = [
             {

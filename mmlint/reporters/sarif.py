@@ -92,7 +92,7 @@ def _result(
     result.update(
         {
             "level": level_of(diagnostic.code),
-            "message": {"text": diagnostic.message},
+            "message": _message(diagnostic),
             "locations": [{"physicalLocation": {"artifactLocation": artifact, "region": _region(diagnostic.span)}}],
         }
     )
@@ -109,12 +109,14 @@ def _result(
             for index, r in enumerate(diagnostic.related)
         ]
     properties = finding_fields(diagnostic)
+    if diagnostic.help:
+        properties["help"] = diagnostic.help
     if properties:
         result["properties"] = properties
     if diagnostic.fixable and diagnostic.edits:
         result["fixes"] = [
             {
-                "description": {"text": f"Fix {diagnostic.code} {diagnostic.name}"},
+                "description": {"text": diagnostic.help or f"Fix {diagnostic.code} {diagnostic.name}"},
                 "artifactChanges": [
                     {
                         "artifactLocation": artifact,
@@ -127,6 +129,16 @@ def _result(
             }
         ]
     return result
+
+
+def _message(diagnostic: Diagnostic) -> dict[str, str]:
+    """The one-line message as ``text``; with the help, a ``markdown`` form
+    holding both (SARIF 2.1.0 3.11: a viewer that renders Markdown shows that,
+    the others the text; the help is also the ``help`` property)."""
+    message = {"text": diagnostic.message}
+    if diagnostic.help:
+        message["markdown"] = f"{diagnostic.message}\n\nhelp: {diagnostic.help}"
+    return message
 
 
 def _region(span: Span) -> dict[str, int]:

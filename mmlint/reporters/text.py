@@ -1,9 +1,11 @@
 """`--format text`: `path:line:col: CODE message`, the source line with the span
-marked, and a summary. Colour through rich on a terminal; plain otherwise."""
+marked, the chain as `= note:` lines and the advice as `= help:` lines (ruff's
+full format), and a summary. Colour through rich on a terminal; plain otherwise."""
 
 from __future__ import annotations
 
 import io
+import re
 from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -21,7 +23,10 @@ if TYPE_CHECKING:
     from mmlint.core.report import Report
 
 
-def render(report: "Report", *, color: bool = False, quiet: bool = False, statistics: bool = False) -> str:
+def render(
+    report: "Report", *, color: bool = False, quiet: bool = False, statistics: bool = False, width: int | None = None
+) -> str:
+    """``width``: the terminal's, to wrap the help text to; None (piped) never wraps."""
     buffer = io.StringIO()
     console = Console(
         file=buffer, force_terminal=color, no_color=not color, highlight=False, soft_wrap=True, width=200,
@@ -31,7 +36,7 @@ def render(report: "Report", *, color: bool = False, quiet: bool = False, statis
         _statistics(console, report)
     else:
         for diagnostic in report.diagnostics:
-            _diagnostic(console, diagnostic, _real_path(report, diagnostic.path))
+            _diagnostic(console, diagnostic, _real_path(report, diagnostic.path), width)
     if not quiet:
         console.print(summary(report))
     return buffer.getvalue()
@@ -61,18 +66,18 @@ def _real_path(report: "Report", shown: str) -> Path | None:
     return candidate if candidate.is_file() else None
 
 
-def _diagnostic(console: Console, d: Diagnostic, real: Path | None) -> None:
+def _diagnostic(console: Console, d: Diagnostic, real: Path | None, width: int | None = None) -> None:
     # One print per diagnostic: rich's print costs far more per call than per line.
-    console.print("\n".join(_diagnostic_lines(d, real)))
+    console.print("\n".join(_diagnostic_lines(d, real, width)))
 
 
-def _diagnostic_lines(d: Diagnostic, real: Path | None) -> list[str]:
+def _diagnostic_lines(d: Diagnostic, real: Path | None, width: int | None = None) -> list[str]:
     fix_mark = " [bold cyan]\\[*][/]" if d.fixable else ""
     heading = (
         f"[bold]{escape(visible_path(d.path))}[/]:{d.span.line}:{d.span.column}: "
         f"[bold red]{d.code}[/] {escape(visible(d.message))}{fix_mark}"
     )
-    notes = _chain_notes(d)
+    notes = _chain_notes(d) + _help_lines(d, width)
     source = line_of(real, d.span.line)
     if source is None:
         return [heading, *notes]
@@ -87,12 +92,13 @@ def _diagnostic_lines(d: Diagnostic, real: Path | None) -> list[str]:
     # Columns are code points; the terminal draws cells: a wide character (CJK,
     # most emoji) takes two, an escaped control character several.
     indent = cell_len(visible(source[:start]))
-    width = max(1, cell_len(visible(source[start:max(start, end)])))
+    marked = max(1, cell_len(visible(source[start:max(start, end)])))
     return [
         heading,
         f"{' ' * gutter} [blue]|[/]",
         f"[blue]{d.span.line} |[/] {escape(visible(source))}",
-        f"{' ' * gutter} [blue]|[/] {' ' * indent}[bold red]{'^' * width}[/]",
+        f"{' ' * gutter} [blue]|[/] {' ' * indent}[bold red]{'^' * marked}[/]",
+        *([f"{' ' * gutter} [blue]|[/]"] if notes else []),
         *notes,
         "",
     ]
@@ -104,6 +110,41 @@ def _chain_notes(d: Diagnostic) -> list[str]:
         return []
     first, *rest = (escape(visible(step)) for step in d.chain)
     return [f"  [cyan]= note[/]: {first}", *(f"          → {step}" for step in rest)]
+
+
+_HELP_PREFIX = "  = help: "
+_HELP_INDENT = " " * len(_HELP_PREFIX)
+
+
+def _help_lines(d: Diagnostic, width: int | None) -> list[str]:
+    """The help text after `= help:`, wrapped between words to ``width`` (a path
+    or a quoted name is never broken); on one line when ``width`` is None."""
+    if not d.help:
+        return []
+    text = visible(d.help)
+    lines = [text] if width is None else wrap_words(text, max(width - len(_HELP_PREFIX), 20))
+    first, *rest = (escape(line) for line in lines)
+    return [f"  [cyan]= help[/]: {first}", *(f"{_HELP_INDENT}{line}" for line in rest)]
+
+
+# A word: a run of characters other than blanks, where `quoted code` counts
+# as one character, so a quoted call is never broken across lines.
+_WORD = re.compile(r"(?:`[^`]*`|[^\s`]|`)+")
+
+
+def wrap_words(text: str, width: int) -> list[str]:
+    """``text`` in lines of at most ``width`` characters, broken only between
+    words; a word longer than ``width`` (a path, a long quoted call) has a line
+    of its own."""
+    lines: list[str] = []
+    line = ""
+    for word in _WORD.findall(text):
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    return [*lines, line] if line else lines or [""]
 
 
 def _statistics(console: Console, report: "Report") -> None:

@@ -133,16 +133,16 @@ class SyncTwinCall(Rule):
             reason = unfixable_reason(site, facts)
             call = f"{site.receiver}.{site.callee}" if site.receiver else site.callee
             target = f"{site.receiver}.{site.pair.async_}" if site.receiver else site.pair.async_
-            message = f"`{call}(...)` runs the sync twin directly and bypasses the processor worker pool; "
             if reason is None:
-                message += f"use `await {target}(...)`"
+                advice = f"use `await {target}(...)`"
             else:
-                message += f"move the work into an async def and use `await {target}(...)` (not auto-fixable: {reason})"
+                advice = f"move the work into an async def and use `await {target}(...)` (not auto-fixable: {reason})"
             rewrite = call_rewrite(site) if reason is None else None
             yield self.diagnostic(
                 facts.path,
                 site.span,
-                message,
+                f"`{call}(...)` runs the sync twin and bypasses the worker pool",
+                help=advice,
                 fixable=reason is None,
                 edits=rewrite.edits() if rewrite is not None else (),
                 unfixable_reason=reason,

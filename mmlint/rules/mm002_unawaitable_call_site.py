@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from mmlint.core.diagnostics import Diagnostic
 from mmlint.facts.model import FileFacts
 from mmlint.rules.base import Example, Rule, RuleContext
-from mmlint.rules.scopes import describe_scope
+from mmlint.rules.scopes import describe_scope, short_scope
 
 
 class UnawaitableCallSite(Rule):
@@ -79,10 +79,12 @@ class UnawaitableCallSite(Rule):
                 consequence = "its coroutine cannot be awaited here"
             else:
                 consequence = "it runs the sync body outside the worker pool and cannot be rewritten to await"
+            advice = f"{consequence}; make the enclosing function `async def` or move the call into one"
+            where, short = describe_scope(site), short_scope(site)
             yield self.diagnostic(
                 facts.path,
                 site.span,
-                f"`{call}(...)` is called in {describe_scope(site)}, which cannot await: {consequence}; "
-                "make the enclosing function `async def` or move the call into one",
+                f"`{call}(...)` cannot be awaited in {short}",
+                help=advice if where == short else f"{where} cannot await: {advice}",
                 owner=site.owner,
             )

@@ -39,7 +39,7 @@ class FakeAsync(Rule):
     every async def either way.
 
     One finding per root cause: when the coroutine is awaited from other
-    places, the message counts them and each `await` is a related location
+    places, the help counts them and each `await` is a related location
     (MM004 then stays silent there). The reason names the costliest call and
     the chain to it (`chain` in JSON and SARIF, a note in the text output).
 
@@ -179,7 +179,8 @@ class FakeAsync(Rule):
             yield self.diagnostic(
                 facts.path,
                 fn.span,
-                message(fn, weight, context, len(sites)),
+                message(fn, weight),
+                help=advice_for(fn, weight, context, len(sites)),
                 owner=fn.owner,
                 related=tuple(RelatedLocation(path, span, f"awaits `{fn.qualname}` here") for path, span in sites),
                 weight=weight.kind,
@@ -189,13 +190,21 @@ class FakeAsync(Rule):
             )
 
 
-def message(fn: AsyncDef, weight: Weight, context: str = "", awaited_from: int = 0) -> str:
-    """One line: what never suspends, the costliest thing it does, the advice."""
-    where = f" (awaited from {awaited_from} places)" if awaited_from > 1 else ""
-    head = f"`async def {fn.qualname}` never suspends{where}"
+def message(fn: AsyncDef, weight: Weight) -> str:
+    """One line: what never suspends and the costliest thing it does."""
+    head = f"`async def {fn.qualname}` never suspends"
+    if weight.kind == UNKNOWN_WEIGHT:
+        return f"{head}; it calls `{weight.reason}(...)`, which mmlint cannot see into"
     if weight.kind != HEAVY:
-        why = f"; it calls `{weight.reason}(...)`, which mmlint cannot see into" if weight.kind == UNKNOWN_WEIGHT else ""
-        return f"{head}{why}: its body is light, make it a plain `def` if no caller needs a coroutine"
+        return f"{head}; its body is light"
+    return f"{head}; {weight.reason}"
+
+
+def advice_for(fn: AsyncDef, weight: Weight, context: str = "", awaited_from: int = 0) -> str:
+    """The help below the message: what to do, and how many places await it."""
+    where = f" (it is awaited from {awaited_from} places)" if awaited_from > 1 else ""
+    if weight.kind != HEAVY:
+        return f"make it a plain `def` if no caller needs a coroutine{where}"
     is_method = len(fn.owner) >= 2 and fn.owner[-2].kind == "class"
     costliest = weight.chain[-1] if weight.chain else "the loop"
-    return f"{head}: {weight.reason} on the event loop; {advice(context, is_method, costliest)}"
+    return f"{advice(context, is_method, costliest)}{where}"

@@ -19,7 +19,8 @@ class HollowAwaitRule(Rule):
     `async with` on any path, or only awaits other coroutines that never
     suspend. The callee is followed across modules (imports, relative imports,
     aliases) and class hierarchies (`self.`, `cls.`, `super().` along the MRO,
-    overrides in subclasses included); the message names the whole chain.
+    overrides in subclasses included); the message names the whole chain, the
+    notes (`chain` in JSON) say where each link is.
     A callee that cannot be resolved, or lives outside the scanned code, is
     assumed to suspend, so nothing is reported on a guess. A callee that
     suspends on some paths only is not reported.
@@ -129,6 +130,7 @@ class HollowAwaitRule(Rule):
                 facts.path,
                 hollow.span,
                 message(hollow),
+                help=advice(hollow),
                 owner=owner,
                 weight=weight.kind,
                 reason=weight.reason,
@@ -150,9 +152,12 @@ def root_is_reported(root: DefKey, weights: WeightAnalysis, ctx: RuleContext, re
     return weight.kind == HEAVY or not weights.contexts.of(root, info)
 
 
-def describe_chain(chain: tuple[ChainLink, ...], ends_in_cycle: bool, ends_without_suspension_point: bool) -> str:
-    """"`a` at x.py:3 → `b` at y.py:7 has no suspension point" and the like."""
-    text = " → ".join(f"`{link.name}` at {link.path}:{link.line}" for link in chain)
+def describe_chain(
+    chain: tuple[ChainLink, ...], ends_in_cycle: bool, ends_without_suspension_point: bool, located: bool = True
+) -> str:
+    """"`a` at x.py:3 → `b` at y.py:7 has no suspension point" and the like
+    (without ``located``: "`a` → `b` has no suspension point")."""
+    text = " → ".join(f"`{link.name}`" + (f" at {link.path}:{link.line}" if located else "") for link in chain)
     if ends_in_cycle:
         return f"{text}: a cycle with no suspension point"
     if ends_without_suspension_point:
@@ -161,7 +166,16 @@ def describe_chain(chain: tuple[ChainLink, ...], ends_in_cycle: bool, ends_witho
 
 
 def message(hollow: HollowAwait) -> str:
+    """The chain by name; where each link is, the notes (the diagnostic's chain) and the help say."""
     return (
         f"`await {hollow.text}` never yields to the event loop: "
-        f"{describe_chain(hollow.chain, hollow.ends_in_cycle, hollow.ends_without_suspension_point)}"
+        f"{describe_chain(hollow.chain, hollow.ends_in_cycle, hollow.ends_without_suspension_point, located=False)}"
+    )
+
+
+def advice(hollow: HollowAwait) -> str:
+    last = hollow.chain[-1]
+    return (
+        f"make `{last.name}` ({last.path}:{last.line}) really yield (`await asyncio.to_thread(...)` around its "
+        "blocking part), or offload the call here: `await asyncio.to_thread(sync_helper, ...)` with a plain `def` helper"
     )

@@ -165,7 +165,8 @@ class BlockingCallInAsync(Rule):
                     yield self.diagnostic(
                         facts.path,
                         call.span,
-                        f"`{shown}(...)` {why} on the event loop in `async def {info.qualname}`; {OFFLOAD_ADVICE}",
+                        f"`{shown}(...)` {why} on the event loop",
+                        help=f"in `async def {info.qualname}`: {OFFLOAD_ADVICE}",
                         owner=info.owner,
                         weight=HEAVY,
                         reason=f"`{shown}(...)` {why}",
@@ -182,8 +183,8 @@ class BlockingCallInAsync(Rule):
             yield self.diagnostic(
                 facts.path,
                 found.span,
-                f"`{found.callee}(...)` {why} on the event loop in `async def {info.qualname}` "
-                f"(through `{short_name(found.chain.call)}`); offload the call "
+                f"`{found.callee}(...)` {why} on the event loop (through `{short_name(found.chain.call)}`)",
+                help=f"in `async def {info.qualname}`: offload the call "
                 f"(`await asyncio.to_thread({found.callee}, ...)`) or use an async equivalent",
                 owner=info.owner,
                 weight=HEAVY,

@@ -74,17 +74,20 @@ class IneffectiveTimeoutRule(Rule):
         analysis = ctx.project.suspension
         for finding in analysis.ineffective_timeouts(frozenset({facts.path})):
             owner = analysis.defs[finding.enclosing].owner
-            yield self.diagnostic(facts.path, finding.timeout.span, message(finding), owner=owner)
+            yield self.diagnostic(facts.path, finding.timeout.span, message(finding), help=advice(finding), owner=owner)
 
 
 def message(finding: IneffectiveTimeout) -> str:
     if finding.timeout.kind == "wait_for":
-        return (
-            f"`asyncio.wait_for({finding.timeout.text}, ...)` cannot time out: "
-            f"{describe_chain(finding.chain, finding.ends_in_cycle, finding.ends_without_suspension_point)}"
-        )
-    return (
-        f"`async with {finding.timeout.text}` cannot fire: nothing in its body suspends, "
-        "so the body always runs to the end"
-    )
+        return f"`asyncio.wait_for({finding.timeout.text}, ...)` cannot time out: `{finding.chain[0].name}` never suspends"
+    return f"`async with {finding.timeout.text}` cannot fire: nothing in its body suspends"
+
+
+def advice(finding: IneffectiveTimeout) -> str:
+    """The chain with its locations (for `wait_for`), then what to do."""
+    offload = "make the work suspend, usually by offloading it: `await asyncio.to_thread(...)`"
+    if finding.timeout.kind == "wait_for":
+        chain = describe_chain(finding.chain, finding.ends_in_cycle, finding.ends_without_suspension_point)
+        return f"{chain}; {offload}"
+    return f"the body always runs to the end; {offload}"
 

@@ -106,15 +106,17 @@ def unused_suppression_diagnostics(
         if unknown:
             # Likely a typo of a real code: left for a person to correct, never removed.
             yield _RULE.diagnostic(
-                path, suppression.span,
-                f"unknown code in suppression: {', '.join(unknown)} (no such rule); correct or remove it by hand",
+                path, suppression.span, f"unknown code in suppression: {', '.join(unknown)}",
+                help="no rule has this code; correct or remove it by hand",
             )
         dead = [code for code in suppression.codes if code in known and is_active(code, settings) and code not in used_here]
         if dead:
             kept = tuple(code for code in suppression.codes if code not in dead)
             yield _unused(path, suppression, f"unused suppression: {', '.join(dead)} not reported on this line", kept)
     for malformed in suppressions.malformed:
-        yield _RULE.diagnostic(path, malformed.span, f"not a suppression: {malformed.reason}")
+        # The reason's first clause is the message, what follows its "; " the help.
+        what, _, how = malformed.reason.partition("; ")
+        yield _RULE.diagnostic(path, malformed.span, f"not a suppression: {what}", help=how)
 
 
 def _unused(path: str, suppression: Suppression, message: str, kept: tuple[str, ...]) -> Diagnostic:
@@ -128,6 +130,6 @@ def _unused(path: str, suppression: Suppression, message: str, kept: tuple[str, 
     else:
         # Alone on a line between a lone CR and an LF: emptying the line would join
         # the two breaks into one CRLF, so the file would lose a line.
-        return _RULE.diagnostic(path, suppression.span, message + " (remove it by hand: it is alone on a line "
-                                "between a bare CR and an LF, which emptied would join into one line break)")
+        return _RULE.diagnostic(path, suppression.span, message, help="remove it by hand: it is alone on a line "
+                                "between a bare CR and an LF, which emptied would join into one line break")
     return _RULE.diagnostic(path, suppression.span, message, fixable=True, edits=(edit,))

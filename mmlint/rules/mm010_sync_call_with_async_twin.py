@@ -69,10 +69,10 @@ class SyncCallWithAsyncTwin(Rule):
     suspends on every path or on some; rewriting to a twin that never suspends
     gains nothing. Otherwise, and for a call in a generator expression, in an
     f-string, with a parenthesised callee, or a bare name whose async twin is
-    not bound in the module, the diagnostic says why it is left alone. A twin
-    bypassed deeper in the chain is never rewritten: the fix is an async path
-    through the chain (async twins of the sync functions on it, the last one
-    awaiting the async member), as the class may already have for another method.
+    not bound in the module, the diagnostic's help says why it is left alone. A
+    twin bypassed deeper in the chain is never rewritten: the fix is an async
+    path through the chain (async twins of the sync functions on it, the last
+    one awaiting the async member), as the class may already have for another method.
 
     ## When to suppress
     When the sync call is cheap or must run on the loop on purpose (a cache
@@ -215,7 +215,8 @@ class SyncCallWithAsyncTwin(Rule):
             yield self.diagnostic(
                 facts.path,
                 twin_call.call.span,
-                message(twin_call, analysis, reason),
+                message(twin_call),
+                help=advice(twin_call, analysis, reason),
                 fixable=reason is None,
                 edits=rewrite.edits() if rewrite is not None else (),
                 unfixable_reason=reason,
@@ -226,7 +227,8 @@ class SyncCallWithAsyncTwin(Rule):
             yield self.diagnostic(
                 facts.path,
                 deep.call.span,
-                deep_message(deep, analysis),
+                deep_message(deep),
+                help=deep_advice(deep, analysis),
                 unfixable_reason=deep_fix(deep),
                 owner=analysis.suspension.defs[deep.enclosing].owner,
                 chain=deep_chain(deep, analysis),
@@ -239,23 +241,27 @@ def twin_analysis(ctx: RuleContext) -> TwinAnalysis:
     return ctx.project.twins(tuple(ctx.settings.twin_patterns), excluded, tuple(ctx.settings.twin_wrappers))
 
 
-def message(twin_call: TwinCall, analysis: TwinAnalysis, reason: str | None) -> str:
+def message(twin_call: TwinCall) -> str:
+    return f"`{twin_call.written}(...)` runs a sync twin on the event loop; its async twin is `{twin_call.twin.async_name}`"
+
+
+def advice(twin_call: TwinCall, analysis: TwinAnalysis, reason: str | None) -> str:
+    """Where the async twin is, what to write, and why `mmlint fix` leaves it when it does."""
     twin = twin_call.twin
-    text = (
-        f"`{twin_call.written}(...)` runs the sync `{twin.sync_name}` on the event loop, "
-        f"but its async twin `{twin.async_name}` is defined at {twin.async_[0]}:{analysis.async_line(twin)}; "
-    )
+    defined = f"`{twin.async_name}` is defined at {twin.async_[0]}:{analysis.async_line(twin)}"
     if reason is None:
-        return text + f"use `await {twin_call.rewritten}(...)`"
-    return text + f"consider `await {twin_call.rewritten}(...)`{_NOT_FIXABLE}{reason})"
+        return f"{defined}; use `await {twin_call.rewritten}(...)`"
+    return f"{defined}; consider `await {twin_call.rewritten}(...)`{_NOT_FIXABLE}{reason})"
 
 
-def deep_message(deep: DeepTwinCall, analysis: TwinAnalysis) -> str:
+def deep_message(deep: DeepTwinCall) -> str:
+    return f"`{deep.written}(...)` reaches the sync twin `{deep.bypass.twin.sync_name}` on the event loop"
+
+
+def deep_advice(deep: DeepTwinCall, analysis: TwinAnalysis) -> str:
+    """Where the async twin is, and the fix: an async path through the chain."""
     twin = deep.bypass.twin
-    return (
-        f"`{deep.written}(...)` reaches the sync `{twin.sync_name}`, async twin `{twin.async_name}` "
-        f"at {twin.async_[0]}:{analysis.async_line(twin)}{_NOT_FIXABLE}{deep_fix(deep)})"
-    )
+    return f"`{twin.async_name}` is defined at {twin.async_[0]}:{analysis.async_line(twin)}{_NOT_FIXABLE}{deep_fix(deep)})"
 
 
 def deep_fix(deep: DeepTwinCall) -> str:

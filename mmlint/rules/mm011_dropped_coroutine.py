@@ -142,6 +142,8 @@ class DroppedCoroutine(Rule):
                 facts.path,
                 dropped.span,
                 f"`{dropped.callee}(...)` creates a coroutine that is never awaited; its body never runs",
+                help="await it, or schedule it with `asyncio.create_task(...)` and keep the task; "
+                "from sync code, hand it to the loop it belongs to (`asyncio.run_coroutine_threadsafe`)",
                 owner=dropped.owner,
                 related=related,
             )

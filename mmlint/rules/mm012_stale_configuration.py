@@ -73,28 +73,35 @@ class StaleConfiguration(Rule):
         where = project.config_display_path or str(settings.config_file)
         for pattern in settings.exempt_paths:
             if pattern not in usage.matched_exempt_paths:
-                yield self._stale(settings, where, "exempt.paths", f"exempt.paths entry {pattern!r} matches no scanned file")
+                yield self._stale(settings, where, "exempt.paths", f"exempt.paths entry {pattern!r} matches no scanned file",
+                                  _DELETE_OR_CORRECT_GLOB)
         classes, functions = _defined_names(project)
         for name in sorted(settings.exempt_classes):
             if name not in classes:
-                yield self._stale(settings, where, "exempt.classes",
-                                  f"exempt.classes entry {name!r} names no class in the parsed files, so it exempts nothing")
+                yield self._stale(settings, where, "exempt.classes", f"exempt.classes entry {name!r} names no class",
+                                  f"no parsed file defines a class {name!r}, so it exempts nothing; {_DELETE_OR_CORRECT_NAME}")
         for name in sorted(settings.exempt_functions):
             if name not in functions:
-                yield self._stale(settings, where, "exempt.functions",
-                                  f"exempt.functions entry {name!r} names no function in the parsed files, so it exempts nothing")
+                yield self._stale(settings, where, "exempt.functions", f"exempt.functions entry {name!r} names no function",
+                                  f"no parsed file defines a function {name!r}, so it exempts nothing; "
+                                  f"{_DELETE_OR_CORRECT_NAME}")
         for pattern, codes in settings.per_file_ignores:
             key = f'per-file-ignores."{pattern}"'
             if pattern not in usage.matched_ignore_patterns:
-                yield self._stale(settings, where, key, f"per-file-ignores entry {pattern!r} matches no scanned file")
+                yield self._stale(settings, where, key, f"per-file-ignores entry {pattern!r} matches no scanned file",
+                                  _DELETE_OR_CORRECT_GLOB)
             elif pattern not in usage.used_ignore_patterns and _any_selected(settings, codes):
-                yield self._stale(settings, where, key,
-                                  f"per-file-ignores entry {pattern!r} ignores nothing: {', '.join(codes)} "
-                                  "not reported in the files it matches")
+                yield self._stale(settings, where, key, f"per-file-ignores entry {pattern!r} ignores nothing",
+                                  f"{', '.join(codes)} not reported in the files it matches; delete the entry, "
+                                  "or the codes no longer needed")
 
-    def _stale(self, settings: Settings, where: str, key: str, message: str) -> Diagnostic:
+    def _stale(self, settings: Settings, where: str, key: str, message: str, advice: str) -> Diagnostic:
         line = settings.key_line(key)
-        return self.diagnostic(where, Span(line, 1, line, 1), f"stale configuration: {message}")
+        return self.diagnostic(where, Span(line, 1, line, 1), f"stale configuration: {message}", help=advice)
+
+
+_DELETE_OR_CORRECT_GLOB = "delete the entry, or correct the glob it meant"
+_DELETE_OR_CORRECT_NAME = "delete the entry, or correct the name it meant"
 
 
 def _any_selected(settings: Settings, prefixes: tuple[str, ...]) -> bool:

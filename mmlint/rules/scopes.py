@@ -22,6 +22,15 @@ def describe_scope(site: CallSite) -> str:
     else:
         where = f"the async def `{enclosing[-1].name}`" if enclosing else "an async def"
     if model.COMPREHENSION in site.scope_chain or model.GENEXP in site.scope_chain:
-        kind = "generator expression" if model.GENEXP in site.scope_chain else "comprehension"
-        return f"a sync {kind} in {where}"
+        return f"{short_scope(site)} in {where}"
     return where
+
+
+def short_scope(site: CallSite) -> str:
+    """The innermost scope alone, for a one-line message: 'a sync comprehension'
+    where one lies between, else as :func:`describe_scope` says."""
+    if model.GENEXP in site.scope_chain:
+        return "a sync generator expression"
+    if model.COMPREHENSION in site.scope_chain:
+        return "a sync comprehension"
+    return describe_scope(site)

@@ -70,9 +70,10 @@ def to_lsp(
     lines_of: Callable[[str], Lines | None],
     rule_docs_url: str | None = None,
 ) -> types.Diagnostic:
-    """One diagnostic as `check` reports it: code, message, severity (the
-    rule's level), the link to the rule's page and the related locations
-    (``uri_of`` / ``lines_of``: a display path's URI and lines)."""
+    """One diagnostic as `check` reports it: code, message (its help on a
+    line below), severity (the rule's level), the link to the rule's page
+    and the related locations (``uri_of`` / ``lines_of``: a display path's
+    URI and lines)."""
     rule = rule_by_code(diagnostic.code)
     level = rule.level if rule is not None else "error"
     related = []
@@ -85,7 +86,8 @@ def to_lsp(
         related.append(types.DiagnosticRelatedInformation(types.Location(uri, where), location.message))
     return types.Diagnostic(
         range=lines.range(diagnostic.span),
-        message=diagnostic.message,
+        # An editor shows the whole message on hover: the advice goes on a line below.
+        message=diagnostic.message + (f"\nhelp: {diagnostic.help}" if diagnostic.help else ""),
         severity=types.DiagnosticSeverity.Warning if level == "warning" else types.DiagnosticSeverity.Error,
         code=diagnostic.code,
         code_description=rule_link(diagnostic.code, rule_docs_url),

@@ -91,7 +91,7 @@ def test_exactly_the_awaits_of_them_are_hollow(report) -> None:
     assert related == HOLLOW_AWAITS
     (root,) = [d for d in report.diagnostics if d.code == "MM003" and d.path == "processors/qwen_vl.py" and d.span.line == 248]
     assert ("processors/interns1pro.py", 65) in {(r.path, r.span.line) for r in root.related}
-    assert "awaited from 2 places" in root.message
+    assert "awaited from 2 places" in root.help
 
 
 def test_processors_that_offload_are_reported_as_suspending(report) -> None:

@@ -52,8 +52,8 @@ def test_mm010_on_the_whole_0_5_23_package(sglang_0_5_23_package: Path, tmp_path
     found = {}
     for diagnostic in report.diagnostics:
         relative = Path(diagnostic.path).relative_to(sglang_0_5_23_package).as_posix()
-        assert not diagnostic.fixable and "(not auto-fixable: " in diagnostic.message
-        found[(relative, diagnostic.span.line)] = diagnostic.message.split("(not auto-fixable: ", 1)[1][:-1]
+        assert not diagnostic.fixable and "(not auto-fixable: " in diagnostic.help
+        found[(relative, diagnostic.span.line)] = diagnostic.help.split("(not auto-fixable: ", 1)[1][:-1]
     assert found == EXPECTED_0_5_23
 
 
