@@ -41,7 +41,7 @@ def test_each_mm010_is_fixable_or_not_as_its_note_says() -> None:
         if reason is None:
             assert diagnostic.fixable and diagnostic.edits, diagnostic.message
         else:
-            assert not diagnostic.fixable and reason in diagnostic.message, diagnostic.message
+            assert not diagnostic.fixable and reason in diagnostic.help, diagnostic.help
 
 
 def test_an_override_of_the_async_method_cuts_the_chain_through_the_subclass() -> None:
@@ -152,8 +152,8 @@ def test_only_the_configured_wrappers_define_twins(tmp_path: Path) -> None:
 def test_a_twin_bypassed_two_calls_deep_names_the_chain_and_the_fix() -> None:
     (deep,) = [d for d in _report().diagnostics if d.path == "gpkg/engine.py" and d.span.line == 52]
     assert deep.code == "MM010" and not deep.fixable and not deep.edits
-    assert "async twin `_rpc_async` at gpkg/engine.py:18" in deep.message
-    assert "needs an async path through the chain to `_rpc_async`" in deep.message
+    assert "`_rpc_async` is defined at gpkg/engine.py:18" in deep.help
+    assert "needs an async path through the chain to `_rpc_async`" in deep.help
     assert deep.chain == (
         "`Engine.get_load` at gpkg/engine.py:25",
         "`Engine._collect_loads` at gpkg/engine.py:22",
