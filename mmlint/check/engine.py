@@ -186,6 +186,9 @@ class FilesRead:
     tasks: list[tuple]  # analyse_file's arguments: bytes, real path, display path, twins, budgets
     digests: list[tuple[str, Path, bytes]]  # (display path, real path, sha256 of the bytes)
     refused: dict[str, str] = field(default_factory=dict)  # display path -> the size budget it is over
+    # The bytes of prefiltered files that did not come from the disk (an
+    # editor's buffers): the reach (mmlint.check.reach) reads the others again.
+    held: dict[str, bytes] = field(default_factory=dict)
 
 
 class _OverSizeBudget(Exception):
@@ -236,6 +239,7 @@ def _read(files: Mapping[str, Path], resolver: ConfigResolver, sources: Mapping[
     unreadable: dict[str, str] = {}
     refused: dict[str, str] = {}
     prefiltered: list[str] = []
+    held: dict[str, bytes] = {}
     tasks: list[tuple] = []
     digests: list[tuple[str, Path, bytes]] = []
     for shown, real in files.items():
@@ -262,7 +266,9 @@ def _read(files: Mapping[str, Path], resolver: ConfigResolver, sources: Mapping[
             tasks.append((data, real, shown, settings.twins, settings.budgets))  # what besides the bytes decides an outcome
         else:
             prefiltered.append(shown)
-    return FilesRead(tuple(files), unreadable, tuple(prefiltered), tasks, digests, refused)
+            if shown in sources:
+                held[shown] = data
+    return FilesRead(tuple(files), unreadable, tuple(prefiltered), tasks, digests, refused, held)
 
 
 def _one_per_file(files: Sequence[Path], cwd: Path) -> dict[str, Path]:
