@@ -1,5 +1,6 @@
 """What the benchmark scans: sglang's released package (whole, or its
-srt/multimodal), fetched and cached by the ecosystem test harness, and a
+srt/multimodal) and vLLM's whole package, fetched and cached by the
+ecosystem test harness, and a
 generated single module of about 5 MB (checked with the per-file budgets
 raised: GENERATED_BUDGETS); and which of their files mmlint's prefilter
 sends to the parser."""
@@ -19,10 +20,14 @@ from ecosystem.releases import (  # noqa: E402
     _download_wheel,
     cache_dir,
     sglang_multimodal,
+    vllm_package,
 )
 from floors import python_files  # noqa: E402
 
-TARGET_NAMES = ("whole", "multimodal", "generated")
+TARGET_NAMES = ("whole", "multimodal", "generated", "vllm")
+VLLM_VERSION = "0.33.0"
+# The targets re-checked after one file changed (the "edited" row): whole packages.
+EDITED_TARGETS = ("whole", "vllm")
 GENERATED_DEFS = 20_000
 DEFS_PER_CLASS = 20
 
@@ -111,7 +116,31 @@ def resolve(name: str, version: str, scratch: Path) -> Path:
         return whole_package(version)
     if name == "multimodal":
         return multimodal(version)
+    if name == "vllm":
+        return vllm_package(VLLM_VERSION)
     return write_generated(scratch)
+
+
+class OneFileEdits:
+    """A copy of a package in which one analysed file (``edited``, one the
+    prefilter passes) changes before each run: a comment line appended, a
+    different one each time, so neither the results cache nor that file's
+    facts entry can answer, and every other file's facts entry can."""
+
+    def __init__(self, package: Path, passed: list[Path], scratch: Path, name: str) -> None:
+        import shutil
+
+        self.root = scratch / f"edited-{name}" / package.name
+        shutil.copytree(package, self.root)
+        # A middling one of the analysed files: neither the cheapest nor the 5 MB kind.
+        chosen = sorted(passed, key=lambda p: p.stat().st_size)[len(passed) // 2]
+        self.edited = self.root / chosen.relative_to(package)
+        self.count = 0
+
+    def edit(self) -> None:
+        self.count += 1
+        with open(self.edited, "a", encoding="utf-8") as handle:
+            handle.write(f"\n# benchmark edit {self.count}\n")
 
 
 # mmlint.check.prefilter's rule, for when the module has moved (the lead is

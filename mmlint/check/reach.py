@@ -26,7 +26,18 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mmlint.check.cache import FactsCache
-from mmlint.facts.model import DOTTED, NAME, CalleeRef, FileFacts, ImportFact
+from mmlint.core.diagnostics import Owner
+from mmlint.facts.model import (
+    CLASS,
+    CLS,
+    DOTTED,
+    NAME,
+    SELF,
+    SUPER,
+    CalleeRef,
+    FileFacts,
+    ImportFact,
+)
 from mmlint.facts.module_paths import module_name_for, module_path_parts
 from mmlint.facts.outcome import FileOutcome, Parsed, Unparsed
 from mmlint.facts.suppressions import FileSuppressions
@@ -63,7 +74,7 @@ def reach(
     reached: set[str] = set()
     unparsable: set[str] = set()
     seen: set[tuple[str, str]] = set()
-    pending = [(shown, info.owner[0].name) for shown, facts in analysed.items() for info in facts.async_defs]
+    pending = [(shown, _member(info.owner)) for shown, facts in analysed.items() for info in facts.async_defs]
     while pending:
         shown, name = pending.pop()
         if (shown, name) in seen or shown in unparsable:
@@ -131,42 +142,70 @@ def _named_modules(facts: FileFacts, texts: Iterable[str]) -> set[_Named]:
         for fact in by_local.get(head, ()):
             parts = [*fact.target.split("."), *(rest.split(".") if rest else ())]
             if fact.anchor:
-                named.update((True, fact.anchor + tuple(parts[:cut]), parts[cut]) for cut in range(len(parts)))
+                named.update((True, fact.anchor + tuple(parts[:cut]), ".".join(parts[cut:cut + 2])) for cut in range(len(parts)))
             else:
-                named.update((False, tuple(parts[:cut]), parts[cut]) for cut in range(1, len(parts)))
+                named.update((False, tuple(parts[:cut]), ".".join(parts[cut:cut + 2])) for cut in range(1, len(parts)))
     return named
 
 
+def _member(owner: tuple[Owner, ...]) -> str:
+    """The name a def is reached by: ``function``, or ``Class.method`` for a method."""
+    if len(owner) > 1 and owner[0].kind == CLASS:
+        return f"{owner[0].name}.{owner[1].name}"
+    return owner[0].name
+
+
 def _followed(facts: FileFacts, name: str) -> tuple[set[str], list[str]]:
-    """What the module-level ``name`` of a reached file leads to: names of
-    the same file, and reference texts that go through its imports."""
+    """What the module-level ``name`` (``function``, ``Class``, ``Class.attr``)
+    of a file leads to: names of the same file, and reference texts that go
+    through its imports. A class leads on through the method asked of it
+    (``__init__`` when it is called), or, when it does not define that
+    method, through its bases; a method's `self.` calls ask the same class."""
+    head, _, attr = name.partition(".")
+    top_classes = {info.name: info for info in facts.classes if "." not in info.name}
+    defined = {*facts.functions, *top_classes}
     local: set[str] = set()
     texts: list[str] = []
-    defined = {*facts.functions, *(info.name.split(".", 1)[0] for info in facts.classes)}
-    refs: list[CalleeRef | None] = []
-    for sync in facts.sync_defs:
-        if sync.owner[0].name == name:  # the function, or a method (nested def) of the class
-            refs += (call.callee for call in sync.calls)
-    for info in facts.async_defs:
-        if info.owner[0].name == name:  # awaited callees too: re-exports lead on to async defs (MM004)
-            refs += (call.callee for call in info.calls)
-            refs += (awaited.callee for awaited in info.awaits)
-            refs += (timeout.callee for timeout in info.timeouts)
-    for ref in _module_level(refs):
-        head = ref.split(".", 1)[0]
-        if head in defined:
-            local.add(head)
+
+    def refer(text: str) -> None:
+        first = text.split(".", 1)[0]
+        if first in defined:
+            local.add(".".join(text.split(".")[:2]))
         else:
-            texts.append(ref)
-    for info in facts.classes:
-        if info.name.split(".", 1)[0] == name:
-            for base in info.bases:
-                head = base.split(".", 1)[0]
-                if head in defined:
-                    local.add(head)
-                elif base:
-                    texts.append(base)
-    texts += (fact.local for fact in facts.imports if fact.local == name)  # a re-export
+            texts.append(text)
+
+    refs: list[CalleeRef | None] = []
+    klass = top_classes.get(head)
+    if klass is not None:
+        method = attr or "__init__"
+        if method not in klass.methods:
+            for base in klass.bases:
+                if base:
+                    refer(f"{base}.{method}")
+        wanted = (head, method)
+    else:
+        wanted = (head,)
+    for info in (*facts.sync_defs, *facts.async_defs):
+        owner = info.owner
+        if tuple(part.name for part in owner[: len(wanted)]) != wanted or len(owner) < len(wanted):
+            continue
+        calls = [*info.calls, *getattr(info, "awaits", ()), *getattr(info, "timeouts", ())]
+        for call in calls:
+            ref = call.callee
+            if ref is None:
+                continue
+            if klass is not None and ref.kind in (SELF, CLS):
+                local.add(f"{head}.{ref.text}")
+            elif klass is not None and ref.kind == SUPER:
+                for base in klass.bases:
+                    if base:
+                        refer(f"{base}.{ref.text}")
+            else:
+                refs.append(ref)
+    for text in _module_level(refs):
+        refer(text)
+    if klass is None and head not in facts.functions:
+        texts += (name for fact in facts.imports if fact.local == head)  # a re-export
     local.discard(name)
     return local, texts
 
