@@ -34,7 +34,14 @@ from pathlib import Path
 
 from measure import MeasureError, Samples, run_once
 from report import checks, checks_table, figures_table
-from targets import EDITED_TARGETS, REPO, TARGET_NAMES, OneFileEdits, prefiltered, resolve
+from targets import (
+    EDITED_TARGETS,
+    REPO,
+    TARGET_NAMES,
+    OneFileEdits,
+    prefiltered,
+    resolve,
+)
 
 FLOORS = Path(__file__).resolve().parent / "floors.py"
 TARGET_LABELS = {"whole": "sglang/", "multimodal": "srt/multimodal", "generated": "5 MB module", "vllm": "vllm/"}

@@ -182,32 +182,40 @@ def _followed(facts: FileFacts, name: str) -> tuple[set[str], list[str]]:
             for base in klass.bases:
                 if base:
                     refer(f"{base}.{method}")
-        wanted = (head, method)
+        wanted: tuple[str, ...] = (head, method)
     else:
         wanted = (head,)
-    for info in (*facts.sync_defs, *facts.async_defs):
-        owner = info.owner
-        if tuple(part.name for part in owner[: len(wanted)]) != wanted or len(owner) < len(wanted):
+    callees: list[CalleeRef | None] = []
+    for sync in facts.sync_defs:
+        if _owned_by(sync.owner, wanted):
+            callees += (call.callee for call in sync.calls)
+    for info in facts.async_defs:
+        if _owned_by(info.owner, wanted):
+            callees += (call.callee for call in info.calls)
+            callees += (awaited.callee for awaited in info.awaits)
+            callees += (timeout.callee for timeout in info.timeouts)
+    for ref in callees:
+        if ref is None:
             continue
-        calls = [*info.calls, *getattr(info, "awaits", ()), *getattr(info, "timeouts", ())]
-        for call in calls:
-            ref = call.callee
-            if ref is None:
-                continue
-            if klass is not None and ref.kind in (SELF, CLS):
-                local.add(f"{head}.{ref.text}")
-            elif klass is not None and ref.kind == SUPER:
-                for base in klass.bases:
-                    if base:
-                        refer(f"{base}.{ref.text}")
-            else:
-                refs.append(ref)
+        if klass is not None and ref.kind in (SELF, CLS):
+            local.add(f"{head}.{ref.text}")
+        elif klass is not None and ref.kind == SUPER:
+            for base in klass.bases:
+                if base:
+                    refer(f"{base}.{ref.text}")
+        else:
+            refs.append(ref)
     for text in _module_level(refs):
         refer(text)
     if klass is None and head not in facts.functions:
         texts += (name for fact in facts.imports if fact.local == head)  # a re-export
     local.discard(name)
     return local, texts
+
+
+def _owned_by(owner: tuple[Owner, ...], wanted: tuple[str, ...]) -> bool:
+    """Whether a def is ``wanted`` (a function, or a class's method) or nested in it."""
+    return len(owner) >= len(wanted) and tuple(part.name for part in owner[: len(wanted)]) == wanted
 
 
 def _module_level(refs: Iterable[CalleeRef | None]) -> Iterator[str]:

@@ -17,8 +17,10 @@ from __future__ import annotations
 import ast
 import re
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from mmlint.core.diagnostics import Owner
 from mmlint.core.source import DecodeError, decode_source, round_trips
@@ -486,7 +488,7 @@ class _Walk:
         if not indent:
             return text
         first, *rest = _LINE_ENDS_KEPT.split(text)
-        return first + "".join(piece[len(indent):] if piece.startswith(indent) else piece for piece in rest)
+        return first + "".join(piece.removeprefix(indent) for piece in rest)
 
     def _loop_description(self, node: ast.For | ast.AsyncFor | ast.While) -> str:
         if isinstance(node, ast.While):
@@ -816,7 +818,8 @@ def assigned_twin(target: ast.expr, value: ast.Call) -> tuple[str, str, str] | N
     return sync_name, async_name, wrapper
 
 
-_HANDLERS = {
+_Handler = Callable[[_Walk, Any, _Ctx, _Stack], bool]
+_HANDLERS: dict[type, _Handler] = {
     ast.FunctionDef: _Walk._function_def,
     ast.Lambda: _Walk._lambda,
     ast.ClassDef: _Walk._class_def,
