@@ -81,6 +81,13 @@ class Base(os.PathLike, metaclass=Meta):
     class Inner:
         def deep(cls):
             cls.make()
+        def rows(self):
+            for key in [
+                k
+                for k in self.items
+            ]:
+                key()
+    handler_async = make_async(None)
 def _private(x=(yield_ := 1)): return x
 '''
 

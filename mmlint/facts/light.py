@@ -478,12 +478,16 @@ class _Walk:
     def _expression_text(self, node: ast.expr, def_line: int) -> str:
         """A parameter's default or annotation as libcst's codegen of the node
         alone gives it: a dotted name as its dotted text (parenthesised or
-        not, as mmlint.facts.syntax has it); a continuation line without the
-        indentation of the block the def is in (libcst keeps that apart)."""
-        text = dotted_text(node) or self._segment(node)
+        not, as mmlint.facts.syntax has it), anything else as written."""
+        return dotted_text(node) or self._dedented(self._segment(node), def_line)
+
+    def _dedented(self, text: str, line: int) -> str:
+        """``text`` with each continuation line stripped of the indentation of
+        the block the statement on ``line`` is in: libcst keeps that apart
+        from a node's own whitespace, so its codegen of the node lacks it."""
         if "\n" not in text and "\r" not in text:
             return text
-        header = self._source_lines()[def_line - 1].decode("utf-8", "surrogatepass")
+        header = self._source_lines()[line - 1].decode("utf-8", "surrogatepass")
         indent = header[: len(header) - len(header.lstrip(" \t"))]
         if not indent:
             return text
@@ -493,7 +497,7 @@ class _Walk:
     def _loop_description(self, node: ast.For | ast.AsyncFor | ast.While) -> str:
         if isinstance(node, ast.While):
             return "a `while` loop"
-        text = self._segment(node.iter)
+        text = self._dedented(self._segment(node.iter), node.lineno)
         if len(text) > 40 or "\n" in text:
             text = (dotted_text(node.iter) or text.split("(", 1)[0] + "(...)")[:40]
         return f"a loop over `{text}`"
@@ -666,23 +670,31 @@ def _parameters_with_defaults(args: ast.arguments) -> list[tuple[ast.arg, ast.ex
 # -- small questions about ast nodes (mmlint.facts.syntax and .shapes ask them of libcst's)
 
 
+def _name_text(node: ast.AST) -> str | None:
+    """A name's text; libcst reads `None`, `True` and `False` as names too."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Constant) and (node.value is None or node.value is True or node.value is False):
+        return repr(node.value)
+    return None
+
+
 def dotted_text(node: ast.AST) -> str | None:
     parts: list[str] = []
     while isinstance(node, ast.Attribute):
         parts.append(node.attr)
         node = node.value
-    if not isinstance(node, ast.Name):
+    name = _name_text(node)
+    if name is None:
         return None
-    parts.append(node.id)
+    parts.append(name)
     return ".".join(reversed(parts))
 
 
 def dotted_tail(node: ast.AST) -> str:
-    if isinstance(node, ast.Name):
-        return node.id
     if isinstance(node, ast.Attribute):
         return node.attr
-    return ""
+    return _name_text(node) or ""
 
 
 def _unstarred(node: ast.expr) -> ast.expr:
