@@ -45,10 +45,13 @@ def checks(figures: dict[tuple[str, str], Samples]) -> list[Check]:
     return [
         Check("whole package, cold ÷ stdlib-ast script", _ratio(figures, "whole", "cold", "ast"), "×", 0.5),
         Check("whole package, warm ÷ read-and-hash walk", _ratio(figures, "whole", "warm", "hash"), "×", 3.0),
-        Check("whole package, one file changed ÷ warm", _ratio(figures, "whole", "edited", "warm"), "×", 3.0),
         Check("srt/multimodal, cold ÷ libcst parse alone", _ratio(figures, "multimodal", "cold", "parse"), "×", 1.0),
         Check("5 MB module, cold ÷ libcst parse alone", _ratio(figures, "generated", "cold", "parse"), "×", 2.5),
         Check("5 MB module, peak RSS ÷ parse's", _ratio(figures, "generated", "cold", "parse", rss=True), "×", 1.5),
+        Check("vLLM package, cold ÷ stdlib-ast script", _ratio(figures, "vllm", "cold", "ast"), "×", 0.5),
+        Check("vLLM package, warm ÷ read-and-hash walk", _ratio(figures, "vllm", "warm", "hash"), "×", 3.0),
+        Check("sglang package, one file changed ÷ warm", _ratio(figures, "whole", "edited", "warm"), "×", 3.0),
+        Check("vLLM package, one file changed ÷ warm", _ratio(figures, "vllm", "edited", "warm"), "×", 3.0),
         Check("mmlint --version", version.median_seconds if version else None, "s", 0.2),
         Check("whole package, peak RSS per process", whole_peak, "MiB", 150),
     ]

@@ -12,9 +12,9 @@ beside it (it is past the defaults: targets.GENERATED_BUDGETS). Floors: the stdl
 and sha256-hashing every .py file, and libcst's parse_module alone of the files
 mmlint's prefilter passes, in one process. mmlint runs through its command line
 only: cold (a fresh empty MMLINT_CACHE_DIR per run) and warm (a cache filled by
-an untimed run first); for the whole package also edited (a copy of it,
-its caches filled by an untimed run, with one multimodal processor changed
-by an appended comment line before each timed run: targets.edited_copy).
+an untimed run first); for the whole packages also edited (a copy of it,
+its caches filled by an untimed run, with one analysed file changed by an
+appended comment line before each timed run: targets.OneFileEdits).
 Every figure is the median of --repeat fresh processes,
 the runs interleaved so machine load falls on all rows alike; wall time
 includes interpreter start-up. Peak RSS is that of the largest single process
@@ -37,19 +37,25 @@ from pathlib import Path
 
 from measure import MeasureError, Samples, run_once
 from report import checks, checks_table, figures_table
-from targets import REPO, TARGET_NAMES, append_edit, edited_copy, prefiltered, resolve
+from targets import (
+    EDITED_TARGETS,
+    REPO,
+    TARGET_NAMES,
+    OneFileEdits,
+    prefiltered,
+    resolve,
+)
 
 FLOORS = Path(__file__).resolve().parent / "floors.py"
-TARGET_LABELS = {"whole": "sglang/", "multimodal": "srt/multimodal", "generated": "5 MB module"}
+TARGET_LABELS = {"whole": "sglang/", "multimodal": "srt/multimodal", "generated": "5 MB module", "vllm": "vllm/"}
 ROWS = [
     ("ast", "stdlib-ast script, MM001-MM003, every file"),
     ("hash", "read + sha256 every .py file"),
     ("parse", "libcst parse_module of prefiltered files, 1 process"),
     ("cold", "mmlint check, cold (empty cache)"),
     ("warm", "mmlint check, warm (nothing changed)"),
-    ("edited", "mmlint check, one file changed (warm caches)"),
+    ("edited", "mmlint check, warm, one analysed file changed"),
 ]
-EDITED_TARGETS = ("whole",)  # where the "edited" row is measured
 # Variables that would change what a run does or prints.
 _SCRUBBED = ("CI", "GITHUB_ACTIONS", "MMLINT_JOBS", "MMLINT_NO_CACHE", "MMLINT_CACHE_DIR", "MMLINT_DEBUG", "FORCE_COLOR")
 
@@ -59,7 +65,7 @@ def parse_arguments() -> argparse.Namespace:
     parser.add_argument("--sglang", default="0.5.23", metavar="VERSION", help="sglang release to scan (default: 0.5.23)")
     parser.add_argument("--repeat", type=int, default=3, help="fresh processes per figure; the median is shown (default: 3)")
     parser.add_argument(
-        "--only", action="append", choices=TARGET_NAMES, help="run only this target (repeatable; default: all three)"
+        "--only", action="append", choices=TARGET_NAMES, help="run only this target (repeatable; default: all four)"
     )
     parser.add_argument("--markdown", action="store_true", help="print the tables as Markdown")
     parser.add_argument(
@@ -117,7 +123,18 @@ def main() -> int:
                     (name, "warm", check, lambda env=warm_env: env),
                 ]
                 if name in EDITED_TARGETS:
-                    jobs.append((name, "edited", *_edited_job(args.mmlint, target, passed, scratch, base_env, cwd)))
+                    # A copy whose warm cache is filled, then one file edited before each timed run.
+                    edits = OneFileEdits(target, passed, scratch, name)
+                    edited_env = base_env | {"MMLINT_CACHE_DIR": str(scratch / f"edited-cache-{name}")}
+                    edited_check = [*args.mmlint, "check", str(edits.root), "--quiet", "--exit-zero"]
+                    run_once(edited_check, edited_env, cwd)
+
+                    def edited(env: dict[str, str] = edited_env, edits: OneFileEdits = edits) -> dict[str, str]:
+                        edits.edit()  # before the clock starts: run_once times the command alone
+                        return env
+
+                    jobs.append((name, "edited", edited_check, edited))
+                    info.append(f"    edited: {edits.edited.relative_to(edits.root.parent)} gets a comment line before each run")
             load_before = _load()
             for round_number in range(1, args.repeat + 1):
                 for name, key, command, env in jobs:
@@ -164,24 +181,6 @@ def main() -> int:
     print()
     print(note)
     return 0
-
-
-def _edited_job(mmlint, target, passed, scratch, base_env, cwd):
-    """The command and environment of the "edited" row: a copy of ``target``
-    whose caches an untimed run fills; each timed run is preceded by a fresh
-    edit of one analysed file (the environment callable makes it)."""
-    copy, edited = edited_copy(target, passed, scratch)
-    env = base_env | {"MMLINT_CACHE_DIR": str(scratch / "edited-cache")}
-    command = [*mmlint, "check", str(copy), "--quiet", "--exit-zero"]
-    print(f"filling the caches of the edited copy ({edited.relative_to(copy.parent)}) ...", file=sys.stderr)
-    run_once(command, env, cwd)
-    edits = itertools.count(1)
-
-    def edit_then_env() -> dict[str, str]:
-        append_edit(edited, next(edits))
-        return env
-
-    return command, edit_then_env
 
 
 def _load() -> str:

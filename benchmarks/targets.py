@@ -1,5 +1,6 @@
 """What the benchmark scans: sglang's released package (whole, or its
-srt/multimodal), fetched and cached by the ecosystem test harness, and a
+srt/multimodal) and vLLM's whole package, fetched and cached by the
+ecosystem test harness, and a
 generated single module of about 5 MB (checked with the per-file budgets
 raised: GENERATED_BUDGETS); and which of their files mmlint's prefilter
 sends to the parser."""
@@ -20,10 +21,14 @@ from ecosystem.releases import (  # noqa: E402
     _download_wheel,
     cache_dir,
     sglang_multimodal,
+    vllm_package,
 )
 from floors import python_files  # noqa: E402
 
-TARGET_NAMES = ("whole", "multimodal", "generated")
+TARGET_NAMES = ("whole", "multimodal", "generated", "vllm")
+VLLM_VERSION = "0.33.0"
+# The targets re-checked after one file changed (the "edited" row): whole packages.
+EDITED_TARGETS = ("whole", "vllm")
 GENERATED_DEFS = 20_000
 DEFS_PER_CLASS = 20
 
@@ -112,7 +117,30 @@ def resolve(name: str, version: str, scratch: Path) -> Path:
         return whole_package(version)
     if name == "multimodal":
         return multimodal(version)
+    if name == "vllm":
+        return vllm_package(VLLM_VERSION)
     return write_generated(scratch)
+
+
+class OneFileEdits:
+    """A copy of a package in which one analysed file (``edited``, one the
+    prefilter passes) changes before each run: a comment line appended, a
+    different one each time, so neither the results cache nor that file's
+    facts entry can answer, and every other file's facts entry can."""
+
+    def __init__(self, package: Path, passed: list[Path], scratch: Path, name: str) -> None:
+
+        self.root = scratch / f"edited-{name}" / package.name
+        shutil.copytree(package, self.root)
+        # A middling one of the analysed files: neither the cheapest nor the 5 MB kind.
+        chosen = sorted(passed, key=lambda p: p.stat().st_size)[len(passed) // 2]
+        self.edited = self.root / chosen.relative_to(package)
+        self.count = 0
+
+    def edit(self) -> None:
+        self.count += 1
+        with open(self.edited, "a", encoding="utf-8") as handle:
+            handle.write(f"\n# benchmark edit {self.count}\n")
 
 
 # mmlint.check.prefilter's rule, for when the module has moved (the lead is
@@ -149,25 +177,3 @@ def prefiltered(target: Path) -> tuple[list[Path], list[Path], int, str]:
     return files, passed, lines, source
 
 
-# The "edited" row: a copy of the whole package, its caches filled, with one
-# analysed file changed before each timed run (a comment line appended: new
-# bytes, so the results cache misses and that file is parsed again).
-EDITED_FILE_PART = "/srt/multimodal/processors/"
-
-
-def edited_copy(target: Path, passed: list[Path], scratch: Path) -> tuple[Path, Path]:
-    """(a copy of ``target`` under ``scratch``, the file of the copy that is
-    edited): the first multimodal processor the prefilter passes, else the
-    first file it passes."""
-    chosen = next((p for p in passed if EDITED_FILE_PART in p.as_posix()), passed[0] if passed else None)
-    if chosen is None:
-        raise ValueError(f"no file of {target} passes the prefilter: nothing to edit")
-    copy = scratch / "edited" / target.name
-    shutil.copytree(target, copy, ignore=shutil.ignore_patterns("__pycache__"))
-    return copy, copy / chosen.relative_to(target)
-
-
-def append_edit(path: Path, number: int) -> None:
-    """Change ``path``'s bytes (a new comment line each time), not its meaning."""
-    with open(path, "a", encoding="utf-8") as handle:
-        handle.write(f"# mmlint benchmark: edit {number}\n")

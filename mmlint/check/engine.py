@@ -225,6 +225,9 @@ class FilesRead:
     tasks: list[FileTask]
     digests: list[tuple[str, Path, bytes]]  # (display path, real path, sha256 of the bytes)
     refused: dict[str, str] = field(default_factory=dict)  # display path -> the size budget it is over
+    # The bytes of prefiltered files that did not come from the disk (an
+    # editor's buffers): the reach (mmlint.check.reach) reads the others again.
+    held: dict[str, bytes] = field(default_factory=dict)
 
 
 class _OverSizeBudget(Exception):
@@ -312,6 +315,7 @@ def _read(
     unreadable: dict[str, str] = {}
     refused: dict[str, str] = {}
     prefiltered: list[str] = []
+    held: dict[str, bytes] = {}
     tasks: list[FileTask] = []
     digests: list[tuple[str, Path, bytes]] = []
     for shown, real in files.items():
@@ -354,9 +358,11 @@ def _read(
             tasks.append(FileTask(data, real, shown, settings.twins, settings.budgets))
         else:
             prefiltered.append(shown)
+            if shown in sources:
+                held[shown] = data
     if seen is not None:
         seen.finish()
-    return FilesRead(tuple(files), unreadable, tuple(prefiltered), tasks, digests, refused)
+    return FilesRead(tuple(files), unreadable, tuple(prefiltered), tasks, digests, refused, held)
 
 
 def _one_per_file(files: Sequence[Path], cwd: Path) -> dict[str, Path]:

@@ -19,6 +19,7 @@ from mmlint.check.discovery import Discovery, glob_relpath
 from mmlint.check.filters import ConfigFilter, TargetFilters, apply_suppressions
 from mmlint.check.per_file import CRASHED, FileTask, analyse_file, needs_own_process, outcome_of_death, prepare_worker
 from mmlint.check.progress import scan_progress
+from mmlint.check.reach import Candidate, reach
 from mmlint.check.scopes import Scope, covers
 from mmlint.check.workers import run_all
 from mmlint.config.resolve import ConfigResolver
@@ -60,7 +61,7 @@ def find(
     progress: bool,
 ) -> Found:
     outcomes = _analyse(read, facts_cache, progress=progress)
-    project = _project(outcomes, targets, discovery, resolver, cwd)
+    project = _project(outcomes, _reached(read, outcomes, facts_cache), targets, discovery, resolver, cwd)
     failures = {shown: o for shown, o in outcomes.items() if shown in targets and isinstance(o, ParseFailure)}
     reported: list[Diagnostic] = []
     suppressed: list[Diagnostic] = []
@@ -135,12 +136,35 @@ def _is_crash(outcome: FileOutcome) -> bool:
 # -- the project -----------------------------------------------------------------------
 
 
+def _reached(read: FilesRead, outcomes: Mapping[str, FileOutcome], cache: OutcomeCache | None) -> dict[str, FileFacts]:
+    """Light-tier facts of the prefiltered files the analysed files' calls
+    lead to (mmlint.check.reach). Their outcomes stay "prefilter": they can
+    hold no finding, so no rule reports in them; they are the project's, so
+    chains run through them."""
+    prefiltered = set(read.prefiltered)
+    candidates = {
+        shown: Candidate(real, digest, read.held.get(shown)) for shown, real, digest in read.digests if shown in prefiltered
+    }
+    analysed = {shown: outcome.facts for shown, outcome in outcomes.items() if isinstance(outcome, Parsed)}
+    return reach(analysed, candidates, cache) if candidates and analysed else {}
+
+
 def _project(
-    outcomes: Mapping[str, FileOutcome], targets: Mapping[str, Path], discovery: Discovery, resolver: ConfigResolver, cwd: Path
+    outcomes: Mapping[str, FileOutcome],
+    reached: Mapping[str, FileFacts],
+    targets: Mapping[str, Path],
+    discovery: Discovery,
+    resolver: ConfigResolver,
+    cwd: Path,
 ) -> Project:
     """The whole scan, as the cwd's configuration sees it (the project stage
-    looks at it through each configuration: _project_view)."""
-    parsed = {shown: o.facts for shown, o in outcomes.items() if isinstance(o, Parsed)}
+    looks at it through each configuration: _project_view): the analysed
+    files' facts and the reached ones', in the files' order."""
+    parsed = {
+        shown: o.facts if isinstance(o, Parsed) else reached[shown]
+        for shown, o in outcomes.items()
+        if isinstance(o, Parsed) or shown in reached
+    }
     settings = resolver.for_cwd
     return Project(
         files=parsed,

@@ -32,7 +32,6 @@ from mmlint.facts import model
 from mmlint.facts.anchors import Anchor
 from mmlint.facts.ir import has_suspension_point
 from mmlint.facts.ir_builder import BodyBuilder, Link
-from mmlint.facts.nfkc import with_normalised_identifiers
 from mmlint.facts.model import (
     CLS,
     DOTTED,
@@ -52,6 +51,12 @@ from mmlint.facts.model import (
     SyncDef,
     TwinAssignment,
 )
+from mmlint.facts.module_paths import (
+    module_name_for,
+    module_path_parts,
+    relative_anchor,
+)
+from mmlint.facts.nfkc import with_normalised_identifiers
 from mmlint.facts.positions import Range, locate, to_span
 from mmlint.facts.scopes import (
     ANNOTATION_SCOPE,
@@ -83,13 +88,10 @@ from mmlint.facts.syntax import (
     is_abstract,
     is_overload,
     is_stub_body,
-    module_name_for,
-    module_path_parts,
     needs_parens,
     opaque_decorators,
     parameters_of,
     qualname,
-    relative_anchor,
     stored_names,
 )
 
@@ -134,7 +136,7 @@ class Frame:
 class _Context:
     """Where a node sits: fixed for a whole scope, shared by its nodes."""
 
-    __slots__ = ("names", "chain", "frame", "owner", "class_node")
+    __slots__ = ("chain", "class_node", "frame", "names", "owner")
 
     def __init__(self, names: NameScope, chain: tuple[ScopeKind, ...], frame: Frame | None, owner: tuple[Owner, ...],
                  class_node: cst.ClassDef | None = None) -> None:
@@ -146,7 +148,7 @@ class _Context:
         self.owner = owner  # enclosing classes and defs, outermost first
         self.class_node = class_node  # the class whose body this is directly, if any
 
-    def with_names(self, names: NameScope) -> "_Context":
+    def with_names(self, names: NameScope) -> _Context:
         return _Context(names, self.chain, self.frame, self.owner, self.class_node)
 
 

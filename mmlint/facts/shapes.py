@@ -7,29 +7,17 @@ from __future__ import annotations
 
 import libcst as cst
 
+from mmlint.facts.shape_words import (
+    BOUNDED_WRAPPERS,
+    HANDOFF_CONSUMERS,
+    OFFLOAD_HINTS,
+    is_constant_name,
+)
 from mmlint.facts.syntax import dotted_tail, dotted_text
 
-# Calls that run what they are given as a coroutine, on a loop or as a
-# framework hook: an async def handed to one must stay a coroutine.
-HANDOFF_CONSUMERS = frozenset(
-    {
-        "run_coroutine_threadsafe", "call_soon_threadsafe", "add_exception_handler", "add_middleware",
-        "add_api_route", "add_route", "add_websocket_route", "add_event_handler", "Depends", "Security",
-        "exception_handler", "middleware", "on_event", "register_hook", "add_hook", "add_callback",
-        "add_done_callback", "register_callback", "create_task", "ensure_future",
-    }
-)
-# Wrappers whose name says they offload: an assignment through one of these
-# (or a configured one, checked in mmlint.analysis.twins) may define a twin.
-_OFFLOAD_HINTS = ("async", "thread", "executor", "offload")
-_BOUNDED_WRAPPERS = frozenset({"enumerate", "zip", "reversed", "sorted", "list", "tuple", "set"})
+__all__ = ["HANDOFF_CONSUMERS", "is_constant_name"]
+
 _LITERALS = (cst.List, cst.Tuple, cst.Set, cst.Dict, cst.SimpleString, cst.ConcatenatedString)
-
-
-def is_constant_name(text: str) -> bool:
-    """``NAMES``, ``self.LABELS``, ``cls._FIELDS``: a module or class constant by convention."""
-    last = text.rsplit(".", 1)[-1].lstrip("_")
-    return bool(last) and last.isupper() and (text.count(".") == 0 or text.split(".", 1)[0] in ("self", "cls") or text.count(".") == 1)
 
 
 def is_bounded_iterable(node: cst.BaseExpression) -> bool:
@@ -44,7 +32,7 @@ def is_bounded_iterable(node: cst.BaseExpression) -> bool:
         name = dotted_tail(node.func)
         if name == "range":
             return all(isinstance(arg.value, (cst.Integer, cst.UnaryOperation)) for arg in node.args)
-        if name in _BOUNDED_WRAPPERS and node.args:
+        if name in BOUNDED_WRAPPERS and node.args:
             return all(is_bounded_iterable(arg.value) for arg in node.args if arg.keyword is None)
         if isinstance(node.func, cst.Attribute) and name in ("items", "keys", "values") and not node.args:
             return is_bounded_iterable(node.func.value)
@@ -108,7 +96,7 @@ def assigned_twin(target: cst.BaseExpression, value: cst.BaseExpression) -> tupl
     sync_name = dotted_tail(wrapped)
     if not async_name or not sync_name or async_name == sync_name or not wrapper:
         return None
-    if sync_name not in async_name and not any(hint in wrapper.lower() for hint in _OFFLOAD_HINTS):
+    if sync_name not in async_name and not any(hint in wrapper.lower() for hint in OFFLOAD_HINTS):
         return None
     return sync_name, async_name, wrapper
 

@@ -4,7 +4,6 @@ builder: dotted names, bound names, stub bodies, decorators."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -20,6 +19,7 @@ from mmlint.facts.model import (
     VAR_POSITIONAL,
     Parameter,
 )
+from mmlint.facts.shape_words import NOT_IMPLEMENTED as _NOT_IMPLEMENTED
 
 if TYPE_CHECKING:  # ir_builder imports this module
     from mmlint.facts.ir_builder import Link
@@ -100,7 +100,6 @@ def opaque_decorators(node: cst.FunctionDef) -> tuple[str, ...]:
     return tuple(found)
 
 
-_NOT_IMPLEMENTED = ("NotImplementedError", "builtins.NotImplementedError")
 
 
 def _is_stub_statement(item: cst.CSTNode) -> bool:
@@ -190,41 +189,6 @@ def qualname(owner: tuple[Owner, ...]) -> str:
         if part.kind != "class" and index < len(owner) - 1:
             parts.append("<locals>")
     return ".".join(parts)
-
-
-def module_name_for(real_path: Path) -> tuple[str, bool]:
-    """The dotted module name of a file, walking up directories holding
-    ``__init__.py``; and whether the file is a package ``__init__``."""
-    real_path = real_path.resolve()
-    is_package = real_path.stem == "__init__"
-    parts: list[str] = [] if is_package else [real_path.stem]
-    directory = real_path.parent
-    while (directory / "__init__.py").exists() or (directory / "__init__.pyi").exists():
-        parts.insert(0, directory.name)
-        if directory.parent == directory:
-            break
-        directory = directory.parent
-    if not parts:  # a lone __init__.py outside any package
-        parts = [real_path.parent.name]
-    return ".".join(parts), is_package
-
-
-def module_path_parts(real_path: Path) -> tuple[str, ...]:
-    resolved = real_path.resolve()
-    if resolved.stem == "__init__":
-        return resolved.parent.parts
-    return resolved.parent.parts + (resolved.stem,)
-
-
-def relative_anchor(real_path: Path, level: int) -> tuple[str, ...] | None:
-    """The absolute path parts of the package ``from <level dots> import``
-    starts from: the file's directory, then one up per extra dot."""
-    directory = real_path.resolve().parent
-    for _ in range(level - 1):
-        if directory.parent == directory:
-            return None
-        directory = directory.parent
-    return directory.parts
 
 
 def callee_name(call: cst.Call) -> cst.Name | None:

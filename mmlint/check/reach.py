@@ -1,0 +1,258 @@
+"""The files the call graph reaches: facts for the modules that the analysed
+files' calls lead into, though the prefilter rejected them.
+
+The prefilter (mmlint.check.prefilter) passes only files that could *hold* a
+finding; a sync helper in a plain module (no `async def`) can still *lead*
+to one, as the blocking call two modules away from the async def that runs
+it (MM005). So, after the analysed files' facts exist: the callees of their
+functions (and the bases of their classes, which `self.` calls go through,
+and the awaited callees, which re-exports lead on), resolved through their
+imports, name modules; those that are files of the scan the prefilter
+rejected get facts of the light tier (mmlint.facts.light, stdlib `ast`);
+their own callees are followed in turn, round by round, until nothing new is
+reached. Only files of the scan (targets and context, as discovered, so
+`exclude` holds) can be reached: never an installed package.
+
+The cost grows with what is reached, not with the tree: a file is read and
+parsed only when a call names it, and its facts are cached by content hash
+in the facts cache under a key of their own (a light entry is never taken
+for a full one, nor the reverse)."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from mmlint.check.cache import OutcomeCache
+from mmlint.core.diagnostics import Owner
+from mmlint.facts.model import (
+    CLASS,
+    CLS,
+    DOTTED,
+    NAME,
+    SELF,
+    SUPER,
+    CalleeRef,
+    FileFacts,
+    ImportFact,
+)
+from mmlint.facts.module_paths import module_name_for, module_path_parts
+from mmlint.facts.outcome import FileOutcome, Parsed, Unparsed
+from mmlint.facts.suppressions import FileSuppressions
+
+__all__ = ["LIGHT_TIER", "Candidate", "reach"]
+
+# The options part of a light entry's facts-cache key (a full entry's is its twins and budgets).
+LIGHT_TIER = ("light facts", 1)
+_NO_FACTS = Unparsed("light tier: does not parse")
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A file of the scan that the prefilter rejected: where it is, the
+    sha256 of the bytes the run read, and those bytes when they did not come
+    from the disk (an editor's buffer)."""
+
+    real: Path
+    digest: bytes
+    data: bytes | None = None
+
+
+def reach(
+    analysed: Mapping[str, FileFacts], candidates: Mapping[str, Candidate], cache: OutcomeCache | None
+) -> dict[str, FileFacts]:
+    """Light-tier facts, by display path, of every candidate that the async
+    defs of ``analysed`` lead to, however many modules deep. What leads on
+    from a file is what a reference into it names: the function (its
+    calls), the class (its methods' calls and its bases) or the import (a
+    re-export) of that name, and from there what they name in turn; the
+    analysed files are followed the same way, without being read again."""
+    index = _ModuleIndex(analysed, candidates)
+    known: dict[str, FileFacts] = dict(analysed)
+    reached: set[str] = set()
+    unparsable: set[str] = set()
+    seen: set[tuple[str, str]] = set()
+    pending = [(shown, _member(info.owner)) for shown, facts in analysed.items() for info in facts.async_defs]
+    while pending:
+        shown, name = pending.pop()
+        if (shown, name) in seen or shown in unparsable:
+            continue
+        seen.add((shown, name))
+        facts = known.get(shown)
+        if facts is None:
+            facts = _light_facts(shown, candidates[shown], cache)
+            if facts is None:
+                unparsable.add(shown)
+                continue
+            known[shown] = facts
+            reached.add(shown)
+        local, texts = _followed(facts, name)
+        pending += ((shown, other) for other in local)
+        pending += index.matching(_named_modules(facts, texts))
+    if cache is not None:
+        cache.finish()
+    return {shown: known[shown] for shown in candidates if shown in reached}  # the files' order
+
+
+def _light_facts(shown: str, candidate: Candidate, cache: OutcomeCache | None) -> FileFacts | None:
+    key = cache.key(candidate.digest, candidate.real, shown, LIGHT_TIER) if cache is not None else ""
+    if cache is not None:
+        stored = cache.load(key)
+        if isinstance(stored, Parsed):
+            return stored.facts
+        if isinstance(stored, Unparsed):
+            return None
+    data = candidate.data
+    if data is None:
+        try:
+            data = candidate.real.read_bytes()
+        except OSError:
+            return None
+        if hashlib.sha256(data).digest() != candidate.digest:  # changed since the run read it
+            return None
+    from mmlint.facts.light import light_facts
+
+    facts = light_facts(data, candidate.real, shown)
+    if cache is not None:
+        outcome: FileOutcome = _NO_FACTS if facts is None else Parsed(facts, FileSuppressions())
+        cache.store(key, outcome)
+    return facts
+
+
+# -- which modules a file's code names ---------------------------------------------------------
+
+# A module a reference names, and the name it asks of that module: (relative,
+# parts, name), where parts are absolute dotted parts, or (relative) the
+# absolute path parts of the package the dots lead to followed by those after it.
+_Named = tuple[bool, tuple[str, ...], str]
+
+
+def _named_modules(facts: FileFacts, texts: Iterable[str]) -> set[_Named]:
+    """For each reference text (a callee, a base class) of ``facts`` that
+    goes through an import: every module each prefix of the resolved name
+    may be, with the name that follows the prefix."""
+    by_local: dict[str, list[ImportFact]] = {}
+    for fact in facts.imports:
+        by_local.setdefault(fact.local, []).append(fact)
+    named: set[_Named] = set()
+    for text in texts:
+        head, _, rest = text.partition(".")
+        for fact in by_local.get(head, ()):
+            parts = [*fact.target.split("."), *(rest.split(".") if rest else ())]
+            if fact.anchor:
+                named.update((True, fact.anchor + tuple(parts[:cut]), ".".join(parts[cut:cut + 2])) for cut in range(len(parts)))
+            else:
+                named.update((False, tuple(parts[:cut]), ".".join(parts[cut:cut + 2])) for cut in range(1, len(parts)))
+    return named
+
+
+def _member(owner: tuple[Owner, ...]) -> str:
+    """The name a def is reached by: ``function``, or ``Class.method`` for a method."""
+    if len(owner) > 1 and owner[0].kind == CLASS:
+        return f"{owner[0].name}.{owner[1].name}"
+    return owner[0].name
+
+
+def _followed(facts: FileFacts, name: str) -> tuple[set[str], list[str]]:
+    """What the module-level ``name`` (``function``, ``Class``, ``Class.attr``)
+    of a file leads to: names of the same file, and reference texts that go
+    through its imports. A class leads on through the method asked of it
+    (``__init__`` when it is called), or, when it does not define that
+    method, through its bases; a method's `self.` calls ask the same class."""
+    head, _, attr = name.partition(".")
+    top_classes = {info.name: info for info in facts.classes if "." not in info.name}
+    defined = {*facts.functions, *top_classes}
+    local: set[str] = set()
+    texts: list[str] = []
+
+    def refer(text: str) -> None:
+        first = text.split(".", 1)[0]
+        if first in defined:
+            local.add(".".join(text.split(".")[:2]))
+        else:
+            texts.append(text)
+
+    refs: list[CalleeRef | None] = []
+    klass = top_classes.get(head)
+    if klass is not None:
+        method = attr or "__init__"
+        if method not in klass.methods:
+            for base in klass.bases:
+                if base:
+                    refer(f"{base}.{method}")
+        wanted: tuple[str, ...] = (head, method)
+    else:
+        wanted = (head,)
+    callees: list[CalleeRef | None] = []
+    for sync in facts.sync_defs:
+        if _owned_by(sync.owner, wanted):
+            callees += (call.callee for call in sync.calls)
+    for info in facts.async_defs:
+        if _owned_by(info.owner, wanted):
+            callees += (call.callee for call in info.calls)
+            callees += (awaited.callee for awaited in info.awaits)
+            callees += (timeout.callee for timeout in info.timeouts)
+    for ref in callees:
+        if ref is None:
+            continue
+        if klass is not None and ref.kind in (SELF, CLS):
+            local.add(f"{head}.{ref.text}")
+        elif klass is not None and ref.kind == SUPER:
+            for base in klass.bases:
+                if base:
+                    refer(f"{base}.{ref.text}")
+        else:
+            refs.append(ref)
+    for text in _module_level(refs):
+        refer(text)
+    if klass is None and head not in facts.functions:
+        texts += (name for fact in facts.imports if fact.local == head)  # a re-export
+    local.discard(name)
+    return local, texts
+
+
+def _owned_by(owner: tuple[Owner, ...], wanted: tuple[str, ...]) -> bool:
+    """Whether a def is ``wanted`` (a function, or a class's method) or nested in it."""
+    return len(owner) >= len(wanted) and tuple(part.name for part in owner[: len(wanted)]) == wanted
+
+
+def _module_level(refs: Iterable[CalleeRef | None]) -> Iterator[str]:
+    """The texts of references to module-level names (bare or dotted)."""
+    return (ref.text for ref in refs if ref is not None and ref.kind in (NAME, DOTTED))
+
+
+class _ModuleIndex:
+    """The scan's modules (analysed and candidates) by their module path, for
+    the names code refers to: an absolute name matches a file whose path
+    ends with its parts (as mmlint.analysis.resolve.Resolver.module_named
+    finds modules whose parents lie outside the scan; a one-part name only a
+    top-level module); a relative one matches the path exactly."""
+
+    def __init__(self, analysed: Mapping[str, FileFacts], candidates: Mapping[str, Candidate]) -> None:
+        self._by_path: dict[tuple[str, ...], list[str]] = {}
+        self._by_last: dict[str, list[tuple[tuple[str, ...], str]]] = {}
+        self._names = {shown: facts.module for shown, facts in analysed.items()}
+        self._real = {shown: candidate.real for shown, candidate in candidates.items()}
+        paths = [(shown, facts.module_path) for shown, facts in analysed.items()]
+        paths += [(shown, module_path_parts(candidate.real)) for shown, candidate in candidates.items()]
+        for shown, parts in paths:
+            self._by_path.setdefault(parts, []).append(shown)
+            if parts:
+                self._by_last.setdefault(parts[-1], []).append((parts, shown))
+
+    def _module_name(self, shown: str) -> str:
+        if shown not in self._names:
+            self._names[shown] = module_name_for(self._real[shown])[0]
+        return self._names[shown]
+
+    def matching(self, named: Iterable[_Named]) -> Iterator[tuple[str, str]]:
+        """(display path, name asked of it) for each module a name denotes."""
+        for relative, parts, name in named:
+            if relative:
+                yield from ((shown, name) for shown in self._by_path.get(parts, ()))
+                continue
+            for path, shown in self._by_last.get(parts[-1], ()):
+                if path[-len(parts):] == parts and (len(parts) > 1 or self._module_name(shown) == parts[0]):
+                    yield shown, name

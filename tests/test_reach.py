@@ -1,0 +1,96 @@
+"""The whole program's reach (issue 18 point 1, mmlint.check.reach): sync
+helpers in plain modules (no `async def`, so the prefilter passes them by)
+are followed from the async defs that call them, however many modules deep,
+with light-tier facts (mmlint.facts.light), cached, and only for the files
+of the scan that the calls reach."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from expectations import assert_diagnostics_match, expected_findings
+
+import mmlint.check.reach as reach_module
+from mmlint.api import check
+from mmlint.check.cache import FactsCache
+from mmlint.check.reach import LIGHT_TIER
+from mmlint.config.settings import DEFAULT_TWINS, Budgets
+from mmlint.facts.outcome import Unparsed
+
+PACKAGE = Path(__file__).resolve().parent.parent / "fixtures" / "reach"
+CODES = ("MM003", "MM004", "MM005")
+PLAIN = ("rpkg/state.py", "rpkg/health.py", "rpkg/net/__init__.py", "rpkg/net/wire.py")
+
+
+@pytest.fixture
+def package(tmp_path: Path) -> Path:
+    copy = tmp_path / "reach"
+    shutil.copytree(PACKAGE, copy)
+    return copy
+
+
+def test_a_blocking_helper_three_plain_modules_away_is_mm005_at_the_async_defs_call() -> None:
+    report = check(cwd=PACKAGE)
+    assert_diagnostics_match(expected_findings(PACKAGE, PACKAGE), report.diagnostics, CODES)
+    (found,) = [d for d in report.diagnostics if d.code == "MM005"]
+    # The chain names the plain modules' defs like any other sync def.
+    assert [step.split(" at ")[-1].rstrip("`") for step in found.chain[:-1]] == [
+        "rpkg/state.py:7", "rpkg/health.py:6", "rpkg/net/wire.py:6"
+    ]
+
+
+def test_plain_modules_are_reached_not_analysed_and_unreached_ones_are_not_read() -> None:
+    report = check(cwd=PACKAGE)
+    for shown in PLAIN:
+        assert report.outcomes[shown] == Unparsed("prefilter")  # no rule reports in them
+        assert shown in report.project.files and not report.project.files[shown].async_defs
+    assert "rpkg/unused.py" not in report.project.files  # nothing calls into it
+
+
+def test_an_excluded_module_is_never_reached(package: Path) -> None:
+    pyproject = package / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text("utf-8") + 'exclude = ["rpkg/net/wire.py"]\n', "utf-8")
+    report = check(cwd=package)
+    assert "rpkg/net/wire.py" not in report.project.files
+    assert not [d for d in report.diagnostics if d.code == "MM005"]
+
+
+def test_reached_facts_come_from_the_cache_the_second_time(package: Path, monkeypatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("MMLINT_CACHE_DIR", str(tmp_path / "cache"))
+    first = check(cwd=package)
+    (package / "rpkg" / "service.py").write_text((package / "rpkg" / "service.py").read_text("utf-8") + "\n", "utf-8")
+
+    def not_again(*args: object) -> None:
+        raise AssertionError("a light-tier file was parsed again")
+
+    monkeypatch.setattr("mmlint.facts.light.light_facts", not_again)
+    second = check(cwd=package)  # a miss of the results cache: the facts cache answers
+    assert {d.code for d in second.diagnostics} == {d.code for d in first.diagnostics} == {"MM005"}
+
+
+def test_a_light_entry_has_a_key_of_its_own(tmp_path: Path) -> None:
+    cache = FactsCache(tmp_path)
+    real = PACKAGE / "rpkg" / "state.py"
+    digest = b"\0" * 32
+    assert cache.key(digest, real, "rpkg/state.py", LIGHT_TIER) != cache.key(
+        digest, real, "rpkg/state.py", (DEFAULT_TWINS, Budgets())
+    )
+
+
+def test_the_cost_grows_with_what_is_reached(package: Path, monkeypatch) -> None:
+    for index in range(30):  # plain modules nothing calls into
+        (package / "rpkg" / f"filler_{index}.py").write_text(f"def filler():\n    return {index}\n", "utf-8")
+    parsed: list[str] = []
+    original = reach_module._light_facts
+
+    def counted(shown: str, *rest: object) -> object:
+        parsed.append(shown)
+        return original(shown, *rest)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(reach_module, "_light_facts", counted)
+    monkeypatch.setenv("MMLINT_NO_CACHE", "1")
+    check(cwd=package)
+    # The package's __init__ too: `from rpkg import state` may name a re-export.
+    assert sorted(parsed) == sorted((*PLAIN, "rpkg/__init__.py"))
