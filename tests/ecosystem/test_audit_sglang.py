@@ -109,17 +109,21 @@ def test_awaiting_the_executor_backed_twin_is_not_hollow(report) -> None:
 
 def test_no_timeout_findings_and_blocking_calls_only_of_known_work(report) -> None:
     """MM005 fires on the tokenizer, image, video and audio calls of the
-    knowledge sets the processors make on the loop (50 in this release), and
-    on nothing else; no timeout or dropped-twin findings. Four of them go
+    knowledge sets the processors make on the loop (51 in this release), and
+    on nothing else; no timeout or dropped-twin findings. Five of them go
     through plain helper modules (no `async def`) that the reach follows:
     kimi_k3.py:702 (image.convert in kimi_k3_image_processing.py),
-    nano_nemotron_vl.py:414, 431, 463 (resize and convert in internvl_utils.py).
-    (Another, at media_artifacts/base.py:222, had its chain through
-    MuseSpark1xOmni's `prepare_artifact_batch`, but that class overrides the
-    calling coroutine with an executor offload: the path never runs, and is cut.)"""
+    nano_nemotron_vl.py:414, 431, 463 (resize and convert in internvl_utils.py),
+    and media_artifacts/base.py:222: the mixin's fallback without an executor
+    runs `prepare_artifact_batch` on the loop, which for KimiK3ImageProcessor
+    converts every image (kimi_k3_image_processing.py). The chain through
+    MuseSpark1xOmni is cut: that class overrides the calling coroutine with an
+    executor offload, so the path never runs."""
     assert [d for d in report.diagnostics if d.code in ("MM006", "MM007")] == []
     blocking = [d for d in report.diagnostics if d.code == "MM005"]
-    assert len(blocking) == 50  # one more, a sync twin called from async code, is MM010's
+    assert len(blocking) == 51  # one more, a sync twin called from async code, is MM010's
+    (fallback,) = [d for d in blocking if d.path == "media_artifacts/base.py" and d.span.line == 222]
+    assert "KimiK3ImageProcessor.prepare_artifact_batch" in fallback.chain[0]
     known = set(patterns_of(("tokenizers", "chat-templates", "image-decoding", "image-processing", "audio-decoding")))
     for d in blocking:
         assert d.weight == "heavy" and d.chain, d
