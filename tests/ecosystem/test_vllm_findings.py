@@ -106,7 +106,7 @@ def test_every_finding_is_one_judged_and_none_is_false(report) -> None:
 
 @pytest.mark.xfail(
     strict=True,
-    reason="the reach (issue 18 point 1) adds one heavy and five light true findings: 35 of 51 heavy, 68.6%",
+    reason="the reach (issue 18 point 1) adds one heavy and five light true findings: 35 of 52 heavy, 67%",
 )
 def test_at_least_70_percent_of_the_findings_are_heavy(report) -> None:
     heavy = sum(VERDICTS[key][0] == HEAVY for key in _found(report) if key in VERDICTS)
