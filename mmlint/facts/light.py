@@ -464,7 +464,7 @@ class _Walk:
             assigned_twins=tuple(dict.fromkeys(self.assigned_twins)),
             all_names=self.all_names,
             twin_assignments=tuple(
-                TwinAssignment(sync, async_, wrapper, holder or None, self._bounds(target)[0])
+                TwinAssignment(sync, async_, wrapper, holder or None, target.lineno)
                 for target, (sync, async_, wrapper), holder in self.twin_assignments
             ),
         )
@@ -526,10 +526,11 @@ class _Walk:
         return frozenset(self.functions)
 
     def _call_span(self, call: ast.Call) -> Span:
-        """The call's range as libcst places it: its own parentheses included,
-        columns counted in characters."""
-        line, column, end_line, end_column = self._bounds(call)
-        return Span(line, self._characters(line, column) + 1, end_line, self._characters(end_line, end_column) + 1)
+        """The call's range as libcst's PositionProvider places it: without
+        parentheses around it (unlike its codegen), columns in characters."""
+        line, end_line = call.lineno, call.end_lineno or call.lineno
+        column = self._characters(line, call.col_offset)
+        return Span(line, column + 1, end_line, self._characters(end_line, call.end_col_offset or 0) + 1)
 
     def _characters(self, line: int, offset: int) -> int:
         """How many characters the first ``offset`` bytes of ``line`` hold (ast counts UTF-8 bytes)."""
