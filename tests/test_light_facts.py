@@ -12,7 +12,8 @@ from mmlint.check.per_file import analyse_file
 from mmlint.check.prefilter import _defines_coroutine
 from mmlint.config.settings import DEFAULT_TWINS
 from mmlint.facts.light import light_facts
-from mmlint.facts.model import FileFacts
+from mmlint.core.diagnostics import Span
+from mmlint.facts.model import STAR, FileFacts
 from mmlint.facts.outcome import Parsed
 
 REPO = Path(__file__).resolve().parent.parent
@@ -91,6 +92,77 @@ class Base(os.PathLike, metaclass=Meta):
 def _private(x=(yield_ := 1)): return x
 '''
 
+# The fields later merged work added: a literal `__all__`, star imports, twins
+# assigned through a wrapper (at module level, on `self` in a method), and the
+# calls of a sync def that are discarded, scheduled, and placed (a discarded
+# call that may reach a scanned async def; `é` puts bytes and characters apart).
+ALL_STARS_TWINS_AND_DROPS = '''\
+"""Dé."""
+from .wire import *
+from pkg.api import *
+from . import *
+import asyncio, functools
+from .engine import Engine
+from .helpers import helper
+__all__ = ["load", 'Loader', """x"""]
+load_async = make_async(load, pool)
+(loads_async) = asyncio.to_thread(loads)
+none_async = make_async(None)
+parted_async = functools.partial(asyncio.to_thread, parted)
+(
+    paren_async
+) = make_async(paren)
+def load(path):
+    helper(path)
+    (helper)(path)
+    ( helper(path) )
+    é = helper(path)
+    "é"; helper(path)
+    Engine.start()
+    asyncio.run(main())
+    asyncio.run(coro=main(), debug=False)
+    loop.run_until_complete(*[main()])
+    loop.run_until_complete(*coros())
+    asyncio.gather(a(), b(), return_exceptions=True)
+    create_task(
+        Engine.spin(
+            1,
+        )
+    )
+    print("done")
+    items.append(path)
+    load_async(path)
+    load(path)
+    super().load()
+    [helper(x) for x in path]
+    if path: (helper(path))
+    (\\
+helper(path))
+    lambda: helper(path)
+class Loader(Engine):
+    def __init__(self):
+        self.read_async = make_async(self.read)
+        self.other = to_thread(self.read)
+        read2_async = make_async(self.read)
+        self.start()
+        super().start()
+        cls.start()
+        self.run(self.tick())
+    def read(self):
+        def inner():
+            self.x_async = make_async(self.x)
+            helper()
+        inner()
+    class Inner:
+        def go(self):
+            self.go_async = make_async(self.go)
+def outer():
+    class Local:
+        def m(self):
+            self.m_async = make_async(self.m)
+            self.m()
+'''
+
 
 def compare(data: bytes, path: Path, shown: str) -> list[str]:
     full = analyse_file(data, path, shown, DEFAULT_TWINS)
@@ -110,6 +182,39 @@ def test_the_shapes_agree(tmp_path: Path) -> None:
     assert compare(data, path, "shapes.py") == []
     for newline in (b"\r\n", b"\r"):
         assert compare(data.replace(b"\n", newline), path, "shapes.py") == []
+
+
+def test_all_star_imports_twin_assignments_and_dropped_calls_agree(tmp_path: Path) -> None:
+    path = tmp_path / "pkg" / "mod.py"
+    path.parent.mkdir()
+    data = ALL_STARS_TWINS_AND_DROPS.encode()
+    path.write_bytes(data)
+    light = light_facts(data, path, "mod.py")
+    assert light is not None
+    # The shapes exercise every one of these fields (none is left at its default).
+    assert light.all_names == ("load", "Loader", "x")
+    assert [(i.target, bool(i.anchor)) for i in light.imports if i.local == STAR] == [
+        ("wire", True), ("pkg.api", False), ("", True)
+    ]
+    assert [(t.async_, t.class_name, t.line) for t in light.twin_assignments] == [
+        ("load_async", None, 9), ("loads_async", None, 10), ("none_async", None, 11), ("parted_async", None, 12),
+        ("paren_async", None, 14), ("read_async", "Loader", 45), ("other", "Loader", 46), ("go_async", "Loader.Inner", 59),
+    ]
+    calls = [call for sync in light.sync_defs for call in sync.calls]
+    assert sum(call.discarded for call in calls) > 20 and sum(call.scheduled for call in calls) == 7
+    placed = [(call.dotted, call.span) for call in calls if call.span is not None]
+    # libcst's positions leave out the parentheses around a call (its codegen keeps them).
+    assert (".helpers.helper", Span(19, 7, 19, 19)) in placed
+    assert (".helpers.helper", Span(39, 15, 39, 27)) in placed
+    assert (".helpers.helper", Span(21, 10, 21, 22)) in placed  # columns in characters
+    assert len(placed) == 16
+    for newline in (b"\n", b"\r\n", b"\r"):
+        assert compare(data.replace(b"\n", newline), path, "mod.py") == []
+    # Not literal: an implicit concatenation (libcst keeps its parts apart), a bytes literal.
+    for value in (b'["a" "b"]', b'("a", b"c")', b'["a", *more]', b'names()'):
+        changed = data.replace(b'["load", \'Loader\', """x"""]', value)
+        assert light_facts(changed, path, "mod.py").all_names is None  # type: ignore[union-attr]
+        assert compare(changed, path, "mod.py") == []
 
 
 def test_every_fixture_without_a_coroutine_agrees() -> None:

@@ -15,14 +15,17 @@ except clause's body before its type, arguments in source order).
 from __future__ import annotations
 
 import ast
+import functools
+import io
 import re
+import tokenize
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from mmlint.core.diagnostics import Owner
+from mmlint.core.diagnostics import Owner, Span
 from mmlint.core.source import DecodeError, decode_source, round_trips
 from mmlint.facts import model
 from mmlint.facts.model import (
@@ -34,6 +37,7 @@ from mmlint.facts.model import (
     POSITIONAL_OR_KEYWORD,
     SELF,
     SUPER,
+    TASK_WRAPPERS,
     UNKNOWN,
     VAR_KEYWORD,
     VAR_POSITIONAL,
@@ -44,6 +48,7 @@ from mmlint.facts.model import (
     ImportFact,
     Parameter,
     SyncDef,
+    TwinAssignment,
 )
 from mmlint.facts.module_paths import (
     module_name_for,
@@ -142,6 +147,13 @@ class _Walk:
         self.defs: list[_PendingDef] = []
         self.handed: list[tuple[str, str]] = []
         self.assigned_twins: list[tuple[str, str, str]] = []
+        self.all_names: tuple[str, ...] | None = None  # the module's literal `__all__`, the last one
+        # (target, (sync, async, wrapper), holding class or "" for the module)
+        self.twin_assignments: list[tuple[ast.expr, tuple[str, str, str], str]] = []
+        # id(call) for each call that is the whole value of an expression statement (MM011).
+        self.discarded: set[int] = set()
+        # id(call) for each call that is a direct argument of a coroutine consumer (TASK_WRAPPERS).
+        self.scheduled: set[int] = set()
 
     def run(self, tree: ast.AST) -> bool:
         """Walk the module; False when it defines a coroutine."""
@@ -247,12 +259,17 @@ class _Walk:
             twin = assigned_twin(node.targets[0], node.value)
             if twin is not None:
                 self.assigned_twins.append(twin)
+                holder = _twin_holder(ctx.owner, node.targets[0], node.value)
+                if holder is not None:
+                    self.twin_assignments.append((node.targets[0], twin, holder))
         for target in node.targets:
             names = self._bind(ctx, target)
             if not ctx.owner:
                 self.module_bindings.update(names)
                 if isinstance(target, ast.Name):
                     self.assigned_names.append(target.id)
+                    if target.id == "__all__":
+                        self.all_names = self._literal_all(node.value)
         return False
 
     def _ann_assign(self, node: ast.AnnAssign, ctx: _Ctx, stack: _Stack) -> bool:
@@ -343,6 +360,8 @@ class _Walk:
 
     def _import_from(self, node: ast.ImportFrom, ctx: _Ctx, stack: _Stack) -> bool:
         if any(alias.name == "*" for alias in node.names):
+            if not ctx.owner:
+                self._star_import(node)
             return True
         for alias in node.names:
             bound = alias.asname or alias.name.split(".")[0]
@@ -363,7 +382,23 @@ class _Walk:
             self.imports.append(ImportFact(local, f"{target}.{alias.name}" if target else alias.name, anchor))
         return True
 
+    def _star_import(self, node: ast.ImportFrom) -> None:
+        """`from m import *`: an ImportFact whose local is STAR, the module as target."""
+        anchor: tuple[str, ...] = ()
+        if node.level:
+            found = relative_anchor(self.real_path, node.level)
+            if found is None:
+                return
+            anchor = found
+        if node.module or anchor:
+            self.imports.append(ImportFact(model.STAR, node.module or "", anchor))
+
     # -- calls
+
+    def _expr(self, node: ast.Expr, ctx: _Ctx, stack: _Stack) -> bool:
+        if type(node.value) is ast.Call:
+            self.discarded.add(id(node.value))
+        return False
 
     def _call(self, node: ast.Call, ctx: _Ctx, stack: _Stack) -> bool:
         func = node.func
@@ -377,6 +412,8 @@ class _Walk:
             if isinstance(func, ast.Call):  # `app.exception_handler(E)(handler)`
                 self.handed.extend(handed_functions(node))
             name = ""
+        if name in TASK_WRAPPERS:
+            self.scheduled.update(id(value) for value in _argument_values(node) if type(value) is ast.Call)
         if name in HANDOFF_CONSUMERS:
             self.handed.extend(handed_functions(node))
         stack.extend((child, ctx) for child in reversed(call_arguments(node)))
@@ -425,6 +462,11 @@ class _Walk:
             module_bindings=frozenset(self.module_bindings),
             handed_coroutines=tuple(dict.fromkeys(self.handed)),
             assigned_twins=tuple(dict.fromkeys(self.assigned_twins)),
+            all_names=self.all_names,
+            twin_assignments=tuple(
+                TwinAssignment(sync, async_, wrapper, holder or None, target.lineno)
+                for target, (sync, async_, wrapper), holder in self.twin_assignments
+            ),
         )
 
     def _sync_def(self, pending: _PendingDef) -> SyncDef:
@@ -449,10 +491,73 @@ class _Walk:
                     callee_ref(call.func, scope),
                     len(call.args) + len(call.keywords),
                     bool(frame.unbounded_loop) and in_loop,
+                    discarded=id(call) in self.discarded,
+                    scheduled=id(call) in self.scheduled,
+                    span=self._call_span(call) if self._droppable(call, scope, class_name) else None,
                 )
                 for call, scope, in_loop in frame.calls
             ),
         )
+
+    def _droppable(self, call: ast.Call, scope: NameScope, class_name: str | None) -> bool:
+        """A discarded call whose callee may resolve to a scanned async def, as
+        mmlint.facts.collect places them (MM011): a method through self./cls./
+        super() in a class, a module-level def or import, an attribute of an
+        import or a class. (The collector's third case, an async def nested in
+        the caller, cannot occur in a file without a coroutine definition.)"""
+        if id(call) not in self.discarded:
+            return False
+        ref = callee_ref(call.func, scope)
+        if ref.kind in (SELF, CLS, SUPER):
+            return class_name is not None
+        if ref.kind in (NAME, DOTTED):
+            head = ref.text.split(".", 1)[0]
+            return head in self.module_bindings and head not in self._assigned_set and (
+                ref.kind == NAME or head not in self._function_set
+            )
+        return False
+
+    @functools.cached_property
+    def _assigned_set(self) -> frozenset[str]:
+        return frozenset(self.assigned_names)
+
+    @functools.cached_property
+    def _function_set(self) -> frozenset[str]:
+        return frozenset(self.functions)
+
+    def _call_span(self, call: ast.Call) -> Span:
+        """The call's range as libcst's PositionProvider places it: without
+        parentheses around it (unlike its codegen), columns in characters."""
+        line, end_line = call.lineno, call.end_lineno or call.lineno
+        column = self._characters(line, call.col_offset)
+        return Span(line, column + 1, end_line, self._characters(end_line, call.end_col_offset or 0) + 1)
+
+    def _characters(self, line: int, offset: int) -> int:
+        """How many characters the first ``offset`` bytes of ``line`` hold (ast counts UTF-8 bytes)."""
+        head = self._source_lines()[line - 1][:offset]
+        return offset if head.isascii() else len(head.decode("utf-8", "surrogatepass"))
+
+    def _literal_all(self, value: ast.expr) -> tuple[str, ...] | None:
+        """As mmlint.facts.shapes.literal_all: a list or tuple of plain string
+        literals (an implicit concatenation, which libcst keeps apart, is none)."""
+        if not isinstance(value, (ast.List, ast.Tuple)):
+            return None
+        names: list[str] = []
+        for element in value.elts:
+            if not (isinstance(element, ast.Constant) and isinstance(element.value, str)):
+                return None
+            if self._is_concatenated(element):
+                return None
+            names.append(element.value)
+        return tuple(names)
+
+    def _is_concatenated(self, node: ast.Constant) -> bool:
+        text = self._span_bytes(node.lineno, node.col_offset, node.end_lineno or node.lineno, node.end_col_offset or 0)
+        try:
+            tokens = [t for t in tokenize.generate_tokens(io.StringIO(text).readline) if t.type == tokenize.STRING]
+        except (tokenize.TokenError, SyntaxError):
+            return True
+        return len(tokens) != 1
 
     def _parameters_of(self, args: ast.arguments, def_line: int) -> tuple[Parameter, ...]:
         positional = [*args.posonlyargs, *args.args]
@@ -655,6 +760,11 @@ def call_arguments(call: ast.Call) -> list[ast.expr]:
     return [value for _, value in every]
 
 
+def _argument_values(call: ast.Call) -> list[ast.expr]:
+    """Each argument's value, a starred one's without its star (libcst's Arg.value)."""
+    return [_unstarred(value) for value in call.args] + [keyword.value for keyword in call.keywords]
+
+
 def _parameters_with_defaults(args: ast.arguments) -> list[tuple[ast.arg, ast.expr | None]]:
     positional = [*args.posonlyargs, *args.args]
     defaults: list[ast.expr | None] = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
@@ -830,6 +940,28 @@ def assigned_twin(target: ast.expr, value: ast.Call) -> tuple[str, str, str] | N
     return sync_name, async_name, wrapper
 
 
+def _twin_holder(owner: tuple[Owner, ...], target: ast.expr, value: ast.Call) -> str | None:
+    """As mmlint.facts.collect._twin_holder: "" for a module-level name
+    wrapping a module-level name, the class (qualified) for `self.X_async =
+    wrapper(self.X)` in a method directly in its body; None otherwise."""
+    arguments = call_arguments(value)
+    wrapped = _unstarred(arguments[0])
+    if isinstance(wrapped, ast.Attribute) and isinstance(wrapped.value, ast.Name) and wrapped.value.id in ("asyncio", "functools"):
+        wrapped = _unstarred(arguments[1]) if len(arguments) > 1 else wrapped  # partial(asyncio.to_thread, X)
+    if not owner:
+        # libcst reads `None`, `True` and `False` as names too.
+        return "" if isinstance(target, ast.Name) and _name_text(wrapped) is not None else None
+    if len(owner) < 2 or owner[-1].kind == model.CLASS or not all(part.kind == model.CLASS for part in owner[:-1]):
+        return None
+    if not (_on_self(target) and _on_self(wrapped)):
+        return None
+    return ".".join(part.name for part in owner[:-1])
+
+
+def _on_self(node: ast.expr) -> bool:
+    return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self"
+
+
 _Handler = Callable[[_Walk, Any, _Ctx, _Stack], bool]
 _HANDLERS: dict[type, _Handler] = {
     ast.FunctionDef: _Walk._function_def,
@@ -854,6 +986,7 @@ _HANDLERS: dict[type, _Handler] = {
     ast.Import: _Walk._import,
     ast.ImportFrom: _Walk._import_from,
     ast.Call: _Walk._call,
+    ast.Expr: _Walk._expr,
     ast.Dict: _Walk._dict,
     ast.match_case: _Walk._match_case,
 }
