@@ -32,7 +32,7 @@ from mmlint.check.discovery import (
     discover_stdin,
 )
 from mmlint.check.cost import over_size_budget
-from mmlint.check.prefilter import Prefilter, may_re_export
+from mmlint.check.prefilter import Prefilter
 from mmlint.check.results import RunResults, ScopeInput, run_key
 from mmlint.check.scopes import scopes_of
 from mmlint.config.resolve import ConfigResolver
@@ -349,7 +349,7 @@ def _read(
             prefilter = prefilters.get(settings.twins)
             if prefilter is None:
                 prefilter = prefilters[settings.twins] = Prefilter(settings.twins)
-            passed = prefilter.could_hold_finding(data) or may_re_export(real.name, data)
+            passed = prefilter.could_hold_finding(data)
         else:
             passed = verdict
         if seen is not None:

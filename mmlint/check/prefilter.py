@@ -7,8 +7,9 @@ define a coroutine (MM003-MM007 all live in or around an `async def`, and
 asyncio` alone would otherwise send about twice as many of sglang's files to
 the parser (benchmarks/scan.py --only whole). Every trigger is ASCII, so a byte
 search is exact for UTF-8 and every ASCII-compatible encoding a cookie can
-declare. A package `__init__.py` that imports passes too (``may_re_export``):
-its re-exports are how names elsewhere resolve.
+declare. A file that cannot hold a finding may still lead to one (a helper
+the call graph reaches, a package `__init__` re-exporting a twin): such files
+get light-tier facts on demand (mmlint.check.reach), never a full parse.
 """
 
 from __future__ import annotations
@@ -27,14 +28,6 @@ _COROUTINE_DEF = re.compile(rb"\basync(?:[ \t\f]|\\(?:\r\n?|\n))+def\b")
 # no literal-prefix search, so searching with it tries every byte of the file.
 _DEF_AFTER_ASYNC = re.compile(rb"(?:[ \t\f]|\\(?:\r\n?|\n))+def\b")
 _WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
-
-
-def may_re_export(file_name: str, data: bytes) -> bool:
-    """A package `__init__.py` that imports something: the names it re-exports
-    (`from .api import stop`, `from . import sub`, `from .api import *`) are
-    how callers elsewhere reach a twin or a blocking helper, so it is parsed
-    for name resolution though it cannot hold a finding itself."""
-    return file_name == "__init__.py" and b"import" in data
 
 
 class Prefilter:
