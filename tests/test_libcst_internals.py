@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import libcst as cst
+import pytest
 
 from mmlint.api import check
 from mmlint.check.per_file import analyse_file
@@ -51,6 +52,7 @@ def _diagnostics(monkeypatch) -> list[tuple[str, ...]]:
     return found
 
 
+@pytest.mark.slow  # every fixture, twice: about 4 s
 def test_the_public_api_gives_the_same_facts_and_diagnostics(monkeypatch) -> None:
     private_outcomes, private_diagnostics = _outcomes(), _diagnostics(monkeypatch)
     monkeypatch.setattr(libcst_internals, "PROBLEM", "forced by the test")

@@ -203,7 +203,7 @@ def test_a_crash_file_is_mm999_and_the_others_are_checked(tmp_path, monkeypatch)
     assert sum(code == "MM003" for _, code in by_code) == MIN_FILES_FOR_POOL + 1
 
 
-def _fix_waiting_for_the_others(file, write):
+def _fix_waiting_for_the_others(file, write, buffer=None):
     """fix_file, except that a_slow.py (first in path order) waits (up to 30 s) until every other file
     is written: it passes only if the others' writes do not wait for it."""
     from mmlint.fix.pipeline import fix_file
@@ -215,7 +215,7 @@ def _fix_waiting_for_the_others(file, write):
             time.sleep(0.05)
         if not all(b"_async(" in path.read_bytes() for path in others):
             raise AssertionError("the other files were not written while a_slow.py was being fixed")
-    return fix_file(file, write=write)
+    return fix_file(file, write=write) if buffer is None else fix_file(file, write=write, source=buffer)
 
 
 @pytest.mark.slow
