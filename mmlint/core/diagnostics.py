@@ -82,6 +82,17 @@ class Owner:
     name: str
 
 
+def qualname(owner: tuple[Owner, ...]) -> str:
+    """``Class.method``, ``function``, ``outer.<locals>.inner`` from the owner
+    chain (here, not with the libcst helpers: the ast-based light tier needs it too)."""
+    parts: list[str] = []
+    for index, part in enumerate(owner):
+        parts.append(part.name)
+        if part.kind != "class" and index < len(owner) - 1:
+            parts.append("<locals>")
+    return ".".join(parts)
+
+
 @pickles_by_fields
 @dataclass(frozen=True, slots=True)
 class RelatedLocation:

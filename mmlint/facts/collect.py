@@ -26,7 +26,7 @@ from typing import Any
 
 import libcst as cst
 
-from mmlint.core.diagnostics import Owner, Span
+from mmlint.core.diagnostics import Owner, Span, qualname
 from mmlint.core.twins import TwinPair
 from mmlint.facts import model
 from mmlint.facts.anchors import Anchor
@@ -91,7 +91,6 @@ from mmlint.facts.syntax import (
     needs_parens,
     opaque_decorators,
     parameters_of,
-    qualname,
     stored_names,
 )
 

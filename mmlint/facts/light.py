@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from mmlint.core.diagnostics import Owner, Span
+from mmlint.core.diagnostics import Owner, Span, qualname
 from mmlint.core.source import DecodeError, decode_source, round_trips
 from mmlint.facts import model
 from mmlint.facts.model import (
@@ -475,7 +475,7 @@ class _Walk:
         class_name = ".".join(p.name for p in enclosing) if enclosing and all(p.kind == model.CLASS for p in enclosing) else None
         return SyncDef(
             name=node.name,
-            qualname=_qualname(owner),
+            qualname=qualname(owner),
             class_name=class_name,
             owner=owner,
             line=node.lineno,
@@ -697,13 +697,6 @@ def _default_newline(text: str) -> str:
     return found.group(0) if found is not None else "\n"
 
 
-def _qualname(owner: tuple[Owner, ...]) -> str:
-    parts: list[str] = []
-    for index, part in enumerate(owner):
-        parts.append(part.name)
-        if part.kind != "class" and index < len(owner) - 1:
-            parts.append("<locals>")
-    return ".".join(parts)
 
 
 # -- the walk's child order

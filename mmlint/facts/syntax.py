@@ -8,8 +8,6 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from mmlint.core.diagnostics import Owner
-
 from mmlint.facts.model import (
     KEYWORD_ONLY,
     POSITIONAL_ONLY,
@@ -181,14 +179,6 @@ def short_text(node: cst.CSTNode) -> str:
     return text or "<expr>"
 
 
-def qualname(owner: tuple[Owner, ...]) -> str:
-    """``Class.method``, ``function``, ``outer.<locals>.inner`` from the owner chain."""
-    parts: list[str] = []
-    for index, part in enumerate(owner):
-        parts.append(part.name)
-        if part.kind != "class" and index < len(owner) - 1:
-            parts.append("<locals>")
-    return ".".join(parts)
 
 
 def callee_name(call: cst.Call) -> cst.Name | None:
