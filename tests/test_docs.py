@@ -14,6 +14,7 @@ from mmlint.docs import (
     example_config_toml,
     example_file_text,
     expected_pages,
+    readme_with_knowledge_sets,
     readme_with_rules_table,
     render_rule_markdown,
     rule_sections,
@@ -94,3 +95,8 @@ def test_readme_rules_table_is_generated_from_the_rules():
     assert readme_with_rules_table(text) == text, "README's rules table is stale: run `python -m mmlint.docs rules/`"
     for rule in all_rules():
         assert f"| [{rule.code}](rules/{rule.code}.md) | {rule.name} |" in text
+
+
+def test_readme_knowledge_table_is_generated_from_the_sets():
+    text = README.read_text(encoding="utf-8")
+    assert readme_with_knowledge_sets(text) == text, "README's knowledge table is stale: run `python -m mmlint.docs rules/`"

@@ -38,8 +38,8 @@ from typing import TYPE_CHECKING, Final, Literal
 from mmlint.analysis.contexts import Contexts
 from mmlint.analysis.resolve import DefKey, SyncCall, SyncKey
 from mmlint.core.diagnostics import Span
-from mmlint.core.knowledge import reason_of
-from mmlint.facts.model import UNKNOWN, AsyncDef, CalleeRef, CallRef, FileFacts, SyncDef
+from mmlint.core.knowledge import costs_here, reason_of
+from mmlint.facts.model import UNKNOWN, AsyncDef, CalleeRef, CallFact, CallRef, FileFacts, SyncDef
 
 if TYPE_CHECKING:
     from mmlint.analysis import SuspensionAnalysis
@@ -224,7 +224,7 @@ class WeightAnalysis:
         self.patterns = tuple(blocking_patterns)
         # The pattern each dotted callee matches: the fixed points ask again every round.
         self._patterns_matched: dict[str, str | None] = {}
-        self._sync_calls: dict[SyncKey, tuple[tuple[str, CalleeRef, int, SyncCall], ...]] = {}
+        self._sync_calls: dict[SyncKey, tuple[tuple[CallRef, SyncCall], ...]] = {}
         self._async_calls: dict[DefKey, tuple[SyncCall, ...]] = {}
         self._local_cache: dict[str, dict[str, tuple[bool, int]]] = {}
         # A callee seen from one class of one file resolves alike wherever it is called there.
@@ -239,8 +239,14 @@ class WeightAnalysis:
         self.sync_heavy: dict[SyncKey, Cost] = self._sync_weight_fixed_point()
         self.weights: dict[DefKey, Weight] = self._async_weight_fixed_point()
 
-    def matching(self, dotted: str) -> str | None:
-        """matching_pattern(dotted, self.patterns), computed once per callee."""
+    def matching(self, dotted: str, bounded_input: bool = False) -> str | None:
+        """matching_pattern(dotted, self.patterns), computed once per callee;
+        None where the pattern's cost does not apply to this call's input
+        (mmlint.core.knowledge.costs_here)."""
+        found = self._pattern_of(dotted)
+        return found if found is None or costs_here(found, bounded_input) else None
+
+    def _pattern_of(self, dotted: str) -> str | None:
         try:
             return self._patterns_matched[dotted]
         except KeyError:
@@ -279,12 +285,9 @@ class WeightAnalysis:
                 continue
             info = self.sync_def(key)
             facts = self.files[key[0]]
-            resolved = tuple(
-                (c.dotted, c.callee, c.arity, self._resolve(facts, info, c.callee))
-                for c in run_where_written(info.calls)
-            )
+            resolved = tuple((c, self._resolve(facts, info, c.callee)) for c in run_where_written(info.calls))
             self._sync_calls[key] = resolved
-            pending.extend(t for *_, call in resolved for t in call.targets if t not in self._sync_calls)
+            pending.extend(t for _, call in resolved for t in call.targets if t not in self._sync_calls)
 
     def _step(self, key: SyncKey) -> Step:
         info = self.sync_def(key)
@@ -300,10 +303,10 @@ class WeightAnalysis:
             for key, calls in self._sync_calls.items():
                 if key in chains:
                     continue
-                for dotted, _, _, call in calls:
-                    pattern = self.matching(dotted)
+                for fact, call in calls:
+                    pattern = self.matching(fact.dotted, fact.bounded_input)
                     if pattern is not None:
-                        chains[key] = BlockingChain((self._step(key),), dotted, pattern)
+                        chains[key] = BlockingChain((self._step(key),), fact.dotted, pattern)
                         break
                     reached = next((chains[t] for t in call.targets if t in chains), None)
                     if reached is not None:
@@ -327,7 +330,7 @@ class WeightAnalysis:
             for fact, call in zip(info.calls, self._async_calls[key]):
                 if fact.awaited or fact.scheduled or fact.future_result:
                     continue
-                if self.matching(fact.dotted) is not None:
+                if self.matching(fact.dotted, fact.bounded_input) is not None:
                     continue
                 chain = self.blocking_chain(call)
                 if chain is not None:
@@ -345,12 +348,15 @@ class WeightAnalysis:
 
     # ------------------------------------------------------------ weight
 
-    def _call_cost(self, dotted: str, ref: CalleeRef, arity: int, call: SyncCall, heavy: dict[SyncKey, Cost]) -> Cost | str | None:
+    def _call_cost(self, fact: CallFact | CallRef, call: SyncCall, heavy: dict[SyncKey, Cost]) -> Cost | str | None:
         """What this call costs: a Cost when heavy, None when cheap, the
         callee as written (a str) when unknown (it cannot be resolved and is
         not known to be cheap: never heavy on its own)."""
-        pattern = self.matching(dotted)
+        dotted, ref, arity = fact.dotted, fact.callee, fact.arity
+        pattern = self._pattern_of(dotted)
         if pattern is not None:
+            if not costs_here(pattern, fact.bounded_input):
+                return None  # a known cost that grows with an input the source bounds
             shown = shown_callee(dotted)
             return Cost(KNOWN_CALL, f"`{shown}(...)` {reason_of(pattern)}", (f"`{shown}`",))
         if call.coroutine:
@@ -398,8 +404,7 @@ class WeightAnalysis:
                 best, unknown = self._costliest(
                     info.unbounded_loop,
                     (
-                        (self._call_cost(dotted, ref, arity, call, heavy), fact.in_loop)
-                        for (dotted, ref, arity, call), fact in zip(calls, run_where_written(info.calls))
+                        (self._call_cost(fact, call, heavy), fact.in_loop) for fact, call in calls
                     ),
                 )
                 if best is not None and (key not in heavy or best.rank > heavy[key].rank):
@@ -454,7 +459,7 @@ class WeightAnalysis:
                 shown = shown_callee(fact.dotted)
                 costs.append((Cost(FUTURE_RESULT, f"`{shown}()` waits for a future", (f"`{shown}`",)), fact.in_loop))
                 continue
-            costs.append((self._call_cost(fact.dotted, fact.callee, fact.arity, call, self.sync_heavy), fact.in_loop))
+            costs.append((self._call_cost(fact, call, self.sync_heavy), fact.in_loop))
         return self._costliest(info.unbounded_loop, costs)
 
     def _awaited_weight(self, key: DefKey, heavy: dict[DefKey, Cost]) -> Cost | None:

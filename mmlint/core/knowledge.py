@@ -40,6 +40,10 @@ class KnowledgeSet:
     default: bool  # on unless dropped (precise), or opt-in
     doc: str
     calls: tuple[KnownCall, ...]
+    # Its calls cost in proportion to their input (tokenizing, compressing):
+    # given only a literal, a constant or a constant-bounded slice, they are
+    # cheap (``tokenizer.encode(PLACEHOLDER)``, ``convert_ids_to_tokens(ids[-8:])``).
+    sized_by_input: bool = False
 
 
 def _calls(reason: str, *patterns: str) -> tuple[KnownCall, ...]:
@@ -91,6 +95,7 @@ KNOWLEDGE_SETS: tuple[KnowledgeSet, ...] = (
             "*tokenizer().encode", "*tokenizer().decode", "*tokenizer().batch_decode", "*tokenizer().tokenize",
             "*.tokenizer", "*tokenizer.__call__",
         ),
+        sized_by_input=True,
     ),
     KnowledgeSet(
         "chat-templates",
@@ -212,6 +217,7 @@ KNOWLEDGE_SETS: tuple[KnowledgeSet, ...] = (
             "zlib.compress", "zlib.decompress", "gzip.compress", "gzip.decompress", "lzma.compress",
             "lzma.decompress", "bz2.compress", "bz2.decompress",
         ),
+        sized_by_input=True,
     ),
     KnowledgeSet(
         "file-io",
@@ -242,6 +248,14 @@ def patterns_of(set_names: tuple[str, ...]) -> tuple[str, ...]:
 
 REASONS = {call.pattern: call.reason for entry in KNOWLEDGE_SETS for call in entry.calls}
 SET_OF_PATTERN = {call.pattern: entry.name for entry in KNOWLEDGE_SETS for call in entry.calls}
+SIZED_BY_INPUT = frozenset(call.pattern for entry in KNOWLEDGE_SETS if entry.sized_by_input for call in entry.calls)
+
+
+def costs_here(pattern: str, bounded_input: bool) -> bool:
+    """Whether a call matching ``pattern`` costs what the pattern's set says:
+    not when the set's cost grows with the input and this call's input is of
+    a size the source fixes (CallFact.bounded_input)."""
+    return not (bounded_input and pattern in SIZED_BY_INPUT)
 
 
 # A twin's sync member is heavy by definition (the work its worker pool is

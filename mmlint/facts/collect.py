@@ -72,6 +72,7 @@ from mmlint.facts.shapes import (
     HANDOFF_CONSUMERS,
     assigned_twin,
     handed_functions,
+    has_bounded_input,
     is_bounded_iterable,
     literal_all,
     loop_description,
@@ -802,6 +803,7 @@ class FileWalk:
                     discarded=id(call) in discarded,
                     scheduled=id(call) in self.scheduled,
                     span=self.span(call) if id(call) in discarded and id(call) in ranges else None,
+                    bounded_input=has_bounded_input(call),
                 )
                 for call in frame.calls
             ),

@@ -25,6 +25,7 @@ from mmlint.facts.ir import (
     Try,
 )
 from mmlint.facts.model import AwaitFact, CallFact, TimeoutFact
+from mmlint.facts.shapes import has_bounded_input
 from mmlint.facts.syntax import call_place_flags, callee_name, dotted_text, short_text
 
 if TYPE_CHECKING:
@@ -235,6 +236,7 @@ class BodyBuilder:
                 scheduled=scheduled,
                 in_loop=bool(self.frame.unbounded_loop) and self.walk.in_loop(node),
                 discarded=id(node) in self.walk.discarded,
+                bounded_input=has_bounded_input(node),
             )
         )
         if dotted == "asyncio.wait_for" and node.args:

@@ -494,6 +494,7 @@ class _Walk:
                     discarded=id(call) in self.discarded,
                     scheduled=id(call) in self.scheduled,
                     span=self._call_span(call) if self._droppable(call, scope, class_name) else None,
+                    bounded_input=has_bounded_input(call),
                 )
                 for call, scope, in_loop in frame.calls
             ),
@@ -988,3 +989,55 @@ for _name in ("TypeVar", "TypeVarTuple", "ParamSpec"):
         _HANDLERS[getattr(ast, _name)] = _Walk._type_parameter
 if hasattr(ast, "TypeAlias"):
     _HANDLERS[ast.TypeAlias] = _Walk._type_alias
+
+
+def has_bounded_input(call: ast.Call) -> bool:
+    """mmlint.facts.shapes.has_bounded_input on stdlib ast."""
+    if any(keyword.arg is None for keyword in call.keywords):
+        return False  # `**kw`: libcst counts it among the positional arguments
+    return bool(call.args) and all(
+        not isinstance(arg, ast.Starred) and _is_bounded_value(arg) for arg in call.args
+    )
+
+
+def _is_bounded_value(node: ast.expr) -> bool:
+    if isinstance(node, ast.Constant):
+        return type(node.value) in (str, bytes, int, float, complex)
+    if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+        return all(not isinstance(element, ast.Starred) and _is_bounded_value(element) for element in node.elts)
+    text = dotted_text(node)
+    if text is not None:
+        return is_constant_name(text)
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+        part = node.slice
+        return part.step is None and _is_bounded_slice(part.lower, part.upper)
+    return False
+
+
+def _is_bounded_slice(lower: ast.expr | None, upper: ast.expr | None) -> bool:
+    if lower is not None and not _is_constant_number(lower):
+        return False
+    if upper is not None and not _is_constant_number(upper):
+        return False
+    if lower is None:
+        return upper is not None and not _is_negative(upper)
+    if upper is None:
+        return _is_negative(lower)
+    return _is_negative(lower) == _is_negative(upper)
+
+
+def _is_constant_number(node: ast.expr) -> bool:
+    if isinstance(node, ast.Constant):
+        return type(node.value) is int
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        return _is_constant_number(node.operand)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)):
+        return _is_constant_number(node.left) and _is_constant_number(node.right)
+    text = dotted_text(node)
+    return text is not None and is_constant_name(text)
+
+
+def _is_negative(node: ast.expr) -> bool:
+    if isinstance(node, ast.UnaryOp):
+        return isinstance(node.op, ast.USub)
+    return isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub) and _is_negative(node.left)

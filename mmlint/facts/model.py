@@ -136,6 +136,10 @@ class CallFact:
     # The whole value of an expression statement: its result, a coroutine
     # when the callee is an async def, is dropped (MM011).
     discarded: bool = False
+    # Every positional argument's size is fixed by the source (a literal, a
+    # constant, a constant-bounded slice): a call whose cost grows with its
+    # input is cheap here (mmlint.facts.shapes.has_bounded_input).
+    bounded_input: bool = False
 
     @property
     def in_genexp(self) -> bool:
@@ -166,6 +170,7 @@ class CallRef:
     # for a discarded call whose callee may be a scanned async def (MM011),
     # None for every other call (placing each would cost a codegen of its line).
     span: Span | None = None
+    bounded_input: bool = False  # as CallFact.bounded_input
 
 
 # Parameter kinds, as inspect names them.

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from mmlint.analysis.weight import HEAVY, matching_pattern, shown_callee
-from mmlint.core.knowledge import reason_of, twin_patterns_of
+from mmlint.core.knowledge import costs_here, reason_of, twin_patterns_of
 from mmlint.core.diagnostics import Diagnostic, Span
 from mmlint.facts.model import CallFact, FileFacts
 from mmlint.rules.base import Example, Rule, RuleContext
@@ -37,6 +37,10 @@ class BlockingCallInAsync(Rule):
     `extend = ["*wait"]`, `self.event.wait()` and `ready.wait()` are reported
     and `await self.event.wait()` never is; in a sync helper, a call handed to
     `asyncio.run` or `run_coroutine_threadsafe` does not make the helper block.
+    A tokenizer or a compressor costs in proportion to its input: given only
+    a literal, a constant or a slice with constant bounds
+    (`tokenizer.encode(PLACEHOLDER)`, `convert_ids_to_tokens(ids[-8:])`), it
+    is cheap and not reported; `ids[8:]` and `ids[:-2]` grow with `ids`.
 
     Calls of scanned sync functions are followed too: a call, in an
     `async def`, of a sync function that reaches a blocking call through
@@ -220,6 +224,6 @@ def blocking_reason(call: CallFact, patterns: tuple[str, ...]) -> tuple[str, str
     if call.future_result:
         return shown_callee(call.dotted), "waits for a future"
     pattern = matching_pattern(call.dotted, patterns)
-    if pattern is None:
+    if pattern is None or not costs_here(pattern, call.bounded_input):
         return None
     return shown_callee(call.dotted), reason_of(pattern)
