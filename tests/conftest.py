@@ -22,6 +22,13 @@ if str(TESTS_DIR) not in sys.path:
 # read a developer's cache nor leave entries in it.
 os.environ["MMLINT_CACHE_DIR"] = tempfile.mkdtemp(prefix="mmlint-test-cache-")
 
+# pytest-xdist's workers start with COLUMNS=80 and LINES=24 of their own (execnet
+# sets them): not the user's terminal, and the CLI lays its output out by
+# COLUMNS. A worker runs as a serial session does, with neither.
+if "PYTEST_XDIST_WORKER" in os.environ:
+    for name in ("COLUMNS", "LINES"):
+        os.environ.pop(name, None)
+
 
 @pytest.fixture
 def cache_dir(tmp_path, monkeypatch):

@@ -38,7 +38,7 @@ from mmlint.facts.model import (
     FileFacts,
     ImportFact,
 )
-from mmlint.facts.module_paths import module_name_for, module_path_parts
+from mmlint.facts.module_paths import module_name_for, module_path_parts_of_many
 from mmlint.facts.outcome import FileOutcome, Parsed, Unparsed
 from mmlint.facts.suppressions import FileSuppressions
 
@@ -71,6 +71,7 @@ def reach(
     analysed files are followed the same way, without being read again."""
     index = _ModuleIndex(analysed, candidates)
     known: dict[str, FileFacts] = dict(analysed)
+    views: dict[str, _FileView] = {}
     reached: set[str] = set()
     unparsable: set[str] = set()
     seen: set[tuple[str, str]] = set()
@@ -88,9 +89,12 @@ def reach(
                 continue
             known[shown] = facts
             reached.add(shown)
-        local, texts = _followed(facts, name)
+        view = views.get(shown)
+        if view is None:
+            view = views[shown] = _FileView(facts)
+        local, texts = _followed(view, name)
         pending += ((shown, other) for other in local)
-        pending += index.matching(_named_modules(facts, texts))
+        pending += index.matching(_named_modules(view, texts))
     if cache is not None:
         cache.finish()
     return {shown: known[shown] for shown in candidates if shown in reached}  # the files' order
@@ -129,23 +133,48 @@ def _light_facts(shown: str, candidate: Candidate, cache: OutcomeCache | None) -
 _Named = tuple[bool, tuple[str, ...], str]
 
 
-def _named_modules(facts: FileFacts, texts: Iterable[str]) -> set[_Named]:
-    """For each reference text (a callee, a base class) of ``facts`` that
-    goes through an import: every module each prefix of the resolved name
-    may be, with the name that follows the prefix."""
-    by_local: dict[str, list[ImportFact]] = {}
-    for fact in facts.imports:
-        by_local.setdefault(fact.local, []).append(fact)
+def _named_modules(view: _FileView, texts: Iterable[str]) -> set[_Named]:
+    """For each reference text (a callee, a base class) of a file that goes
+    through an import: every module each prefix of the resolved name may
+    be, with the name that follows the prefix."""
     named: set[_Named] = set()
     for text in texts:
         head, _, rest = text.partition(".")
-        for fact in by_local.get(head, ()):
+        for fact in view.imports_by_local.get(head, ()):
             parts = [*fact.target.split("."), *(rest.split(".") if rest else ())]
             if fact.anchor:
                 named.update((True, fact.anchor + tuple(parts[:cut]), ".".join(parts[cut:cut + 2])) for cut in range(len(parts)))
             else:
                 named.update((False, tuple(parts[:cut]), ".".join(parts[cut:cut + 2])) for cut in range(1, len(parts)))
     return named
+
+
+class _FileView:
+    """A file's facts indexed for the questions the reach asks of it again
+    and again: its imports by local name, its top-level classes, and the
+    references made by each function or method (nested defs included)."""
+
+    def __init__(self, facts: FileFacts) -> None:
+        self.facts = facts
+        self.imports_by_local: dict[str, list[ImportFact]] = {}
+        for fact in facts.imports:
+            self.imports_by_local.setdefault(fact.local, []).append(fact)
+        self.top_classes = {info.name: info for info in facts.classes if "." not in info.name}
+        self.defined = {*facts.functions, *self.top_classes}
+        # (name,) and (name, member) of each def's owner: the callees of its body.
+        self.callees: dict[tuple[str, ...], list[CalleeRef | None]] = {}
+        for sync in facts.sync_defs:
+            self._add(sync.owner, [call.callee for call in sync.calls])
+        for info in facts.async_defs:
+            refs: list[CalleeRef | None] = [call.callee for call in info.calls]
+            refs += (awaited.callee for awaited in info.awaits)
+            refs += (timeout.callee for timeout in info.timeouts)
+            self._add(info.owner, refs)
+
+    def _add(self, owner: tuple[Owner, ...], refs: list[CalleeRef | None]) -> None:
+        names = tuple(part.name for part in owner[:2])
+        for length in range(1, len(names) + 1):
+            self.callees.setdefault(names[:length], []).extend(refs)
 
 
 def _member(owner: tuple[Owner, ...]) -> str:
@@ -155,15 +184,15 @@ def _member(owner: tuple[Owner, ...]) -> str:
     return owner[0].name
 
 
-def _followed(facts: FileFacts, name: str) -> tuple[set[str], list[str]]:
+def _followed(view: _FileView, name: str) -> tuple[set[str], list[str]]:
     """What the module-level ``name`` (``function``, ``Class``, ``Class.attr``)
     of a file leads to: names of the same file, and reference texts that go
     through its imports. A class leads on through the method asked of it
     (``__init__`` when it is called), or, when it does not define that
     method, through its bases; a method's `self.` calls ask the same class."""
+    facts = view.facts
     head, _, attr = name.partition(".")
-    top_classes = {info.name: info for info in facts.classes if "." not in info.name}
-    defined = {*facts.functions, *top_classes}
+    defined = view.defined
     local: set[str] = set()
     texts: list[str] = []
 
@@ -175,7 +204,7 @@ def _followed(facts: FileFacts, name: str) -> tuple[set[str], list[str]]:
             texts.append(text)
 
     refs: list[CalleeRef | None] = []
-    klass = top_classes.get(head)
+    klass = view.top_classes.get(head)
     if klass is not None:
         method = attr or "__init__"
         if method not in klass.methods:
@@ -185,16 +214,7 @@ def _followed(facts: FileFacts, name: str) -> tuple[set[str], list[str]]:
         wanted: tuple[str, ...] = (head, method)
     else:
         wanted = (head,)
-    callees: list[CalleeRef | None] = []
-    for sync in facts.sync_defs:
-        if _owned_by(sync.owner, wanted):
-            callees += (call.callee for call in sync.calls)
-    for info in facts.async_defs:
-        if _owned_by(info.owner, wanted):
-            callees += (call.callee for call in info.calls)
-            callees += (awaited.callee for awaited in info.awaits)
-            callees += (timeout.callee for timeout in info.timeouts)
-    for ref in callees:
+    for ref in view.callees.get(wanted, ()):
         if ref is None:
             continue
         if klass is not None and ref.kind in (SELF, CLS):
@@ -211,11 +231,6 @@ def _followed(facts: FileFacts, name: str) -> tuple[set[str], list[str]]:
         texts += (name for fact in facts.imports if fact.local == head)  # a re-export
     local.discard(name)
     return local, texts
-
-
-def _owned_by(owner: tuple[Owner, ...], wanted: tuple[str, ...]) -> bool:
-    """Whether a def is ``wanted`` (a function, or a class's method) or nested in it."""
-    return len(owner) >= len(wanted) and tuple(part.name for part in owner[: len(wanted)]) == wanted
 
 
 def _module_level(refs: Iterable[CalleeRef | None]) -> Iterator[str]:
@@ -236,7 +251,7 @@ class _ModuleIndex:
         self._names = {shown: facts.module for shown, facts in analysed.items()}
         self._real = {shown: candidate.real for shown, candidate in candidates.items()}
         paths = [(shown, facts.module_path) for shown, facts in analysed.items()]
-        paths += [(shown, module_path_parts(candidate.real)) for shown, candidate in candidates.items()]
+        paths += zip(candidates, module_path_parts_of_many(candidate.real for candidate in candidates.values()))
         for shown, parts in paths:
             self._by_path.setdefault(parts, []).append(shown)
             if parts:

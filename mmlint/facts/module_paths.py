@@ -4,9 +4,11 @@ libcst collector and the stdlib-`ast` one (mmlint.facts.light) both ask them."""
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterable
 from pathlib import Path
 
-__all__ = ["module_name_for", "module_path_parts", "relative_anchor"]
+__all__ = ["module_name_for", "module_path_parts", "module_path_parts_of_many", "relative_anchor"]
 
 
 def module_name_for(real_path: Path) -> tuple[str, bool]:
@@ -31,6 +33,25 @@ def module_path_parts(real_path: Path) -> tuple[str, ...]:
     if resolved.stem == "__init__":
         return resolved.parent.parts
     return resolved.parent.parts + (resolved.stem,)
+
+
+def module_path_parts_of_many(real_paths: Iterable[Path]) -> list[tuple[str, ...]]:
+    """module_path_parts of each path, resolving each directory once: a file
+    that is not a symlink resolves to its resolved directory and its name
+    (a whole package's files share a few hundred directories)."""
+    directories: dict[Path, tuple[str, ...]] = {}
+    found = []
+    for real_path in real_paths:
+        if os.path.islink(real_path):
+            found.append(module_path_parts(real_path))
+            continue
+        parent = real_path.parent
+        parts = directories.get(parent)
+        if parts is None:
+            parts = directories[parent] = parent.resolve().parts
+        stem = real_path.stem
+        found.append(parts if stem == "__init__" else parts + (stem,))
+    return found
 
 
 def relative_anchor(real_path: Path, level: int) -> tuple[str, ...] | None:

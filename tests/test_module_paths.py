@@ -1,0 +1,32 @@
+"""Where a file sits among packages (mmlint.facts.module_paths): the batch
+form the reach indexes a whole scan with agrees with the one-file form,
+symlinked files and directories included."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from mmlint.facts.module_paths import module_path_parts, module_path_parts_of_many
+
+
+def test_many_agrees_with_one_at_a_time(tmp_path: Path) -> None:
+    package = tmp_path / "pkg" / "sub"
+    package.mkdir(parents=True)
+    files = [tmp_path / "pkg" / "__init__.py", package / "__init__.py", package / "api.py", tmp_path / "top.py"]
+    for file in files:
+        file.write_text("x = 1\n", encoding="utf-8")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "real.py").write_text("y = 2\n", encoding="utf-8")
+    try:
+        (package / "linked.py").symlink_to(elsewhere / "real.py")
+        (tmp_path / "linkdir").symlink_to(package, target_is_directory=True)
+    except OSError:
+        pytest.skip("symlinks are not available here")
+    files += [package / "linked.py", tmp_path / "linkdir" / "api.py", tmp_path / "linkdir" / "__init__.py"]
+    assert module_path_parts_of_many(files) == [module_path_parts(file) for file in files]
+    assert module_path_parts_of_many([package / "linked.py"]) == [(*elsewhere.resolve().parts, "real")]
+    assert os.path.islink(package / "linked.py")
