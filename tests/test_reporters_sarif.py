@@ -11,7 +11,7 @@ import pytest
 from reporter_support import REAL_PROCESSOR, make_report, sample_report, sync_twin_call
 
 from mmlint.core.diagnostics import Diagnostic, Span
-from mmlint.reporters import sarif
+from mmlint.reporters import FORMATS, sarif
 from mmlint.rules import all_rules
 
 jsonschema = pytest.importorskip("jsonschema")
@@ -208,7 +208,7 @@ def test_any_file_name_gets_a_log_with_its_own_uri(validator, tmp_path: Path, mo
         assert (tmp_path / os.fsdecode(unquote(uri, encoding="latin-1").encode("latin-1"))).is_file()
 
 
-@pytest.mark.parametrize("output_format", ["text", "json", "github", "junit", "sarif"])
+@pytest.mark.parametrize("output_format", FORMATS)
 def test_no_file_name_stops_a_report_from_being_written(tmp_path: Path, monkeypatch, output_format) -> None:
     import os
 

@@ -27,19 +27,63 @@ def render(
     report: "Report", *, color: bool = False, quiet: bool = False, statistics: bool = False, width: int | None = None
 ) -> str:
     """``width``: the terminal's, to wrap the help text to; None (piped) never wraps."""
-    buffer = io.StringIO()
-    console = Console(
-        file=buffer, force_terminal=color, no_color=not color, highlight=False, soft_wrap=True, width=200,
-        color_system="standard" if color else None,
-    )
+    out = _RichOut() if color else _PlainOut()
     if statistics:
-        _statistics(console, report)
+        _statistics(out, report)
     else:
         for diagnostic in report.diagnostics:
-            _diagnostic(console, diagnostic, _real_path(report, diagnostic.path), width)
+            out.print("\n".join(_diagnostic_lines(out, diagnostic, _real_path(report, diagnostic.path), width)))
     if not quiet:
-        console.print(summary(report))
-    return buffer.getvalue()
+        out.print(out.escape(summary(report)))
+    return out.text()
+
+
+class _PlainOut:
+    """Uncoloured output, written as it is: what rich prints for the same
+    lines without colour (styles dropped, escapes undone), at a fraction of
+    its cost per diagnostic (a warm check's report of a whole package)."""
+
+    def __init__(self) -> None:
+        self._parts: list[str] = []
+
+    def style(self, text: str, style: str) -> str:
+        return text
+
+    def escape(self, text: str) -> str:
+        return text
+
+    def print(self, text: str) -> None:
+        self._parts.append(text + "\n")
+
+    def text(self) -> str:
+        return "".join(self._parts)
+
+
+class _RichOut:
+    """Coloured output through rich's markup."""
+
+    def __init__(self) -> None:
+        self._buffer = io.StringIO()
+        self._console = Console(
+            file=self._buffer, force_terminal=True, highlight=False, soft_wrap=True, width=200,
+            color_system="standard", emoji=False,
+        )
+
+    def style(self, text: str, style: str) -> str:
+        return f"[{style}]{text}[/]"
+
+    def escape(self, text: str) -> str:
+        return escape(text)
+
+    def print(self, text: str) -> None:
+        # One print per diagnostic: rich's print costs far more per call than per line.
+        self._console.print(text)
+
+    def text(self) -> str:
+        return self._buffer.getvalue()
+
+
+_Out = _PlainOut | _RichOut
 
 
 def _plural(count: int, word: str) -> str:
@@ -66,18 +110,14 @@ def _real_path(report: "Report", shown: str) -> Path | None:
     return candidate if candidate.is_file() else None
 
 
-def _diagnostic(console: Console, d: Diagnostic, real: Path | None, width: int | None = None) -> None:
-    # One print per diagnostic: rich's print costs far more per call than per line.
-    console.print("\n".join(_diagnostic_lines(d, real, width)))
-
-
-def _diagnostic_lines(d: Diagnostic, real: Path | None, width: int | None = None) -> list[str]:
-    fix_mark = " [bold cyan]\\[*][/]" if d.fixable else ""
+def _diagnostic_lines(out: _Out, d: Diagnostic, real: Path | None, width: int | None = None) -> list[str]:
+    style, esc = out.style, out.escape
+    fix_mark = " " + style(esc("[*]"), "bold cyan") if d.fixable else ""
     heading = (
-        f"[bold]{escape(visible_path(d.path))}[/]:{d.span.line}:{d.span.column}: "
-        f"[bold red]{d.code}[/] {escape(visible(d.message))}{fix_mark}"
+        f"{style(esc(visible_path(d.path)), 'bold')}:{d.span.line}:{d.span.column}: "
+        f"{style(d.code, 'bold red')} {esc(visible(d.message))}{fix_mark}"
     )
-    notes = _chain_notes(d) + _help_lines(d, width)
+    notes = _chain_notes(out, d) + _help_lines(out, d, width)
     source = line_of(real, d.span.line)
     if source is None:
         return [heading, *notes]
@@ -93,38 +133,39 @@ def _diagnostic_lines(d: Diagnostic, real: Path | None, width: int | None = None
     # most emoji) takes two, an escaped control character several.
     indent = cell_len(visible(source[:start]))
     marked = max(1, cell_len(visible(source[start:max(start, end)])))
+    bar = style("|", "blue")
     return [
         heading,
-        f"{' ' * gutter} [blue]|[/]",
-        f"[blue]{d.span.line} |[/] {escape(visible(source))}",
-        f"{' ' * gutter} [blue]|[/] {' ' * indent}[bold red]{'^' * marked}[/]",
-        *([f"{' ' * gutter} [blue]|[/]"] if notes else []),
+        f"{' ' * gutter} {bar}",
+        f"{style(f'{d.span.line} |', 'blue')} {esc(visible(source))}",
+        f"{' ' * gutter} {bar} {' ' * indent}{style('^' * marked, 'bold red')}",
+        *([f"{' ' * gutter} {bar}"] if notes else []),
         *notes,
         "",
     ]
 
 
-def _chain_notes(d: Diagnostic) -> list[str]:
+def _chain_notes(out: _Out, d: Diagnostic) -> list[str]:
     """The chain to the costliest call, one step a line (short enough for 80 columns)."""
     if len(d.chain) < 2:
         return []
-    first, *rest = (escape(visible(step)) for step in d.chain)
-    return [f"  [cyan]= note[/]: {first}", *(f"          → {step}" for step in rest)]
+    first, *rest = (out.escape(visible(step)) for step in d.chain)
+    return [f"  {out.style('= note', 'cyan')}: {first}", *(f"          → {step}" for step in rest)]
 
 
 _HELP_PREFIX = "  = help: "
 _HELP_INDENT = " " * len(_HELP_PREFIX)
 
 
-def _help_lines(d: Diagnostic, width: int | None) -> list[str]:
+def _help_lines(out: _Out, d: Diagnostic, width: int | None) -> list[str]:
     """The help text after `= help:`, wrapped between words to ``width`` (a path
     or a quoted name is never broken); on one line when ``width`` is None."""
     if not d.help:
         return []
     text = visible(d.help)
     lines = [text] if width is None else wrap_words(text, max(width - len(_HELP_PREFIX), 20))
-    first, *rest = (escape(line) for line in lines)
-    return [f"  [cyan]= help[/]: {first}", *(f"{_HELP_INDENT}{line}" for line in rest)]
+    first, *rest = (out.escape(line) for line in lines)
+    return [f"  {out.style('= help', 'cyan')}: {first}", *(f"{_HELP_INDENT}{line}" for line in rest)]
 
 
 # A word: a run of characters other than blanks, where `quoted code` counts
@@ -147,9 +188,9 @@ def wrap_words(text: str, width: int) -> list[str]:
     return [*lines, line] if line else lines or [""]
 
 
-def _statistics(console: Console, report: "Report") -> None:
+def _statistics(out: _Out, report: "Report") -> None:
     counts = Counter((d.code, d.name) for d in report.diagnostics)
     fixable = Counter(d.code for d in report.diagnostics if d.fixable)
     for (code, name), count in sorted(counts.items()):
         mark = " [*]" if fixable[code] else ""
-        console.print(f"{count:>6}  {code}  {name}{escape(mark)}")
+        out.print(f"{count:>6}  {code}  {name}{out.escape(mark)}")
