@@ -83,14 +83,23 @@ def test_the_cost_grows_with_what_is_reached(package: Path, monkeypatch) -> None
     for index in range(30):  # plain modules nothing calls into
         (package / "rpkg" / f"filler_{index}.py").write_text(f"def filler():\n    return {index}\n", "utf-8")
     parsed: list[str] = []
-    original = reach_module._light_facts
+    original = reach_module.light_tier_facts
 
-    def counted(shown: str, *rest: object) -> object:
+    def counted(data: object, real: object, shown: str, *rest: object) -> object:
         parsed.append(shown)
-        return original(shown, *rest)  # type: ignore[arg-type]
+        return original(data, real, shown, *rest)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(reach_module, "_light_facts", counted)
+    monkeypatch.setattr(reach_module, "light_tier_facts", counted)
     monkeypatch.setenv("MMLINT_NO_CACHE", "1")
     check(cwd=package)
     # The package's __init__ too: `from rpkg import state` may name a re-export.
     assert sorted(parsed) == sorted((*PLAIN, "rpkg/__init__.py"))
+
+
+def test_reached_files_read_in_worker_processes_give_the_same_findings(package: Path, monkeypatch) -> None:
+    monkeypatch.setenv("MMLINT_NO_CACHE", "1")
+    monkeypatch.setenv("MMLINT_JOBS", "1")
+    in_process = check(cwd=package)
+    monkeypatch.setenv("MMLINT_JOBS", "2")  # a pool for any number of files
+    pooled = check(cwd=package)
+    assert pooled.diagnostics == in_process.diagnostics and in_process.diagnostics

@@ -75,20 +75,29 @@ def reach(
     reached: set[str] = set()
     unparsable: set[str] = set()
     seen: set[tuple[str, str]] = set()
+    # Names asked of files not read yet: read together when nothing else is
+    # left to follow, a round at a time (in worker processes when many).
+    waiting: dict[str, list[str]] = {}
     pending = [(shown, _member(info.owner)) for shown, facts in analysed.items() for info in facts.async_defs]
-    while pending:
+    while pending or waiting:
+        if not pending:
+            for shown, facts in _light_facts_of(list(waiting), candidates, cache).items():
+                if facts is None:
+                    unparsable.add(shown)
+                    continue
+                known[shown] = facts
+                reached.add(shown)
+                pending += ((shown, name) for name in waiting[shown])
+            waiting = {}
+            continue
         shown, name = pending.pop()
         if (shown, name) in seen or shown in unparsable:
             continue
-        seen.add((shown, name))
         facts = known.get(shown)
         if facts is None:
-            facts = _light_facts(shown, candidates[shown], cache)
-            if facts is None:
-                unparsable.add(shown)
-                continue
-            known[shown] = facts
-            reached.add(shown)
+            waiting.setdefault(shown, []).append(name)
+            continue
+        seen.add((shown, name))
         view = views.get(shown)
         if view is None:
             view = views[shown] = _FileView(facts)
@@ -100,29 +109,60 @@ def reach(
     return {shown: known[shown] for shown in candidates if shown in reached}  # the files' order
 
 
-def _light_facts(shown: str, candidate: Candidate, cache: OutcomeCache | None) -> FileFacts | None:
-    key = cache.key(candidate.digest, candidate.real, shown, LIGHT_TIER) if cache is not None else ""
+def _light_facts_of(
+    wanted: list[str], candidates: Mapping[str, Candidate], cache: OutcomeCache | None
+) -> dict[str, FileFacts | None]:
+    """Light-tier facts of each wanted file (None: it does not parse, or changed
+    since the run read it): from the facts cache, else parsed, in worker
+    processes when there are many (mmlint.check.workers)."""
+    found: dict[str, FileFacts | None] = {}
+    keys = {}
     if cache is not None:
-        stored = cache.load(key)
+        keys = {shown: cache.key(candidates[shown].digest, candidates[shown].real, shown, LIGHT_TIER) for shown in wanted}
+    tasks: list[tuple[bytes | None, Path, str, bytes]] = []
+    for shown in wanted:
+        stored = cache.load(keys[shown]) if cache is not None else None
         if isinstance(stored, Parsed):
-            return stored.facts
-        if isinstance(stored, Unparsed):
-            return None
-    data = candidate.data
+            found[shown] = stored.facts
+        elif isinstance(stored, Unparsed):
+            found[shown] = None
+        else:
+            candidate = candidates[shown]
+            tasks.append((candidate.data, candidate.real, shown, candidate.digest))
+    from mmlint.check.workers import run_all
+
+    for index, (lasting, facts) in run_all(light_tier_facts, tasks, _nothing, crashed=_no_light_facts):
+        shown = tasks[index][2]
+        found[shown] = facts
+        if cache is not None and lasting:
+            outcome: FileOutcome = _NO_FACTS if facts is None else Parsed(facts, FileSuppressions())
+            cache.store(keys[shown], outcome)
+    return found
+
+
+def light_tier_facts(data: bytes | None, real: Path, shown: str, digest: bytes) -> tuple[bool, FileFacts | None]:
+    """(whether the answer lasts, the light-tier facts of one file): None when
+    it does not parse, or (not lasting, not cached) when its bytes are no
+    longer the ones the run hashed. Read from ``real`` unless the bytes are
+    given. A task of mmlint.check.workers.run_all."""
     if data is None:
         try:
-            data = candidate.real.read_bytes()
+            data = real.read_bytes()
         except OSError:
-            return None
-        if hashlib.sha256(data).digest() != candidate.digest:  # changed since the run read it
-            return None
+            return False, None
+        if hashlib.sha256(data).digest() != digest:  # changed since the run read it
+            return False, None
     from mmlint.facts.light import light_facts
 
-    facts = light_facts(data, candidate.real, shown)
-    if cache is not None:
-        outcome: FileOutcome = _NO_FACTS if facts is None else Parsed(facts, FileSuppressions())
-        cache.store(key, outcome)
-    return facts
+    return True, light_facts(data, real, shown)
+
+
+def _nothing() -> None:
+    pass
+
+
+def _no_light_facts(task: tuple[bytes | None, Path, str, bytes], death: object) -> tuple[bool, FileFacts | None]:
+    return False, None  # a worker died on it: as a file that does not parse, but it may not happen again
 
 
 # -- which modules a file's code names ---------------------------------------------------------
