@@ -70,6 +70,7 @@ from mmlint.facts.shape_words import (
     HANDOFF_CONSUMERS,
     NOT_IMPLEMENTED,
     OFFLOAD_HINTS,
+    is_bounded_slice,
     is_constant_name,
 )
 
@@ -1010,20 +1011,8 @@ def _is_bounded_value(node: ast.expr) -> bool:
         return is_constant_name(text)
     if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
         part = node.slice
-        return part.step is None and _is_bounded_slice(part.lower, part.upper)
+        return part.step is None and is_bounded_slice(part.lower, part.upper, _is_constant_number, _is_negative)
     return False
-
-
-def _is_bounded_slice(lower: ast.expr | None, upper: ast.expr | None) -> bool:
-    if lower is not None and not _is_constant_number(lower):
-        return False
-    if upper is not None and not _is_constant_number(upper):
-        return False
-    if lower is None:
-        return upper is not None and not _is_negative(upper)
-    if upper is None:
-        return _is_negative(lower)
-    return _is_negative(lower) == _is_negative(upper)
 
 
 def _is_constant_number(node: ast.expr) -> bool:

@@ -4,6 +4,11 @@ judge by the same ones."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
+T = TypeVar("T")
+
 # Calls that run what they are given as a coroutine, on a loop or as a
 # framework hook: an async def handed to one must stay a coroutine.
 HANDOFF_CONSUMERS = frozenset(
@@ -28,3 +33,20 @@ def is_constant_name(text: str) -> bool:
 
 # `raise NotImplementedError` in a body that only stands for an implementation.
 NOT_IMPLEMENTED = ("NotImplementedError", "builtins.NotImplementedError")
+
+
+def is_bounded_slice(
+    lower: T | None, upper: T | None, is_constant: Callable[[T], bool], is_negative: Callable[[T], bool]
+) -> bool:
+    """``[-K:]``, ``[:K]``, ``[J:K]`` with constant bounds of one sign: at most K
+    items, whatever the sliced sequence's length (the syntax tree's own
+    judgements of a bound passed in: libcst's and stdlib ast's differ)."""
+    if lower is not None and not is_constant(lower):
+        return False
+    if upper is not None and not is_constant(upper):
+        return False
+    if lower is None:
+        return upper is not None and not is_negative(upper)
+    if upper is None:
+        return is_negative(lower)
+    return is_negative(lower) == is_negative(upper)

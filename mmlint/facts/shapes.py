@@ -11,6 +11,7 @@ from mmlint.facts.shape_words import (
     BOUNDED_WRAPPERS,
     HANDOFF_CONSUMERS,
     OFFLOAD_HINTS,
+    is_bounded_slice,
     is_constant_name,
 )
 from mmlint.facts.syntax import dotted_tail, dotted_text
@@ -140,21 +141,8 @@ def _is_bounded_value(node: cst.BaseExpression) -> bool:
         return is_constant_name(text)
     if isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Slice):
         part = node.slice[0].slice
-        return part.step is None and _is_bounded_slice(part.lower, part.upper)
+        return part.step is None and is_bounded_slice(part.lower, part.upper, _is_constant_number, _is_negative)
     return False
-
-
-def _is_bounded_slice(lower: cst.BaseExpression | None, upper: cst.BaseExpression | None) -> bool:
-    """``[-K:]``, ``[:K]``, ``[J:K]`` with constant bounds of one sign: at most K items."""
-    if lower is not None and not _is_constant_number(lower):
-        return False
-    if upper is not None and not _is_constant_number(upper):
-        return False
-    if lower is None:
-        return upper is not None and not _is_negative(upper)
-    if upper is None:
-        return _is_negative(lower)
-    return _is_negative(lower) == _is_negative(upper)
 
 
 def _is_constant_number(node: cst.BaseExpression) -> bool:
