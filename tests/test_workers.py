@@ -323,7 +323,7 @@ def test_a_worker_past_its_memory_budget_is_stopped_and_named(tmp_path):
     _project(tmp_path, {"m0.py": _CLEAN_ASYNC, "m1.py": "async def f(self):\n    return 'ALLOCATE-HERE'\n"})
     code, found, stderr = _run_hooked(tmp_path, "max-file-memory = 256\n", "2", ".")
     assert found["m1.py"] == [
-        ("MM999", "analysis failed: stopped: it needed more memory than it could have (the memory budget, max-file-memory = 256 MiB, or the machine's)")
+        ("MM999", "analysis failed: stopped: out of memory (max-file-memory = 256 MiB, or the machine's)")
     ], stderr
     assert [c for c, _ in found["m0.py"]] == ["MM003"]
 

@@ -100,8 +100,7 @@ def outcome_of_death(task: FileTask, death: WorkerDeath) -> ParseFailure:
 
 def _memory_message(budgets: Budgets) -> str:
     return (
-        f"stopped: it needed more memory than it could have (the memory budget, max-file-memory = "
-        f"{budgets.max_file_memory:,} MiB, or the machine's)"
+        f"stopped: out of memory (max-file-memory = {budgets.max_file_memory:,} MiB, or the machine's)"
     )
 
 
