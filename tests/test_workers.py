@@ -339,3 +339,41 @@ def test_a_worker_past_its_time_budget_is_stopped_and_named(tmp_path):
     ], stderr
     assert [c for c, _ in found["m0.py"]] == ["MM003"]
     assert time.monotonic() - started < 20  # stopped, not let run its 20 s (twice: the pool, then alone)
+
+
+def test_meanwhile_runs_while_the_tasks_run_in_a_pool_even_for_one(monkeypatch):
+    """A caller's own work (decoding cached outcomes) overlaps the tasks: they
+    run in a worker process even when one task would stay in-process."""
+    monkeypatch.delenv("MMLINT_JOBS", raising=False)
+    calls: list[str] = []
+    results = list(run_all(os.getpid, [()], lambda: calls.append("done"), meanwhile=lambda: calls.append("meanwhile")))
+    assert calls == ["meanwhile", "done"]
+    assert [index for index, _ in results] == [0] and results[0][1] != os.getpid()
+
+
+def test_meanwhile_without_a_pool_when_one_job_is_asked_for(monkeypatch):
+    monkeypatch.setenv("MMLINT_JOBS", "1")
+    calls: list[str] = []
+    results = list(run_all(os.getpid, [(), ()], lambda: calls.append("done"), meanwhile=lambda: calls.append("meanwhile")))
+    assert calls == ["meanwhile", "done", "done"]
+    assert [pid for _, pid in results] == [os.getpid(), os.getpid()]
+
+
+@pytest.mark.slow
+def test_a_recheck_decoding_while_the_changed_file_parses_reports_the_same(tmp_path, monkeypatch):
+    import mmlint.check.findings as findings
+
+    project = tmp_path / "processors"
+    shutil.copytree(FIXTURE, project)
+    monkeypatch.setenv("MMLINT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("MMLINT_NO_CACHE", raising=False)
+    monkeypatch.delenv("MMLINT_JOBS", raising=False)
+    check(cwd=project)  # fills the facts cache
+    changed = next(path for path in sorted(project.rglob("*.py")) if "async def" in path.read_text(encoding="utf-8"))
+    with changed.open("a", encoding="utf-8") as handle:
+        handle.write("\n# edited\n")
+    monkeypatch.setattr(findings, "OVERLAP_MIN_ENTRIES", 1)
+    overlapped = check(cwd=project)
+    monkeypatch.setenv("MMLINT_NO_CACHE", "1")
+    fresh = check(cwd=project)
+    assert summary(overlapped) == summary(fresh) and fresh.diagnostics

@@ -360,6 +360,11 @@ class FactsCache(_EntryStore):
         digest.update(content_digest)
         return digest.hexdigest()
 
+    def has(self, key: str) -> bool:
+        """Whether an entry is stored under ``key`` (a stat, no read): whether
+        load() can hit, so a run can tell its misses before decoding its hits."""
+        return os.path.isfile(self._path(key))
+
     def load(self, key: str) -> FileOutcome | None:
         """The outcome stored under ``key``, or None for a miss: missing, unreadable,
         not this format, not this key, or anything that does not decode to an outcome."""

@@ -8,13 +8,13 @@ imports neither the rules nor the analyses."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mmlint.analysis.project import Project
-from mmlint.check.cache import OutcomeCache
+from mmlint.check.cache import FactsCache, OutcomeCache
 from mmlint.check.discovery import Discovery, glob_relpath
 from mmlint.check.filters import ConfigFilter, TargetFilters, apply_suppressions
 from mmlint.check.per_file import CRASHED, FileTask, analyse_file, needs_own_process, outcome_of_death, prepare_worker
@@ -99,32 +99,77 @@ def _analyse(read: FilesRead, cache: OutcomeCache | None, *, progress: bool) -> 
     tasks: list[FileTask] = []
     keys: dict[str, str] = {}
     content_digests = {shown: digest for shown, _, digest in read.digests}
+    stored: list[FileTask] = []  # with an entry in the facts cache, decoded by load_stored
     for task in read.tasks:
         _, real, shown, *options = task
         if cache is not None:
             keys[shown] = cache.key(content_digests[shown], real, shown, tuple(options))
-            cached = cache.load(keys[shown])
-            if cached is not None:
-                outcomes[shown] = cached
+            if not isinstance(cache, FactsCache) or cache.has(keys[shown]):
+                stored.append(task)
                 continue
         tasks.append(task)
+
+    def load_stored() -> None:
+        assert cache is not None
+        for task in stored:
+            cached = cache.load(keys[task.display_path])
+            if cached is None:
+                unreadable.append(task)  # a bad entry: a miss after all
+            else:
+                outcomes[task.display_path] = cached
+
+    unreadable: list[FileTask] = []
+    # Decoding many entries from the disk costs more than parsing a changed
+    # file or two (a libcst import and a parse): the parse runs in a worker
+    # meanwhile (mmlint.check.workers.run_all's ``meanwhile``).
+    overlap = bool(tasks) and len(stored) >= OVERLAP_MIN_ENTRIES and isinstance(cache, FactsCache)
+    if stored and not overlap:
+        load_stored()
+    finished: dict[int, FileOutcome] = {}  # by task index, in completion order
+    for batch, meanwhile in ((tasks, load_stored if overlap else None), (unreadable, None)):
+        _run_tasks(batch, cache, keys, finished, meanwhile, progress=progress)
+        outcomes.update({batch[index].display_path: finished.pop(index) for index in list(finished)})
+    outcomes = {shown: outcomes[shown] for shown in read.files if shown in outcomes}  # the files' order: deterministic
+    if cache is not None:
+        cache.finish()
+    return outcomes
+
+
+# Cached outcomes enough to decode for a pool to pay for itself (a cold worker
+# imports libcst: a third of a second).
+OVERLAP_MIN_ENTRIES = 64
+
+
+def _run_tasks(
+    tasks: list[FileTask],
+    cache: OutcomeCache | None,
+    keys: Mapping[str, str],
+    finished: dict[int, FileOutcome],
+    meanwhile: Callable[[], None] | None,
+    *,
+    progress: bool,
+) -> None:
+    """The per-file pass over ``tasks`` (sorted in place), each outcome into
+    ``finished`` by task index and into the cache."""
     # Largest first: the pool's last busy worker then holds a small file, not a
     # large one that started late (the order of outcomes stays the files' order).
     tasks.sort(key=lambda task: -len(task.data))
-    finished: dict[int, FileOutcome] = {}  # by task index, in completion order
+    if not tasks:
+        return
     with scan_progress(len(tasks), enabled=progress) as bar:
         analysed = run_all(
-            analyse_file, tasks, bar.advance, crashed=outcome_of_death, worker_setup=prepare_worker, isolate=needs_own_process
+            analyse_file,
+            tasks,
+            bar.advance,
+            crashed=outcome_of_death,
+            worker_setup=prepare_worker,
+            isolate=needs_own_process,
+            meanwhile=meanwhile,
         )
         for index, outcome in analysed:
             finished[index] = outcome
             if cache is not None and not _is_crash(outcome):  # a crash may not happen again
                 cache.store(keys[tasks[index].display_path], outcome)
-    outcomes.update({tasks[index].display_path: finished[index] for index in finished})
-    outcomes = {shown: outcomes[shown] for shown in read.files if shown in outcomes}  # the files' order: deterministic
-    if cache is not None:
-        cache.finish()
-    return outcomes
 
 
 def _is_crash(outcome: FileOutcome) -> bool:

@@ -63,13 +63,22 @@ _PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 
 
 def worker_count(files: int) -> int:
-    configured = os.environ.get("MMLINT_JOBS", "").strip()
-    if configured.isdigit() and int(configured) > 0:
-        return min(int(configured), max(files, 1))
+    configured = _configured_jobs()
+    if configured is not None:
+        return min(configured, max(files, 1))
     if files < MIN_FILES_FOR_POOL:
         return 1
-    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    return max(1, min(cpus, files // FILES_PER_WORKER))
+    return max(1, min(_cpus(), files // FILES_PER_WORKER))
+
+
+def _configured_jobs() -> int | None:
+    """MMLINT_JOBS when it is a positive number."""
+    configured = os.environ.get("MMLINT_JOBS", "").strip()
+    return int(configured) if configured.isdigit() and int(configured) > 0 else None
+
+
+def _cpus() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
 @dataclass(frozen=True)
@@ -98,6 +107,7 @@ def run_all(
     crashed: Callable[[Task, WorkerDeath], Result] | None = None,
     worker_setup: Callable[[], None] | None = None,
     isolate: Callable[[Task], bool] | None = None,
+    meanwhile: Callable[[], None] | None = None,
 ) -> Iterator[tuple[int, Result]]:
     """``(index, function(*tasks[index]))`` for every task, each as soon as it
     is done (in task order in-process, in completion order from the pool);
@@ -111,8 +121,22 @@ def run_all(
     propagates). In a run without a pool, a task ``isolate(task)`` is true of
     runs in a process of its own all the same. ``worker_setup`` (a
     module-level function) runs first in each worker process, never in this
-    one."""
+    one.
+
+    ``meanwhile``: work of this process's own (decoding cached outcomes) to
+    do while the tasks run: the tasks then run in a pool even when they are
+    too few for one, and it is called once their workers have started,
+    before the first result is yielded."""
     workers = worker_count(len(tasks))
+    if meanwhile is not None and (not tasks or _configured_jobs() == 1):
+        meanwhile()  # nothing to overlap, or no pool wanted (MMLINT_JOBS=1)
+        meanwhile = None
+    if meanwhile is not None:
+        workers = max(workers, 2 if len(tasks) > 1 and _cpus() > 1 else 1)
+        unfinished = yield from _run_in_pool(function, tasks, range(len(tasks)), workers, on_done, worker_setup, meanwhile)
+        for index in unfinished:
+            yield from _run_isolated(function, tasks, index, on_done, crashed, worker_setup)
+        return
     if workers <= 1:
         for index, task in enumerate(tasks):
             if isolate is not None and isolate(task):
@@ -226,6 +250,7 @@ def _run_in_pool(
     workers: int,
     on_done: Callable[[], None],
     worker_setup: Callable[[], None] | None,
+    meanwhile: Callable[[], None] | None = None,
 ) -> Generator[tuple[int, Result], None, list[int]]:
     """Run the tasks at ``indexes``; return the indexes left unfinished when a
     worker died (the pool is then broken), else an empty list."""
@@ -234,6 +259,8 @@ def _run_in_pool(
     try:
         with _signals_held():  # the pool starts its workers during the first submits
             futures: dict[Future[Result], int] = {pool.submit(function, *tasks[index]): index for index in indexes}
+        if meanwhile is not None:
+            meanwhile()
         for future in as_completed(futures):
             try:
                 result = future.result()
