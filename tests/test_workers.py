@@ -373,7 +373,16 @@ def test_a_recheck_decoding_while_the_changed_file_parses_reports_the_same(tmp_p
     with changed.open("a", encoding="utf-8") as handle:
         handle.write("\n# edited\n")
     monkeypatch.setattr(findings, "OVERLAP_MIN_ENTRIES", 1)
+    passed_meanwhile: list[bool] = []
+    real_run_all = findings.run_all
+
+    def recording(*args, meanwhile=None, **kwargs):
+        passed_meanwhile.append(meanwhile is not None)
+        return real_run_all(*args, meanwhile=meanwhile, **kwargs)
+
+    monkeypatch.setattr(findings, "run_all", recording)
     overlapped = check(cwd=project)
+    assert passed_meanwhile == [True]  # the changed file parsed while the others decoded
     monkeypatch.setenv("MMLINT_NO_CACHE", "1")
     fresh = check(cwd=project)
     assert summary(overlapped) == summary(fresh) and fresh.diagnostics

@@ -108,21 +108,21 @@ def _analyse(read: FilesRead, cache: OutcomeCache | None, *, progress: bool) -> 
                 stored.append(task)
                 continue
         tasks.append(task)
+    unreadable: list[FileTask] = []  # stored entries that did not decode: misses after all
 
     def load_stored() -> None:
         assert cache is not None
         for task in stored:
             cached = cache.load(keys[task.display_path])
             if cached is None:
-                unreadable.append(task)  # a bad entry: a miss after all
+                unreadable.append(task)
             else:
                 outcomes[task.display_path] = cached
 
-    unreadable: list[FileTask] = []
     # Decoding many entries from the disk costs more than parsing a changed
     # file or two (a libcst import and a parse): the parse runs in a worker
     # meanwhile (mmlint.check.workers.run_all's ``meanwhile``).
-    overlap = bool(tasks) and len(stored) >= OVERLAP_MIN_ENTRIES and isinstance(cache, FactsCache)
+    overlap = bool(tasks) and len(stored) >= OVERLAP_MIN_ENTRIES  # some missed: a FactsCache
     if stored and not overlap:
         load_stored()
     finished: dict[int, FileOutcome] = {}  # by task index, in completion order

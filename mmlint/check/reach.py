@@ -268,7 +268,7 @@ def _followed(view: _FileView, name: str) -> tuple[set[str], list[str]]:
     for text in _module_level(refs):
         refer(text)
     if klass is None and head not in facts.functions:
-        texts += (name for fact in facts.imports if fact.local == head)  # a re-export
+        texts += (name for _ in view.imports_by_local.get(head, ()))  # a re-export
     local.discard(name)
     return local, texts
 
