@@ -10,17 +10,14 @@ from __future__ import annotations
 import re
 import shutil
 import sys
-import zipfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests"))
 
 from ecosystem.releases import (  # noqa: E402
-    _cached_wheel,
-    _download_wheel,
-    cache_dir,
     sglang_multimodal,
+    sglang_package,
     vllm_package,
 )
 from floors import python_files  # noqa: E402
@@ -34,15 +31,8 @@ DEFS_PER_CLASS = 20
 
 
 def whole_package(version: str) -> Path:
-    root = cache_dir() / f"sglang-{version}-full"
-    if not (root / "sglang").is_dir():
-        wheels = cache_dir() / "wheels"
-        wheel = _cached_wheel(wheels, version) or _download_wheel(wheels, version)
-        staging = root.with_name(root.name + ".partial")
-        with zipfile.ZipFile(wheel) as archive:
-            archive.extractall(staging, [n for n in archive.namelist() if n.startswith("sglang/") and n.endswith(".py")])
-        staging.rename(root)
-    return root / "sglang"
+    """sglang's whole package, fetched and extracted once by the ecosystem harness."""
+    return sglang_package(version)
 
 
 def multimodal(version: str) -> Path:

@@ -266,3 +266,96 @@ def test_classes_of_no_field_and_of_one_roundtrip_tagged_and_not():
 def test_a_field_of_the_wrong_type_is_named_with_what_it_accepts():
     with pytest.raises(CodecError, match=r"Root: expected NoneType or str for field 2, got int"):
         DataCodec(ALLOWED).decode([["Leaf", 1], 5, None, 0], Root)
+
+
+# -- building values: without __init__'s per-field setattr, and shared where asked ------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Ref:
+    kind: Literal["self", "name"]
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Use:
+    ref: Ref
+    where: Optional[Leaf]
+    refs: tuple[Ref, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Checked:
+    value: int
+
+    def __post_init__(self) -> None:
+        if self.value < 0:
+            raise ValueError("negative")
+
+
+@dataclass(frozen=True, slots=True)
+class Numbers:
+    either: int | float
+
+
+def test_values_built_without_init_equal_those_built_with_it() -> None:
+    codec = DataCodec(reachable_dataclasses(Use))
+    value = Use(Ref("self", "run"), Leaf(3), (Ref("name", "f"), Ref("self", "g")))
+    decoded = codec.decode(json.loads(json.dumps(codec.encode(value, Use))), Use)
+    assert decoded == value and hash(decoded) == hash(value)
+    with pytest.raises(AttributeError):  # still frozen
+        decoded.ref = Ref("name", "x")  # type: ignore[misc]
+
+
+def test_a_class_with_a_post_init_is_built_through_it() -> None:
+    codec = DataCodec([Checked])
+    assert codec.decode([4], Checked) == Checked(4)
+    with pytest.raises(CodecError):
+        codec.decode([-1], Checked)
+
+
+def test_shared_classes_are_decoded_once_per_distinct_value() -> None:
+    codec = DataCodec(reachable_dataclasses(Use), shared=(Ref,))
+    data = codec.encode(Use(Ref("self", "run"), None, (Ref("self", "run"), Ref("name", "run"))), Use)
+    first = codec.decode(data, Use)
+    again = codec.decode(json.loads(json.dumps(data)), Use)
+    assert first.ref is first.refs[0] is again.ref  # one object for equal values, across decodes
+    assert first.refs[1] is not first.ref and first.refs[1] == Ref("name", "run")
+    unshared = DataCodec(reachable_dataclasses(Use)).decode(data, Use)
+    assert unshared.ref == first.ref and unshared.ref is not unshared.refs[0]
+
+
+def test_a_shared_class_still_checks_its_fields() -> None:
+    codec = DataCodec(reachable_dataclasses(Use), shared=(Ref,))
+    with pytest.raises(CodecError):
+        codec.decode(["other", "run"], Ref)
+    with pytest.raises(CodecError):
+        codec.decode(["self", 3], Ref)
+
+
+def test_only_classes_of_one_scalar_type_per_field_can_be_shared() -> None:
+    with pytest.raises(CodecError, match="cannot be shared"):
+        DataCodec([Numbers], shared=[Numbers]).decode([1], Numbers)  # 1 == 1.0: they would mix
+    with pytest.raises(CodecError, match="cannot be shared"):
+        DataCodec(reachable_dataclasses(Use), shared=[Use]).decode(["x"], Use)
+    with pytest.raises(CodecError, match="allowed"):
+        DataCodec([Leaf], shared=[Ref])
+
+
+def test_the_encoder_checks_what_it_unrolls() -> None:
+    codec = DataCodec(reachable_dataclasses(Use))
+    with pytest.raises(CodecError):
+        codec.encode(Use(Ref("other", "x"), None, ()), Use)  # type: ignore[arg-type]
+    with pytest.raises(CodecError):
+        codec.encode(Use(Ref("self", "x"), None, [Ref("self", "y")]), Use)  # type: ignore[arg-type]  # a list, no tuple
+    with pytest.raises(CodecError):
+        codec.encode(Use(Ref("self", 1), None, ()), Use)  # type: ignore[arg-type]
+
+
+def test_which_classes_are_built_without_init() -> None:
+    from mmlint.core.datacodec import fast_construction
+    from mmlint.facts.model import CallRef, FileFacts
+
+    assert fast_construction(CallRef) and fast_construction(FileFacts) and fast_construction(Use)
+    assert not fast_construction(Checked)  # its __post_init__ must run
+    assert not fast_construction(Secret)  # no slots: its __init__ is all there is

@@ -36,6 +36,7 @@ from fnmatch import fnmatchcase
 from typing import TYPE_CHECKING, Final, Literal
 
 from mmlint.analysis.contexts import Contexts
+from mmlint.analysis.passes import passes_until_stable
 from mmlint.analysis.resolve import DefKey, SyncCall, SyncKey
 from mmlint.core.diagnostics import Span
 from mmlint.core.knowledge import costs_here, reason_of
@@ -234,6 +235,7 @@ class WeightAnalysis:
                 self._resolve(facts, info, c.callee) for c in info.calls
             )
         self._reach_sync()
+        self._callers_of = self._callers()
         self.chains: dict[SyncKey, BlockingChain] = self._blocking_fixed_point()
         self.sync_unknown: dict[SyncKey, str] = {}
         self.sync_heavy: dict[SyncKey, Cost] = self._sync_weight_fixed_point()
@@ -295,25 +297,32 @@ class WeightAnalysis:
 
     # ------------------------------------------------------------ blocking
 
+    def _callers(self) -> dict[SyncKey, list[SyncKey]]:
+        """Each reached sync def's callers among them (the edges the fixed points propagate along)."""
+        callers: dict[SyncKey, list[SyncKey]] = {}
+        for key, calls in self._sync_calls.items():
+            for target in {t for _, call in calls for t in call.targets}:
+                callers.setdefault(target, []).append(key)
+        return callers
+
     def _blocking_fixed_point(self) -> dict[SyncKey, BlockingChain]:
         chains: dict[SyncKey, BlockingChain] = {}
-        changed = True
-        while changed:
-            changed = False
-            for key, calls in self._sync_calls.items():
-                if key in chains:
-                    continue
-                for fact, call in calls:
-                    pattern = self.matching(fact.dotted, fact.bounded_input)
-                    if pattern is not None:
-                        chains[key] = BlockingChain((self._step(key),), fact.dotted, pattern)
-                        break
-                    reached = next((chains[t] for t in call.targets if t in chains), None)
-                    if reached is not None:
-                        chains[key] = BlockingChain((self._step(key), *reached.steps), reached.call, reached.pattern)
-                        break
-                if key in chains:
-                    changed = True
+
+        def visit(key: SyncKey) -> bool:
+            if key in chains:
+                return False
+            for fact, call in self._sync_calls[key]:
+                pattern = self.matching(fact.dotted, fact.bounded_input)
+                if pattern is not None:
+                    chains[key] = BlockingChain((self._step(key),), fact.dotted, pattern)
+                    return True
+                reached = next((chains[t] for t in call.targets if t in chains), None)
+                if reached is not None:
+                    chains[key] = BlockingChain((self._step(key), *reached.steps), reached.call, reached.pattern)
+                    return True
+            return False
+
+        passes_until_stable(list(self._sync_calls), self._callers_of, visit)
         return chains
 
     def blocking_chain(self, call: SyncCall) -> BlockingChain | None:
@@ -396,23 +405,22 @@ class WeightAnalysis:
 
     def _sync_weight_fixed_point(self) -> dict[SyncKey, Cost]:
         heavy: dict[SyncKey, Cost] = {}
-        changed = True
-        while changed:
+
+        def visit(key: SyncKey) -> bool:
+            best, unknown = self._costliest(
+                self.sync_def(key).unbounded_loop,
+                ((self._call_cost(fact, call, heavy), fact.in_loop) for fact, call in self._sync_calls[key]),
+            )
             changed = False
-            for key, calls in self._sync_calls.items():
-                info = self.sync_def(key)
-                best, unknown = self._costliest(
-                    info.unbounded_loop,
-                    (
-                        (self._call_cost(fact, call, heavy), fact.in_loop) for fact, call in calls
-                    ),
-                )
-                if best is not None and (key not in heavy or best.rank > heavy[key].rank):
-                    heavy[key] = best
-                    changed = True
-                if unknown is not None and key not in self.sync_unknown:
-                    self.sync_unknown[key] = unknown
-                    changed = True
+            if best is not None and (key not in heavy or best.rank > heavy[key].rank):
+                heavy[key] = best
+                changed = True
+            if unknown is not None and key not in self.sync_unknown:
+                self.sync_unknown[key] = unknown
+                changed = True
+            return changed
+
+        passes_until_stable(list(self._sync_calls), self._callers_of, visit)
         return heavy
 
     def _async_weight_fixed_point(self) -> dict[DefKey, Weight]:

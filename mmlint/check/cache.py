@@ -88,8 +88,13 @@ def cache_enabled(requested: bool = True) -> bool:
 @cache
 def outcome_codec() -> DataCodec:
     """The codec for FileOutcome values. Its allowed classes are exactly those
-    the outcome types reach through their type hints."""
-    return DataCodec(reachable_dataclasses(_file_outcome()))
+    the outcome types reach through their type hints; callee references,
+    owners and parameters, which repeat across a file's calls and defs, are
+    shared."""
+    from mmlint.core.diagnostics import Owner
+    from mmlint.facts.model import CalleeRef, Parameter
+
+    return DataCodec(reachable_dataclasses(_file_outcome()), shared=(CalleeRef, Owner, Parameter))
 
 
 def _file_outcome() -> object:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import operator
 import sys
 import types
 import typing
@@ -38,6 +39,11 @@ JsonData = Any  # None | bool | int | float | str | list[JsonData]
 _NONE = type(None)
 _SCALARS = (str, int, float, bool, _NONE)
 _CONTAINER_TAGS = ("tuple", "frozenset")
+_NUMBERS = frozenset({int, float, bool})
+# Distinct values of one shared class remembered at most (a long-lived
+# process, the language server, decodes without end): then it starts afresh.
+_SHARED_MAX = 1 << 16
+_GENERATED_CODE = "<string>"  # the file name of the methods `dataclasses` writes (3.10 to 3.13)
 
 
 class CodecError(ValueError):
@@ -63,7 +69,12 @@ def reachable_dataclasses(*roots: Any) -> frozenset[type]:
 
 
 class DataCodec:
-    def __init__(self, classes: Iterable[type]) -> None:
+    """``classes``: the dataclasses it may build. ``shared``: those of them
+    (every field one scalar type) whose equal values are decoded once and
+    then reused: immutable values that repeat, so a decode builds fewer
+    objects and holds less memory."""
+
+    def __init__(self, classes: Iterable[type], shared: Iterable[type] = ()) -> None:
         self._classes: dict[str, type] = {}
         for cls in classes:
             if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
@@ -73,6 +84,9 @@ class DataCodec:
                 raise CodecError(f"two allowed classes, or a class and a container, share the tag {name!r}")
             self._classes[name] = cls
         self._allowed = frozenset(self._classes.values())
+        self._shared = frozenset(shared)
+        if not self._shared <= self._allowed:
+            raise CodecError("a shared class must be one of the allowed classes")
         self._encoders: dict[Any, Callable[[Any], JsonData]] = {}
         self._decoders: dict[Any, Callable[[JsonData], Any]] = {}
         self._tagged_encoders: dict[type, Callable[[Any], JsonData]] = {}
@@ -140,19 +154,63 @@ class DataCodec:
     # recursive types (a node holding nodes) refer to it instead of looping.
 
     def _dataclass_encoder(self, cls: type, tagged: bool = False) -> Callable[[Any], JsonData]:
-        names = tuple(field.name for field in _init_fields(cls))
-        field_encoders: list[Callable[[Any], JsonData]] = []
-        head = [cls.__name__] if tagged else []
-
-        def encode(value: Any) -> JsonData:
-            if type(value) is not cls:
-                raise CodecError(f"expected {cls.__name__}, got {type(value).__name__}")
-            return head + [enc(getattr(value, name)) for enc, name in zip(field_encoders, names)]
-
+        # One function per class, its fields unrolled as the decoder's are
+        # (a cold run stores every parsed file's facts): scalar fields are
+        # checked in place, tuples of values looped over in place, the others
+        # go through their encoders. Made of indices and our own names only.
+        fields = _init_fields(cls)
+        hints = _field_hints(cls)
+        namespace: dict[str, Any] = {"cls": cls, "CodecError": CodecError, "wrong_field": _wrong_field}
+        names = [f"v{index}" for index in range(len(fields))]
+        lines = [
+            "def encode(value):",
+            "    if type(value) is not cls:",
+            "        raise CodecError(f'expected {cls.__name__}, got {type(value).__name__}')",
+        ]
+        if len(fields) > 1:
+            namespace["fields_of"] = operator.attrgetter(*(field.name for field in fields))
+            lines.append(f"    {', '.join(names)}, = fields_of(value)")
+        elif fields:
+            namespace["fields_of"] = operator.attrgetter(fields[0].name)
+            lines.append("    v0 = fields_of(value)")
+        items = [repr(cls.__name__)] if tagged else []
+        inner_hints: dict[int, Any] = {}
+        for index, field in enumerate(fields):
+            value, hint = names[index], hints[field.name]
+            accepted = _scalar_types(hint)
+            if accepted is not None:
+                lines += _scalar_check(value, index, accepted, namespace)
+                items.append(value)
+                continue
+            shape, inner = _inlined_shape(hint)
+            if shape == "literal":
+                namespace[f"values{index}"] = inner
+                lines += [
+                    f"    if type({value}) is not str or {value} not in values{index}:",
+                    f"        raise CodecError(cls.__name__ + f': expected one of {{sorted(values{index})}}')",
+                ]
+                items.append(value)
+            elif shape == "tuple":
+                inner_hints[index] = inner
+                lines += [
+                    f"    if type({value}) is not tuple:",
+                    "        raise CodecError(cls.__name__ + ': expected a tuple')",
+                ]
+                items.append(f"[encoder{index}(item) for item in {value}]")
+            elif shape == "optional":
+                inner_hints[index] = inner
+                items.append(f"None if {value} is None else encoder{index}({value})")
+            else:
+                inner_hints[index] = hint
+                items.append(f"encoder{index}({value})")
+        lines.append(f"    return [{', '.join(items)}]")
+        exec(compile("\n".join(lines), f"<encode {cls.__name__}>", "exec"), namespace)  # noqa: S102  # our own template
+        encode: Callable[[Any], JsonData] = namespace["encode"]
         (self._tagged_encoders if tagged else self._encoders)[cls] = encode
+        # Registered before its fields' encoders are built, as the decoder is.
         with self._forget_plans_on_error():
-            hints = _field_hints(cls)
-            field_encoders.extend(self._encoder(hints[name]) for name in names)
+            for index, inner in inner_hints.items():
+                namespace[f"encoder{index}"] = self._encoder(inner)
         return encode
 
     def _dataclass_decoder(self, cls: type, tagged: bool) -> Callable[[JsonData], Any]:
@@ -176,30 +234,99 @@ class DataCodec:
         if unpacked:
             lines.append(f"    {unpacked}, = data")
         arguments = []
+        inner_hints: dict[int, Any] = {}  # index -> the hint of what decoder{index} decodes
         for index, accepted in enumerate(accepted_types):
             value = names[index]
             if accepted is None:
-                arguments.append(f"decoder{index}({value})")
+                hint = hints[fields[index].name]
+                shape, inner = _inlined_shape(hint)
+                inner_hints[index] = inner if shape else hint
+                if shape == "literal":  # a call less per field: the check in place
+                    namespace[f"values{index}"] = inner
+                    lines += [
+                        f"    if type({value}) is not str or {value} not in values{index}:",
+                        f"        raise CodecError(cls.__name__ + f': expected one of {{sorted(values{index})}}')",
+                    ]
+                    arguments.append(value)
+                    del inner_hints[index]
+                elif shape == "tuple":  # the tuple's loop in place
+                    lines += [
+                        f"    if type({value}) is not list:",
+                        "        raise CodecError(cls.__name__ + ': expected a list for a tuple')",
+                        f"    {value} = tuple([decoder{index}(item) for item in {value}])",
+                    ]
+                    arguments.append(value)
+                elif shape == "optional":
+                    arguments.append(f"None if {value} is None else decoder{index}({value})")
+                else:
+                    arguments.append(f"decoder{index}({value})")
                 continue
-            namespace[f"accepted{index}"] = accepted
-            if len(accepted) == 1:
-                namespace[f"type{index}"] = next(iter(accepted))
-                test = f"type({value}) is not type{index}"
-            else:
-                test = f"type({value}) not in accepted{index}"
-            lines += [f"    if {test}:", f"        wrong_field(cls, {index}, accepted{index}, {value})"]
+            lines += _scalar_check(value, index, accepted, namespace)
             arguments.append(value)
-        lines.append(f"    return cls({', '.join(arguments)})")
-        exec("\n".join(lines), namespace)  # noqa: S102  # our own template, see above
+        lines += self._construction(cls, fields, arguments, accepted_types, namespace)
+        # Named by its class, so a profile tells the decoders apart.
+        exec(compile("\n".join(lines), f"<decode {cls.__name__}>", "exec"), namespace)  # noqa: S102  # our own template
         decode: Callable[[JsonData], Any] = namespace["decode"]
         (self._tagged_decoders if tagged else self._decoders)[cls] = decode
         # Registered before its fields' decoders are built: a recursive type refers
         # to it; the names it calls are looked up when it runs, after they are bound.
         with self._forget_plans_on_error():
-            for index, (field, accepted) in enumerate(zip(fields, accepted_types)):
-                if accepted is None:
-                    namespace[f"decoder{index}"] = self._decoder(hints[field.name])
+            for index, inner in inner_hints.items():
+                namespace[f"decoder{index}"] = self._decoder(inner)
         return decode
+
+    def _construction(
+        self,
+        cls: type,
+        fields: tuple[dataclasses.Field[Any], ...],
+        arguments: list[str],
+        accepted_types: list[frozenset[type] | None],
+        namespace: dict[str, Any],
+    ) -> list[str]:
+        """The lines of a decoder that build the value from its checked field
+        values (``arguments``: each field's expression, a name or a decoder call).
+
+        A frozen dataclass's ``__init__`` sets each field through
+        ``object.__setattr__``; with slots and nothing else in ``__init__``, the
+        slots' own setters do the same at half the cost. A shared class (see
+        DataCodec) is built once per distinct set of values and reused."""
+        hints = _field_hints(cls)
+        decoded = []
+        for index, argument in enumerate(arguments):  # each field's value decoded once, into a name
+            if argument != f"v{index}":
+                decoded.append(f"    v{index} = {argument}")
+                arguments[index] = f"v{index}"
+        if fast_construction(cls):
+            namespace["new"] = object.__new__
+            build = ["    made = new(cls)"]
+            for index, field in enumerate(fields):
+                namespace[f"set{index}"] = vars(cls)[field.name].__set__
+                build.append(f"    set{index}(made, {arguments[index]})")
+        else:
+            build = [f"    made = cls({', '.join(arguments)})"]
+        if cls not in self._shared:
+            return [*decoded, *build, "    return made"]
+        literal = [typing.get_origin(hints[field.name]) is typing.Literal for field in fields]
+        if any((accepted is None and not is_literal) or (accepted is not None and len(accepted & _NUMBERS) > 1)
+               for accepted, is_literal in zip(accepted_types, literal)):
+            # 1 == 1.0 == True as dict keys: a field that may hold two kinds of number would mix them up.
+            raise CodecError(f"{cls.__qualname__} cannot be shared: a field that is neither one scalar type nor a Literal")
+        memo: dict[tuple[Any, ...], Any] = {}
+        namespace["memo"] = memo
+        namespace["SHARED_MAX"] = _SHARED_MAX
+        key = f"({', '.join(arguments)},)" if arguments else "()"
+        return [
+            *decoded,
+            f"    key = {key}",
+            "    made = memo.get(key)",
+            "    if made is not None:",
+            "        return made",
+            "    if len(memo) >= SHARED_MAX:",
+            "        memo.clear()",
+            *build,
+            "    memo[key] = made",
+            "    return made",
+        ]
 
     @contextlib.contextmanager
     def _forget_plans_on_error(self) -> Iterator[None]:
@@ -393,6 +520,35 @@ def _classify(hint: Any, allowed: frozenset[type]) -> tuple[str, Any]:
     raise CodecError(f"unsupported type hint {hint!r}")
 
 
+def _scalar_check(value: str, index: int, accepted: frozenset[type], namespace: dict[str, Any]) -> list[str]:
+    """The lines of a generated coder that check field ``index`` (held in
+    ``value``) is of exactly one of the ``accepted`` types."""
+    namespace[f"accepted{index}"] = accepted
+    if len(accepted) == 1:
+        namespace[f"type{index}"] = next(iter(accepted))
+        test = f"type({value}) is not type{index}"
+    else:
+        test = f"type({value}) not in accepted{index}"
+    return [f"    if {test}:", f"        wrong_field(cls, {index}, accepted{index}, {value})"]
+
+
+def _inlined_shape(hint: Any) -> tuple[str, Any]:
+    """How a dataclass decoder handles a field of ``hint`` in place:
+    ("literal", its values) for a ``Literal`` of strings, ("tuple", item hint) for ``tuple[X, ...]`` of a non-scalar X, ("optional",
+    X) for ``X | None`` of a non-scalar X, ("", None) otherwise (its own decoder)."""
+    args = typing.get_args(hint)
+    origin = typing.get_origin(hint)
+    if origin is typing.Literal and all(type(value) is str for value in args):
+        return "literal", frozenset(args)
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis and _scalar_types(args[0]) is None:
+        return "tuple", args[0]
+    if origin in (typing.Union, types.UnionType) and len(args) == 2 and _NONE in args and Any not in args:
+        other = args[0] if args[1] is _NONE else args[1]
+        if _scalar_types(other) is None:
+            return "optional", other
+    return "", None
+
+
 def _scalar_types(hint: Any) -> frozenset[type] | None:
     """The exact types a scalar hint (``int``, ``str | None``) accepts; None for any other hint."""
     if hint is None or hint is _NONE:
@@ -436,6 +592,25 @@ def _scalar_decoder(kind: type) -> Callable[[JsonData], Any]:
         return data
 
     return decode
+
+
+def fast_construction(cls: type) -> bool:
+    """Whether a value of ``cls`` may be built by ``object.__new__`` and its
+    slots' setters instead of ``__init__``: a frozen dataclass with slots,
+    whose ``__init__`` is the one ``dataclasses`` wrote (no ``__post_init__``,
+    no field with a factory, which its ``__init__`` would run)."""
+    params = getattr(cls, "__dataclass_params__", None)
+    if params is None or not params.frozen or "__slots__" not in vars(cls) or hasattr(cls, "__post_init__"):
+        return False
+    init = vars(cls).get("__init__")
+    if getattr(getattr(init, "__code__", None), "co_filename", None) != _GENERATED_CODE:  # an __init__ of its own
+        return False
+    fields = dataclasses.fields(cls)
+    return all(
+        isinstance(vars(cls).get(field.name), types.MemberDescriptorType)
+        and field.default_factory is dataclasses.MISSING
+        for field in fields
+    ) and len(fields) == len(vars(cls)["__slots__"])
 
 
 def _init_fields(cls: type) -> tuple[dataclasses.Field[Any], ...]:
