@@ -18,6 +18,8 @@ from mmlint.analysis.weight import UNKNOWN_WEIGHT, Weight, WeightKind
 from mmlint.core.report import AnalysedReport, twins_in_play
 from mmlint.facts.outcome import ParseFailure
 from mmlint.reporters.escaping import visible, visible_path
+from mmlint.reporters.markup import styled
+from mmlint.reporters.markup import text as markup_text
 
 if TYPE_CHECKING:  # rich's console is imported when rendering
     from rich.console import Console, RenderableType
@@ -384,9 +386,7 @@ def render_text(audit: Audit, *, color: bool, width: int | None = None, quiet: b
     if not quiet:
         console.print(audit.totals.summary(), soft_wrap=width is None)
     if note := audit.unparsed_note():
-        from rich.markup import escape
-
-        console.print(escape(note), style="bold red", soft_wrap=width is None)
+        console.print(markup_text(note), style="bold red", soft_wrap=width is None)
     return "".join(line.rstrip() + "\n" for line in buffer.getvalue().splitlines())
 
 
@@ -396,10 +396,9 @@ _PROBLEM_COLUMNS = (1, 3, 7, 9)
 
 
 def _row_cells(audit: Audit) -> list[tuple[AuditRow | AuditTotals, list[str]]]:
-    from rich.markup import escape
 
     rows: list[tuple[AuditRow | AuditTotals, list[str]]] = [
-        (row, list(_cells(row, escape(visible_path(row.path))))) for row in audit.rows
+        (row, list(_cells(row, markup_text(visible_path(row.path))))) for row in audit.rows
     ]
     rows.append((audit.totals, list(_cells(audit.totals, "total"))))
     return rows
@@ -409,12 +408,11 @@ def _highlighted(row: AuditRow | AuditTotals, cells: list[str]) -> list[str]:
     values = (row.bypassing_calls, row.unawaitable_calls, row.never, row.hollow_awaits)
     for index, value in zip(_PROBLEM_COLUMNS, values):
         if value and not isinstance(row, AuditTotals):
-            cells[index] = f"[bold red]{cells[index]}[/]"
+            cells[index] = styled(cells[index], "bold red")
     return cells
 
 
 def _print_plain_tables(console: Console, audit: Audit) -> None:
-    from rich.markup import escape
     from rich.table import Table
 
     table = Table(box=None, pad_edge=False, show_edge=False, title="mmlint audit", title_justify="left")
@@ -428,7 +426,7 @@ def _print_plain_tables(console: Console, audit: Audit) -> None:
         for index, header in enumerate(_TWIN_HEADERS):
             pairs.add_column(header, no_wrap=True, justify="right" if index == len(_TWIN_HEADERS) - 1 else "left")
         for twin in audit.twins:
-            pairs.add_row(*[escape(visible(cell)) for cell in _twin_cells(twin)])
+            pairs.add_row(*[markup_text(visible(cell)) for cell in _twin_cells(twin)])
         console.print(pairs, crop=False)
 
 
@@ -436,7 +434,6 @@ def _print_boxed_table(console: Console, audit: Audit, width: int) -> bool:
     """The boxed table, when it fits ``width`` without breaking a path (headers may
     wrap between words); False, printing nothing, when it cannot."""
     from rich.cells import cell_len
-    from rich.markup import escape
     from rich.table import Table
 
     rows = _row_cells(audit)
@@ -468,7 +465,7 @@ def _print_boxed_table(console: Console, audit: Audit, width: int) -> bool:
         for index, header in enumerate(_TWIN_HEADERS):
             pairs.add_column(header, justify="right" if index == len(_TWIN_HEADERS) - 1 else "left")
         for twin in audit.twins:
-            pairs.add_row(*[escape(visible(cell)) for cell in _twin_cells(twin)])
+            pairs.add_row(*[markup_text(visible(cell)) for cell in _twin_cells(twin)])
         console.print(pairs, crop=False)
     return True
 
@@ -477,7 +474,6 @@ def _print_stacked(console: Console, audit: Audit, width: int) -> None:
     """Each file as its path on a line of its own and labelled lines beneath,
     wrapped to ``width`` between words (a path is never broken: it has a line
     to itself, or is one word of its own)."""
-    from rich.markup import escape
     from rich.table import Table
 
     def details(rows: list[tuple[str, str]]) -> Table:
@@ -494,14 +490,14 @@ def _print_stacked(console: Console, audit: Audit, width: int) -> None:
         cells = _highlighted(row, cells)
         hollow = f"{cells[9]} hollow await{'' if row.hollow_awaits == 1 else 's'}"
         console.print()
-        console.print(f"[bold]{cells[0]}[/]", soft_wrap=True)
+        console.print(styled(cells[0], "bold"), soft_wrap=True)
         console.print(details([
             ("twin calls", f"{cells[1]} sync, {cells[2]} async, {cells[3]} unawaitable"),
             ("async defs", f"{cells[4]}: {cells[5]} always, {cells[6]} some, {cells[7]} never, {cells[8]} not judged; {hollow}"),
         ]))  # fmt: skip
     for twin in audit.twins:
-        sync, sync_at, async_, async_at, _, suspends, calls = (escape(visible(cell)) for cell in _twin_cells(twin))
-        arguments = "the same" if twin.accepts_same_arguments else escape(visible(f"differ: {twin.arguments_problem}"))
+        sync, sync_at, async_, async_at, _, suspends, calls = (markup_text(visible(cell)) for cell in _twin_cells(twin))
+        arguments = "the same" if twin.accepts_same_arguments else markup_text(visible(f"differ: {twin.arguments_problem}"))
         console.print()
         console.print(f"[bold]twin pair[/] {sync} / {async_}: the async one suspends {suspends}; "
                       f"{calls} sync call{'' if calls == '1' else 's'} from async code")  # fmt: skip

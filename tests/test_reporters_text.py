@@ -12,11 +12,11 @@ import pytest
 from conftest import FIXTURES_DIR
 from reporter_support import make_report, sample_diagnostics, sample_report
 from rich.console import Console
-from rich.markup import escape
+from rich.text import Text
 
 from mmlint.api import check
 from mmlint.core.diagnostics import Diagnostic, Span
-from mmlint.reporters import text
+from mmlint.reporters import markup, text
 
 
 class _UncolouredRich:
@@ -29,10 +29,10 @@ class _UncolouredRich:
         )
 
     def style(self, value: str, style: str) -> str:
-        return f"[{style}]{value}[/]"
+        return markup.styled(value, style)
 
     def escape(self, value: str) -> str:
-        return escape(value)
+        return markup.text(value)
 
     def print(self, value: str) -> None:
         self._console.print(value)
@@ -54,6 +54,9 @@ def _awkward(root: Path) -> list[Diagnostic]:
     return [
         Diagnostic("w.py", Span(1, 5, 1, 20), "MM003", "fake-async", "`[red]x[/]` :smile: \\ [*] ends", help="a [b] \\c"),
         Diagnostic("w.py", Span(2, 2, 2, 9), "MM005", "blocking-call-in-async", "m", chain=("`[a]` at w.py:1", "`b\\c`")),
+        # Backslashes where rich's own escape goes wrong: at the end, before a "[" that opens no tag.
+        Diagnostic("w.py", Span(1, 1, 1, 2), "MM003", "fake-async", "ends in \\", help="in c:\\dir\\\\"),
+        Diagnostic("w.py", Span(2, 1, 2, 2), "MM005", "blocking-call-in-async", "a \\[ and \\\\[1] x", chain=("`q\\`", "`r\\\\`")),
     ]
 
 
@@ -84,3 +87,13 @@ def test_a_trailing_backslash_is_shown_once(tmp_path: Path) -> None:
     # would follow it), and its print then shows both: plain output shows one.
     report = make_report([Diagnostic("w.py", Span(1, 1, 1, 2), "MM003", "fake-async", "ends in \\")], {})
     assert text.render(report, quiet=True).splitlines()[0] == "w.py:1:1: MM003 ends in \\"
+
+
+def test_coloured_output_reads_as_the_plain_output(tmp_path: Path) -> None:
+    """The colours are all that differ: the same characters, backslashes and
+    brackets included, wherever they sit."""
+    report = make_report([*sample_diagnostics(), *_awkward(tmp_path)], {"w.py": tmp_path / "w.py"})
+    for options in ({}, {"width": 40}, {"statistics": True}):
+        coloured = text.render(report, color=True, **options)
+        assert "\x1b[" in coloured or "statistics" in options
+        assert Text.from_ansi(coloured).plain == text.render(report, **options)

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING
 
 from rich.cells import cell_len
 from rich.console import Console
-from rich.markup import escape
+
+from mmlint.reporters import markup
 
 from mmlint.core.diagnostics import Diagnostic
 from mmlint.core.report import twins_in_play
@@ -70,10 +71,10 @@ class _RichOut:
         )
 
     def style(self, text: str, style: str) -> str:
-        return f"[{style}]{text}[/]"
+        return markup.styled(text, style)
 
     def escape(self, text: str) -> str:
-        return escape(text)
+        return markup.text(text)
 
     def print(self, text: str) -> None:
         # One print per diagnostic: rich's print costs far more per call than per line.
