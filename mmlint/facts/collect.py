@@ -548,12 +548,12 @@ class FileWalk:
             parent = link[1]
             if parent is not None and type(parent[0]) is cst.Expr:
                 self.discarded.add(id(node))
-        if isinstance(func, cst.Attribute):
+        if type(func) is cst.Attribute:
             name_node = func.attr
-        elif isinstance(func, cst.Name):
+        elif type(func) is cst.Name:
             name_node = func
         else:
-            if isinstance(func, cst.Call):  # `app.exception_handler(E)(handler)`
+            if type(func) is cst.Call:  # `app.exception_handler(E)(handler)`
                 self.handed_coroutines.extend(handed_functions(node))
             return False
         if name_node.value in TASK_WRAPPERS:
@@ -604,10 +604,10 @@ class FileWalk:
         """Whether a call in a body sits inside a `for` / `while` of that body."""
         link: Link | None = self.call_places[id(call)][1]
         while link is not None:
-            node = link[0]
-            if isinstance(node, (cst.For, cst.While)):
+            kind = type(link[0])  # exact: see mmlint.facts.syntax.dotted_text
+            if kind is cst.For or kind is cst.While:
                 return True
-            if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            if kind is cst.FunctionDef or kind is cst.Lambda or kind is cst.ClassDef:
                 return False
             link = link[1]
         return False
@@ -615,16 +615,16 @@ class FileWalk:
     def callee_ref(self, func: cst.BaseExpression) -> CalleeRef:
         """What a call's callee refers to; ``func`` must be the callee of a call in a body."""
         scope = self.call_scopes.get(id(func))
-        if isinstance(func, cst.Name):
+        if type(func) is cst.Name:
             return CalleeRef(UNKNOWN if bound_in_function(func.value, scope) else NAME, func.value)
-        if isinstance(func, cst.Attribute):
+        if type(func) is cst.Attribute:
             receiver = func.value
             attr = func.attr.value
-            if isinstance(receiver, cst.Name) and receiver.value in ("self", "cls"):
+            if type(receiver) is cst.Name and receiver.value in ("self", "cls"):
                 return CalleeRef(SELF if receiver.value == "self" else CLS, attr)
             if (
-                isinstance(receiver, cst.Call)
-                and isinstance(receiver.func, cst.Name)
+                type(receiver) is cst.Call
+                and type(receiver.func) is cst.Name
                 and receiver.func.value == "super"
                 and not receiver.args
             ):

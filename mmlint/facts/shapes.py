@@ -130,16 +130,16 @@ def has_bounded_input(call: cst.Call) -> bool:
 
 
 def _is_bounded_value(node: cst.BaseExpression) -> bool:
-    if isinstance(node, (cst.SimpleString, cst.Integer, cst.Float, cst.Imaginary)):
+    if type(node) in (cst.SimpleString, cst.Integer, cst.Float, cst.Imaginary):
         return True
-    if isinstance(node, cst.ConcatenatedString):
+    if type(node) is cst.ConcatenatedString:
         return _is_bounded_value(node.left) and _is_bounded_value(node.right)
     if isinstance(node, (cst.List, cst.Tuple, cst.Set)):
-        return all(isinstance(element, cst.Element) and _is_bounded_value(element.value) for element in node.elements)
+        return all(type(element) is cst.Element and _is_bounded_value(element.value) for element in node.elements)
     text = dotted_text(node)
     if text is not None:
         return is_constant_name(text)
-    if isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Slice):
+    if type(node) is cst.Subscript and len(node.slice) == 1 and type(node.slice[0].slice) is cst.Slice:
         part = node.slice[0].slice
         return part.step is None and is_bounded_slice(part.lower, part.upper, _is_constant_number, _is_negative)
     return False

@@ -25,11 +25,13 @@ if TYPE_CHECKING:  # ir_builder imports this module
 
 def dotted_text(node: cst.BaseExpression) -> str | None:
     """``a.b.c`` for a chain of names, else None."""
+    # Exact type tests: libcst's nodes are ABCs, whose isinstance costs several
+    # times as much, and the parser builds these classes themselves.
     parts: list[str] = []
-    while isinstance(node, cst.Attribute):
+    while type(node) is cst.Attribute:
         parts.append(node.attr.value)
         node = node.value
-    if not isinstance(node, cst.Name):
+    if type(node) is not cst.Name:
         return None
     parts.append(node.value)
     return ".".join(reversed(parts))
@@ -37,9 +39,9 @@ def dotted_text(node: cst.BaseExpression) -> str | None:
 
 def dotted_tail(expr: cst.BaseExpression) -> str:
     """The last name of ``a.b.c`` or ``c``; "" for anything else."""
-    if isinstance(expr, cst.Name):
+    if type(expr) is cst.Name:
         return expr.value
-    if isinstance(expr, cst.Attribute):
+    if type(expr) is cst.Attribute:
         return expr.attr.value
     return ""
 
@@ -47,11 +49,11 @@ def dotted_tail(expr: cst.BaseExpression) -> str:
 def stored_names(target: cst.CSTNode) -> list[str]:
     """Names an assignment target binds: through tuples, lists and starred
     elements, not into attributes or subscripts."""
-    if isinstance(target, cst.Name):
+    if type(target) is cst.Name:
         return [target.value]
     if isinstance(target, (cst.Tuple, cst.List)):
         return [name for element in target.elements for name in stored_names(element.value)]
-    if isinstance(target, cst.StarredElement):
+    if type(target) is cst.StarredElement:
         return stored_names(target.value)
     return []
 
@@ -184,9 +186,9 @@ def short_text(node: cst.CSTNode) -> str:
 def callee_name(call: cst.Call) -> cst.Name | None:
     """The name token a call's callee ends with (``f`` in ``f()``, ``x.f()``)."""
     func = call.func
-    if isinstance(func, cst.Attribute):
+    if type(func) is cst.Attribute:
         return func.attr
-    return func if isinstance(func, cst.Name) else None
+    return func if type(func) is cst.Name else None
 
 
 def expression_flags(call: cst.Call, link: Link) -> tuple[bool, bool, bool]:
@@ -202,15 +204,15 @@ def expression_flags(call: cst.Call, link: Link) -> tuple[bool, bool, bool]:
         ancestor = ancestor_link[0]
         if isinstance(ancestor, (cst.BaseStatement, cst.BaseSmallStatement)):
             break
-        if isinstance(ancestor, cst.Lambda):
+        if type(ancestor) is cst.Lambda:
             searching_wrapper = False
-        elif isinstance(ancestor, cst.FormattedString):
+        elif type(ancestor) is cst.FormattedString:
             in_fstring = True
-        elif isinstance(ancestor, cst.Annotation):
+        elif type(ancestor) is cst.Annotation:
             in_annotation = True
         elif (
             searching_wrapper
-            and isinstance(ancestor, cst.Call)
+            and type(ancestor) is cst.Call
             and child is not ancestor.func
             and dotted_tail(ancestor.func) in TASK_WRAPPERS
         ):
