@@ -70,9 +70,9 @@ def reachable_dataclasses(*roots: Any) -> frozenset[type]:
 
 class DataCodec:
     """``classes``: the dataclasses it may build. ``shared``: those of them
-    (every field one scalar type) whose equal values are decoded once and
-    then reused: immutable values that repeat, so a decode builds fewer
-    objects and holds less memory."""
+    (each field one scalar type or a ``Literal`` of strings) whose equal
+    values are decoded once and then reused: immutable values that repeat,
+    so a decode builds fewer objects and holds less memory."""
 
     def __init__(self, classes: Iterable[type], shared: Iterable[type] = ()) -> None:
         self._classes: dict[str, type] = {}
