@@ -96,4 +96,5 @@ def test_coloured_output_reads_as_the_plain_output(tmp_path: Path) -> None:
     for options in ({}, {"width": 40}, {"statistics": True}):
         coloured = text.render(report, color=True, **options)
         assert "\x1b[" in coloured or "statistics" in options
-        assert Text.from_ansi(coloured).plain == text.render(report, **options)
+        # By lines: rich 13.0's from_ansi drops the final newline.
+        assert Text.from_ansi(coloured).plain.splitlines() == text.render(report, **options).splitlines()

@@ -263,7 +263,7 @@ class DataCodec:
                 continue
             lines += _scalar_check(value, index, accepted, namespace)
             arguments.append(value)
-        lines += self._construction(cls, fields, arguments, accepted_types, namespace)
+        lines += self._construction(cls, fields, hints, arguments, accepted_types, namespace)
         # Named by its class, so a profile tells the decoders apart.
         exec(compile("\n".join(lines), f"<decode {cls.__name__}>", "exec"), namespace)  # noqa: S102  # our own template
         decode: Callable[[JsonData], Any] = namespace["decode"]
@@ -279,6 +279,7 @@ class DataCodec:
         self,
         cls: type,
         fields: tuple[dataclasses.Field[Any], ...],
+        hints: dict[str, Any],
         arguments: list[str],
         accepted_types: list[frozenset[type] | None],
         namespace: dict[str, Any],
@@ -290,7 +291,6 @@ class DataCodec:
         ``object.__setattr__``; with slots and nothing else in ``__init__``, the
         slots' own setters do the same at half the cost. A shared class (see
         DataCodec) is built once per distinct set of values and reused."""
-        hints = _field_hints(cls)
         decoded = []
         for index, argument in enumerate(arguments):  # each field's value decoded once, into a name
             if argument != f"v{index}":

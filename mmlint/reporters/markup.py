@@ -1,6 +1,6 @@
 """Text from the user's files as rich markup that prints exactly that text.
 
-rich's ``escape`` protects ``[`` and doubles a single trailing backslash,
+rich's ``escape`` protects ``[`` and (in newer rich) doubles a single trailing backslash,
 which is right only where a tag follows at once (rich reads the backslashes
 before a tag in pairs) and shows two backslashes anywhere else (a message or
 a path that ends in one, a table cell); two or more trailing backslashes it
@@ -13,19 +13,19 @@ from __future__ import annotations
 
 import re
 
-from rich.markup import escape as _rich_escape
-
 _BACKSLASH = "\\"
+# What rich's markup reads as a tag, with the backslashes before it (rich.markup's own pattern).
+_TAG = re.compile(r"(\\*)(\[[a-z#/@][^[]*?])")
 # Backslashes before a "[" that opens no tag: rich's printing drops one of them.
 _BEFORE_PLAIN_BRACKET = re.compile(r"(\\+)(?=\[(?![a-z#/@][^[]*?\]))")
 
 
 def text(plain: str) -> str:
     """``plain`` as markup where no tag follows it directly."""
-    escaped = _BEFORE_PLAIN_BRACKET.sub(lambda run: run.group(1) + _BACKSLASH, _rich_escape(plain))
-    if _trailing(plain) == 1:
-        return escaped[:-1]  # rich's extra backslash, for a tag that is not there
-    return escaped
+    # As rich's escape: each backslash before a tag doubled, and the tag
+    # escaped by one more. Not its extra trailing backslash (added in rich 13.x).
+    escaped = _TAG.sub(lambda tag: f"{tag.group(1)}{tag.group(1)}{_BACKSLASH}{tag.group(2)}", plain)
+    return _BEFORE_PLAIN_BRACKET.sub(lambda run: run.group(1) + _BACKSLASH, escaped)
 
 
 def styled(markup: str, style: str) -> str:
