@@ -15,7 +15,9 @@ only: cold (a fresh empty MMLINT_CACHE_DIR per run) and warm (a cache filled by
 an untimed run first); for the whole packages also edited (a copy of it,
 its caches filled by an untimed run, with one analysed file changed by an
 appended comment line before each timed run: targets.OneFileEdits).
-Every figure is the median of --repeat fresh processes,
+Every figure is the median of --repeat fresh processes (with bytecode: a
+PYTHONDONTWRITEBYTECODE in the environment is not passed on, so the untimed
+runs write it, as an installed package has it),
 the runs interleaved so machine load falls on all rows alike; wall time
 includes interpreter start-up. Peak RSS is that of the largest single process
 of the run's tree (the main process or one pool worker, whichever is larger),
@@ -56,8 +58,14 @@ ROWS = [
     ("warm", "mmlint check, warm (nothing changed)"),
     ("edited", "mmlint check, warm, one analysed file changed"),
 ]
-# Variables that would change what a run does or prints.
-_SCRUBBED = ("CI", "GITHUB_ACTIONS", "MMLINT_JOBS", "MMLINT_NO_CACHE", "MMLINT_CACHE_DIR", "MMLINT_DEBUG", "FORCE_COLOR")
+# Variables that would change what a run does or prints; and PYTHONDONTWRITEBYTECODE,
+# under which a source checkout's mmlint compiles every module it imports in every
+# run and every worker (a fifth of a cold multimodal run), as no installed
+# package does: the untimed runs before the clock write the bytecode.
+_SCRUBBED = (
+    "CI", "GITHUB_ACTIONS", "MMLINT_JOBS", "MMLINT_NO_CACHE", "MMLINT_CACHE_DIR", "MMLINT_DEBUG", "FORCE_COLOR",
+    "PYTHONDONTWRITEBYTECODE",
+)  # fmt: skip
 
 
 def parse_arguments() -> argparse.Namespace:
@@ -155,6 +163,8 @@ def main() -> int:
         f"mmlint: {version_text.strip()} via `{mmlint_label}`{revision}",
         f"machine: {platform.python_implementation()} {platform.python_version()}, {_cpus()} CPUs, "
         f"load average {load_before} before, {_load()} after; {args.repeat} fresh processes per figure",
+        f"bytecode: written by the untimed runs, as an installed package has it"
+        f"{' (PYTHONDONTWRITEBYTECODE unset for the runs)' if os.environ.get('PYTHONDONTWRITEBYTECODE') else ''}",
         *info,
     ]
     python_start = figures[("", "python")]

@@ -1,3 +1,3 @@
-from mmlint.cli import main
+from mmlint.cli.process import entry
 
-main()
+entry()
