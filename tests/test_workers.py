@@ -386,3 +386,42 @@ def test_a_recheck_decoding_while_the_changed_file_parses_reports_the_same(tmp_p
     monkeypatch.setenv("MMLINT_NO_CACHE", "1")
     fresh = check(cwd=project)
     assert summary(overlapped) == summary(fresh) and fresh.diagnostics
+
+
+
+_PRELOAD_SCRIPT = """
+import os, sys
+from mmlint.check.workers import run_all, start_method
+calls = []
+def preload():
+    calls.append("preload")
+    os.environ["MMLINT_TEST_PRELOADED"] = "inherited"  # what an import would leave behind
+os.environ["MMLINT_JOBS"] = sys.argv[1]
+meanwhile = (lambda: calls.append("meanwhile")) if sys.argv[2] == "meanwhile" else None
+tasks = [("MMLINT_TEST_PRELOADED",)] * 2
+method = start_method()  # before the pool: its threads outlive it a moment
+results = dict(run_all(os.getenv, tasks, lambda: None, meanwhile=meanwhile, preload=preload))
+print(method, calls, sorted(results.items()))
+"""
+
+
+def _preloading(jobs: str, meanwhile: str) -> list[str]:
+    ran = subprocess.run([sys.executable, "-c", _PRELOAD_SCRIPT, jobs, meanwhile], capture_output=True, text=True, timeout=60)
+    assert ran.returncode == 0, ran.stderr
+    return ran.stdout.rstrip("\n").split(" ", 1)
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="workers fork on Linux only")
+def test_preload_runs_here_before_the_workers_fork():
+    """What the tasks import is imported once, here, and the forked workers
+    inherit it. (In processes of their own: this one may have a test runner's
+    threads, and a process with threads does not fork its workers.)"""
+    assert _preloading("2", "") == ["fork", "['preload'] [(0, 'inherited'), (1, 'inherited')]"]
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="workers fork on Linux only")
+def test_no_preload_where_the_tasks_run_here_or_beside_work_of_this_process():
+    """In-process, the task imports what it needs itself; beside ``meanwhile``
+    (a re-check's decoding), a worker's own import runs while this process works."""
+    assert _preloading("1", "") == ["fork", "[] [(0, None), (1, None)]"]
+    assert _preloading("2", "meanwhile") == ["fork", "['meanwhile'] [(0, None), (1, None)]"]

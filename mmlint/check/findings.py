@@ -17,7 +17,15 @@ from mmlint.analysis.project import Project
 from mmlint.check.cache import FactsCache, OutcomeCache
 from mmlint.check.discovery import Discovery, glob_relpath
 from mmlint.check.filters import ConfigFilter, TargetFilters, apply_suppressions
-from mmlint.check.per_file import CRASHED, FileTask, analyse_file, needs_own_process, outcome_of_death, prepare_worker
+from mmlint.check.per_file import (
+    CRASHED,
+    FileTask,
+    analyse_file,
+    import_the_parser,
+    needs_own_process,
+    outcome_of_death,
+    prepare_worker,
+)
 from mmlint.check.progress import scan_progress
 from mmlint.check.reach import Candidate, reach
 from mmlint.check.scopes import Scope, covers
@@ -165,6 +173,7 @@ def _run_tasks(
             worker_setup=prepare_worker,
             isolate=needs_own_process,
             meanwhile=meanwhile,
+            preload=import_the_parser,
         )
         for index, outcome in analysed:
             finished[index] = outcome

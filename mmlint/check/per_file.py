@@ -72,6 +72,14 @@ def analyse_file(
     return outcome
 
 
+def import_the_parser() -> None:
+    """What analyse_file imports on its first call (libcst, the facts
+    collector): mmlint.check.workers.run_all's ``preload``."""
+    import libcst  # noqa: F401
+
+    import mmlint.facts.collect  # noqa: F401
+
+
 def needs_own_process(task: FileTask) -> bool:
     """An analyse_file task that runs in a process of its own even in a run
     without a pool (mmlint.check.workers.run_all's ``isolate``): a file large

@@ -108,6 +108,7 @@ def run_all(
     worker_setup: Callable[[], None] | None = None,
     isolate: Callable[[Task], bool] | None = None,
     meanwhile: Callable[[], None] | None = None,
+    preload: Callable[[], None] | None = None,
 ) -> Iterator[tuple[int, Result]]:
     """``(index, function(*tasks[index]))`` for every task, each as soon as it
     is done (in task order in-process, in completion order from the pool);
@@ -126,7 +127,14 @@ def run_all(
     ``meanwhile``: work of this process's own (decoding cached outcomes) to
     do while the tasks run: the tasks then run in a pool even when they are
     too few for one, and it is called once their workers have started,
-    before the first result is yielded."""
+    before the first result is yielded.
+
+    ``preload``: the imports ``function`` needs (libcst, a third of a second),
+    done in this process before a pool of two or more workers forks, so that
+    they inherit them instead of each importing them again: one import's CPU
+    less on the cores the workers share. Not called when the pool overlaps
+    ``meanwhile`` (a worker's import then runs beside this process's own work),
+    nor where workers do not fork."""
     workers = worker_count(len(tasks))
     if meanwhile is not None and (not tasks or _configured_jobs() == 1):
         meanwhile()  # nothing to overlap, or no pool wanted (MMLINT_JOBS=1)
@@ -146,6 +154,8 @@ def run_all(
             on_done()
             yield index, result
         return
+    if preload is not None and start_method() == "fork":
+        preload()
     unfinished = yield from _run_in_pool(function, tasks, range(len(tasks)), workers, on_done, worker_setup)
     for index in unfinished:  # after a crash: isolate the culprit
         yield from _run_isolated(function, tasks, index, on_done, crashed, worker_setup)
