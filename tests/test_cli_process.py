@@ -17,10 +17,20 @@ from mmlint.cli import cli
 BYPASS = "class P:\n    async def f(self):\n        return self.process_and_combine_mm_data(1)\n"
 
 
+# Marks an exit through os._exit (the short cut) with a file, then takes it.
+_MARK_SHORT_CUT = """
+import os
+_exit = os._exit
+def _marked(code):
+    open("left-at-once", "w").close()
+    _exit(code)
+os._exit = _marked
+"""
+
+
 def _python(tmp_path, script: str, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(script), *args], cwd=tmp_path, capture_output=True, text=True, timeout=120
-    )
+    source = _MARK_SHORT_CUT + textwrap.dedent(script)
+    return subprocess.run([sys.executable, "-c", source, *args], cwd=tmp_path, capture_output=True, text=True, timeout=120)
 
 
 def test_the_process_prints_and_exits_as_the_command_does(tmp_path, monkeypatch):
@@ -46,7 +56,8 @@ def test_exit_handlers_still_run(tmp_path):
         entry()
     """)
     assert ran.returncode == 1, ran.stderr
-    assert (tmp_path / "handler-ran").exists()
+    assert (tmp_path / "left-at-once").exists()  # the short cut was taken...
+    assert (tmp_path / "handler-ran").exists()  # ...and the handlers ran all the same
 
 
 def test_a_thread_still_running_is_waited_for(tmp_path):
@@ -61,7 +72,8 @@ def test_a_thread_still_running_is_waited_for(tmp_path):
         entry()
     """)
     assert ran.returncode == 0 and ran.stdout.startswith("mmlint "), ran.stderr
-    assert (tmp_path / "thread-finished").exists()
+    assert not (tmp_path / "left-at-once").exists()  # the usual exit...
+    assert (tmp_path / "thread-finished").exists()  # ...which waits for the thread
 
 
 def test_a_closed_pipe_ends_the_run_without_a_traceback(tmp_path):
