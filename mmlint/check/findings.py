@@ -263,18 +263,18 @@ def _check_targets(
     """Each target's findings through the filters: exemptions and per-file
     ignores, then inline suppressions; then the rules that judge the
     suppressions (MM009), whose findings pass the configuration filters too."""
+    relpaths = {shown: glob_relpath(real, settings.root) for shown, real in targets.items()}
     filters = TargetFilters(
         settings,
-        {shown: glob_relpath(real, settings.root) for shown, real in targets.items()},
+        relpaths,
         {shown: outcome.suppressions for shown in targets if isinstance(outcome := outcomes[shown], Parsed)},
     )
     ctx = RuleContext(settings, project, filters=filters)
     config_filter = ConfigFilter(settings)
     reported: list[Diagnostic] = []
     suppressed: list[Diagnostic] = []
-    for shown, real in targets.items():
+    for shown, relpath in relpaths.items():
         outcome = outcomes[shown]
-        relpath = glob_relpath(real, settings.root)
         exempt = config_filter.is_exempt_path(relpath)  # recorded for every file: MM009 judges the globs
         if not isinstance(outcome, Parsed) or exempt or outcome.suppressions.skip_file:
             continue  # failures are MM999's (project stage); exempt files are context only

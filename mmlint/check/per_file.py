@@ -20,7 +20,10 @@ from mmlint.config.settings import Budgets
 from mmlint.core.diagnostics import Span
 from mmlint.core.gc_tuning import collect_less_often
 from mmlint.core.source import DecodeError, decode_source, indentation_view, round_trips
-from mmlint.facts.anchors import anchors_of, statement_anchors
+from mmlint.facts.anchors import anchors_of, python_tree_of, statement_anchors
+from mmlint.facts.lean import LeanView, lean_view
+from mmlint.facts.light import light_fields
+from mmlint.facts.model import FileFacts
 from mmlint.core.twins import TwinPair
 from mmlint.facts.outcome import FileOutcome, Parsed, ParseFailure, Unparsed
 from mmlint.facts.suppressions import parse_suppressions
@@ -128,7 +131,7 @@ def _analyse(
     # (and `--version`, `rules`, `explain`) never pays for importing libcst.
     import libcst as cst
 
-    from mmlint.facts.collect import collect_facts
+    from mmlint.facts.collect import collect_coroutine_facts, collect_facts
 
     try:
         text = decode_source(data)
@@ -148,13 +151,32 @@ def _analyse(
     # libcst reads the decoded text (its own decoding misses a cookie line ended
     # by a lone CR), without the form feeds Python's indentation ignores.
     view, column_shift = indentation_view(text)
-    # CPython's statement anchors (mmlint.facts.anchors), from the tree just
-    # checked when it is of the same text; taken before libcst's tree exists,
-    # so the two trees never take memory at once.
-    anchors = anchors_of(python_tree) if isinstance(python_tree, ast.Module) and view is text else statement_anchors(view)
+    # CPython's tree gives the statement anchors (mmlint.facts.anchors) and,
+    # where most sync bodies need no libcst (mmlint.facts.lean), the fields
+    # its light tier fills; all taken before libcst's tree exists, so the two
+    # trees never take memory at once.
+    lean: LeanView | None = None
+    light: FileFacts | None = None
+    if view is text:
+        tree = python_tree if isinstance(python_tree, ast.Module) else python_tree_of(text)
+        lean = lean_view(text, tree, twins) if tree is not None else None
+        if lean is not None:
+            assert tree is not None
+            light = light_fields(text, tree, real_path, display_path, round_trips(data))
+        anchors = lean.anchors if lean is not None else (anchors_of(tree) if tree is not None else None)
+        del tree
+    else:
+        anchors = statement_anchors(view)
     del python_tree
     try:
-        module = cst.parse_module(view)
+        try:
+            module = cst.parse_module(lean.text if lean is not None else view)
+        except cst.ParserSyntaxError:
+            if lean is None:
+                raise
+            lean = light = None  # what libcst says of the file is said of the whole of it
+            anchors = statement_anchors(view)
+            module = cst.parse_module(view)
     except cst.ParserSyntaxError as error:
         if suppressions.skip_file:  # not checked, so not even for syntax
             return Unparsed("skip-file")
@@ -164,9 +186,13 @@ def _analyse(
     except (RecursionError, UnicodeError, ValueError) as error:  # absurdly deep nesting, odd bytes
         return ParseFailure(Span(1, 1, 1, 1), f"could not parse: {type(error).__name__}: {_first_line(str(error))}")
     try:
-        facts = collect_facts(module, real_path, display_path, twins, column_shift, anchors, text=view)
-        if not round_trips(data):
-            facts = replace(facts, round_trips=False)
+        if lean is not None and light is not None:
+            call_sites, async_defs = collect_coroutine_facts(module, real_path, twins, anchors, lean.text)
+            facts = replace(light, call_sites=call_sites, async_defs=async_defs)
+        else:
+            facts = collect_facts(module, real_path, display_path, twins, column_shift, anchors, text=view)
+            if not round_trips(data):
+                facts = replace(facts, round_trips=False)
     except RecursionError:
         return ParseFailure(Span(1, 1, 1, 1), "nested too deeply for mmlint to analyse (RecursionError)")
     except MemoryError:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import warnings
+from collections.abc import Mapping
 
 Anchor = tuple[str, int, int, "str | None"]
 
@@ -37,6 +38,12 @@ def statement_anchors(source: str) -> list[Anchor] | None:
     """The anchors of every statement in ``source``; None when CPython cannot
     parse it (syntax newer than this interpreter, nesting too deep), and the
     caller then places nodes without anchors."""
+    tree = python_tree_of(source)
+    return None if tree is None else anchors_of(tree)
+
+
+def python_tree_of(source: str) -> ast.Module | None:
+    """CPython's tree of ``source``, or None when it cannot parse it."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # invalid escapes and the like: not ours to report
@@ -44,11 +51,13 @@ def statement_anchors(source: str) -> list[Anchor] | None:
     except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
         return None
     assert isinstance(tree, ast.Module)  # "exec" mode parses a module
-    return anchors_of(tree)
+    return tree
 
 
-def anchors_of(tree: ast.Module) -> list[Anchor]:
-    """The anchors of a tree CPython has already parsed (from the same text)."""
+def anchors_of(tree: ast.Module, blanked: Mapping[int, ast.stmt] | None = None) -> list[Anchor]:
+    """The anchors of a tree CPython has already parsed (from the same text).
+    ``blanked``: id(def) -> its first statement, for the defs whose body a
+    lean view (mmlint.facts.lean) turned into a `pass` there."""
     anchors: list[Anchor] = []
     append = anchors.append
     kinds = _KINDS
@@ -63,6 +72,9 @@ def anchors_of(tree: ast.Module) -> list[Anchor]:
             append((kind, stmt.lineno, stmt.col_offset, None))
             continue
         append((kind, stmt.lineno, stmt.col_offset, getattr(stmt, "name", None)))
+        if blanked and (first := blanked.get(id(stmt))) is not None:
+            append(("Pass", first.lineno, first.col_offset, None))
+            continue
         # Children last-first, so they pop in source order.
         for field in reversed(fields):
             block = getattr(stmt, field)

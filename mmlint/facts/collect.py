@@ -117,6 +117,22 @@ def collect_facts(
     return walk.facts(display_path)
 
 
+def collect_coroutine_facts(
+    module: cst.Module,
+    real_path: Path,
+    twins: tuple[TwinPair, ...],
+    anchors: Sequence[Anchor] | None,
+    text: str,
+) -> tuple[tuple[CallSite, ...], tuple[AsyncDef, ...]]:
+    """Only the call sites and the async defs of a parsed file, the two fields
+    the light tier leaves to this collector (mmlint.facts.lean): nothing is
+    placed or built for the rest. Arguments as collect_facts's."""
+    module = with_normalised_identifiers(module, text)
+    walk = FileWalk(module, real_path, twins, None, anchors)
+    walk.run()
+    return walk.coroutine_facts()
+
+
 @dataclass(eq=False)
 class Frame:
     """What one function, lambda or class body holds directly (nested bodies
@@ -655,15 +671,17 @@ class FileWalk:
                 kept.update(id(r.value) for r in frame.returns if isinstance(r.value, cst.Call))
         return kept
 
-    def _placed_nodes(self) -> list[tuple[cst.CSTNode, Link]]:
-        """The nodes whose ranges become facts, each with its ancestor chain."""
+    def _placed_nodes(self, *, sync_defs: bool = True) -> list[tuple[cst.CSTNode, Link]]:
+        """The nodes whose ranges become facts, each with its ancestor chain;
+        without ``sync_defs``, only those of the call sites and async defs."""
         placed: list[tuple[cst.CSTNode, Link]] = []
         for call, name_node, _ctx, link in self.twin_calls:
             placed += ((call, link), (call.func, link), (name_node, link))
-        placed += ((target, link) for target, link, _, _ in self.twin_assignments)
         call_places = self.call_places
-        for sync in self.sync_defs:
-            placed += ((call, call_places[id(call)][1]) for call in self._droppable_calls(sync))
+        if sync_defs:
+            placed += ((target, link) for target, link, _, _ in self.twin_assignments)
+            for sync in self.sync_defs:
+                placed += ((call, call_places[id(call)][1]) for call in self._droppable_calls(sync))
         for pending in self.async_defs:
             placed += ((node, self.links[id(node)]) for node in pending.frame.awaits)
             for call in pending.frame.calls:
@@ -718,6 +736,15 @@ class FileWalk:
             *(pending.node for pending in self.async_defs),
             *(pending.node for pending in self.classes),
         ]
+
+    def coroutine_facts(self) -> tuple[tuple[CallSite, ...], tuple[AsyncDef, ...]]:
+        positions = locate(self.module, self._placed_nodes(sync_defs=False), self._definitions(), self.anchors, self.column_shift)
+        self.ranges, self.starts = positions.ranges, positions.starts
+        kept = self._kept_coroutines()
+        return (
+            tuple(self._call_site(*record, kept) for record in self.twin_calls),
+            tuple(self._async_def(pending) for pending in self.async_defs),
+        )
 
     def facts(self, display_path: str) -> FileFacts:
         positions = locate(self.module, self._placed_nodes(), self._definitions(), self.anchors, self.column_shift)

@@ -82,6 +82,17 @@ _LINE_ENDS_KEPT = re.compile(r"(?<=\n)|(?<=\r)(?!\n)")  # split after each line 
 _ABSTRACT = ("abstractmethod", "abstractproperty")
 
 
+def light_fields(text: str, tree: ast.Module, real_path: Path, display_path: str, round_trip: bool) -> FileFacts:
+    """Every field this tier fills, of a file that may define coroutines
+    (``tree``: CPython's of ``text``): as the collector's for the same file;
+    call sites and async defs stay empty (mmlint.facts.lean takes those from
+    the collector)."""
+    walk = _Walk(text, real_path)
+    walk.run(tree, coroutines=True)
+    facts = walk.facts(display_path)
+    return facts if round_trip else replace(facts, round_trips=False)
+
+
 def light_facts(data: bytes, real_path: Path, display_path: str) -> FileFacts | None:
     """The facts of a file with no coroutine definition, or None when it does
     not decode or parse, or defines a coroutine after all (it is then no
@@ -155,16 +166,23 @@ class _Walk:
         self.discarded: set[int] = set()
         # id(call) for each call that is a direct argument of a coroutine consumer (TASK_WRAPPERS).
         self.scheduled: set[int] = set()
+        self.async_qualnames: set[str] = set()  # of the coroutine definitions (walked with ``coroutines``)
 
-    def run(self, tree: ast.AST) -> bool:
-        """Walk the module; False when it defines a coroutine."""
+    def run(self, tree: ast.AST, *, coroutines: bool = False) -> bool:
+        """Walk the module; False when it defines a coroutine, unless
+        ``coroutines``: an async def then binds and owns as the collector's
+        does, and its body is walked for what it holds (nested sync defs,
+        imports, classes), its own calls kept by no def."""
         root = _Ctx(self.module_scope, None, (), True, False)
         stack: _Stack = [(tree, root)]
         while stack:
             node, ctx = stack.pop()
             kind = type(node)
             if kind is ast.AsyncFunctionDef:
-                return False
+                if not coroutines:
+                    return False
+                self._function_def(node, ctx, stack)  # type: ignore[arg-type]  # popped as ast.AST
+                continue
             handler = _HANDLERS.get(kind)
             if handler is None or not handler(self, node, ctx, stack):
                 _push_children(node, ctx, stack)
@@ -172,7 +190,7 @@ class _Walk:
 
     # -- definitions and scopes
 
-    def _function_def(self, node: ast.FunctionDef, ctx: _Ctx, stack: _Stack) -> bool:
+    def _function_def(self, node: ast.FunctionDef | ast.AsyncFunctionDef, ctx: _Ctx, stack: _Stack) -> bool:
         bind(ctx.names, node.name)
         if ctx.at_module:
             self.module_bindings.add(node.name)
@@ -182,9 +200,13 @@ class _Walk:
         annotation_names = NameScope(ANNOTATION_SCOPE, ctx.names) if type_params else None
         header = _Ctx(annotation_names or ctx.names, ctx.frame, ctx.owner, False, False)
         body_names = NameScope(FUNCTION_SCOPE, annotation_names or ctx.names)
-        owner = ctx.owner + (Owner(model.DEF, node.name),)
+        kind = model.DEF if isinstance(node, ast.FunctionDef) else model.ASYNC_DEF
+        owner = ctx.owner + (Owner(kind, node.name),)
         frame = _Frame()
-        self.defs.append(_PendingDef(node, frame, owner, len(self.imports)))
+        if isinstance(node, ast.FunctionDef):
+            self.defs.append(_PendingDef(node, frame, owner, len(self.imports)))
+        else:  # a coroutine's own facts are the collector's (mmlint.facts.lean)
+            self.async_qualnames.add(qualname(owner))
         body = _Ctx(body_names, frame, owner, False, False)
         decorators = _Ctx(ctx.names, ctx.frame, ctx.owner, False, False)
         # Pushed last-first: decorators, type parameters, parameters, return annotation, body.
@@ -494,19 +516,18 @@ class _Walk:
                     bool(frame.unbounded_loop) and in_loop,
                     discarded=id(call) in self.discarded,
                     scheduled=id(call) in self.scheduled,
-                    span=self._call_span(call) if self._droppable(call, scope, class_name) else None,
+                    span=self._call_span(call) if self._droppable(call, scope, class_name, owner) else None,
                     bounded_input=has_bounded_input(call),
                 )
                 for call, scope, in_loop in frame.calls
             ),
         )
 
-    def _droppable(self, call: ast.Call, scope: NameScope, class_name: str | None) -> bool:
+    def _droppable(self, call: ast.Call, scope: NameScope, class_name: str | None, owner: tuple[Owner, ...]) -> bool:
         """A discarded call whose callee may resolve to a scanned async def, as
         mmlint.facts.collect places them (MM011): a method through self./cls./
         super() in a class, a module-level def or import, an attribute of an
-        import or a class. (The collector's third case, an async def nested in
-        the caller, cannot occur in a file without a coroutine definition.)"""
+        import or a class, or an async def nested in the caller."""
         if id(call) not in self.discarded:
             return False
         ref = callee_ref(call.func, scope)
@@ -517,7 +538,7 @@ class _Walk:
             return head in self.module_bindings and head not in self._assigned_set and (
                 ref.kind == NAME or head not in self._function_set
             )
-        return False
+        return ref.text.isidentifier() and f"{qualname(owner)}.<locals>.{ref.text}" in self.async_qualnames
 
     @functools.cached_property
     def _assigned_set(self) -> frozenset[str]:

@@ -1,0 +1,114 @@
+"""What libcst has to parse of a file: its text with the bodies of most sync
+defs replaced by `pass`, every other line where it was.
+
+A file's facts come from two parsers (mmlint.check.per_file). The stdlib
+`ast` tier (mmlint.facts.light.light_fields) fills every field but two, the
+call sites and the async defs; libcst's collector (mmlint.facts.collect)
+fills those two, and reads nothing else of a sync def's body for them
+unless the body:
+
+- names a twin (a call site of it),
+- holds or awaits a coroutine (``async`` / ``await``: an async def, an async
+  comprehension),
+- imports (an async def written later resolves names through every import
+  before it), or
+- rebinds a name of an outer scope (``global`` / ``nonlocal``).
+
+Every other body of a def at module level or directly in a class body
+(classes nested in classes too) is therefore, for libcst, a ``pass`` where its
+first statement started, then empty lines down to its last line: every
+position outside it stays as it was. libcst's parse is most of a file's cost,
+and about two fifths of a serving framework's analysed lines are such bodies.
+tests/test_lean.py checks that the facts are the same as from the whole file's
+parse, over the fixtures and (ecosystem) real packages.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from mmlint.core.twins import TwinPair
+from mmlint.facts.anchors import Anchor, anchors_of
+
+# A physical line with its ending, as CPython's tokenizer splits them (not
+# str.splitlines, which also splits at form feeds, \x1c-\x1e, \u2028 ...).
+_PHYSICAL_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+_ENDING = re.compile(r"(?:\r\n|\r|\n)\Z")
+_KEYWORDS = ("async", "await", "import", "global", "nonlocal")
+# A lean view pays for the light tier's walk of the whole file (a tenth of a
+# libcst parse of it or less): below this share of blanked lines, it is not worth it.
+MIN_BLANKED_SHARE = 0.1
+
+
+@dataclass(frozen=True)
+class LeanView:
+    text: str  # what libcst parses
+    anchors: list[Anchor]  # mmlint.facts.anchors' of that text, without parsing it again
+    blanked_lines: int
+
+
+def lean_view(text: str, tree: ast.Module, twins: tuple[TwinPair, ...]) -> LeanView | None:
+    """The lean view of ``text`` (``tree``: CPython's parse of it), or None when
+    too little of it can be blanked to be worth a second parser's walk."""
+    lines = _PHYSICAL_LINE.findall(text)
+    words = _words(twins)
+    first_statements: dict[int, ast.stmt] = {}  # id(def) -> its first statement, for the anchors
+    replaced: list[tuple[int, int, str]] = []  # (first line, last line, indentation), 1-based
+    for node in _defs_at_top(tree.body):
+        first = node.body[0]
+        end = node.end_lineno
+        if end is None or not _starts_own_line(lines, first) or end - first.lineno < 1:
+            continue
+        if words.search("".join(lines[first.lineno - 1 : end])):
+            continue
+        first_statements[id(node)] = first
+        replaced.append((first.lineno, end, lines[first.lineno - 1][: first.col_offset]))
+    blanked = sum(end - start + 1 for start, end, _ in replaced)
+    if not lines or blanked < MIN_BLANKED_SHARE * len(lines):
+        return None
+    for start, end, indentation in replaced:
+        lines[start - 1] = indentation + "pass" + _ending(lines[start - 1])
+        for index in range(start, end):
+            ending = _ending(lines[index])
+            # After a lone CR, an emptied LF line would make one CRLF of the
+            # two, and every later line would move up: a blank keeps them apart.
+            lines[index] = (" " if ending == "\n" and lines[index - 1].endswith("\r") else "") + ending
+    return LeanView("".join(lines), anchors_of(tree, first_statements), blanked)
+
+
+def _defs_at_top(body: Iterable[ast.stmt]) -> Iterable[ast.FunctionDef]:
+    """The sync defs directly in ``body`` or in the body of a class there, at any depth of classes."""
+    for statement in body:
+        if type(statement) is ast.FunctionDef:
+            yield statement
+        elif type(statement) is ast.ClassDef:
+            yield from _defs_at_top(statement.body)
+
+
+def _starts_own_line(lines: list[str], first: ast.stmt) -> bool:
+    """The body is an indented block: its first statement is the first thing
+    on its physical line, and that line continues no other (a backslash)."""
+    index = first.lineno - 1
+    if index < 1 or index >= len(lines):
+        return False
+    line = lines[index]
+    # Blanks are one byte each, so the UTF-8 column counts them as characters.
+    if line[: first.col_offset].strip(" \t") or len(line) <= first.col_offset or line[first.col_offset] in " \t\r\n":
+        return False
+    return not lines[index - 1].rstrip("\r\n").endswith("\\")
+
+
+def _ending(line: str) -> str:
+    match = _ENDING.search(line)
+    return match.group() if match else ""
+
+
+@functools.lru_cache(maxsize=8)
+def _words(twins: tuple[TwinPair, ...]) -> re.Pattern[str]:
+    names = {name for pair in twins for name in (pair.sync, pair.async_)}
+    alternatives = sorted({*_KEYWORDS, *names}, key=lambda word: (-len(word), word))
+    return re.compile(r"\b(?:%s)\b" % "|".join(re.escape(word) for word in alternatives))
