@@ -129,6 +129,23 @@ def test_a_file_with_little_to_blank_is_parsed_whole() -> None:
     assert _view(text) is None
 
 
+def test_a_twin_spelt_with_compatibility_characters_keeps_its_body(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Python reads `ｐrocess_and_combine_mm_data` (a fullwidth p) as the twin's
+    name, and so do the facts: the body holding it is a call site's, never blanked."""
+    text = (
+        "def f(self, parts):\n    x = parts\n    return self.\uff50rocess_and_combine_mm_data(x)\n\n"
+        "def g():\n    a = 1\n    return a\n\n\nasync def h():\n    await g()\n"
+    )
+    view = _view(text)
+    assert view is not None
+    assert "x = parts" in view.text and "a = 1" not in view.text
+    path = tmp_path / "spelt.py"
+    path.write_text(text, "utf-8")
+    assert compare_lean(monkeypatch, [path]) == (1, [])
+    outcome = analyse_file(path.read_bytes(), path, path.as_posix(), DEFAULT_TWINS)
+    assert isinstance(outcome, Parsed) and len(outcome.facts.call_sites) == 1
+
+
 def test_configured_twins_keep_their_callers_bodies() -> None:
     text = "def f(self):\n    x = 1\n    return self.decode_frames(x)\n\ndef g():\n    a = 1\n    return a\n"
     tree = python_tree_of(text)

@@ -28,6 +28,7 @@ from __future__ import annotations
 import ast
 import functools
 import re
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -63,7 +64,10 @@ def lean_view(text: str, tree: ast.Module, twins: tuple[TwinPair, ...]) -> LeanV
         end = node.end_lineno
         if end is None or not _starts_own_line(lines, first) or end - first.lineno < 1:
             continue
-        if words.search("".join(lines[first.lineno - 1 : end])):
+        body = "".join(lines[first.lineno - 1 : end])
+        # Python reads identifiers NFKC-normalised (so do the facts, mmlint.facts.nfkc):
+        # a twin's name spelt with compatibility characters is still its name.
+        if words.search(body if body.isascii() else unicodedata.normalize("NFKC", body)):
             continue
         first_statements[id(node)] = first
         replaced.append((first.lineno, end, lines[first.lineno - 1][: first.col_offset]))
