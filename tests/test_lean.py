@@ -266,18 +266,19 @@ def test_the_service_sample_agrees(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert (used, problems) == (1, [])
     outcome = analyse_file(path.read_bytes(), path, path.as_posix(), DEFAULT_TWINS)
     assert isinstance(outcome, Parsed)
-    weigh = next(sync for sync in outcome.facts.sync_defs if sync.name == "weigh")
-    assert [call.dotted for call in weigh.calls] == []  # `item.size * 2`: no call, read from the original text
+    # Blanked for libcst, read by the light tier from the original text:
     prepare = next(sync for sync in outcome.facts.sync_defs if sync.name == "prepare")
     assert prepare.has_loop and [call.callee.text for call in prepare.calls] == ["weigh"]
     assert [info.name for info in outcome.facts.async_defs] == ["process"]
 
 
-def test_a_file_cpython_refuses_takes_no_lean_view(tmp_path: Path) -> None:
+def test_a_file_cpython_refuses_takes_no_lean_view(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "odd.py"
     path.write_text("async def main():\n    await run()\n\ndef f(\n")
+    taken: list[LeanView | None] = []
+    monkeypatch.setattr(per_file, "lean_view", _recording(taken))
     outcome = analyse_file(path.read_bytes(), path, path.as_posix(), DEFAULT_TWINS)
-    assert not isinstance(outcome, Parsed)
+    assert not isinstance(outcome, Parsed) and taken == []  # no tree, so no view asked for
 
 
 def test_a_lean_view_libcst_rejects_falls_back_to_the_whole_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
