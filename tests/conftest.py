@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import stat
 import sys
 import tempfile
 from pathlib import Path
@@ -21,6 +22,33 @@ if str(TESTS_DIR) not in sys.path:
 # their own (shared by the whole session and its subprocesses), so they neither
 # read a developer's cache nor leave entries in it.
 os.environ["MMLINT_CACHE_DIR"] = tempfile.mkdtemp(prefix="mmlint-test-cache-")
+
+
+# Bytecode in a directory of the user's own under the temporary directory,
+# never beside the sources. Where PYTHONDONTWRITEBYTECODE is set (this image
+# sets it), each of the suite's hundreds of mmlint subprocesses would compile
+# mmlint again (a second and a half a run on a fresh clone) and every session
+# would rewrite every test module's asserts again: the prefix keeps the
+# tree as clean as that setting does, and pays each compile once.
+def _bytecode_directory() -> str | None:
+    directory = Path(tempfile.gettempdir()) / f"mmlint-tests-bytecode-{os.getuid() if hasattr(os, 'getuid') else 0}"
+    try:
+        directory.mkdir(mode=0o700, exist_ok=True)
+        info = os.lstat(directory)
+    except OSError:
+        return None
+    # Another user's directory could hold bytecode that the suite would run.
+    if not stat.S_ISDIR(info.st_mode) or (
+        hasattr(os, "geteuid") and (info.st_uid != os.geteuid() or info.st_mode & (stat.S_IWGRP | stat.S_IWOTH))
+    ):
+        return None
+    return str(directory)
+
+
+if "PYTHONPYCACHEPREFIX" not in os.environ and (_bytecode := _bytecode_directory()) is not None:
+    os.environ["PYTHONPYCACHEPREFIX"] = sys.pycache_prefix = _bytecode
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    sys.dont_write_bytecode = False
 
 # pytest-xdist's workers start with COLUMNS=80 and LINES=24 of their own (execnet
 # sets them): not the user's terminal, and the CLI lays its output out by

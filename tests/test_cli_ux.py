@@ -231,6 +231,7 @@ def _piped(*args: str, **env: str) -> str:
     return result.stdout
 
 
+@pytest.mark.slow
 def test_force_color_reaches_a_pipe(tree):
     assert "\x1b[" in _piped("check", "--no-cache", "wide.py", FORCE_COLOR="1")
     assert "\x1b[" not in _piped("check", "--no-cache", "wide.py")

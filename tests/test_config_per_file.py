@@ -143,6 +143,7 @@ def test_the_configuration_file_named_with_config_governs_every_file(tmp_path, m
     assert codes(result) == [("lib/b.py", "MM001"), ("lib/b.py", "MM003")]
 
 
+@pytest.mark.slow
 def test_this_repositorys_processors_fixture_reads_the_same_from_the_root(monkeypatch):
     from_root = run_cli(PROJECT, monkeypatch, "check", "--format", "json", "fixtures/processors")
     inside = run_cli(PROJECT / "fixtures" / "processors", monkeypatch, "check", "--format", "json")

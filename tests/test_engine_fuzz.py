@@ -7,9 +7,9 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-import hypothesmith
 import pytest
 from hypothesis import HealthCheck, given, settings
+from python_sources import python_modules
 
 from mmlint.api import check
 from mmlint.rules import all_codes
@@ -20,7 +20,7 @@ HEADER = "# process_and_combine_mm_data\n"
 
 @pytest.mark.slow
 @settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
-@given(hypothesmith.from_grammar(auto_target=False))
+@given(python_modules())
 def test_any_module_is_checked_without_crashing(source: str) -> None:
     with tempfile.TemporaryDirectory() as directory:
         path = Path(directory) / "fuzz.py"

@@ -12,6 +12,7 @@ import random
 from pathlib import Path
 
 import pathspec
+import pytest
 
 from mmlint.config.globs import matches_any
 
@@ -32,6 +33,7 @@ def _cases(count: int, seed: int = 20):
         yield pattern, path, rng.random() < 0.3
 
 
+@pytest.mark.slow
 def test_globs_agree_with_pathspec_but_for_the_directory_a_trailing_double_star_names() -> None:
     cases = differ = 0
     for pattern, path, is_dir in _cases(12000):

@@ -45,6 +45,7 @@ def test_commands_that_parse_nothing_import_neither_libcst_nor_the_engine(args, 
     assert _imported(args, tmp_path, env) == []
 
 
+@pytest.mark.slow
 def test_a_warm_check_does_not_import_libcst(env) -> None:
     env["MMLINT_JOBS"] = "1"  # parse in this process, so the cold run shows libcst
     cold = _imported(["check", "--quiet"], FIXTURES, env)

@@ -250,6 +250,7 @@ def test_every_test_module_has_the_outcome_of_its_whole_parse(monkeypatch: pytes
     assert used >= 50  # not vacuous: most of these files take the lean view
 
 
+@pytest.mark.slow
 def test_the_light_tier_fills_its_fields_as_the_collector_does_in_files_with_coroutines() -> None:
     assert compare_light(_fixtures()) == []
 

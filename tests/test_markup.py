@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.console import Console
@@ -21,6 +22,7 @@ def _printed(value: str) -> str:
     return buffer.getvalue()[:-1]
 
 
+@pytest.mark.slow
 @settings(max_examples=500, deadline=None)
 @given(awkward)
 def test_printed_as_written_wherever_it_sits(plain: str) -> None:

@@ -37,6 +37,7 @@ print(len(files), different)
 """
 
 
+@pytest.mark.slow
 def test_skipping_validation_changes_no_outcome():
     result = subprocess.run(
         [sys.executable, "-c", _SAME_OUTCOMES, str(REPO / "fixtures")], capture_output=True, text=True, check=True

@@ -3,6 +3,7 @@ order-dependent visits (the first dependency seen decides), on any graph."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -47,6 +48,7 @@ def _plain(order: list[int], visit) -> None:
             changed |= visit(key)
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(graphs)
 def test_the_same_chains_as_the_plain_passes(graph) -> None:

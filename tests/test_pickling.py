@@ -24,6 +24,7 @@ def test_every_class_in_an_outcome_pickles_by_fields(cls: type) -> None:
     assert "__reduce__" in vars(cls), f"{cls.__name__} lacks @pickles_by_fields"
 
 
+@pytest.mark.slow
 def test_outcomes_of_every_fixture_come_back_equal() -> None:
     compared = 0
     for path in sorted(FIXTURES.rglob("*.py")):

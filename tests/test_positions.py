@@ -225,6 +225,7 @@ def test_positions_equal_position_providers(name: str) -> None:
     assert _assert_exact(SHAPES[name]) > 0
 
 
+@pytest.mark.slow
 def test_every_fixture() -> None:
     compared = 0
     for path in sorted(FIXTURES.rglob("*.py")):

@@ -79,6 +79,7 @@ def test_scanning_commands_fit(trees, fixture, args, monkeypatch) -> None:
     assert {p: p.read_bytes() for p in (trees / fixture).rglob("*.py")} == before
 
 
+@pytest.mark.slow
 def test_baseline_fits(trees, tmp_path, monkeypatch) -> None:
     output = invoke(["baseline", "-o", str(tmp_path / "baseline.json")], trees / "processors", monkeypatch)
     assert over_limit(output) == []

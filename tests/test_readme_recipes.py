@@ -58,6 +58,7 @@ def test_the_configuration_block_works_from_python(sglang_layout: Path, tmp_path
     assert report["call_sites"] >= 20  # the block's min-call-sites
 
 
+@pytest.mark.slow
 def test_the_same_run_from_the_repository_root_names_the_configuration(sglang_layout: Path, tmp_path: Path) -> None:
     inside = _json_report("mmlint check", sglang_layout / "python", tmp_path / "cache")
     at_root = _json_report("mmlint check --config python/pyproject.toml", sglang_layout, tmp_path / "cache")

@@ -66,6 +66,7 @@ def test_an_unchanged_tree_is_answered_without_analysis(cache_dir, project, no_a
     assert run("--format", output_format) == first
 
 
+@pytest.mark.slow
 def test_a_hit_reports_what_a_fresh_run_reports_on_every_fixture(cache_dir, tmp_path, monkeypatch):
     tree = tmp_path / "fixtures"
     shutil.copytree(REPO / "fixtures", tree)

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "processors"
 
 # Runs the CLI with pygls and lsprotocol made impossible to import, as in a base install.
@@ -37,6 +39,7 @@ def test_server_without_the_extra_names_it_and_exits_2(tmp_path: Path) -> None:
     assert line.startswith("mmlint: error: `mmlint server` needs the server extra") and "pip install 'mmlint[server]'" in line
 
 
+@pytest.mark.slow
 def test_the_other_commands_do_not_import_the_server(tmp_path: Path) -> None:
     env = {**os.environ, "MMLINT_CACHE_DIR": str(tmp_path / "cache")}
     for args in (["check", "--quiet"], ["--help"]):

@@ -238,6 +238,7 @@ def test_mm009_fix_after_line_separator_characters_changes_only_the_directive(tm
     assert path.read_bytes() == (head + "t = 1  # note\nu = 2\n").encode()
 
 
+@pytest.mark.slow
 def test_fix_on_mmlints_own_source_changes_no_file(tmp_path: Path) -> None:
     tree = tmp_path / "mmlint"
     shutil.copytree(MMLINT_PACKAGE, tree, ignore=shutil.ignore_patterns("__pycache__"))

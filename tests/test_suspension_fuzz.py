@@ -5,10 +5,10 @@ from __future__ import annotations
 import pickle
 from pathlib import Path
 
-import hypothesmith
 import libcst as cst
 import pytest
 from hypothesis import HealthCheck, given, settings
+from python_sources import python_modules
 
 from mmlint.analysis import analyse_files
 from mmlint.config.settings import DEFAULT_TWINS
@@ -55,6 +55,6 @@ def test_a_dense_async_function_is_analysed() -> None:
 
 @pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
-@given(hypothesmith.from_grammar(auto_target=False))
+@given(python_modules())
 def test_any_module_is_analysed_without_crashing(source: str) -> None:
     _analyse(source)

@@ -15,6 +15,7 @@ import pytest
 
 from mmlint.api import check
 from mmlint.check.workers import (
+    MIN_BYTES_FOR_FRESH_POOL,
     MIN_FILES_FOR_POOL,
     PARENT_CHECK_SECONDS,
     run_all,
@@ -59,6 +60,53 @@ def test_worker_count(files, jobs, expected, monkeypatch):
         assert 1 <= count <= files
     else:
         assert count == expected
+
+
+@pytest.mark.parametrize(
+    ("method", "total_bytes", "pooled"),
+    [
+        ("fork", MIN_BYTES_FOR_FRESH_POOL - 1, True),  # a fork costs a millisecond: the file count decides
+        ("forkserver", MIN_BYTES_FOR_FRESH_POOL - 1, False),  # fresh processes: too little to parse for them
+        ("spawn", MIN_BYTES_FOR_FRESH_POOL - 1, False),
+        ("forkserver", MIN_BYTES_FOR_FRESH_POOL, True),
+        ("forkserver", None, True),  # the size unknown: the file count decides
+    ],
+)
+def test_a_pool_that_does_not_fork_needs_enough_bytes_to_pay(method, total_bytes, pooled, monkeypatch):
+    import mmlint.check.workers as workers
+
+    monkeypatch.delenv("MMLINT_JOBS", raising=False)
+    monkeypatch.setattr(workers, "_cpus", lambda: 2)
+    monkeypatch.setattr(workers, "start_method", lambda: method)
+    assert (worker_count(4 * MIN_FILES_FOR_POOL, total_bytes) > 1) is pooled
+    monkeypatch.setenv("MMLINT_JOBS", "2")  # what is asked for is what runs
+    assert worker_count(4 * MIN_FILES_FOR_POOL, 1) == 2
+
+
+def test_a_run_of_small_files_in_a_threaded_process_parses_them_in_process(tmp_path, monkeypatch):
+    """A caller with threads (this test runner's worker, a language server)
+    would get workers that do not fork: for a few kilobytes, none start."""
+    import threading
+
+    import mmlint.check.workers as workers
+
+    started = []
+    monkeypatch.setattr(workers, "_start_pool", lambda *args: started.append(args) or pytest.fail("a pool started"))
+    monkeypatch.delenv("MMLINT_JOBS", raising=False)
+    monkeypatch.setenv("MMLINT_NO_CACHE", "1")
+    monkeypatch.setattr(workers, "_cpus", lambda: 2)
+    project = tmp_path / "processors"
+    shutil.copytree(FIXTURE, project)
+    assert len(list(project.rglob("*.py"))) >= MIN_FILES_FOR_POOL  # enough files for a pool, too few bytes
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        report = check(cwd=project)
+    finally:
+        stop.set()
+        thread.join()
+    assert report.diagnostics and not started
 
 
 @pytest.mark.slow
@@ -184,6 +232,7 @@ def _crash_on_poison(data, *rest):
     return analyse_file(data, *rest)
 
 
+@pytest.mark.slow
 def test_a_crash_file_is_mm999_and_the_others_are_checked(tmp_path, monkeypatch):
     import mmlint.check.findings as findings
 
@@ -304,6 +353,7 @@ def test_a_native_abort_costs_only_its_file_in_a_pool(tmp_path):
     assert [c for c, _ in found["m0.py"]] == [c for c, _ in found["m1.py"]] == ["MM003"]
 
 
+@pytest.mark.slow
 def test_a_large_file_runs_in_a_process_of_its_own_even_alone(tmp_path):
     """One file, one job: nothing would start a pool, so a large (risky) file
     gets a process of its own, and a native abort there costs only that file."""

@@ -174,11 +174,16 @@ def _run_tasks(
             isolate=needs_own_process,
             meanwhile=meanwhile,
             preload=import_the_parser,
+            size=_task_size,
         )
         for index, outcome in analysed:
             finished[index] = outcome
             if cache is not None and not _is_crash(outcome):  # a crash may not happen again
                 cache.store(keys[tasks[index].display_path], outcome)
+
+
+def _task_size(task: FileTask) -> int:
+    return len(task.data)
 
 
 def _is_crash(outcome: FileOutcome) -> bool:

@@ -48,6 +48,13 @@ StartMethod = Literal["fork", "forkserver", "spawn"]
 # (and pre-commit, which passes a few files per hook call, stays in-process).
 MIN_FILES_FOR_POOL = 16
 FILES_PER_WORKER = 8
+# Where workers do not fork from this process (a caller with threads: the
+# language server, mmlint as a library), each pool starts processes that
+# import the per-file pass afresh and costs about half a second more; the
+# pass reads about 0.3 MB a second, so below this many bytes in all, one
+# process is faster (28 small files: 0.3 s in-process, 0.7 s pooled;
+# sglang's srt/multimodal, 1.1 MB: 4 s and 2.4 s).
+MIN_BYTES_FOR_FRESH_POOL = 256 * 1024
 
 
 # How often a worker checks that its parent is still there, where the kernel
@@ -62,11 +69,14 @@ _HELD_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 _PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 
 
-def worker_count(files: int) -> int:
+def worker_count(files: int, total_bytes: int | None = None) -> int:
+    """Processes for ``files`` tasks (``total_bytes``: their input's size, when the caller knows it)."""
     configured = _configured_jobs()
     if configured is not None:
         return min(configured, max(files, 1))
     if files < MIN_FILES_FOR_POOL:
+        return 1
+    if total_bytes is not None and total_bytes < MIN_BYTES_FOR_FRESH_POOL and start_method() != "fork":
         return 1
     return max(1, min(_cpus(), files // FILES_PER_WORKER))
 
@@ -109,6 +119,7 @@ def run_all(
     isolate: Callable[[Task], bool] | None = None,
     meanwhile: Callable[[], None] | None = None,
     preload: Callable[[], None] | None = None,
+    size: Callable[[Task], int] | None = None,
 ) -> Iterator[tuple[int, Result]]:
     """``(index, function(*tasks[index]))`` for every task, each as soon as it
     is done (in task order in-process, in completion order from the pool);
@@ -134,8 +145,11 @@ def run_all(
     they inherit them instead of each importing them again: one import's CPU
     less on the cores the workers share. Not called when the pool overlaps
     ``meanwhile`` (a worker's import then runs beside this process's own work),
-    nor where workers do not fork."""
-    workers = worker_count(len(tasks))
+    nor where workers do not fork.
+
+    ``size``: a task's input in bytes, which decides whether a pool of
+    workers that do not fork pays for itself (MIN_BYTES_FOR_FRESH_POOL)."""
+    workers = worker_count(len(tasks), None if size is None else sum(map(size, tasks)))
     if meanwhile is not None and (not tasks or _configured_jobs() == 1):
         meanwhile()  # nothing to overlap, or no pool wanted (MMLINT_JOBS=1)
         meanwhile = None
