@@ -22,4 +22,4 @@ def _from_grammar() -> st.SearchStrategy[str]:
 
 def python_modules() -> st.SearchStrategy[str]:
     """Source text of modules Python's grammar accepts."""
-    return st.deferred(_from_grammar)
+    return st.deferred(lambda: _from_grammar())  # deferred() takes a plain function, not a cached one
