@@ -109,6 +109,35 @@ def test_a_run_of_small_files_in_a_threaded_process_parses_them_in_process(tmp_p
     assert report.diagnostics and not started
 
 
+def test_fixing_a_few_small_files_in_a_threaded_process_fixes_them_in_process(tmp_path, monkeypatch):
+    """`fix` follows the same pool rule as `check`: for a few kilobytes, a
+    caller with threads gets no workers that do not fork."""
+    import threading
+
+    import mmlint.api
+    import mmlint.check.workers as workers
+
+    monkeypatch.delenv("MMLINT_JOBS", raising=False)
+    monkeypatch.setenv("MMLINT_NO_CACHE", "1")
+    monkeypatch.setattr(workers, "_cpus", lambda: 2)
+    project = tmp_path / "processors"
+    shutil.copytree(FIXTURE, project)
+    llava = project / "mmproc/processors/llava.py"
+    for number in range(MIN_FILES_FOR_POOL):
+        shutil.copy(llava, llava.with_name(f"llava_{number}.py"))
+    started = []
+    monkeypatch.setattr(workers, "_start_pool", lambda *args: started.append(args) or pytest.fail("a pool started"))
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        run = mmlint.api.fix(cwd=project, write=False)
+    finally:
+        stop.set()
+        thread.join()
+    assert len(run.changed) > MIN_FILES_FOR_POOL and not started
+
+
 @pytest.mark.slow
 def test_results_come_as_they_complete(monkeypatch):
     """A slow first task holds back neither the others' results nor their

@@ -102,7 +102,7 @@ def fix_report(
     try:
         # Each file is fixed (and written) in a worker as soon as one is free: a slow
         # file holds back nobody else's write, and a crash costs only its own file.
-        results = dict(run_all(_fix_one, tasks, lambda: None, crashed=_crashed))
+        results = dict(run_all(_fix_one, tasks, lambda: None, crashed=_crashed, size=_fix_task_size))
     finally:
         if write:
             # A worker killed mid-write (a crash, or the pool torn down on
@@ -111,6 +111,17 @@ def fix_report(
     ordered = tuple(results[index] for index in range(len(tasks)))
     return FixRun(ordered, already_fixed=tuple(r.path for r in ordered if r.already_fixed),
                   scope=None if only is None else frozenset(only))
+
+
+def _fix_task_size(task: tuple[FileToFix, bool, bytes | None]) -> int:
+    """A fix task's input in bytes (mmlint.check.workers.run_all's pool rule): its buffer, else the file's size."""
+    file, _, buffer = task
+    if buffer is not None:
+        return len(buffer)
+    try:
+        return os.stat(file.real_path or file.abs_path).st_size
+    except OSError:  # gone or unreadable: _fix_one reports it
+        return 0
 
 
 def _fix_one(file: FileToFix, write: bool, buffer: bytes | None) -> FileFixResult:
