@@ -22,6 +22,8 @@ from mmlint.facts.outcome import Unparsed
 PACKAGE = Path(__file__).resolve().parent.parent / "fixtures" / "reach"
 CODES = ("MM003", "MM004", "MM005")
 PLAIN = ("rpkg/state.py", "rpkg/health.py", "rpkg/net/__init__.py", "rpkg/net/wire.py")
+# Plain modules that only star imports lead to (rpkg/restart.py's calls).
+BY_STAR = ("rpkg/compat.py", "rpkg/snapshots.py", "rpkg/retry.py", "rpkg/backoff.py")
 
 
 @pytest.fixture
@@ -34,16 +36,29 @@ def package(tmp_path: Path) -> Path:
 def test_a_blocking_helper_three_plain_modules_away_is_mm005_at_the_async_defs_call() -> None:
     report = check(cwd=PACKAGE)
     assert_diagnostics_match(expected_findings(PACKAGE, PACKAGE), report.diagnostics, CODES)
-    (found,) = [d for d in report.diagnostics if d.code == "MM005"]
+    (found,) = [d for d in report.diagnostics if d.code == "MM005" and d.path == "rpkg/service.py"]
     # The chain names the plain modules' defs like any other sync def.
     assert [step.split(" at ")[-1].rstrip("`") for step in found.chain[:-1]] == [
         "rpkg/state.py:7", "rpkg/health.py:6", "rpkg/net/wire.py:6"
     ]
 
 
+def test_star_imports_lead_on_as_named_imports_do() -> None:
+    """A name imported from a shim whose `from m import *` binds it (m's
+    `__all__`), and a name a plain module's own star import binds (every
+    public name of a module without `__all__`): the modules behind them are
+    reached, and their blocking calls end the chains."""
+    report = check(cwd=PACKAGE)
+    chains = {d.span.line: d.chain for d in report.diagnostics if d.path == "rpkg/restart.py"}
+    assert chains == {
+        11: ("`load_snapshot` at rpkg/snapshots.py:7", "`open`"),
+        13: ("`reconnect` at rpkg/retry.py:6", "`pause_between` at rpkg/backoff.py:6", "`time.sleep`"),
+    }
+
+
 def test_plain_modules_are_reached_not_analysed_and_unreached_ones_are_not_read() -> None:
     report = check(cwd=PACKAGE)
-    for shown in PLAIN:
+    for shown in (*PLAIN, *BY_STAR):
         assert report.outcomes[shown] == Unparsed("prefilter")  # no rule reports in them
         assert shown in report.project.files and not report.project.files[shown].async_defs
     assert "rpkg/unused.py" not in report.project.files  # nothing calls into it
@@ -54,7 +69,7 @@ def test_an_excluded_module_is_never_reached(package: Path) -> None:
     pyproject.write_text(pyproject.read_text("utf-8") + 'exclude = ["rpkg/net/wire.py"]\n', "utf-8")
     report = check(cwd=package)
     assert "rpkg/net/wire.py" not in report.project.files
-    assert not [d for d in report.diagnostics if d.code == "MM005"]
+    assert not [d for d in report.diagnostics if d.code == "MM005" and d.path == "rpkg/service.py"]
 
 
 def test_reached_facts_come_from_the_cache_the_second_time(package: Path, monkeypatch, tmp_path: Path) -> None:
@@ -93,7 +108,7 @@ def test_the_cost_grows_with_what_is_reached(package: Path, monkeypatch) -> None
     monkeypatch.setenv("MMLINT_NO_CACHE", "1")
     check(cwd=package)
     # The package's __init__ too: `from rpkg import state` may name a re-export.
-    assert sorted(parsed) == sorted((*PLAIN, "rpkg/__init__.py"))
+    assert sorted(parsed) == sorted((*PLAIN, *BY_STAR, "rpkg/__init__.py"))
 
 
 def test_reached_files_read_in_worker_processes_give_the_same_findings(package: Path, monkeypatch) -> None:

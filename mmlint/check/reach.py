@@ -7,10 +7,11 @@ to one, as the blocking call two modules away from the async def that runs
 it (MM005). So, after the analysed files' facts exist: the callees of their
 functions (and the bases of their classes, which `self.` calls go through,
 and the awaited callees, which re-exports lead on), resolved through their
-imports, name modules; those that are files of the scan the prefilter
-rejected get facts of the light tier (mmlint.facts.light, stdlib `ast`);
-their own callees are followed in turn, round by round, until nothing new is
-reached. Only files of the scan (targets and context, as discovered, so
+imports, name modules (a name that no import binds by name may come from
+any `from m import *` of the file, so each such m is asked for it); those
+that are files of the scan the prefilter rejected get facts of the light
+tier (mmlint.facts.light, stdlib `ast`); their own callees are followed in
+turn, round by round, until nothing new is reached. Only files of the scan (targets and context, as discovered, so
 `exclude` holds) can be reached: never an installed package.
 
 The cost grows with what is reached, not with the tree: a file is read and
@@ -33,6 +34,7 @@ from mmlint.facts.model import (
     DOTTED,
     NAME,
     SELF,
+    STAR,
     SUPER,
     CalleeRef,
     FileFacts,
@@ -180,13 +182,23 @@ def _named_modules(view: _FileView, texts: Iterable[str]) -> set[_Named]:
     named: set[_Named] = set()
     for text in texts:
         head, _, rest = text.partition(".")
-        for fact in view.imports_by_local.get(head, ()):
+        facts = view.imports_by_local.get(head)
+        if facts is None:  # bound, if anywhere, by a star import: the name asked of each such module
+            asked = ".".join(text.split(".")[:2])
+            named.update((bool(fact.anchor), fact.anchor + _module_parts(fact.target), asked) for fact in view.star_imports)
+            continue
+        for fact in facts:
             parts = [*fact.target.split("."), *(rest.split(".") if rest else ())]
             if fact.anchor:
                 named.update((True, fact.anchor + tuple(parts[:cut]), ".".join(parts[cut:cut + 2])) for cut in range(len(parts)))
             else:
                 named.update((False, tuple(parts[:cut]), ".".join(parts[cut:cut + 2])) for cut in range(1, len(parts)))
     return named
+
+
+def _module_parts(target: str) -> tuple[str, ...]:
+    """A star import's module as dotted parts (``()``: the package the dots lead to)."""
+    return tuple(target.split(".")) if target else ()
 
 
 class _FileView:
@@ -197,8 +209,12 @@ class _FileView:
     def __init__(self, facts: FileFacts) -> None:
         self.facts = facts
         self.imports_by_local: dict[str, list[ImportFact]] = {}
+        self.star_imports: list[ImportFact] = []  # `from m import *`: m's public names, bound unseen
         for fact in facts.imports:
-            self.imports_by_local.setdefault(fact.local, []).append(fact)
+            if fact.local == STAR:
+                self.star_imports.append(fact)
+            else:
+                self.imports_by_local.setdefault(fact.local, []).append(fact)
         self.top_classes = {info.name: info for info in facts.classes if "." not in info.name}
         self.defined = {*facts.functions, *self.top_classes}
         # (name,) and (name, member) of each def's owner: the callees of its body.
@@ -267,8 +283,8 @@ def _followed(view: _FileView, name: str) -> tuple[set[str], list[str]]:
             refs.append(ref)
     for text in _module_level(refs):
         refer(text)
-    if klass is None and head not in facts.functions:
-        texts += (name for _ in view.imports_by_local.get(head, ()))  # a re-export
+    if klass is None and head not in facts.functions and (head in view.imports_by_local or view.star_imports):
+        texts.append(name)  # a re-export, by name or through a star import
     local.discard(name)
     return local, texts
 
