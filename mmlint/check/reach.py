@@ -11,8 +11,9 @@ imports, name modules (a name that no import binds by name may come from
 any `from m import *` of the file, so each such m is asked for it); those
 that are files of the scan the prefilter rejected get facts of the light
 tier (mmlint.facts.light, stdlib `ast`); their own callees are followed in
-turn, round by round, until nothing new is reached. Only files of the scan (targets and context, as discovered, so
-`exclude` holds) can be reached: never an installed package.
+turn, round by round, until nothing new is reached. Only files of the scan
+(targets and context, as discovered, so `exclude` holds) can be reached:
+never an installed package.
 
 The cost grows with what is reached, not with the tree: a file is read and
 parsed only when a call names it, and its facts are cached by content hash
