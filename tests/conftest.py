@@ -66,3 +66,15 @@ def cache_dir(tmp_path, monkeypatch):
     monkeypatch.delenv("MMLINT_NO_CACHE", raising=False)
     monkeypatch.delenv("MMLINT_CACHE_MAX_MB", raising=False)
     return directory
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """``-n auto``: one worker more than the cores (``--maxprocesses`` still
+    caps it). Many tests wait on an mmlint subprocess or a pool, and the
+    spare worker keeps the cores busy meanwhile: on two cores the fast loop
+    took 43.6 s with three workers against 47.8 s with two."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None  # the user's own choice: xdist reads it
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return cores + 1

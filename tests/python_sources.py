@@ -20,6 +20,19 @@ def _from_grammar() -> st.SearchStrategy[str]:
     return hypothesmith.from_grammar(auto_target=False)
 
 
+@cache
+def _from_node() -> st.SearchStrategy[str]:
+    import hypothesmith
+
+    return hypothesmith.from_node(auto_target=False)
+
+
+def python_modules_from_nodes() -> st.SearchStrategy[str]:
+    """Source text of modules built from libcst nodes (hypothesmith imports
+    in about a second, building node strategies: paid when first drawn)."""
+    return st.deferred(lambda: _from_node())
+
+
 def python_modules() -> st.SearchStrategy[str]:
     """Source text of modules Python's grammar accepts."""
     return st.deferred(lambda: _from_grammar())  # deferred() takes a plain function, not a cached one

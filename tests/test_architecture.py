@@ -60,6 +60,7 @@ def _violations() -> list[str]:
     return found
 
 
+@pytest.mark.slow
 def test_imports_run_one_way() -> None:
     assert _violations() == []
 

@@ -196,6 +196,7 @@ def test_unknown_format_is_a_usage_error(project):
     assert result.exit_code == 2
 
 
+@pytest.mark.slow
 def test_installed_console_script_in_a_real_subprocess(project):
     executable = shutil.which("mmlint")
     command = [executable] if executable else [sys.executable, "-m", "mmlint"]

@@ -33,6 +33,7 @@ def _python(tmp_path, script: str, *args: str) -> subprocess.CompletedProcess[st
     return subprocess.run([sys.executable, "-c", source, *args], cwd=tmp_path, capture_output=True, text=True, timeout=120)
 
 
+@pytest.mark.slow
 def test_the_process_prints_and_exits_as_the_command_does(tmp_path, monkeypatch):
     (tmp_path / "a.py").write_text(BYPASS)
     monkeypatch.setenv("COLUMNS", "100")  # the same width for both
@@ -76,6 +77,7 @@ def test_a_thread_still_running_is_waited_for(tmp_path):
     assert (tmp_path / "thread-finished").exists()  # ...which waits for the thread
 
 
+@pytest.mark.slow
 def test_a_closed_pipe_ends_the_run_without_a_traceback(tmp_path):
     (tmp_path / "a.py").write_text("class P:\n    async def f(self):\n" + "        self.process_and_combine_mm_data(1)\n" * 400)
     run = subprocess.Popen(

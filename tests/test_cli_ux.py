@@ -121,6 +121,7 @@ def test_carets_align_under_wide_characters(tree):
     assert carets.count("^") == len("self.process_and_combine_mm_data(a)")
 
 
+@pytest.mark.slow
 def test_help_follows_the_snippet_wrapped_to_the_width_and_never_inside_quoted_code(tree):
     out = CliRunner().invoke(cli, ["check", "--no-color", "--no-cache", "--select", "MM001", "wide.py"], env={"COLUMNS": "50"}).stdout
     lines = out.splitlines()
@@ -238,6 +239,7 @@ def test_force_color_reaches_a_pipe(tree):
     assert "\x1b[" not in _piped("check", "--no-cache", "--no-color", "wide.py", FORCE_COLOR="1")
 
 
+@pytest.mark.slow
 def test_rules_piped_is_one_rule_a_line_and_wraps_to_a_terminal_width():
     from mmlint.rules import all_rules
 

@@ -95,6 +95,7 @@ def test_unreadable_subdirectory_is_one_warning_line_and_the_rest_is_checked(tmp
     assert "1 file" in result.stdout
 
 
+@pytest.mark.slow
 def test_check_from_a_repository_root_after_pip_install_reports_nothing_under_build(tmp_path: Path) -> None:
     """The issue's done-when, simulated: the repository holds the processor
     fixture, and `pip install .` left a copy of the package in build/lib (there

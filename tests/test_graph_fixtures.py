@@ -9,6 +9,8 @@ import re
 import shutil
 from pathlib import Path
 
+import pytest
+
 from cli_support import CliRunner
 from expectations import assert_diagnostics_match, expected_findings
 
@@ -122,6 +124,7 @@ def test_a_plain_package_init_is_parsed_for_its_re_exports() -> None:
     assert report.project.files["gpkg/control/api.py"].all_names == ("stop", "stop_async", "drain", "drain_async", "pause")
 
 
+@pytest.mark.slow
 def test_fix_rewrites_the_fixable_sites_to_the_assigned_and_re_exported_twins(tmp_path: Path, monkeypatch) -> None:
     work = tmp_path / "graph"
     shutil.copytree(PACKAGE, work)

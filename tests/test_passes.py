@@ -67,6 +67,7 @@ def test_the_same_chains_as_the_plain_passes(graph) -> None:
     assert len(visits) <= len(plain_visits)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(graphs)
 def test_monotone_ranks_as_the_plain_passes(graph) -> None:

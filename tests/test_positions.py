@@ -8,11 +8,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import hypothesmith
 import libcst as cst
 import pytest
 from hypothesis import HealthCheck, given, settings
 from libcst.metadata import MetadataWrapper, PositionProvider
+from python_sources import python_modules_from_nodes
 
 from mmlint.core.source import indentation_view
 from mmlint.facts import positions
@@ -287,7 +287,7 @@ def test_a_form_feed_view_is_shifted_back() -> None:
 
 @pytest.mark.slow
 @settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
-@given(hypothesmith.from_node(auto_target=False))
+@given(python_modules_from_nodes())
 def test_generated_modules(source: str) -> None:
     try:
         cst.parse_module(source)

@@ -106,6 +106,7 @@ def test_every_help_fits(trees, command, monkeypatch) -> None:
     assert output.startswith("Usage:") and over_limit(output) == []
 
 
+@pytest.mark.slow
 def test_a_real_terminal_run_fits() -> None:
     """One real process: the width comes from COLUMNS as a terminal's would."""
     result = subprocess.run(

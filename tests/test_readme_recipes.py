@@ -47,6 +47,7 @@ def _json_report(command: str, cwd: Path, cache: Path) -> dict:
     return json.loads(result.stdout)
 
 
+@pytest.mark.slow
 def test_the_configuration_block_works_from_python(sglang_layout: Path, tmp_path: Path) -> None:
     report = _json_report("mmlint check", sglang_layout / "python", tmp_path / "cache")
     paths = {d["path"] for d in report["diagnostics"]}
@@ -88,6 +89,7 @@ def test_the_readme_has_the_workflow_commands_this_test_runs() -> None:
     assert any("--format github" in c for c in commands) and any("--format sarif" in c for c in commands)
 
 
+@pytest.mark.slow
 def test_sarif_from_python_names_files_from_the_checkout_root(sglang_layout: Path, tmp_path: Path) -> None:
     """GitHub code scanning resolves SARIF URIs against the repository root."""
     if shutil.which("git") is None:

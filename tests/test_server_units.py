@@ -175,6 +175,7 @@ def test_facts_in_memory_answer_before_the_disk_cache() -> None:
     assert memory.load("new") == "stored" and Disk.loads == 1
 
 
+@pytest.mark.slow
 def test_fix_all_runs_rounds_until_nothing_changes(tmp_path, cache_dir) -> None:
     # Fixing the call leaves the suppression of MM003 beside it unused; the second round removes it.
     source = tmp_path / "proc.py"

@@ -29,6 +29,7 @@ def summary(report):
     return (report.files_scanned, report.call_sites, [(d.path, d.span, d.code, d.message) for d in report.diagnostics])
 
 
+@pytest.mark.slow
 def test_pool_and_single_process_agree(tmp_path, monkeypatch):
     project = tmp_path / "processors"
     shutil.copytree(FIXTURE, project)
@@ -374,6 +375,7 @@ def _project(tmp_path: Path, files: dict[str, str]) -> None:
         (project / name).write_text(text, encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_a_native_abort_costs_only_its_file_in_a_pool(tmp_path):
     _project(tmp_path, {"m0.py": _CLEAN_ASYNC, "m1.py": _CLEAN_ASYNC, "m2.py": "async def f(self):\n    return 'ABORT-HERE'\n"})
     code, found, stderr = _run_hooked(tmp_path, "", "2", ".")
