@@ -183,12 +183,12 @@ def _named_modules(view: _FileView, texts: Iterable[str]) -> set[_Named]:
     named: set[_Named] = set()
     for text in texts:
         head, _, rest = text.partition(".")
-        facts = view.imports_by_local.get(head)
-        if facts is None:  # bound, if anywhere, by a star import: the name asked of each such module
+        binding = view.imports_by_local.get(head)
+        if binding is None:  # bound, if anywhere, by a star import: the name asked of each such module
             asked = ".".join(text.split(".")[:2])
             named.update((bool(fact.anchor), fact.anchor + _module_parts(fact.target), asked) for fact in view.star_imports)
             continue
-        for fact in facts:
+        for fact in binding:
             parts = [*fact.target.split("."), *(rest.split(".") if rest else ())]
             if fact.anchor:
                 named.update((True, fact.anchor + tuple(parts[:cut]), ".".join(parts[cut:cut + 2])) for cut in range(len(parts)))
