@@ -359,3 +359,51 @@ def test_which_classes_are_built_without_init() -> None:
     assert fast_construction(CallRef) and fast_construction(FileFacts) and fast_construction(Use)
     assert not fast_construction(Checked)  # its __post_init__ must run
     assert not fast_construction(Secret)  # no slots: its __init__ is all there is
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    name: str
+    leaf: Leaf | None = None
+    count: int = 0
+    scale: float = 0.0
+    done: bool = False
+    note: str | None = None
+    parts: tuple[Leaf, ...] = ()
+    tags: frozenset[str] = frozenset()
+
+
+def test_trailing_fields_that_hold_their_defaults_are_left_out() -> None:
+    codec = DataCodec(reachable_dataclasses(Call))
+    assert codec.encode(Call("f"), Call) == ["f", None, 0, 0.0]  # a float is always written: -0.0 == 0.0
+    assert codec.encode(Call("f", scale=-0.0), Call) == ["f", None, 0, -0.0]
+    assert codec.encode(Call("f", done=True), Call) == ["f", None, 0, 0.0, True]
+    assert codec.encode(Call("f", tags=frozenset({"a"})), Call) == ["f", None, 0, 0.0, False, None, [], ["a"]]
+    assert codec.encode(Call("f"), Any) == ["Call", "f", None, 0, 0.0]
+    for value in (Call("f"), Call("f", scale=-0.0), Call("f", Leaf(1), 2, 1.5, True, "n", (Leaf(3),), frozenset({"t"}))):
+        for hint in (Call, Any):
+            back = roundtrip(codec, value, hint)
+            assert back == value and type(back.parts) is tuple and type(back.tags) is frozenset
+    assert str(codec.decode(["f", None, 0, -0.0], Call).scale) == "-0.0"
+
+
+def test_a_list_with_the_defaults_written_out_decodes_the_same() -> None:
+    codec = DataCodec(reachable_dataclasses(Call))
+    assert codec.decode(["f", None, 0, 0.0, False, None, [], []], Call) == Call("f")
+    assert codec.decode(["Call", "f", None, 0, 0.0, False], Any) == Call("f")
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        ["f", None, 0],  # the float is never left out
+        ["f", None, 0, 0.0, False, None, [], [], None],  # too long
+        ["f", None, 0, 0.0, 0],  # an int for a bool
+        ["f", None, 0, 0.0, False, 1],
+        ["f", None, 0, 0.0, False, None, "ab"],
+        "f",
+    ],
+)
+def test_a_shortened_list_is_still_checked(data) -> None:
+    with pytest.raises(CodecError):
+        DataCodec(reachable_dataclasses(Call)).decode(data, Call)

@@ -30,3 +30,15 @@ def test_many_agrees_with_one_at_a_time(tmp_path: Path) -> None:
     assert module_path_parts_of_many(files) == [module_path_parts(file) for file in files]
     assert module_path_parts_of_many([package / "linked.py"]) == [(*elsewhere.resolve().parts, "real")]
     assert os.path.islink(package / "linked.py")
+
+
+def test_many_agrees_with_one_at_a_time_on_odd_names_and_relative_paths(tmp_path: Path, monkeypatch) -> None:
+    package = tmp_path / "pkg"
+    package.mkdir()
+    names = ["a.py", "__init__.py", "x.tar.py", ".hidden.py", "b.pyi", "__init__.pyi", "no_suffix"]
+    for name in names:
+        (package / name).write_text("x = 1\n", encoding="utf-8")
+    (tmp_path / "top.py").write_text("x = 1\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    files = [package / name for name in names] + [Path("pkg/a.py"), Path("top.py"), Path("pkg/__init__.py")]
+    assert module_path_parts_of_many(files) == [module_path_parts(file) for file in files]

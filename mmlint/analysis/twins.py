@@ -529,7 +529,7 @@ def _is_member(info: SyncDef | AsyncDef) -> bool:
 
 def _is_property_like(info: SyncDef) -> bool:
     """Not called as written: properties and their setters, overloads."""
-    return any(
+    return bool(info.decorators) and any(  # most defs have none: no generator for them
         text.rsplit(".", 1)[-1] in ("property", "cached_property", "setter", "getter", "deleter", "overload")
         for text in info.decorators
     )

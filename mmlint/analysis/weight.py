@@ -118,28 +118,45 @@ def matching_pattern(dotted: str, patterns: tuple[str, ...]) -> str | None:
     """The first blocking-call pattern ``dotted`` matches, or None. A
     wildcard pattern also matches the callee's attribute chain on its own:
     ``*.future.wait`` matches ``future.wait`` and ``<expr>.future.wait``."""
-    combined, exact = _compiled(patterns)
-    if dotted in exact:
-        return exact[dotted]
-    if combined is None:
-        return None
+    exact, suffixes, combined = _compiled(patterns)
     chain = dotted[6:] if dotted.startswith("<expr>.") else f".{dotted}"
-    if combined.match(dotted) is None and combined.match(chain) is None:
-        return None  # the common case, decided by one regex
-    return next(
-        (pattern for pattern in patterns if fnmatchcase(dotted, pattern) or fnmatchcase(chain, pattern)), None
+    if (
+        dotted not in exact
+        and not (dotted.endswith(suffixes) or chain.endswith(suffixes))
+        and (combined is None or (combined.match(dotted) is None and combined.match(chain) is None))
+    ):
+        return None  # the common case: no pattern matches, told by a lookup, an endswith and a regex
+    return next(  # which one does (an exact name may follow a wildcard that matches too)
+        (
+            pattern
+            for pattern in patterns
+            if fnmatchcase(dotted, pattern) or (pattern not in exact and fnmatchcase(chain, pattern))
+        ),
+        None,
     )
 
 
+_WILDCARDS = "*?["
+
+
 @functools.lru_cache(maxsize=16)
-def _compiled(patterns: tuple[str, ...]) -> tuple[re.Pattern[str] | None, dict[str, str]]:
-    """One regex for all the wildcard patterns, and the exact names (first pattern wins)."""
-    exact: dict[str, str] = {}
+def _compiled(patterns: tuple[str, ...]) -> tuple[frozenset[str], tuple[str, ...], re.Pattern[str] | None]:
+    """The exact names; the suffixes of the ``*suffix``
+    patterns (``*.read_text``, most of the defaults: an ``endswith`` decides
+    them, where a regex alternation tries each at every position); one regex
+    for the other wildcard patterns."""
+    exact: set[str] = set()
+    suffixes: list[str] = []
+    wild: list[str] = []
     for pattern in patterns:
-        if not any(char in pattern for char in "*?["):
-            exact.setdefault(pattern, pattern)
-    wild = [fnmatch.translate(pattern) for pattern in patterns if pattern not in exact]
-    return (re.compile("|".join(f"(?:{part})" for part in wild)) if wild else None), exact
+        if not any(char in pattern for char in _WILDCARDS):
+            exact.add(pattern)
+        elif pattern.startswith("*") and not any(char in pattern[1:] for char in _WILDCARDS):
+            suffixes.append(pattern[1:])
+        else:
+            wild.append(fnmatch.translate(pattern))
+    combined = re.compile("|".join(f"(?:{part})" for part in wild)) if wild else None
+    return frozenset(exact), tuple(suffixes), combined
 
 
 def run_where_written(calls: tuple[CallRef, ...]) -> list[CallRef]:

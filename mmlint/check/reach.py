@@ -218,7 +218,7 @@ class _FileView:
                 self.imports_by_local.setdefault(fact.local, []).append(fact)
         self.top_classes = {info.name: info for info in facts.classes if "." not in info.name}
         self.defined = {*facts.functions, *self.top_classes}
-        # (name,) and (name, member) of each def's owner: the callees of its body.
+        # (function,) and (class, member): the callees of the defs in it.
         self.callees: dict[tuple[str, ...], list[CalleeRef | None]] = {}
         for sync in facts.sync_defs:
             self._add(sync.owner, [call.callee for call in sync.calls])
@@ -229,9 +229,19 @@ class _FileView:
             self._add(info.owner, refs)
 
     def _add(self, owner: tuple[Owner, ...], refs: list[CalleeRef | None]) -> None:
-        names = tuple(part.name for part in owner[:2])
-        for length in range(1, len(names) + 1):
-            self.callees.setdefault(names[:length], []).extend(refs)
+        # What _followed asks: a function (its nested defs with it) by its
+        # name, a class one member at a time, never all of it.
+        if owner[0].kind != CLASS:
+            self._extend((owner[0].name,), refs)
+        elif len(owner) > 1:
+            self._extend((owner[0].name, owner[1].name), refs)
+
+    def _extend(self, key: tuple[str, ...], refs: list[CalleeRef | None]) -> None:
+        found = self.callees.get(key)
+        if found is None:
+            self.callees[key] = list(refs)
+        else:
+            found.extend(refs)
 
 
 def _member(owner: tuple[Owner, ...]) -> str:

@@ -38,18 +38,20 @@ def module_path_parts(real_path: Path) -> tuple[str, ...]:
 def module_path_parts_of_many(real_paths: Iterable[Path]) -> list[tuple[str, ...]]:
     """module_path_parts of each path, resolving each directory once: a file
     that is not a symlink resolves to its resolved directory and its name
-    (a whole package's files share a few hundred directories)."""
-    directories: dict[Path, tuple[str, ...]] = {}
+    (a whole package's files share a few hundred directories). String
+    operations, not pathlib's: a run asks this of every file of the scan."""
+    directories: dict[str, tuple[str, ...]] = {}
     found = []
     for real_path in real_paths:
-        if os.path.islink(real_path):
+        text = os.fspath(real_path)
+        if os.path.islink(text):
             found.append(module_path_parts(real_path))
             continue
-        parent = real_path.parent
-        parts = directories.get(parent)
+        directory, name = os.path.split(text)
+        parts = directories.get(directory)
         if parts is None:
-            parts = directories[parent] = parent.resolve().parts
-        stem = real_path.stem
+            parts = directories[directory] = Path(directory).resolve().parts
+        stem = os.path.splitext(name)[0]
         found.append(parts if stem == "__init__" else parts + (stem,))
     return found
 
