@@ -42,3 +42,17 @@ def test_many_agrees_with_one_at_a_time_on_odd_names_and_relative_paths(tmp_path
     monkeypatch.chdir(tmp_path)
     files = [package / name for name in names] + [Path("pkg/a.py"), Path("top.py"), Path("pkg/__init__.py")]
     assert module_path_parts_of_many(files) == [module_path_parts(file) for file in files]
+
+
+def test_a_directory_below_a_symlinked_one_resolves_through_the_link(tmp_path: Path, monkeypatch) -> None:
+    real = tmp_path / "real" / "deep" / "er"
+    real.mkdir(parents=True)
+    (real / "mod.py").write_text("x = 1\n", encoding="utf-8")
+    try:
+        (tmp_path / "alias").symlink_to(tmp_path / "real", target_is_directory=True)
+    except OSError:
+        pytest.skip("symlinks are not available here")
+    monkeypatch.chdir(tmp_path / "real" / "deep")
+    files = [tmp_path / "alias" / "deep" / "er" / "mod.py", Path("er/mod.py"), Path("../deep/er/mod.py"), Path("./er/mod.py")]
+    assert module_path_parts_of_many(files) == [module_path_parts(file) for file in files]
+    assert module_path_parts_of_many(files[:1]) == [(*real.resolve().parts, "mod")]

@@ -6,7 +6,9 @@ of the scan that the calls reach."""
 
 from __future__ import annotations
 
+import hashlib
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -14,14 +16,17 @@ from expectations import assert_diagnostics_match, expected_findings
 
 import mmlint.check.reach as reach_module
 from mmlint.api import check
-from mmlint.check.cache import FactsCache
+from mmlint.check.cache import FactsCache, light_entry
+from mmlint.check.prefilter import Prefilter
 from mmlint.check.reach import LIGHT_TIER
 from mmlint.config.settings import DEFAULT_TWINS, Budgets
+from mmlint.facts.light import light_facts
+from mmlint.facts.light_groups import LightEntry
 from mmlint.facts.outcome import Unparsed
 
 PACKAGE = Path(__file__).resolve().parent.parent / "fixtures" / "reach"
 CODES = ("MM003", "MM004", "MM005")
-PLAIN = ("rpkg/state.py", "rpkg/health.py", "rpkg/net/__init__.py", "rpkg/net/wire.py")
+PLAIN = ("rpkg/state.py", "rpkg/health.py", "rpkg/net/__init__.py", "rpkg/net/wire.py", "rpkg/plugins.py")
 # Plain modules that only star imports lead to (rpkg/restart.py's calls).
 BY_STAR = ("rpkg/compat.py", "rpkg/snapshots.py", "rpkg/retry.py", "rpkg/backoff.py")
 
@@ -118,3 +123,72 @@ def test_reached_files_read_in_worker_processes_give_the_same_findings(package: 
     monkeypatch.setenv("MMLINT_JOBS", "2")  # a pool for any number of files
     pooled = check(cwd=package)
     assert pooled.diagnostics == in_process.diagnostics and in_process.diagnostics
+
+
+def test_a_reached_file_holds_what_was_asked_of_it_and_what_dispatch_may_run() -> None:
+    """rpkg/plugins.py is reached for `register`; `SlowEngine.prepare`
+    overrides the hook a `self.` call in the analysed base runs (the MM005 in
+    rpkg/engine.py); nothing leads to `Ledger.flush` or `compact`."""
+    report = check(cwd=PACKAGE)
+    reached = report.project.files["rpkg/plugins.py"]
+    assert [info.qualname for info in reached.sync_defs] == ["register", "SlowEngine.prepare"]
+    whole = light_facts((PACKAGE / "rpkg" / "plugins.py").read_bytes(), PACKAGE / "rpkg" / "plugins.py", "rpkg/plugins.py")
+    assert whole is not None
+    assert [info.qualname for info in whole.sync_defs] == ["register", "SlowEngine.prepare", "Ledger.flush", "compact"]
+    assert replace(whole, sync_defs=reached.sync_defs) == reached  # the rest of the facts whole
+
+
+def test_the_reach_loses_nothing_against_every_file_analysed(monkeypatch) -> None:
+    """With the prefilter passing every file there is nothing to reach: the
+    fixture's findings are the same (the ecosystem test asks it of sglang and vLLM)."""
+    monkeypatch.setenv("MMLINT_NO_CACHE", "1")
+    default = check(cwd=PACKAGE)
+    monkeypatch.setattr(Prefilter, "could_hold_finding", lambda self, data: True)
+    everything = check(cwd=PACKAGE)
+    assert default.diagnostics and everything.diagnostics == default.diagnostics
+    assert everything.project.files["rpkg/plugins.py"].sync_defs != default.project.files["rpkg/plugins.py"].sync_defs
+
+
+def test_reached_facts_are_the_same_from_the_cache_and_from_a_parse(package: Path, monkeypatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("MMLINT_CACHE_DIR", str(tmp_path / "cache"))
+    parsed = check(cwd=package)
+    (package / "rpkg" / "engine.py").write_text((package / "rpkg" / "engine.py").read_text("utf-8") + "\n", "utf-8")
+    stored = check(cwd=package)  # the light tier from the facts cache, group by group
+    for shown in (*PLAIN, *BY_STAR):
+        assert stored.project.files[shown] == parsed.project.files[shown]
+    assert stored.diagnostics == parsed.diagnostics
+
+
+def _entry_of(shown: str) -> tuple[LightEntry, Path]:
+    real = PACKAGE / shown
+    facts = light_facts(real.read_bytes(), real, shown)
+    return light_entry(facts), real
+
+
+def test_a_stored_group_that_does_not_decode_is_read_again_from_the_file() -> None:
+    entry, real = _entry_of("rpkg/plugins.py")
+    broken = replace(entry, bodies=tuple("[" for _ in entry.bodies))
+    data = real.read_bytes()
+    reads: list[str] = []
+
+    def reread() -> tuple[bool, object]:
+        reads.append("read")
+        return reach_module.light_tier_facts(data, real, "rpkg/plugins.py", hashlib.sha256(data).digest())
+
+    file = reach_module._LightFile.stored(broken, reread)
+    assert [info.qualname for info in file.defs_of("compact")] == ["compact"]
+    assert [info.qualname for info in file.defs_of("register")] == ["register"] and reads == ["read"]
+    assert [info.qualname for info in file.assembled().sync_defs] == ["register", "compact"]
+    assert not file.broken
+
+
+def test_a_file_that_no_longer_reads_as_hashed_is_left_out_when_its_group_does_not_decode() -> None:
+    entry, _ = _entry_of("rpkg/plugins.py")
+    file = reach_module._LightFile.stored(replace(entry, bodies=tuple("[" for _ in entry.bodies)), lambda: (False, None))
+    assert file.defs_of("register") == () and file.broken
+
+
+def test_groups_are_what_the_reach_asks_for() -> None:
+    entry, _ = _entry_of("rpkg/plugins.py")
+    assert entry.groups == ("register", "SlowEngine.prepare", "Ledger.flush", "compact")
+    assert entry.positions == ((0,), (1,), (2,), (3,)) and entry.facts is not None and not entry.facts.sync_defs

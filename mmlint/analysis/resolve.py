@@ -108,6 +108,11 @@ class Resolver:
         self._mro_cache: dict[ClassKey, tuple[ClassKey | External, ...]] = {}
         self._module_cache: dict[str, str | None] = {}
         self._sync_methods: dict[tuple[ClassKey, str], SyncKey | None] = {}
+        # resolve_name's answers where a resolution starts (no name seen yet):
+        # those depend on the files alone. Inside one, a cycle cut may make an
+        # answer differ, so those are not kept.
+        self._names: dict[tuple[str, str], Symbol | None] = {}
+        self._dispatch: dict[tuple[ClassKey, str | None], tuple[ClassKey, ...]] = {}
 
     # ------------------------------------------------------------ modules
 
@@ -137,6 +142,15 @@ class Resolver:
     def resolve_name(self, module: str, name: str, seen: frozenset[tuple[str, str]] = frozenset()) -> Symbol | None:
         """What ``name`` is at module level in the module ``module`` (a display
         path), or None."""
+        if seen:
+            return self._resolve_name(module, name, seen)
+        try:
+            return self._names[(module, name)]
+        except KeyError:
+            found = self._names[(module, name)] = self._resolve_name(module, name, seen)
+            return found
+
+    def _resolve_name(self, module: str, name: str, seen: frozenset[tuple[str, str]]) -> Symbol | None:
         facts = self.files.get(module)
         if facts is None or (module, name) in seen:
             return None
@@ -333,10 +347,13 @@ class Resolver:
         """The classes ``self`` may be an instance of while ``key``'s own
         ``method`` runs: ``key`` and its scanned subclasses, less those that
         override ``method`` (on an instance of one of those, this body never runs)."""
-        classes = (key, *self._subclasses.get(key, ()))
-        if method is None:
-            return classes
-        return tuple(k for k in classes if k == key or self.defining_class(k, method) in (key, None))
+        found = self._dispatch.get((key, method))
+        if found is None:
+            classes = (key, *self._subclasses.get(key, ()))
+            if method is not None:
+                classes = tuple(k for k in classes if k == key or self.defining_class(k, method) in (key, None))
+            found = self._dispatch[(key, method)] = classes
+        return found
 
     def resolve_callee(
         self, facts: FileFacts, class_name: str | None, ref: CalleeRef | None, method: str | None = None

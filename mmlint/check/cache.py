@@ -1,6 +1,8 @@
 """Three caches, keyed by content hash.
 
-Facts (`facts-v*`): per-file outcomes. The key covers everything a file's
+Facts (`facts-v*`): per-file outcomes, and the light tier's entries of the
+files the reach leads to (mmlint.facts.light_groups: sync defs group by
+group, each decoded when asked). The key covers everything a file's
 facts depend on: the bytes, the path (module names and relative imports come
 from it), the display path, the twin pairs and the code that collects facts
 (a fingerprint of those modules' source, so an edited collector never reads
@@ -47,7 +49,7 @@ import stat
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
@@ -58,6 +60,8 @@ from mmlint.check.results import RunResults, code_fingerprint, installed_libcst_
 from mmlint.core.datacodec import DataCodec, JsonData, reachable_dataclasses
 
 if TYPE_CHECKING:
+    from mmlint.facts.light_groups import LightEntry
+    from mmlint.facts.model import FileFacts, SyncDef
     from mmlint.facts.outcome import FileOutcome
 
 FORMAT = "facts-v2"
@@ -87,14 +91,45 @@ def cache_enabled(requested: bool = True) -> bool:
 
 @cache
 def outcome_codec() -> DataCodec:
-    """The codec for FileOutcome values. Its allowed classes are exactly those
-    the outcome types reach through their type hints; callee references,
-    owners and parameters, which repeat across a file's calls and defs, are
-    shared."""
+    """The codec for FileOutcome values and light-tier entries. Its allowed
+    classes are exactly those the two reach through their type hints; callee
+    references, owners and parameters, which repeat across a file's calls and
+    defs, are shared."""
     from mmlint.core.diagnostics import Owner
+    from mmlint.facts.light_groups import LightEntry
     from mmlint.facts.model import CalleeRef, Parameter
 
-    return DataCodec(reachable_dataclasses(_file_outcome()), shared=(CalleeRef, Owner, Parameter))
+    return DataCodec(reachable_dataclasses(_file_outcome(), LightEntry), shared=(CalleeRef, Owner, Parameter))
+
+
+def light_entry(facts: FileFacts | None) -> LightEntry:
+    """A light-tier file's facts as the facts cache keeps them: the sync defs
+    by group (mmlint.facts.light_groups), each encoded on its own."""
+    from mmlint.facts.light_groups import LightEntry, grouped
+
+    if facts is None:
+        return LightEntry(None)
+    codec, hint = outcome_codec(), _sync_defs()
+    groups = grouped(facts.sync_defs)
+    bodies = tuple(
+        json.dumps(codec.encode(tuple(facts.sync_defs[index] for index in indices), hint), separators=(",", ":"))
+        for indices in groups.values()
+    )
+    return LightEntry(replace(facts, sync_defs=()), tuple(groups), tuple(map(tuple, groups.values())), bodies)
+
+
+def group_sync_defs(body: str) -> tuple[SyncDef, ...]:
+    """One group of a LightEntry decoded; raises CodecError (or ValueError) for
+    anything else."""
+    defs: tuple[SyncDef, ...] = outcome_codec().decode(json.loads(body), _sync_defs())
+    return defs
+
+
+@cache
+def _sync_defs() -> object:
+    from mmlint.facts.model import SyncDef
+
+    return tuple[SyncDef, ...]
 
 
 def _file_outcome() -> object:
@@ -163,6 +198,10 @@ class OutcomeCache(Protocol):
     def load(self, key: str) -> FileOutcome | None: ...
 
     def store(self, key: str, outcome: FileOutcome) -> None: ...
+
+    def load_light(self, key: str) -> LightEntry | None: ...
+
+    def store_light(self, key: str, entry: LightEntry) -> None: ...
 
     def finish(self) -> None: ...
 
@@ -381,6 +420,24 @@ class FactsCache(_EntryStore):
 
     def store(self, key: str, outcome: FileOutcome) -> None:
         self._store_payload(key, lambda: outcome_codec().encode(outcome, _file_outcome()))
+
+    def load_light(self, key: str) -> LightEntry | None:
+        """The light-tier entry stored under ``key`` (mmlint.check.reach), or
+        None for a miss (its groups are decoded when asked, not here)."""
+        from mmlint.facts.light_groups import LightEntry
+
+        try:
+            entry: LightEntry = outcome_codec().decode(self._load_payload(key), LightEntry)
+        except Exception:  # every way an entry can be bad is a miss
+            return None
+        if not len(entry.groups) == len(entry.positions) == len(entry.bodies):
+            return None
+        return entry
+
+    def store_light(self, key: str, entry: LightEntry) -> None:
+        from mmlint.facts.light_groups import LightEntry
+
+        self._store_payload(key, lambda: outcome_codec().encode(entry, LightEntry))
 
 
 class ResultsCache(_EntryStore):

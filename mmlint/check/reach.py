@@ -18,16 +18,21 @@ never an installed package.
 The cost grows with what is reached, not with the tree: a file is read and
 parsed only when a call names it, and its facts are cached by content hash
 in the facts cache under a key of their own (a light entry is never taken
-for a full one, nor the reverse)."""
+for a full one, nor the reverse), its sync defs group by group (a function,
+a class member: mmlint.facts.light_groups), so a run decodes only the groups
+it asks for. The project sees those, and the methods of the file's classes
+that may derive from a scanned class (dynamic dispatch may run them); no
+chain can enter the others."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
-from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from mmlint.check.cache import OutcomeCache
+from mmlint.check.cache import OutcomeCache, group_sync_defs, light_entry
 from mmlint.core.diagnostics import Owner
 from mmlint.facts.model import (
     CLASS,
@@ -40,16 +45,16 @@ from mmlint.facts.model import (
     CalleeRef,
     FileFacts,
     ImportFact,
+    SyncDef,
 )
+from mmlint.facts.light_groups import LightEntry, grouped
 from mmlint.facts.module_paths import module_name_for, module_path_parts_of_many
-from mmlint.facts.outcome import FileOutcome, Parsed, Unparsed
-from mmlint.facts.suppressions import FileSuppressions
 
 __all__ = ["LIGHT_TIER", "Candidate", "reach"]
 
-# The options part of a light entry's facts-cache key (a full entry's is its twins and budgets).
-LIGHT_TIER = ("light facts", 1)
-_NO_FACTS = Unparsed("light tier: does not parse")
+# The options part of a light entry's facts-cache key (a full entry's is its
+# twins and budgets); 2: entries of sync defs by group (mmlint.facts.light_groups).
+LIGHT_TIER = ("light facts", 2)
 
 
 @dataclass(frozen=True)
@@ -71,11 +76,15 @@ def reach(
     from a file is what a reference into it names: the function (its
     calls), the class (its methods' calls and its bases) or the import (a
     re-export) of that name, and from there what they name in turn; the
-    analysed files are followed the same way, without being read again."""
+    analysed files are followed the same way, without being read again.
+
+    A reached file's facts hold the sync defs of what was asked of it, and
+    the methods of its classes that may derive from a scanned class (which a
+    `self.` call in the base may run); its other defs no chain can enter."""
     index = _ModuleIndex(analysed, candidates)
     known: dict[str, FileFacts] = dict(analysed)
+    light: dict[str, _LightFile] = {}
     views: dict[str, _FileView] = {}
-    reached: set[str] = set()
     unparsable: set[str] = set()
     seen: set[tuple[str, str]] = set()
     # Names asked of files not read yet: read together when nothing else is
@@ -84,12 +93,12 @@ def reach(
     pending = [(shown, _member(info.owner)) for shown, facts in analysed.items() for info in facts.async_defs]
     while pending or waiting:
         if not pending:
-            for shown, facts in _light_facts_of(list(waiting), candidates, cache).items():
-                if facts is None:
+            for shown, file in _light_files_of(list(waiting), candidates, cache).items():
+                if file is None:
                     unparsable.add(shown)
                     continue
-                known[shown] = facts
-                reached.add(shown)
+                known[shown] = file.header
+                light[shown] = file
                 pending += ((shown, name) for name in waiting[shown])
             waiting = {}
             continue
@@ -103,44 +112,111 @@ def reach(
         seen.add((shown, name))
         view = views.get(shown)
         if view is None:
-            view = views[shown] = _FileView(facts)
+            view = views[shown] = _FileView(facts, light.get(shown))
         local, texts = _followed(view, name)
         pending += ((shown, other) for other in local)
         pending += index.matching(_named_modules(view, texts))
+    for shown, file in light.items():
+        for group in _dispatch_groups(views[shown], index):
+            file.defs_of(group)
     if cache is not None:
         cache.finish()
-    return {shown: known[shown] for shown in candidates if shown in reached}  # the files' order
+    # The files' order; a file whose stored groups did not decode and that no longer reads as the run hashed it is left out.
+    return {shown: light[shown].assembled() for shown in candidates if shown in light and not light[shown].broken}
 
 
-def _light_facts_of(
+def _light_files_of(
     wanted: list[str], candidates: Mapping[str, Candidate], cache: OutcomeCache | None
-) -> dict[str, FileFacts | None]:
+) -> dict[str, _LightFile | None]:
     """Light-tier facts of each wanted file (None: it does not parse, or changed
     since the run read it): from the facts cache, else parsed, in worker
     processes when there are many (mmlint.check.workers)."""
-    found: dict[str, FileFacts | None] = {}
+    found: dict[str, _LightFile | None] = {}
     keys = {}
     if cache is not None:
         keys = {shown: cache.key(candidates[shown].digest, candidates[shown].real, shown, LIGHT_TIER) for shown in wanted}
     tasks: list[tuple[bytes | None, Path, str, bytes]] = []
     for shown in wanted:
-        stored = cache.load(keys[shown]) if cache is not None else None
-        if isinstance(stored, Parsed):
-            found[shown] = stored.facts
-        elif isinstance(stored, Unparsed):
+        stored = cache.load_light(keys[shown]) if cache is not None else None
+        candidate = candidates[shown]
+        task = (candidate.data, candidate.real, shown, candidate.digest)
+        if stored is None:
+            tasks.append(task)
+        elif stored.facts is None:
             found[shown] = None
         else:
-            candidate = candidates[shown]
-            tasks.append((candidate.data, candidate.real, shown, candidate.digest))
+            found[shown] = _LightFile.stored(stored, functools.partial(light_tier_facts, *task))
     from mmlint.check.workers import run_all
 
     for index, (lasting, facts) in run_all(light_tier_facts, tasks, _nothing, crashed=_no_light_facts):
         shown = tasks[index][2]
-        found[shown] = facts
+        found[shown] = None if facts is None else _LightFile.parsed(facts)
         if cache is not None and lasting:
-            outcome: FileOutcome = _NO_FACTS if facts is None else Parsed(facts, FileSuppressions())
-            cache.store(keys[shown], outcome)
+            cache.store_light(keys[shown], light_entry(facts))
     return found
+
+
+class _LightFile:
+    """A reached file's light-tier facts: the header (all but the sync defs)
+    and the sync defs by group (mmlint.facts.light_groups), a stored group
+    decoded when first asked. ``assembled()``: the facts with the asked
+    groups' defs, in source order."""
+
+    def __init__(self, header: FileFacts, reread: Callable[[], tuple[bool, FileFacts | None]] | None) -> None:
+        self.header = header
+        self.broken = False  # stored groups that did not decode, and the file no longer reads as the run hashed it
+        self._reread = reread
+        self._stored: dict[str, tuple[tuple[int, ...], str]] = {}  # group -> (positions, encoded defs)
+        self._decoded: dict[str, list[tuple[int, SyncDef]]] = {}
+        self._asked: set[str] = set()
+
+    @classmethod
+    def stored(cls, entry: LightEntry, reread: Callable[[], tuple[bool, FileFacts | None]]) -> _LightFile:
+        assert entry.facts is not None
+        file = cls(entry.facts, reread)
+        file._stored = dict(zip(entry.groups, zip(entry.positions, entry.bodies)))
+        return file
+
+    @classmethod
+    def parsed(cls, facts: FileFacts) -> _LightFile:
+        file = cls(replace(facts, sync_defs=()), None)
+        file._take(facts)
+        return file
+
+    def _take(self, facts: FileFacts) -> None:
+        self._stored = {}
+        self._decoded = {group: [(i, facts.sync_defs[i]) for i in indices] for group, indices in grouped(facts.sync_defs).items()}
+
+    def defs_of(self, group: str) -> tuple[SyncDef, ...]:
+        """The sync defs of ``group`` (none if the file has no such group)."""
+        self._asked.add(group)
+        found = self._decoded.get(group)
+        if found is None:
+            stored = self._stored.pop(group, None)
+            if stored is None:
+                return ()
+            positions, body = stored
+            try:
+                defs = group_sync_defs(body)
+                if len(defs) != len(positions):
+                    raise ValueError("a group of another length than its positions")
+            except Exception:  # an entry of our own that does not decode: read the file again
+                self._read_again()
+                return self.defs_of(group)
+            found = self._decoded[group] = list(zip(positions, defs))
+        return tuple(info for _, info in found)
+
+    def _read_again(self) -> None:
+        facts = self._reread()[1] if self._reread is not None else None
+        if facts is None:
+            self.broken = True
+            self._stored, self._decoded = {}, {}
+        else:
+            self._take(facts)
+
+    def assembled(self) -> FileFacts:
+        chosen = sorted((item for group in self._asked for item in self._decoded.get(group, ())), key=lambda item: item[0])
+        return replace(self.header, sync_defs=tuple(info for _, info in chosen))
 
 
 def light_tier_facts(data: bytes | None, real: Path, shown: str, digest: bytes) -> tuple[bool, FileFacts | None]:
@@ -207,8 +283,10 @@ class _FileView:
     and again: its imports by local name, its top-level classes, and the
     references made by each function or method (nested defs included)."""
 
-    def __init__(self, facts: FileFacts) -> None:
+    def __init__(self, facts: FileFacts, light: _LightFile | None = None) -> None:
         self.facts = facts
+        self._light = light  # a light-tier file: its sync defs come a group at a time, as asked
+        self._asked: set[tuple[str, ...]] = set()
         self.imports_by_local: dict[str, list[ImportFact]] = {}
         self.star_imports: list[ImportFact] = []  # `from m import *`: m's public names, bound unseen
         for fact in facts.imports:
@@ -227,6 +305,14 @@ class _FileView:
             refs += (awaited.callee for awaited in info.awaits)
             refs += (timeout.callee for timeout in info.timeouts)
             self._add(info.owner, refs)
+
+    def callees_of(self, wanted: tuple[str, ...]) -> list[CalleeRef | None]:
+        """The callees of the defs in ``(function,)`` or ``(class, member)``."""
+        if self._light is not None and wanted not in self._asked:
+            self._asked.add(wanted)
+            for sync in self._light.defs_of(".".join(wanted)):
+                self._add(sync.owner, [call.callee for call in sync.calls])
+        return self.callees.get(wanted, [])
 
     def _add(self, owner: tuple[Owner, ...], refs: list[CalleeRef | None]) -> None:
         # What _followed asks: a function (its nested defs with it) by its
@@ -281,7 +367,7 @@ def _followed(view: _FileView, name: str) -> tuple[set[str], list[str]]:
         wanted: tuple[str, ...] = (head, method)
     else:
         wanted = (head,)
-    for ref in view.callees.get(wanted, ()):
+    for ref in view.callees_of(wanted):
         if ref is None:
             continue
         if klass is not None and ref.kind in (SELF, CLS):
@@ -298,6 +384,42 @@ def _followed(view: _FileView, name: str) -> tuple[set[str], list[str]]:
         texts.append(name)  # a re-export, by name or through a star import
     local.discard(name)
     return local, texts
+
+
+def _dispatch_groups(view: _FileView, index: _ModuleIndex) -> list[str]:
+    """The groups (mmlint.facts.light_groups) of the methods of each class of
+    a reached file that may derive from a scanned class: a `self.` call in
+    the scanned base may run their overrides (dynamic dispatch,
+    mmlint.analysis.resolve.Resolver.dispatch_classes), which no name leads to.
+    A base may be a scanned class unless it is none of the file's classes and
+    no module of the scan can bind it (a builtin, an installed package's)."""
+    classes = {info.name: info for info in view.facts.classes}
+    by_last: dict[str, list[str]] = {}  # a class nested in another, by its own name (a base written in that body)
+    for qualname in classes:
+        by_last.setdefault(qualname.rpartition(".")[2], []).append(qualname)
+    verdicts: dict[str, bool] = {}
+
+    def may_derive(qualname: str) -> bool:
+        if qualname not in verdicts:
+            verdicts[qualname] = False  # a cycle of bases reaches nothing more
+            verdicts[qualname] = any(scanned(base) for base in classes[qualname].bases)
+        return verdicts[qualname]
+
+    def scanned(base: str) -> bool:
+        if not base:
+            return True  # not a dotted name (`Generic[T]`, `make_base()`): it may be anything
+        if base in classes or ("." not in base and base in by_last):
+            return any(may_derive(qualname) for qualname in ([base] if base in classes else by_last[base]))
+        if base.partition(".")[0] in classes:
+            return True  # an attribute of a class of the file: an alias it holds
+        return next(index.matching(_named_modules(view, [base])), None) is not None
+
+    groups: list[str] = []
+    for qualname, info in classes.items():
+        if may_derive(qualname):
+            parts = qualname.split(".")
+            groups += [f"{qualname}.{method}" for method in info.methods] if len(parts) == 1 else [".".join(parts[:2])]
+    return groups
 
 
 def _module_level(refs: Iterable[CalleeRef | None]) -> Iterator[str]:

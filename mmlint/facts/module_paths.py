@@ -37,9 +37,11 @@ def module_path_parts(real_path: Path) -> tuple[str, ...]:
 
 def module_path_parts_of_many(real_paths: Iterable[Path]) -> list[tuple[str, ...]]:
     """module_path_parts of each path, resolving each directory once: a file
-    that is not a symlink resolves to its resolved directory and its name
-    (a whole package's files share a few hundred directories). String
-    operations, not pathlib's: a run asks this of every file of the scan."""
+    that is not a symlink resolves to its resolved directory and its name,
+    and a directory that is not one to its resolved parent and its name (a
+    whole package's files share a few hundred directories, a few levels
+    deep). String operations, not pathlib's: a run asks this of every file
+    of the scan."""
     directories: dict[str, tuple[str, ...]] = {}
     found = []
     for real_path in real_paths:
@@ -48,12 +50,25 @@ def module_path_parts_of_many(real_paths: Iterable[Path]) -> list[tuple[str, ...
             found.append(module_path_parts(real_path))
             continue
         directory, name = os.path.split(text)
-        parts = directories.get(directory)
-        if parts is None:
-            parts = directories[directory] = Path(directory).resolve().parts
+        parts = _resolved_directory(directory, directories)
         stem = os.path.splitext(name)[0]
         found.append(parts if stem == "__init__" else parts + (stem,))
     return found
+
+
+def _resolved_directory(directory: str, resolved: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
+    """The parts of ``directory`` resolved (``resolved``: those known so far):
+    one lstat per directory, where resolving each from the root costs one per
+    part of its path."""
+    parts = resolved.get(directory)
+    if parts is None:
+        parent, name = os.path.split(directory)
+        if not name or name in (os.curdir, os.pardir) or parent == directory or os.path.islink(directory):
+            parts = Path(directory).resolve().parts  # the root, the cwd, a dot, a link: resolved in full
+        else:
+            parts = _resolved_directory(parent, resolved) + (name,)
+        resolved[directory] = parts
+    return parts
 
 
 def relative_anchor(real_path: Path, level: int) -> tuple[str, ...] | None:

@@ -14,6 +14,7 @@ import os
 import traceback
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 from pathlib import Path
 
 from mmlint.check.cache import CacheOpening, FactsCache, OutcomeCache, open_cache
@@ -22,10 +23,13 @@ from mmlint.check.engine import AnalysedReport, Report, StdinSource, run_check
 from mmlint.config.load import ConfigError, parse_codes
 from mmlint.config.resolve import ConfigResolver
 from mmlint.core.diagnostics import Diagnostic, Span
+from mmlint.facts.light_groups import LightEntry
 from mmlint.facts.model import FileFacts
 from mmlint.facts.outcome import FileOutcome
 from mmlint.rules.mm999_syntax_error import SyntaxErrorRule
 from mmlint.server.settings import ServerSettings
+
+T = TypeVar("T")
 
 # A workspace larger than this (a home directory opened as a folder) is not
 # walked for context: the configured `paths` still are.
@@ -57,40 +61,73 @@ class DocumentResult:
 
 
 class MemoryFactsCache:
-    """The facts cache as the engine uses it (key, load, store, finish), with
-    every outcome decoded once and kept in memory; the user's cache on disk
-    (when it may be used) below it, so a restart starts warm. New outcomes
-    reach the disk at ``persist()``, after the diagnostics are out."""
+    """The facts cache as the engine uses it (key, load, store, their light-tier
+    forms, finish), with every outcome decoded once and kept in memory; the
+    user's cache on disk (when it may be used) below it, so a restart starts
+    warm. New outcomes reach the disk at ``persist()``, after the diagnostics
+    are out."""
 
     key = FactsCache.key  # the disk cache's keys: content, paths, options, mmlint's code
 
     def __init__(self, disk: OutcomeCache | None) -> None:
         self.disk = disk
-        self._kept: dict[str, FileOutcome] = {}
-        self._used: dict[str, FileOutcome] = {}
-        self._unstored: dict[str, FileOutcome] = {}
+        self._outcomes: _Kept[FileOutcome] = _Kept()
+        self._light: _Kept[LightEntry] = _Kept()
 
     def load(self, key: str) -> FileOutcome | None:
-        outcome = self._kept.get(key)
-        if outcome is None and self.disk is not None:
-            outcome = self.disk.load(key)
-        if outcome is not None:
-            self._used[key] = outcome
-        return outcome
+        return self._outcomes.load(key, None if self.disk is None else self.disk.load)
 
     def store(self, key: str, outcome: FileOutcome) -> None:
-        self._used[key] = outcome
-        if self.disk is not None:
-            self._unstored[key] = outcome
+        self._outcomes.store(key, outcome, unstored=self.disk is not None)
+
+    def load_light(self, key: str) -> LightEntry | None:
+        return self._light.load(key, None if self.disk is None else self.disk.load_light)
+
+    def store_light(self, key: str, entry: LightEntry) -> None:
+        self._light.store(key, entry, unstored=self.disk is not None)
 
     def persist(self) -> None:
         """Write the outcomes stored since the last call to the disk cache."""
-        if self.disk is None or not self._unstored:
+        if self.disk is None:
             return
-        unstored, self._unstored = self._unstored, {}
-        for key, outcome in unstored.items():
+        outcomes, light = self._outcomes.take_unstored(), self._light.take_unstored()
+        if not outcomes and not light:
+            return
+        for key, outcome in outcomes.items():
             self.disk.store(key, outcome)
+        for key, entry in light.items():
+            self.disk.store_light(key, entry)
         self.disk.finish()
+
+    def finish(self) -> None:
+        self._outcomes.finish()
+        self._light.finish()
+
+
+class _Kept(Generic[T]):
+    """Values by key: those the last runs used, this run's, and those not on the disk yet."""
+
+    def __init__(self) -> None:
+        self._kept: dict[str, T] = {}
+        self._used: dict[str, T] = {}
+        self._unstored: dict[str, T] = {}
+
+    def load(self, key: str, below: Callable[[str], T | None] | None) -> T | None:
+        value = self._kept.get(key)
+        if value is None and below is not None:
+            value = below(key)
+        if value is not None:
+            self._used[key] = value
+        return value
+
+    def store(self, key: str, value: T, *, unstored: bool) -> None:
+        self._used[key] = value
+        if unstored:
+            self._unstored[key] = value
+
+    def take_unstored(self) -> dict[str, T]:
+        unstored, self._unstored = self._unstored, {}
+        return unstored
 
     def finish(self) -> None:
         self._kept.update(self._used)
