@@ -16,7 +16,7 @@ from expectations import assert_diagnostics_match, expected_findings
 
 import mmlint.check.reach as reach_module
 from mmlint.api import check
-from mmlint.check.cache import FactsCache, light_entry
+from mmlint.check.cache import FactsCache, group_sync_defs, light_entry
 from mmlint.check.prefilter import Prefilter
 from mmlint.check.reach import LIGHT_TIER
 from mmlint.config.settings import DEFAULT_TWINS, Budgets
@@ -192,3 +192,11 @@ def test_groups_are_what_the_reach_asks_for() -> None:
     entry, _ = _entry_of("rpkg/plugins.py")
     assert entry.groups == ("register", "SlowEngine.prepare", "Ledger.flush", "compact")
     assert entry.positions == ((0,), (1,), (2,), (3,)) and entry.facts is not None and not entry.facts.sync_defs
+
+
+def test_a_stored_group_decodes_once_per_process() -> None:
+    """`mmlint server` keeps light entries in memory and asks for the same groups at every change."""
+    entry, _ = _entry_of("rpkg/plugins.py")
+    body = entry.bodies[entry.groups.index("register")]
+    first = group_sync_defs(body)
+    assert [info.qualname for info in first] == ["register"] and group_sync_defs(body) is first

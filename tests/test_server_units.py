@@ -175,6 +175,33 @@ def test_facts_in_memory_answer_before_the_disk_cache() -> None:
     assert memory.load("new") == "stored" and Disk.loads == 1
 
 
+def test_light_entries_in_memory_answer_before_the_disk_cache_and_reach_it_at_persist() -> None:
+    class Disk:
+        loads: list[str] = []
+        stored: list[tuple[str, object]] = []
+
+        def load_light(self, key):
+            Disk.loads.append(key)
+            return "light from disk" if key == "k" else None
+
+        def store_light(self, key, entry):
+            Disk.stored.append((key, entry))
+
+        def finish(self):
+            pass
+
+    memory = MemoryFactsCache(Disk())
+    assert memory.load_light("k") == "light from disk"
+    memory.finish()
+    assert memory.load_light("k") == "light from disk" and Disk.loads == ["k"]
+    memory.store_light("new", "entry")
+    assert Disk.stored == []  # not before persist()
+    memory.persist()
+    assert Disk.stored == [("new", "entry")]
+    memory.finish()
+    assert memory.load_light("new") == "entry" and Disk.loads == ["k"]
+
+
 @pytest.mark.slow
 def test_fix_all_runs_rounds_until_nothing_changes(tmp_path, cache_dir) -> None:
     # Fixing the call leaves the suppression of MM003 beside it unused; the second round removes it.

@@ -50,7 +50,7 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, replace
-from functools import cache
+from functools import cache, lru_cache
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
@@ -118,9 +118,11 @@ def light_entry(facts: FileFacts | None) -> LightEntry:
     return LightEntry(replace(facts, sync_defs=()), tuple(groups), tuple(map(tuple, groups.values())), bodies)
 
 
+@lru_cache(maxsize=1 << 14)
 def group_sync_defs(body: str) -> tuple[SyncDef, ...]:
     """One group of a LightEntry decoded; raises CodecError (or ValueError) for
-    anything else."""
+    anything else. The same text decodes once per process: `mmlint server`
+    keeps its entries in memory and asks for the same groups at every change."""
     defs: tuple[SyncDef, ...] = outcome_codec().decode(json.loads(body), _sync_defs())
     return defs
 

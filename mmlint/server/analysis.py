@@ -14,8 +14,8 @@ import os
 import traceback
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Generic, TypeVar
 from pathlib import Path
+from typing import Generic, TypeVar
 
 from mmlint.check.cache import CacheOpening, FactsCache, OutcomeCache, open_cache
 from mmlint.check.discovery import DiscoveryError, discover
