@@ -3,10 +3,9 @@ on is a miss, a broken cache never breaks a run, and it can be turned off."""
 
 from __future__ import annotations
 
-import json
 
 import pytest
-from cache_support import SOURCE, cache_entries
+from cache_support import SOURCE, cache_entries, entry_fields
 from cli_support import CliRunner
 
 from mmlint.api import check
@@ -77,9 +76,9 @@ def test_no_cache_flag_and_environment(cache_dir, project, monkeypatch):
     assert entries(cache_dir) == []
 
 
-def test_entries_are_json_data(cache_dir, project):
+def test_entries_are_plain_data(cache_dir, project):
     check(cwd=project)
     [entry] = entries(cache_dir)
-    form, key, outcome, _mac = json.loads(entry.read_bytes())
+    form, key, outcome = entry_fields(entry)
     assert (form, key) == (cache_module.FORMAT, entry.name)
     assert outcome[0] == "Parsed" and outcome[1][0] == "p.py"

@@ -5,14 +5,13 @@ empties the cache and a size cap prunes the least recently used entries."""
 
 from __future__ import annotations
 
-import json
 import os
 import pickle
 import time
 from pathlib import Path
 
 import pytest
-from cache_support import SOURCE, cache_entries, signed_entry
+from cache_support import SOURCE, cache_entries, entry_fields, signed_entry, unsigned_entry
 from cli_support import CliRunner
 from conftest import FIXTURES_DIR
 
@@ -91,7 +90,8 @@ def planted(key: str, outcome_data, form: str = FORMAT) -> bytes:
         lambda key: planted(key, ["Secret", "x"]),  # unknown class
         lambda key: planted(key, {"Unparsed": "prefilter"}),
         lambda key: planted(key, ["Unparsed", "prefilter"], "facts-v1"),  # another format
-        lambda key: json.dumps([FORMAT, key, ["Unparsed", "prefilter"]]).encode(),  # unsigned
+        lambda key: unsigned_entry([FORMAT, key, ["Unparsed", "prefilter"]]),  # unsigned
+        lambda key: planted(key, ["Unparsed", "prefilter"])[1:],  # the MAC cut short
         lambda key: planted("0" * 64, ["Unparsed", "prefilter"]),  # another key
         lambda key: planted(key, ["Unparsed", "prefilter"])[:-3],  # truncated
         lambda key: b"\xff\xfe",
@@ -104,7 +104,7 @@ def test_an_entry_that_does_not_fit_is_a_miss(cache_dir, project, make_entry):
     [entry] = entries(cache_dir)
     entry.write_bytes(make_entry(entry.name))
     assert codes(check(cwd=project)) == expected
-    assert json.loads(entry.read_bytes())[2][0] == "Parsed"  # stored again
+    assert entry_fields(entry)[2][0] == "Parsed"  # stored again
 
 
 def test_a_valid_entry_under_its_key_is_trusted(cache_dir, project):
@@ -207,7 +207,7 @@ def test_the_cap_prunes_the_least_recently_used_entries(cache_dir, project, monk
     left = entries(cache_dir)
     assert sum(p.stat().st_size for p in left) <= 8_000
     assert [p for p in made if p in left] == made[-len([p for p in made if p in left]):]  # the newest stay
-    assert any(json.loads(p.read_bytes())[0] == FORMAT for p in left if p not in made)  # and this run's
+    assert any(entry_fields(p)[0] == FORMAT for p in left if p not in made)  # and this run's
 
 
 def test_a_run_of_hits_does_not_prune(cache_dir, project, monkeypatch):
@@ -245,9 +245,10 @@ def test_the_code_fingerprint_covers_the_codec_and_the_cache():
 def _forged_results(cache_dir: Path, project: Path) -> list[Path]:
     """Overwrite the stored findings of a run with "nothing found", as someone
     who can compute the run key (all its inputs are public) but lacks the key
-    file would: unsigned, in the old layout, or signed with a guessed key."""
+    file would: unsigned, or signed with a guessed key."""
     import hashlib
     import hmac
+    import marshal
 
     from mmlint.check.cache import results_codec
     from mmlint.check.results import RunResults
@@ -257,8 +258,9 @@ def _forged_results(cache_dir: Path, project: Path) -> list[Path]:
     stored = sorted(p for p in (cache_dir / RESULTS_FORMAT).rglob("*") if p.is_file())
     assert len(stored) == 1
     nothing = results_codec().encode(RunResults((), (), 0, True), RunResults)
-    signed = json.dumps([RESULTS_FORMAT, stored[0].name, nothing], separators=(",", ":"))[:-1].encode()
-    return [stored[0], signed + b"]", signed + b',"' + hmac.new(b"guess", signed, hashlib.sha256).hexdigest().encode() + b'"]']
+    signed = marshal.dumps((RESULTS_FORMAT, stored[0].name, nothing), 4)
+    return [stored[0], unsigned_entry((RESULTS_FORMAT, stored[0].name, nothing)),
+            hmac.new(b"guess", signed, hashlib.sha256).hexdigest().encode() + signed]
 
 
 @pytest.mark.parametrize("variant", [1, 2])

@@ -13,6 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mmlint.core.datacodec import CodecError, DataCodec, reachable_dataclasses
+from mmlint.facts import ir
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,8 +74,6 @@ class Nested:
 
 
 def test_names_inside_builtin_generics_resolve_on_every_python():
-    from mmlint.facts import ir
-
     value = Nested(frozenset({(Leaf(1), Leaf(2)), ()}), (None, (Label("x"),)))
     assert roundtrip(DataCodec({Nested, Leaf, Label}), value, Nested) == value
     # The IR of the facts is written this way: it must go through the codec's plans, too.
@@ -106,8 +105,8 @@ def test_roundtrip_keeps_every_type():
 
 def test_encoding_is_positional_and_tags_only_where_the_hint_is_open():
     codec = DataCodec(ALLOWED)
-    assert codec.encode(Root(Leaf(1), "n"), Root) == [["Leaf", 1], "n", None, 0]
-    assert codec.encode(Pair(Leaf(1), Leaf(2), False, (1, "a")), Pair) == [["Leaf", 1], ["Leaf", 2], False, [1, "a"]]
+    assert codec.encode(Root(Leaf(1), "n"), Root) == (("Leaf", 1), "n", None, 0)
+    assert codec.encode(Pair(Leaf(1), Leaf(2), False, (1, "a")), Pair) == (("Leaf", 1), ("Leaf", 2), False, (1, "a"))
 
 
 trees = st.deferred(
@@ -191,7 +190,7 @@ class Kinded:
 def test_a_literal_field_holds_only_its_values():
     codec = DataCodec({Kinded})
     value = Kinded("async def", ("def", "async def"))
-    assert codec.encode(value, Kinded) == ["async def", ["def", "async def"]]
+    assert codec.encode(value, Kinded) == ("async def", ("def", "async def"))
     assert codec.decode(json.loads(json.dumps(codec.encode(value, Kinded))), Kinded) == value
     for data in (["lambda", []], ["def", ["class"]], [1, []]):
         with pytest.raises(CodecError):
@@ -298,6 +297,12 @@ class Numbers:
     either: int | float
 
 
+@dataclass(frozen=True, slots=True)
+class Loose:
+    leaf: Leaf
+    value: Any
+
+
 def test_values_built_without_init_equal_those_built_with_it() -> None:
     codec = DataCodec(reachable_dataclasses(Use))
     value = Use(Ref("self", "run"), Leaf(3), (Ref("name", "f"), Ref("self", "g")))
@@ -314,15 +319,28 @@ def test_a_class_with_a_post_init_is_built_through_it() -> None:
         codec.decode([-1], Checked)
 
 
-def test_shared_classes_are_decoded_once_per_distinct_value() -> None:
-    codec = DataCodec(reachable_dataclasses(Use), shared=(Ref,))
-    data = codec.encode(Use(Ref("self", "run"), None, (Ref("self", "run"), Ref("name", "run"))), Use)
+def test_shared_classes_are_decoded_once_per_distinct_data() -> None:
+    import marshal
+
+    codec = DataCodec(reachable_dataclasses(Use), shared=(Ref, Use))
+    value = Use(Ref("self", "run"), None, (Ref("self", "run"), Ref("name", "run")))
+    data = codec.encode(value, Use)
     first = codec.decode(data, Use)
-    again = codec.decode(json.loads(json.dumps(data)), Use)
-    assert first.ref is first.refs[0] is again.ref  # one object for equal values, across decodes
+    again = codec.decode(marshal.loads(marshal.dumps(data)), Use)  # equal data, other objects
+    assert first is again and first.ref is first.refs[0]  # one object for equal data, across decodes
     assert first.refs[1] is not first.ref and first.refs[1] == Ref("name", "run")
+    through_json = codec.decode(json.loads(json.dumps(data)), Use)  # lists are no key: decoded afresh
+    assert through_json == value and through_json is not first
     unshared = DataCodec(reachable_dataclasses(Use)).decode(data, Use)
-    assert unshared.ref == first.ref and unshared.ref is not unshared.refs[0]
+    assert unshared == first and unshared.ref is not unshared.refs[0]
+
+
+def test_a_shared_tree_is_decoded_once_per_distinct_subtree() -> None:
+    codec = DataCodec(reachable_dataclasses(ir.Node), shared=reachable_dataclasses(ir.Node))
+    arm = ir.Seq((ir.AwaitPoint(0), ir.Exit("return")))
+    body = ir.Seq((ir.Branch((arm, ir.EMPTY)), ir.Loop(ir.Seq((ir.AwaitPoint(0), ir.Exit("return"))), ir.EMPTY, False)))
+    decoded = codec.decode(codec.encode(body, ir.Node), ir.Node)
+    assert decoded == body and decoded.items[0].arms[0] is decoded.items[1].body
 
 
 def test_a_shared_class_still_checks_its_fields() -> None:
@@ -333,13 +351,16 @@ def test_a_shared_class_still_checks_its_fields() -> None:
         codec.decode(["self", 3], Ref)
 
 
-def test_only_classes_of_one_scalar_type_per_field_can_be_shared() -> None:
-    with pytest.raises(CodecError, match="cannot be shared"):
-        DataCodec([Numbers], shared=[Numbers]).decode([1], Numbers)  # 1 == 1.0: they would mix
-    with pytest.raises(CodecError, match="cannot be shared"):
-        DataCodec(reachable_dataclasses(Use), shared=[Use]).decode(["x"], Use)
+def test_only_classes_whose_equal_data_means_equal_values_can_be_shared() -> None:
+    with pytest.raises(CodecError, match="cannot be shared: Numbers.either"):
+        DataCodec([Numbers], shared=[Numbers])  # 1 == 1.0: they would mix
+    with pytest.raises(CodecError, match="cannot be shared: Label.weight"):
+        DataCodec(reachable_dataclasses(Root), shared=[Group])  # a float, two classes down: -0.0 == 0.0
+    with pytest.raises(CodecError, match="cannot be shared: Loose.value"):
+        DataCodec([Loose, Leaf], shared=[Loose])  # Any
     with pytest.raises(CodecError, match="allowed"):
         DataCodec([Leaf], shared=[Ref])
+    DataCodec(reachable_dataclasses(Use), shared=[Use, Ref, Leaf])  # strings, a Literal, one int
 
 
 def test_the_encoder_checks_what_it_unrolls() -> None:
@@ -375,16 +396,30 @@ class Call:
 
 def test_trailing_fields_that_hold_their_defaults_are_left_out() -> None:
     codec = DataCodec(reachable_dataclasses(Call))
-    assert codec.encode(Call("f"), Call) == ["f", None, 0, 0.0]  # a float is always written: -0.0 == 0.0
-    assert codec.encode(Call("f", scale=-0.0), Call) == ["f", None, 0, -0.0]
-    assert codec.encode(Call("f", done=True), Call) == ["f", None, 0, 0.0, True]
-    assert codec.encode(Call("f", tags=frozenset({"a"})), Call) == ["f", None, 0, 0.0, False, None, [], ["a"]]
-    assert codec.encode(Call("f"), Any) == ["Call", "f", None, 0, 0.0]
+    assert codec.encode(Call("f"), Call) == ("f", None, 0, 0.0)  # a float is always written: -0.0 == 0.0
+    assert codec.encode(Call("f", scale=-0.0), Call) == ("f", None, 0, -0.0)
+    assert codec.encode(Call("f", done=True), Call) == ("f", None, 0, 0.0, True)
+    assert codec.encode(Call("f", tags=frozenset({"a"})), Call) == ("f", None, 0, 0.0, False, None, (), ("a",))
+    assert codec.encode(Call("f"), Any) == ("Call", "f", None, 0, 0.0)
     for value in (Call("f"), Call("f", scale=-0.0), Call("f", Leaf(1), 2, 1.5, True, "n", (Leaf(3),), frozenset({"t"}))):
         for hint in (Call, Any):
             back = roundtrip(codec, value, hint)
             assert back == value and type(back.parts) is tuple and type(back.tags) is frozenset
     assert str(codec.decode(["f", None, 0, -0.0], Call).scale) == "-0.0"
+
+
+def test_the_encoding_is_tuples_that_marshal_writes_and_lists_decode_alike() -> None:
+    """The facts cache writes the encoding with marshal (tuples read back
+    fastest); the same data through JSON comes back as lists."""
+    import marshal
+
+    codec = DataCodec(reachable_dataclasses(Call))
+    value = Call("f", Leaf(1), 2, 1.5, True, "n", (Leaf(3), Leaf(4)), frozenset({"t"}))
+    for hint in (Call, Any):
+        data = codec.encode(value, hint)
+        assert type(data) is tuple and all(type(item) is not list for item in data)
+        assert codec.decode(marshal.loads(marshal.dumps(data)), hint) == value
+        assert codec.decode(json.loads(json.dumps(data)), hint) == value
 
 
 def test_a_list_with_the_defaults_written_out_decodes_the_same() -> None:

@@ -201,6 +201,15 @@ def test_without_configured_paths_the_cwd_is_scanned_and_context_is_empty(tmp_pa
 def test_glob_relpath(tmp_path: Path) -> None:
     assert glob_relpath(tmp_path / "a" / "b.py", tmp_path) == "a/b.py"
     assert glob_relpath(Path("/elsewhere/c.py"), tmp_path) == "/elsewhere/c.py"
+    assert glob_relpath(tmp_path, tmp_path) == "."
+
+
+@pytest.mark.parametrize("written", ["a//b.py", "./a/./b.py", "a/b/", "/r/x.py", "/r", "/r/", "/rx/y.py", "/r/./s//t.py"])
+def test_glob_relpath_is_the_posix_form_of_the_relative_path(written: str) -> None:
+    """As pathlib would give it (the path is normalised when the Path is built)."""
+    path, root = Path(written), Path("/r")
+    expected = path.relative_to(root).as_posix() if path.is_relative_to(root) else path.as_posix()
+    assert glob_relpath(path, root) == expected
 
 
 def test_many_files_in_many_packages_are_all_found(tmp_path: Path) -> None:

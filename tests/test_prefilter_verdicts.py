@@ -11,7 +11,7 @@ import hashlib
 from pathlib import Path
 
 import pytest
-from cache_support import SOURCE, signed_entry
+from cache_support import SOURCE, signed_entry, unsigned_entry
 from cli_support import CliRunner
 
 from mmlint.check import cache as cache_module
@@ -112,9 +112,7 @@ def _forge_rejection(cache_dir: Path, project: Path, sign: bool) -> None:
     if sign:
         entry.write_bytes(signed_entry(cache_dir, fields))
     else:
-        import json
-
-        entry.write_bytes(json.dumps([*fields, "0" * 64], separators=(",", ":")).encode())
+        entry.write_bytes(unsigned_entry(fields))
 
 
 def test_a_forged_verdict_is_ignored(cache_dir, project, judged):

@@ -167,7 +167,7 @@ def _entry_of(shown: str) -> tuple[LightEntry, Path]:
 
 def test_a_stored_group_that_does_not_decode_is_read_again_from_the_file() -> None:
     entry, real = _entry_of("rpkg/plugins.py")
-    broken = replace(entry, bodies=tuple("[" for _ in entry.bodies))
+    broken = replace(entry, bodies=tuple(b"[" for _ in entry.bodies))
     data = real.read_bytes()
     reads: list[str] = []
 
@@ -184,7 +184,7 @@ def test_a_stored_group_that_does_not_decode_is_read_again_from_the_file() -> No
 
 def test_a_file_that_no_longer_reads_as_hashed_is_left_out_when_its_group_does_not_decode() -> None:
     entry, _ = _entry_of("rpkg/plugins.py")
-    file = reach_module._LightFile.stored(replace(entry, bodies=tuple("[" for _ in entry.bodies)), lambda: (False, None))
+    file = reach_module._LightFile.stored(replace(entry, bodies=tuple(b"[" for _ in entry.bodies)), lambda: (False, None))
     assert file.defs_of("register") == () and file.broken
 
 

@@ -24,6 +24,7 @@ from mmlint.analysis.flow import (
     run_body,
     verdict_of,
 )
+from mmlint.analysis.passes import passes_until_stable
 from mmlint.analysis.resolve import DefKey, Resolution, Resolver
 from mmlint.core.diagnostics import Span
 from mmlint.facts.model import AsyncDef, FileFacts, TimeoutFact
@@ -94,14 +95,22 @@ class SuspensionAnalysis:
 
     def _fixed_point(self) -> dict[DefKey, Verdict]:
         verdicts: dict[DefKey, Verdict] = {key: NEVER for key in self.defs}
-        changed = True
-        while changed:
-            changed = False
-            for key, info in self.defs.items():
-                new = verdict_of(run_body(info.body, self._await_effect(key, verdicts)))
-                if new != verdicts[key]:
-                    verdicts[key] = new
-                    changed = True
+        # A def's verdict reads those of the defs its awaits resolve to: it is
+        # run again only when one of them changed (five passes over every
+        # body, on sglang, where one and the changes do).
+        awaiting: dict[DefKey, list[DefKey]] = {}
+        for (key, _), resolution in self._resolutions.items():
+            for target in resolution.targets:
+                awaiting.setdefault(target, []).append(key)
+
+        def visit(key: DefKey) -> bool:
+            new = verdict_of(run_body(self.defs[key].body, self._await_effect(key, verdicts)))
+            if new == verdicts[key]:
+                return False
+            verdicts[key] = new
+            return True
+
+        passes_until_stable(list(self.defs), awaiting, visit)
         return verdicts
 
     def _await_effect(self, key: DefKey, verdicts: dict[DefKey, Verdict]) -> Callable[[int, int], int]:

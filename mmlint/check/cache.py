@@ -22,12 +22,14 @@ ones to analyse; a rejected file's hash, taken for the results key, is all
 it needs of the others.
 
 Where: `$MMLINT_CACHE_DIR`, else `$XDG_CACHE_HOME/mmlint`, else
-`~/.cache/mmlint`. Entries are JSON data (mmlint.core.datacodec): reading one can
-build only the outcome, fact and diagnostic classes, each field checked against
-its type, and anything else (wrong shape, unknown class, truncated, another
-format) is a miss. The key of an entry is computable from public inputs, so
-every entry carries an HMAC-SHA256 under a per-user secret (`key` in the
-cache root, created 0600): an entry anyone else wrote, by planting a file or
+`~/.cache/mmlint`. An entry is plain data (tuples and scalars,
+mmlint.core.datacodec) written by `marshal`, which reads it back twice as
+fast as `json` and, unlike `pickle`, builds nothing but such values; decoding it can build only the outcome, fact and diagnostic classes,
+each field checked against its type, and anything else (wrong shape, unknown
+class, truncated, another format) is a miss. The key of an entry is
+computable from public inputs, so every entry carries an HMAC-SHA256 under a
+per-user secret (`key` in the cache root, created 0600), checked before
+anything is read from it: an entry anyone else wrote, by planting a file or
 restoring one from a checkout, is a miss. The directory must be the user's
 own (owned by them, writable by no one else) and must not lie inside what the
 run scans (its walked directories, their configuration's directory and
@@ -42,7 +44,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import hmac
-import json
+import marshal
 import os
 import secrets
 import stat
@@ -92,14 +94,17 @@ def cache_enabled(requested: bool = True) -> bool:
 @cache
 def outcome_codec() -> DataCodec:
     """The codec for FileOutcome values and light-tier entries. Its allowed
-    classes are exactly those the two reach through their type hints; callee
-    references, owners and parameters, which repeat across a file's calls and
-    defs, are shared."""
+    classes are exactly those the two reach through their type hints. What
+    repeats across a file's calls and defs is shared: callee references,
+    owners, parameters, calls in sync defs and imports (a third of them
+    distinct, on sglang), and the suspension IR (a twelfth of its sequences)."""
     from mmlint.core.diagnostics import Owner
+    from mmlint.facts import ir
     from mmlint.facts.light_groups import LightEntry
-    from mmlint.facts.model import CalleeRef, Parameter
+    from mmlint.facts.model import CalleeRef, CallRef, ImportFact, Parameter
 
-    return DataCodec(reachable_dataclasses(_file_outcome(), LightEntry), shared=(CalleeRef, Owner, Parameter))
+    shared = (CalleeRef, Owner, Parameter, CallRef, ImportFact, *reachable_dataclasses(ir.Node))
+    return DataCodec(reachable_dataclasses(_file_outcome(), LightEntry), shared=shared)
 
 
 def light_entry(facts: FileFacts | None) -> LightEntry:
@@ -112,18 +117,20 @@ def light_entry(facts: FileFacts | None) -> LightEntry:
     codec, hint = outcome_codec(), _sync_defs()
     groups = grouped(facts.sync_defs)
     bodies = tuple(
-        json.dumps(codec.encode(tuple(facts.sync_defs[index] for index in indices), hint), separators=(",", ":"))
+        marshal.dumps(codec.encode(tuple(facts.sync_defs[index] for index in indices), hint), _MARSHAL_VERSION)
         for indices in groups.values()
     )
     return LightEntry(replace(facts, sync_defs=()), tuple(groups), tuple(map(tuple, groups.values())), bodies)
 
 
 @lru_cache(maxsize=1 << 14)
-def group_sync_defs(body: str) -> tuple[SyncDef, ...]:
-    """One group of a LightEntry decoded; raises CodecError (or ValueError) for
-    anything else. The same text decodes once per process: `mmlint server`
-    keeps its entries in memory and asks for the same groups at every change."""
-    defs: tuple[SyncDef, ...] = outcome_codec().decode(json.loads(body), _sync_defs())
+def group_sync_defs(body: bytes) -> tuple[SyncDef, ...]:
+    """One group of a LightEntry decoded; raises CodecError (or ValueError,
+    EOFError, TypeError) for anything else. The same bytes decode once per
+    process: `mmlint server` keeps its entries in memory and asks for the
+    same groups at every change. ``body`` comes from an entry whose MAC was
+    checked, or from this process."""
+    defs: tuple[SyncDef, ...] = outcome_codec().decode(marshal.loads(body), _sync_defs())
     return defs
 
 
@@ -321,10 +328,31 @@ def _user_secret(root: Path) -> bytes:
     return secret
 
 
+_MAC_DIGITS = 64  # an HMAC-SHA256 in hex
+
+
+def entry_bytes(secret: bytes, fields: tuple[str, str, JsonData]) -> bytes:
+    """An entry file's bytes: the MAC under ``secret``, then the marshalled
+    ``(format, key, payload)``. Raises ValueError for what marshal cannot
+    write (a value nested too deeply)."""
+    signed = marshal.dumps(fields, _MARSHAL_VERSION)
+    return _mac(secret, signed) + signed
+
+
+def _mac(secret: bytes, signed: bytes) -> bytes:
+    return hmac.new(secret, signed, hashlib.sha256).hexdigest().encode("ascii")
+
+
+# Pinned, not the running Python's default: an entry's bytes then depend on
+# its data alone (every supported Python reads version 4).
+_MARSHAL_VERSION = 4
+
+
 class _EntryStore:
-    """Entries of one format: ``[format, key, payload]`` JSON files named by
-    their key, in two-character shards, written atomically. ``pruned`` are
-    the directories whose entries share the size cap."""
+    """Entries of one format: files named by their key, in two-character
+    shards, written atomically, each the MAC (64 hex digits) and then the
+    `marshal` bytes of ``(format, key, payload)`` it covers (entry_bytes).
+    ``pruned`` are the directories whose entries share the size cap."""
 
     format = ""
 
@@ -342,9 +370,6 @@ class _EntryStore:
         # Without the user's secret (a cache built by hand), entries are good for this process only.
         self._secret = secret if secret is not None else secrets.token_bytes(_KEY_BYTES)
 
-    def _mac(self, signed: bytes) -> bytes:
-        return hmac.new(self._secret, signed, hashlib.sha256).hexdigest().encode("ascii")
-
     def _path(self, key: str) -> Path:
         return self.directory / key[:2] / key
 
@@ -354,12 +379,11 @@ class _EntryStore:
         with open(path, "rb") as handle:
             modified = os.fstat(handle.fileno()).st_mtime
             raw = handle.read()
-        # `[format, key, payload,"<mac>"]`: the MAC covers every byte before its own `,"`.
-        signed, mac = raw[:-68], raw[-66:-2]
-        if raw[-68:-66] != b',"' or raw[-2:] != b'"]' or not hmac.compare_digest(self._mac(signed), mac):
+        mac, signed = raw[:_MAC_DIGITS], raw[_MAC_DIGITS:]
+        if not hmac.compare_digest(_mac(self._secret, signed), mac):
             raise ValueError("not an entry this user's mmlint wrote")
-        entry = json.loads(raw)
-        if type(entry) is not list or len(entry) != 4 or entry[0] != self.format or entry[1] != key:
+        entry = marshal.loads(signed)  # only after the MAC: marshal is for data we wrote
+        if type(entry) is not tuple or len(entry) != 3 or entry[0] != self.format or entry[1] != key:
             raise ValueError("not an entry of this format and key")
         if time.time() - modified > _HIT_TOUCH_SECONDS:
             with contextlib.suppress(OSError):
@@ -369,19 +393,18 @@ class _EntryStore:
     def _store_payload(self, key: str, encode: Callable[[], JsonData]) -> None:
         target = self._path(key)
         try:
-            signed = json.dumps([self.format, key, encode()], separators=(",", ":"))[:-1].encode("ascii")
-            raw = (signed + b',"' + self._mac(signed) + b'"]').decode("ascii")
+            raw = entry_bytes(self._secret, (self.format, key, encode()))
             target.parent.mkdir(exist_ok=True, mode=0o700)
             descriptor, temp_name = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
             try:
-                with os.fdopen(descriptor, "w", encoding="ascii") as handle:
+                with os.fdopen(descriptor, "wb") as handle:
                     handle.write(raw)
                 os.replace(temp_name, target)
             except BaseException:
                 with contextlib.suppress(OSError):
                     os.unlink(temp_name)
                 raise
-        except Exception:  # read-only home, full disk, too deep to encode: run uncached
+        except Exception:  # read-only home, full disk, too deep to encode or marshal: run uncached
             return
         self._stored = True
 
@@ -475,7 +498,7 @@ class PrefilterVerdicts(_EntryStore):
         """Content digest -> whether the prefilter passed those bytes; empty for a miss."""
         try:
             payload = self._load_payload(key)
-            if type(payload) is not list or len(payload) != 2 or not all(type(part) is list for part in payload):
+            if not isinstance(payload, (tuple, list)) or len(payload) != 2 or not all(type(part) in (tuple, list) for part in payload):
                 return {}
             passed, rejected = payload
             verdicts = {bytes.fromhex(digest): False for digest in _digest_texts(rejected)}
@@ -487,12 +510,12 @@ class PrefilterVerdicts(_EntryStore):
     def store(self, key: str, verdicts: Mapping[bytes, bool]) -> None:
         self._store_payload(
             key,
-            lambda: [sorted(d.hex() for d, passed in verdicts.items() if passed),
-                     sorted(d.hex() for d, passed in verdicts.items() if not passed)],
+            lambda: (tuple(sorted(d.hex() for d, passed in verdicts.items() if passed)),
+                     tuple(sorted(d.hex() for d, passed in verdicts.items() if not passed))),
         )
 
 
-def _digest_texts(items: list[object]) -> list[str]:
+def _digest_texts(items: Iterable[object]) -> Iterable[str]:
     """``items``, each checked to be a sha256 in lowercase hex (ValueError otherwise)."""
     if not all(type(item) is str and len(item) == 64 for item in items):
         raise ValueError("not a list of digests")

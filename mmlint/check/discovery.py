@@ -135,8 +135,13 @@ def glob_relpath(path: Path, root: Path) -> str:
     """The string globs of the configuration are matched against: ``path``
     relative to ``root`` with ``/`` separators, or its absolute POSIX form when
     it lies outside the root (then only unanchored patterns can match it)."""
-    relative = _relative_to(str(path), str(root))
-    return Path(relative).as_posix() if relative is not None else Path(path).as_posix()
+    text = str(path)
+    relative = _relative_to(text, str(root))
+    if relative is not None:
+        text = relative
+    # A Path's text is normalised already: only its separators may not be "/"
+    # (a run asks this of every file, so no Path is built for it).
+    return text if os.sep == "/" else text.replace(os.sep, "/")
 
 
 class _Walker:

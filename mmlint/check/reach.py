@@ -166,7 +166,7 @@ class _LightFile:
         self.header = header
         self.broken = False  # stored groups that did not decode, and the file no longer reads as the run hashed it
         self._reread = reread
-        self._stored: dict[str, tuple[tuple[int, ...], str]] = {}  # group -> (positions, encoded defs)
+        self._stored: dict[str, tuple[tuple[int, ...], bytes]] = {}  # group -> (positions, encoded defs)
         self._decoded: dict[str, list[tuple[int, SyncDef]]] = {}
         self._asked: set[str] = set()
 

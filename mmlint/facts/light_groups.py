@@ -21,12 +21,12 @@ class LightEntry:
     """A light-tier file as the facts cache keeps it: its facts without their
     sync defs (None: the file does not parse), and those sync defs by group:
     each group's name, where its defs stand among the file's sync defs, and
-    the defs themselves encoded (JSON text, decoded when the group is asked)."""
+    the defs themselves encoded (marshalled data, decoded when the group is asked)."""
 
     facts: FileFacts | None
     groups: tuple[str, ...] = ()
     positions: tuple[tuple[int, ...], ...] = ()
-    bodies: tuple[str, ...] = ()
+    bodies: tuple[bytes, ...] = ()
 
 
 def group_of(owner: tuple[Owner, ...]) -> str:
