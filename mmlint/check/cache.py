@@ -24,8 +24,9 @@ it needs of the others.
 Where: `$MMLINT_CACHE_DIR`, else `$XDG_CACHE_HOME/mmlint`, else
 `~/.cache/mmlint`. An entry is plain data (tuples and scalars,
 mmlint.core.datacodec) written by `marshal`, which reads it back twice as
-fast as `json` and, unlike `pickle`, builds nothing but such values; decoding it can build only the outcome, fact and diagnostic classes,
-each field checked against its type, and anything else (wrong shape, unknown
+fast as `json` and, unlike `pickle`, builds nothing but such values.
+Decoding it can build only the outcome, fact and diagnostic classes, each
+field checked against its type, and anything else (wrong shape, unknown
 class, truncated, another format) is a miss. The key of an entry is
 computable from public inputs, so every entry carries an HMAC-SHA256 under a
 per-user secret (`key` in the cache root, created 0600), checked before
@@ -330,6 +331,10 @@ def _user_secret(root: Path) -> bytes:
 
 _MAC_DIGITS = 64  # an HMAC-SHA256 in hex
 
+# Pinned, not the running Python's default: an entry's bytes then depend on
+# its data alone (every supported Python reads version 4).
+_MARSHAL_VERSION = 4
+
 
 def entry_bytes(secret: bytes, fields: tuple[str, str, JsonData]) -> bytes:
     """An entry file's bytes: the MAC under ``secret``, then the marshalled
@@ -341,11 +346,6 @@ def entry_bytes(secret: bytes, fields: tuple[str, str, JsonData]) -> bytes:
 
 def _mac(secret: bytes, signed: bytes) -> bytes:
     return hmac.new(secret, signed, hashlib.sha256).hexdigest().encode("ascii")
-
-
-# Pinned, not the running Python's default: an entry's bytes then depend on
-# its data alone (every supported Python reads version 4).
-_MARSHAL_VERSION = 4
 
 
 class _EntryStore:
