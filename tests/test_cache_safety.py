@@ -302,3 +302,36 @@ def test_a_cache_inside_the_checked_tree_is_not_used(tmp_path, project, monkeypa
         "which this run checks and could have written it\n"
     )
     assert not inside.exists()
+
+
+def test_a_runs_formats_walk_the_cache_once(cache_dir, project, monkeypatch):
+    """Facts, prefilter verdicts and findings are stored by one run one after
+    another: the first to finish measures the cache, the others add what they
+    stored to that measurement instead of walking every entry again."""
+    (project / "plain.py").write_text("def helper():\n    return 1\n")  # a prefilter verdict to store
+    walks = []
+    real_prune = cache_module.prune
+    monkeypatch.setattr(cache_module, "prune", lambda *a, **k: walks.append(a) or real_prune(*a, **k))
+    result = CliRunner().invoke(cli, ["check", "--exit-zero", "."])
+    assert result.exit_code == 0, result.output
+    stored = {entry_fields(p)[0] for p in entries(cache_dir)}
+    assert stored >= {FORMAT, RESULTS_FORMAT}, stored
+    assert len(walks) == 1
+
+
+def test_a_measurement_over_the_cap_or_too_old_is_walked_again(cache_dir, project, monkeypatch):
+    walks = []
+    real_prune = cache_module.prune
+    monkeypatch.setattr(cache_module, "prune", lambda *a, **k: walks.append(a) or real_prune(*a, **k))
+    check(cwd=project)
+    assert len(walks) == 1
+    (project / "p.py").write_text(SOURCE + "\n# changed\n")
+    monkeypatch.setattr(cache_module._MeasuredSizes, "MEASURE_SECONDS", 0.0)
+    check(cwd=project)  # stores the changed file's facts: the measurement is too old to trust
+    assert len(walks) == 2
+    monkeypatch.setattr(cache_module._MeasuredSizes, "MEASURE_SECONDS", 3600.0)
+    monkeypatch.setenv("MMLINT_CACHE_MAX_MB", str(1 / 1024))  # 1,024 bytes: what was measured is over it
+    (project / "p.py").write_text(SOURCE + "\n# changed again\n")
+    check(cwd=project)
+    assert len(walks) == 3
+    assert sum(p.stat().st_size for p in entries(cache_dir)) <= 1024 or len(entries(cache_dir)) <= 1

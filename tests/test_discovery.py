@@ -469,3 +469,11 @@ def test_an_adversarial_gitignore_does_not_hang_the_walk(tmp_path: Path) -> None
         cwd=tmp_path, capture_output=True, text=True, timeout=60,
     )
     assert result.returncode == 1 and '"MM005"' in result.stdout, result.stderr
+
+
+def test_only_files_named_explicitly_are_recorded_as_possible_links(tmp_path: Path) -> None:
+    touch(tmp_path, "real/a.py", "real/sub/b.py", "outside/o.py")
+    (tmp_path / "real" / "linked.py").symlink_to(tmp_path / "outside" / "o.py")
+    found = discover([Path("real"), Path("real/linked.py"), Path("outside/o.py")], Settings(), tmp_path)
+    assert sorted(rel(found, tmp_path)) == ["outside/o.py", "real/a.py", "real/linked.py", "real/sub/b.py"]
+    assert found.named == {str(tmp_path / "real" / "linked.py"), str(tmp_path / "outside" / "o.py")}

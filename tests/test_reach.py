@@ -200,3 +200,28 @@ def test_a_stored_group_decodes_once_per_process() -> None:
     body = entry.bodies[entry.groups.index("register")]
     first = group_sync_defs(body)
     assert [info.qualname for info in first] == ["register"] and group_sync_defs(body) is first
+
+
+def test_a_module_named_as_a_link_is_reached_by_its_targets_name(tmp_path: Path) -> None:
+    """Only files named on the command line can be symbolic links (a walk
+    passes none): the reach indexes a walked file by its own name with no
+    system call, and resolves a named one, whose module is its target's."""
+    service = tmp_path / "app" / "pkg"
+    service.mkdir(parents=True)
+    (service / "__init__.py").write_text("", encoding="utf-8")
+    (service / "svc.py").write_text(
+        "from pkg import helpers\n\n\nasync def handle():\n    helpers.block()\n", encoding="utf-8"
+    )
+    store = tmp_path / "store" / "pkg"
+    store.mkdir(parents=True)
+    (store / "helpers.py").write_text("import time\n\n\ndef block():\n    time.sleep(5)\n", encoding="utf-8")
+    aside = tmp_path / "aside"
+    aside.mkdir()
+    try:
+        (aside / "alias.py").symlink_to(store / "helpers.py")
+    except OSError:
+        pytest.skip("symlinks are not available here")
+    named = check([service, aside / "alias.py"], cwd=tmp_path)
+    assert [(d.path, d.code) for d in named.diagnostics if d.code == "MM005"] == [("app/pkg/svc.py", "MM005")]
+    walked = check([service, aside], cwd=tmp_path)  # the walk passes the link by: nothing leads on
+    assert not [d for d in walked.diagnostics if d.code == "MM005"]

@@ -407,13 +407,17 @@ class _EntryStore:
         except Exception:  # read-only home, full disk, too deep to encode or marshal: run uncached
             return
         self._stored = True
+        _sizes.grew(self._pruned, len(raw))
 
     def finish(self) -> None:
         """After a run's stores: keep the cache under its cap. A run that stored
-        nothing cannot have grown it, so it does not even look."""
+        nothing cannot have grown it, so it does not even look; nor does one
+        whose stores, added to the size this process measured moments ago,
+        stay under the cap (a run's formats finish one after another)."""
         if self._stored:
             self._stored = False
-            prune(self._pruned, self.max_bytes)
+            if not _sizes.under(self._pruned, self.max_bytes):
+                _sizes.measured(self._pruned, prune(self._pruned, self.max_bytes, measured=True))
 
 
 class FactsCache(_EntryStore):
@@ -540,10 +544,38 @@ def _is_entry_name(name: str) -> bool:
     return name.startswith(".tmp-") or (len(name) == 64 and all(c in "0123456789abcdef" for c in name))
 
 
-def prune(directories: Path | tuple[Path, ...], max_bytes: int) -> int:
+class _MeasuredSizes:
+    """The size of each group of format directories as this process last
+    measured it (by pruning), with the bytes it stored there since: a run's
+    caches finish one after another, and only the first needs to walk every
+    entry. A measurement is trusted for MEASURE_SECONDS: other processes
+    write to the cache too."""
+
+    MEASURE_SECONDS = 30.0
+
+    def __init__(self) -> None:
+        self._sizes: dict[tuple[Path, ...], tuple[float, int]] = {}  # group -> (when measured, bytes since and then)
+
+    def grew(self, group: tuple[Path, ...], added: int) -> None:
+        if group in self._sizes:
+            when, size = self._sizes[group]
+            self._sizes[group] = (when, size + added)  # a replaced entry counts twice: an overestimate
+
+    def measured(self, group: tuple[Path, ...], size: int) -> None:
+        self._sizes[group] = (time.monotonic(), size)
+
+    def under(self, group: tuple[Path, ...], max_bytes: int) -> bool:
+        known = self._sizes.get(group)
+        return known is not None and time.monotonic() - known[0] < self.MEASURE_SECONDS and known[1] <= max_bytes
+
+
+_sizes = _MeasuredSizes()
+
+
+def prune(directories: Path | tuple[Path, ...], max_bytes: int, *, measured: bool = False) -> int:
     """Past ``max_bytes`` (all ``directories`` together), remove the least
     recently used entries down to PRUNE_TO of it (and temp files a killed run
-    left); returns the bytes freed."""
+    left); returns the bytes freed, or with ``measured`` the bytes left."""
     if isinstance(directories, Path):
         directories = (directories,)
     entries = [entry for directory in directories for entry in _entries(directory)]
@@ -555,16 +587,15 @@ def prune(directories: Path | tuple[Path, ...], max_bytes: int) -> int:
                 path.unlink()
                 freed += size
     total = sum(size for _, size, _ in entries) - freed
-    if total <= max_bytes:
-        return freed
-    for path, size, _ in sorted(entries, key=lambda entry: entry[2]):
-        if total <= max_bytes * PRUNE_TO:
-            break
-        with contextlib.suppress(OSError):
-            path.unlink()
-            total -= size
-            freed += size
-    return freed
+    if total > max_bytes:
+        for path, size, _ in sorted(entries, key=lambda entry: entry[2]):
+            if total <= max_bytes * PRUNE_TO:
+                break
+            with contextlib.suppress(OSError):
+                path.unlink()
+                total -= size
+                freed += size
+    return total if measured else freed
 
 
 @dataclass(frozen=True)

@@ -69,6 +69,9 @@ class Discovery:
     # The directories walked (absolute): a configuration whose whole scope lies
     # under one of them was scanned in full (MM008, MM009's stale entries).
     walked: tuple[Path, ...] = ()
+    # The files named explicitly (as strings): only these may be symbolic
+    # links, since a walk passes none (the reach resolves their module path).
+    named: frozenset[str] = frozenset()
 
 
 def discover(paths: Sequence[Path] | None, config: Settings | ConfigResolver, cwd: Path) -> Discovery:
@@ -104,6 +107,7 @@ def discover(paths: Sequence[Path] | None, config: Settings | ConfigResolver, cw
         full_scan=full_scan,
         warnings=tuple(dict.fromkeys(walker.warnings)),
         walked=tuple(dict.fromkeys(walked)),
+        named=frozenset(walker.named),
     )
 
 
@@ -113,7 +117,12 @@ def discover_stdin(path: Path, config: Settings | ConfigResolver, cwd: Path) -> 
     named explicitly."""
     walker = _Walker(as_resolver(config, cwd))
     excluded = walker.named_file_excluded(path)
-    return Discovery(files=() if excluded else (path,), explicitly_excluded=(path,) if excluded else (), full_scan=False)
+    return Discovery(
+        files=() if excluded else (path,),
+        explicitly_excluded=(path,) if excluded else (),
+        full_scan=False,
+        named=frozenset(() if excluded else (str(path),)),
+    )
 
 
 def as_resolver(config: Settings | ConfigResolver, cwd: Path) -> ConfigResolver:
@@ -152,6 +161,7 @@ class _Walker:
         self.resolver = resolver
         self._excludes: dict[int, tuple[GlobPattern, ...]] = {}  # by id of a Settings the resolver keeps
         self.files: set[str] = set()  # strings: a Path per file is built once, at the end
+        self.named: set[str] = set()  # files named explicitly, which may be links
         self.warnings: list[str] = []
 
     def add_named_file(self, path: Path, shown: str) -> bool:
@@ -160,6 +170,7 @@ class _Walker:
         if self.named_file_excluded(path):
             return False
         self.files.add(str(path))
+        self.named.add(str(path))
         return True
 
     def named_file_excluded(self, path: Path) -> bool:

@@ -8,6 +8,7 @@ imports neither the rules nor the analyses."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -33,6 +34,7 @@ from mmlint.check.workers import run_all
 from mmlint.config.resolve import ConfigResolver
 from mmlint.config.settings import Settings
 from mmlint.core.diagnostics import Diagnostic, Span
+from mmlint.core.gc_tuning import long_lived
 from mmlint.core.paths import display_path
 from mmlint.facts.model import FileFacts
 from mmlint.facts.outcome import FileOutcome, Parsed, ParseFailure, Unparsed
@@ -69,7 +71,7 @@ def find(
     progress: bool,
 ) -> Found:
     outcomes = _analyse(read, facts_cache, progress=progress)
-    project = _project(outcomes, _reached(read, outcomes, facts_cache), targets, discovery, resolver, cwd)
+    project = _project(outcomes, _reached(read, outcomes, facts_cache, discovery), targets, discovery, resolver, cwd)
     failures = {shown: o for shown, o in outcomes.items() if shown in targets and isinstance(o, ParseFailure)}
     reported: list[Diagnostic] = []
     suppressed: list[Diagnostic] = []
@@ -120,12 +122,13 @@ def _analyse(read: FilesRead, cache: OutcomeCache | None, *, progress: bool) -> 
 
     def load_stored() -> None:
         assert cache is not None
-        for task in stored:
-            cached = cache.load(keys[task.display_path])
-            if cached is None:
-                unreadable.append(task)
-            else:
-                outcomes[task.display_path] = cached
+        with long_lived():
+            for task in stored:
+                cached = cache.load(keys[task.display_path])
+                if cached is None:
+                    unreadable.append(task)
+                else:
+                    outcomes[task.display_path] = cached
 
     # Decoding many entries from the disk costs more than parsing a changed
     # file or two (a libcst import and a parse): the parse runs in a worker
@@ -195,14 +198,19 @@ def _is_crash(outcome: FileOutcome) -> bool:
 # -- the project -----------------------------------------------------------------------
 
 
-def _reached(read: FilesRead, outcomes: Mapping[str, FileOutcome], cache: OutcomeCache | None) -> dict[str, FileFacts]:
+def _reached(
+    read: FilesRead, outcomes: Mapping[str, FileOutcome], cache: OutcomeCache | None, discovery: Discovery
+) -> dict[str, FileFacts]:
     """Light-tier facts of the prefiltered files the analysed files' calls
     lead to (mmlint.check.reach). Their outcomes stay "prefilter": they can
     hold no finding, so no rule reports in them; they are the project's, so
     chains run through them."""
     prefiltered = set(read.prefiltered)
+    walked = {os.fspath(path) for path in discovery.files}.difference(discovery.named)
     candidates = {
-        shown: Candidate(real, digest, read.held.get(shown)) for shown, real, digest in read.digests if shown in prefiltered
+        shown: Candidate(real, digest, read.held.get(shown), os.fspath(real) in walked)
+        for shown, real, digest in read.digests
+        if shown in prefiltered
     }
     analysed = {shown: outcome.facts for shown, outcome in outcomes.items() if isinstance(outcome, Parsed)}
     return reach(analysed, candidates, cache) if candidates and analysed else {}

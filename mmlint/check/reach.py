@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -48,7 +49,7 @@ from mmlint.facts.model import (
     SyncDef,
 )
 from mmlint.facts.light_groups import LightEntry, grouped
-from mmlint.facts.module_paths import module_name_for, module_path_parts_of_many
+from mmlint.facts.module_paths import ModulePaths, module_name_for
 
 __all__ = ["LIGHT_TIER", "Candidate", "reach"]
 
@@ -60,12 +61,14 @@ LIGHT_TIER = ("light facts", 2)
 @dataclass(frozen=True)
 class Candidate:
     """A file of the scan that the prefilter rejected: where it is, the
-    sha256 of the bytes the run read, and those bytes when they did not come
-    from the disk (an editor's buffer)."""
+    sha256 of the bytes the run read, those bytes when they did not come
+    from the disk (an editor's buffer), and whether a directory walk found
+    it (a walk passes no symbolic link, so its name is its module's)."""
 
     real: Path
     digest: bytes
     data: bytes | None = None
+    walked: bool = False
 
 
 def reach(
@@ -432,19 +435,32 @@ class _ModuleIndex:
     the names code refers to: an absolute name matches a file whose path
     ends with its parts (as mmlint.analysis.resolve.Resolver.module_named
     finds modules whose parents lie outside the scan; a one-part name only a
-    top-level module); a relative one matches the path exactly."""
+    top-level module); a relative one matches the path exactly. Candidates
+    are indexed by the last part of their module path, and their whole path
+    is resolved only when a name's last part picks them: a scan has
+    thousands, a run asks of a few hundred."""
 
     def __init__(self, analysed: Mapping[str, FileFacts], candidates: Mapping[str, Candidate]) -> None:
-        self._by_path: dict[tuple[str, ...], list[str]] = {}
-        self._by_last: dict[str, list[tuple[tuple[str, ...], str]]] = {}
+        self._paths = ModulePaths()
+        self._parts: dict[str, tuple[str, ...]] = {shown: facts.module_path for shown, facts in analysed.items()}
+        self._by_last: dict[str, list[str]] = {}
+        self._without_parts = [shown for shown, parts in self._parts.items() if not parts]
         self._names = {shown: facts.module for shown, facts in analysed.items()}
         self._real = {shown: candidate.real for shown, candidate in candidates.items()}
-        paths = [(shown, facts.module_path) for shown, facts in analysed.items()]
-        paths += zip(candidates, module_path_parts_of_many(candidate.real for candidate in candidates.values()))
-        for shown, parts in paths:
-            self._by_path.setdefault(parts, []).append(shown)
+        by_last = self._by_last
+        for shown, parts in self._parts.items():
             if parts:
-                self._by_last.setdefault(parts[-1], []).append((parts, shown))
+                by_last.setdefault(parts[-1], []).append(shown)
+        lasts = self._paths.last_parts([(os.fspath(candidate.real), not candidate.walked) for candidate in candidates.values()])
+        for shown, last in zip(candidates, lasts):
+            if last is not None:
+                by_last.setdefault(last, []).append(shown)
+
+    def _parts_of(self, shown: str) -> tuple[str, ...]:
+        parts = self._parts.get(shown)
+        if parts is None:
+            parts = self._parts[shown] = self._paths.parts(os.fspath(self._real[shown]))
+        return parts
 
     def _module_name(self, shown: str) -> str:
         if shown not in self._names:
@@ -454,9 +470,13 @@ class _ModuleIndex:
     def matching(self, named: Iterable[_Named]) -> Iterator[tuple[str, str]]:
         """(display path, name asked of it) for each module a name denotes."""
         for relative, parts, name in named:
-            if relative:
-                yield from ((shown, name) for shown in self._by_path.get(parts, ()))
+            if not parts:
+                yield from ((shown, name) for shown in (self._without_parts if relative else ()))
                 continue
-            for path, shown in self._by_last.get(parts[-1], ()):
-                if path[-len(parts):] == parts and (len(parts) > 1 or self._module_name(shown) == parts[0]):
+            for shown in self._by_last.get(parts[-1], ()):
+                path = self._parts_of(shown)
+                if relative:
+                    if path == parts:
+                        yield shown, name
+                elif path[-len(parts):] == parts and (len(parts) > 1 or self._module_name(shown) == parts[0]):
                     yield shown, name

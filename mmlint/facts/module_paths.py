@@ -8,7 +8,7 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
-__all__ = ["module_name_for", "module_path_parts", "module_path_parts_of_many", "relative_anchor"]
+__all__ = ["ModulePaths", "module_name_for", "module_path_parts", "module_path_parts_of_many", "relative_anchor"]
 
 
 def module_name_for(real_path: Path) -> tuple[str, bool]:
@@ -36,24 +36,52 @@ def module_path_parts(real_path: Path) -> tuple[str, ...]:
 
 
 def module_path_parts_of_many(real_paths: Iterable[Path]) -> list[tuple[str, ...]]:
-    """module_path_parts of each path, resolving each directory once: a file
-    that is not a symlink resolves to its resolved directory and its name,
-    and a directory that is not one to its resolved parent and its name (a
+    """module_path_parts of each path (ModulePaths, resolving each directory once)."""
+    paths = ModulePaths()
+    return [paths.parts(os.fspath(real_path)) for real_path in real_paths]
+
+
+class ModulePaths:
+    """module_path_parts of many files, asked one at a time, with string
+    operations rather than pathlib's: each directory is resolved once (a
     whole package's files share a few hundred directories, a few levels
-    deep). String operations, not pathlib's: a run asks this of every file
-    of the scan."""
-    directories: dict[str, tuple[str, ...]] = {}
-    found = []
-    for real_path in real_paths:
-        text = os.fspath(real_path)
-        if os.path.islink(text):
-            found.append(module_path_parts(real_path))
-            continue
+    deep). ``last_part`` is what an index of a whole scan needs of every
+    file, with no system call for a file known not to be a link; ``parts``
+    only of those a name picks."""
+
+    def __init__(self) -> None:
+        self._directories: dict[str, tuple[str, ...]] = {}
+
+    def parts(self, text: str) -> tuple[str, ...]:
         directory, name = os.path.split(text)
-        parts = _resolved_directory(directory, directories)
+        if os.path.islink(text):
+            return module_path_parts(Path(text))
+        parts = _resolved_directory(directory, self._directories)
         stem = os.path.splitext(name)[0]
-        found.append(parts if stem == "__init__" else parts + (stem,))
-    return found
+        return parts if stem == "__init__" else parts + (stem,)
+
+    def last_part(self, text: str, may_be_link: bool = True) -> str | None:
+        """parts(text)[-1] (None for no parts), resolving only the file's
+        directory; ``may_be_link`` False: the caller knows the file is not a
+        symbolic link (a directory walk found it)."""
+        return self.last_parts([(text, may_be_link)])[0]
+
+    def last_parts(self, files: Iterable[tuple[str, bool]]) -> list[str | None]:
+        """last_part of each ``(text, may_be_link)``: one loop, as a scan's thousands of files ask."""
+        found: list[str | None] = []
+        split, splitext = os.path.split, os.path.splitext
+        for text, may_be_link in files:
+            directory, name = split(text)
+            if may_be_link and os.path.islink(text):
+                parts = module_path_parts(Path(text))
+            else:
+                stem = splitext(name)[0]
+                if stem != "__init__":
+                    found.append(stem)
+                    continue
+                parts = _resolved_directory(directory, self._directories)
+            found.append(parts[-1] if parts else None)
+        return found
 
 
 def _resolved_directory(directory: str, resolved: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
