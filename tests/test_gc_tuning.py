@@ -24,6 +24,7 @@ def restored_gc(monkeypatch):
 
 
 def test_a_library_host_keeps_its_collector(restored_gc):
+    gc_tuning.one_command_per_process(False)  # as a library host (another test may have run the command line here)
     frozen = gc.get_freeze_count()
     with long_lived():
         assert gc.isenabled()

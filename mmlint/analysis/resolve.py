@@ -89,7 +89,7 @@ class Resolver:
 
     def __init__(self, files: dict[str, FileFacts]) -> None:
         self.files = files
-        self._sync_calls: dict[tuple[str, str | None, CalleeRef, str | None], SyncCall] = {}
+        self._sync_calls: dict[tuple[str, str | None, str, str, str | None], SyncCall] = {}
         by_name: dict[str, str | None] = {}
         for path, facts in sorted(files.items()):
             # Two scanned files claiming one module name: resolve neither.
@@ -390,7 +390,9 @@ class Resolver:
         something unknown. Subclasses overriding ``method`` are not looked at.
         Computed once per (file, class, callee, method): the weight and twin
         analyses ask for the same calls round after round."""
-        key = (facts.path, class_name, ref, method)
+        # The reference by its fields: strings hash in C and keep their hash,
+        # where the dataclass's __hash__ is a Python call at every lookup.
+        key = (facts.path, class_name, ref.kind, ref.text, method)
         try:
             return self._sync_calls[key]
         except KeyError:

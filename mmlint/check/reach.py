@@ -30,8 +30,9 @@ import functools
 import hashlib
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
+from typing import NamedTuple
 
 from mmlint.check.cache import OutcomeCache, group_sync_defs, light_entry
 from mmlint.core.diagnostics import Owner
@@ -58,12 +59,12 @@ __all__ = ["LIGHT_TIER", "Candidate", "reach"]
 LIGHT_TIER = ("light facts", 2)
 
 
-@dataclass(frozen=True)
-class Candidate:
+class Candidate(NamedTuple):
     """A file of the scan that the prefilter rejected: where it is, the
     sha256 of the bytes the run read, those bytes when they did not come
     from the disk (an editor's buffer), and whether a directory walk found
-    it (a walk passes no symbolic link, so its name is its module's)."""
+    it (a walk passes no symbolic link, so its name is its module's). A
+    tuple: a run makes one for each of thousands of files."""
 
     real: Path
     digest: bytes
