@@ -213,7 +213,8 @@ def _reached(
         if shown in prefiltered
     }
     analysed = {shown: outcome.facts for shown, outcome in outcomes.items() if isinstance(outcome, Parsed)}
-    return reach(analysed, candidates, cache) if candidates and analysed else {}
+    digests = {shown: digest for shown, _, digest in read.digests if shown in analysed}
+    return reach(analysed, candidates, cache, digests) if candidates and analysed else {}
 
 
 def _project(

@@ -50,6 +50,7 @@ from mmlint.facts.model import (
     SyncDef,
 )
 from mmlint.facts.light_groups import LightEntry, grouped
+from mmlint.check.reach_memo import REACH_MEMO, ReachMemo, Step, index_digest
 from mmlint.facts.module_paths import ModulePaths, module_name_for
 
 __all__ = ["LIGHT_TIER", "Candidate", "reach"]
@@ -73,7 +74,10 @@ class Candidate(NamedTuple):
 
 
 def reach(
-    analysed: Mapping[str, FileFacts], candidates: Mapping[str, Candidate], cache: OutcomeCache | None
+    analysed: Mapping[str, FileFacts],
+    candidates: Mapping[str, Candidate],
+    cache: OutcomeCache | None,
+    digests: Mapping[str, bytes] | None = None,
 ) -> dict[str, FileFacts]:
     """Light-tier facts, by display path, of every candidate that the async
     defs of ``analysed`` lead to, however many modules deep. What leads on
@@ -84,49 +88,136 @@ def reach(
 
     A reached file's facts hold the sync defs of what was asked of it, and
     the methods of its classes that may derive from a scanned class (which a
-    `self.` call in the base may run); its other defs no chain can enter."""
-    index = _ModuleIndex(analysed, candidates)
+    `self.` call in the base may run); its other defs no chain can enter.
+
+    ``digests``: the analysed files' content digests. With them and a cache,
+    the steps followed are remembered (mmlint.check.reach_memo): a later run
+    over the same files takes a step of a file whose bytes did not change
+    from there, and reads a light-tier file only to give its facts."""
+    index_key = index_digest(analysed, candidates)
+    memo_key = None if cache is None or digests is None else cache.key(index_key, Path(_MEMO_PATH), _MEMO_PATH, REACH_MEMO)
+    stored = None if memo_key is None or cache is None else cache.load_reach_memo(memo_key)
+    if stored is not None and stored.index != index_key:
+        stored = None  # made with another module index (a key collision cannot happen; a tampered entry fails its MAC)
+    index = _ModuleIndex(analysed, candidates, None if stored is None else stored.by_last)
+    current = {**{shown: candidate.digest for shown, candidate in candidates.items()}, **(digests or {})}
+    remembered = _Remembered(stored, current)
     known: dict[str, FileFacts] = dict(analysed)
     light: dict[str, _LightFile] = {}
     views: dict[str, _FileView] = {}
     unparsable: set[str] = set()
     seen: set[tuple[str, str]] = set()
+    asked: dict[str, set[str]] = {}  # light-tier file -> the groups its steps asked of it
     # Names asked of files not read yet: read together when nothing else is
     # left to follow, a round at a time (in worker processes when many).
     waiting: dict[str, list[str]] = {}
     pending = [(shown, _member(info.owner)) for shown, facts in analysed.items() for info in facts.async_defs]
     while pending or waiting:
         if not pending:
-            for shown, file in _light_files_of(list(waiting), candidates, cache).items():
-                if file is None:
-                    unparsable.add(shown)
-                    continue
-                known[shown] = file.header
-                light[shown] = file
-                pending += ((shown, name) for name in waiting[shown])
+            pending += _read_waiting(waiting, candidates, cache, known, light, unparsable)
             waiting = {}
             continue
         shown, name = pending.pop()
         if (shown, name) in seen or shown in unparsable:
             continue
-        facts = known.get(shown)
-        if facts is None:
-            waiting.setdefault(shown, []).append(name)
-            continue
+        step = remembered.step(shown, name)
+        if step is None:
+            facts = known.get(shown)
+            if facts is None:
+                waiting.setdefault(shown, []).append(name)
+                continue
+            view = views.get(shown)
+            if view is None:
+                view = views[shown] = _FileView(facts, light.get(shown))
+            local, texts, wanted = _followed(view, name)
+            step = (".".join(wanted) if shown in light else None, tuple(local), tuple(index.matching(_named_modules(view, texts))))
+            remembered.learnt(shown, name, step)
         seen.add((shown, name))
-        view = views.get(shown)
-        if view is None:
-            view = views[shown] = _FileView(facts, light.get(shown))
-        local, texts = _followed(view, name)
-        pending += ((shown, other) for other in local)
-        pending += index.matching(_named_modules(view, texts))
+        group, local_names, matched = step
+        if group is not None:
+            asked.setdefault(shown, set()).add(group)
+        pending += ((shown, other) for other in local_names)
+        pending += matched
+    # Files every step of which was remembered are read now, for their facts.
+    unread = [shown for shown in asked if shown not in light and shown not in unparsable]
+    if unread:
+        _read_waiting({shown: [] for shown in unread}, candidates, cache, known, light, unparsable)
     for shown, file in light.items():
-        for group in _dispatch_groups(views[shown], index):
+        for group in asked.get(shown, ()):
             file.defs_of(group)
+        view = views.get(shown) or _FileView(file.header, file)
+        for group in _dispatch_groups(view, index):
+            file.defs_of(group)
+    if memo_key is not None and cache is not None and (remembered.changed or stored is None):
+        broken = {shown for shown, file in light.items() if file.broken} | unparsable
+        cache.store_reach_memo(memo_key, remembered.memo(index_key, index.by_last, broken))
     if cache is not None:
         cache.finish()
     # The files' order; a file whose stored groups did not decode and that no longer reads as the run hashed it is left out.
     return {shown: light[shown].assembled() for shown in candidates if shown in light and not light[shown].broken}
+
+
+# The display path the memo's cache key is made with (no file has it: a NUL).
+_MEMO_PATH = "\0reach memo"
+
+
+def _read_waiting(
+    waiting: dict[str, list[str]],
+    candidates: Mapping[str, Candidate],
+    cache: OutcomeCache | None,
+    known: dict[str, FileFacts],
+    light: dict[str, _LightFile],
+    unparsable: set[str],
+) -> list[tuple[str, str]]:
+    """Read the light-tier facts of the ``waiting`` files; the names asked of
+    those that parse, to follow now."""
+    pending: list[tuple[str, str]] = []
+    for shown, file in _light_files_of(list(waiting), candidates, cache).items():
+        if file is None:
+            unparsable.add(shown)
+            continue
+        known[shown] = file.header
+        light[shown] = file
+        pending += ((shown, name) for name in waiting[shown])
+    return pending
+
+
+class _Remembered:
+    """The steps of the stored memo still good for this run (their file's
+    bytes are the ones this run read), and those followed now."""
+
+    def __init__(self, stored: ReachMemo | None, digests: Mapping[str, bytes]) -> None:
+        self._stored = {} if stored is None else stored.files
+        self._digests = digests
+        self._files: dict[str, dict[str, Step]] = {}  # this run's, each file's steps from the stored memo when good
+        self.changed = False
+
+    def step(self, shown: str, name: str) -> Step | None:
+        steps = self._files.get(shown)
+        if steps is None:
+            entry = self._stored.get(shown)
+            steps = self._files[shown] = dict(entry[1]) if entry is not None and entry[0] == self._digests.get(shown) else {}
+        return steps.get(name)
+
+    def learnt(self, shown: str, name: str, step: Step) -> None:
+        self._files[shown][name] = step
+        self.changed = True
+
+    def memo(self, index: bytes, by_last: dict[str, list[str]], broken: set[str]) -> ReachMemo:
+        """This run's steps, and the stored ones of files this run did not
+        follow whose bytes are still the ones it read; none of a file that
+        did not read as hashed or does not parse."""
+        files = {
+            shown: entry
+            for shown, entry in self._stored.items()
+            if shown not in self._files and entry[0] == self._digests.get(shown) and shown not in broken
+        }
+        files.update(
+            (shown, (self._digests[shown], steps))
+            for shown, steps in self._files.items()
+            if steps and shown in self._digests and shown not in broken
+        )
+        return ReachMemo(index, by_last, files)
 
 
 def _light_files_of(
@@ -341,10 +432,10 @@ def _member(owner: tuple[Owner, ...]) -> str:
     return owner[0].name
 
 
-def _followed(view: _FileView, name: str) -> tuple[set[str], list[str]]:
+def _followed(view: _FileView, name: str) -> tuple[set[str], list[str], tuple[str, ...]]:
     """What the module-level ``name`` (``function``, ``Class``, ``Class.attr``)
     of a file leads to: names of the same file, and reference texts that go
-    through its imports. A class leads on through the method asked of it
+    through its imports, and the def it asked of the file (its group). A class leads on through the method asked of it
     (``__init__`` when it is called), or, when it does not define that
     method, through its bases; a method's `self.` calls ask the same class."""
     facts = view.facts
@@ -387,7 +478,7 @@ def _followed(view: _FileView, name: str) -> tuple[set[str], list[str]]:
     if klass is None and head not in facts.functions and (head in view.imports_by_local or view.star_imports):
         texts.append(name)  # a re-export, by name or through a star import
     local.discard(name)
-    return local, texts
+    return local, texts, wanted
 
 
 def _dispatch_groups(view: _FileView, index: _ModuleIndex) -> list[str]:
@@ -441,14 +532,21 @@ class _ModuleIndex:
     is resolved only when a name's last part picks them: a scan has
     thousands, a run asks of a few hundred."""
 
-    def __init__(self, analysed: Mapping[str, FileFacts], candidates: Mapping[str, Candidate]) -> None:
+    def __init__(
+        self,
+        analysed: Mapping[str, FileFacts],
+        candidates: Mapping[str, Candidate],
+        by_last: dict[str, list[str]] | None = None,
+    ) -> None:
         self._paths = ModulePaths()
         self._parts: dict[str, tuple[str, ...]] = {shown: facts.module_path for shown, facts in analysed.items()}
-        self._by_last: dict[str, list[str]] = {}
         self._without_parts = [shown for shown, parts in self._parts.items() if not parts]
         self._names = {shown: facts.module for shown, facts in analysed.items()}
         self._real = {shown: candidate.real for shown, candidate in candidates.items()}
-        by_last = self._by_last
+        if by_last is not None:  # as a memo made with the same files has it (mmlint.check.reach_memo)
+            self.by_last = by_last
+            return
+        self.by_last = by_last = {}
         for shown, parts in self._parts.items():
             if parts:
                 by_last.setdefault(parts[-1], []).append(shown)
@@ -474,7 +572,7 @@ class _ModuleIndex:
             if not parts:
                 yield from ((shown, name) for shown in (self._without_parts if relative else ()))
                 continue
-            for shown in self._by_last.get(parts[-1], ()):
+            for shown in self.by_last.get(parts[-1], ()):
                 path = self._parts_of(shown)
                 if relative:
                     if path == parts:
