@@ -22,7 +22,9 @@ for a full one, nor the reverse), its sync defs group by group (a function,
 a class member: mmlint.facts.light_groups), so a run decodes only the groups
 it asks for. The project sees those, and the methods of the file's classes
 that may derive from a scanned class (dynamic dispatch may run them); no
-chain can enter the others."""
+chain can enter the others. What each step led to is remembered between
+runs (mmlint.check.reach_memo): a re-check follows again only the names of
+files whose bytes changed."""
 
 from __future__ import annotations
 
@@ -35,6 +37,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from mmlint.check.cache import OutcomeCache, group_sync_defs, light_entry
+from mmlint.check.reach_memo import REACH_MEMO, ReachMemo, Step, index_digest
 from mmlint.core.diagnostics import Owner
 from mmlint.facts.model import (
     CLASS,
@@ -50,7 +53,6 @@ from mmlint.facts.model import (
     SyncDef,
 )
 from mmlint.facts.light_groups import LightEntry, grouped
-from mmlint.check.reach_memo import REACH_MEMO, ReachMemo, Step, index_digest
 from mmlint.facts.module_paths import ModulePaths, module_name_for
 
 __all__ = ["LIGHT_TIER", "Candidate", "reach"]
@@ -138,7 +140,9 @@ def reach(
             asked.setdefault(shown, set()).add(group)
         pending += ((shown, other) for other in local_names)
         pending += matched
-    # Files every step of which was remembered are read now, for their facts.
+    # Files every step of which was remembered are read now, for their facts
+    # (a remembered step is one of these bytes: a file that no longer reads as
+    # the run hashed it is left out of the result below, as it is when read earlier).
     unread = [shown for shown in asked if shown not in light and shown not in unparsable]
     if unread:
         _read_waiting({shown: [] for shown in unread}, candidates, cache, known, light, unparsable)
