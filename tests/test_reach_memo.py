@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from reach_support import followed_files
 
-import mmlint.check.reach as reach_module
 from mmlint.api import check
 from mmlint.check.cache import FactsCache
 from mmlint.check.reach_memo import REACH_MEMO, ReachMemo, decode_memo, encode_memo
@@ -68,14 +68,7 @@ def test_a_run_with_the_memo_finds_what_a_run_without_it_finds(tmp_path_factory,
 def test_only_the_changed_files_names_are_followed_again(tmp_path: Path, monkeypatch) -> None:
     package = copy_of(tmp_path, "package")
     monkeypatch.setenv("MMLINT_CACHE_DIR", str(tmp_path / "cache"))
-    followed: list[str] = []
-    real = reach_module._followed
-
-    def counted(view: reach_module._FileView, name: str) -> object:
-        followed.append(view.facts.path)
-        return real(view, name)
-
-    monkeypatch.setattr(reach_module, "_followed", counted)
+    followed = followed_files(monkeypatch)
     check(cwd=package)
     assert "rpkg/service.py" in followed and "rpkg/state.py" in followed
     followed.clear()

@@ -10,8 +10,8 @@ import shutil
 from pathlib import Path
 
 import pytest
+from reach_support import followed_files
 
-import mmlint.check.reach as reach_module
 from mmlint.api import check
 from mmlint.core.report import AnalysedReport
 from mmlint.facts.outcome import Unparsed
@@ -22,19 +22,6 @@ pytestmark = [pytest.mark.ecosystem, pytest.mark.slow]
 def _check(package: Path, config: Path, cache: Path, monkeypatch: pytest.MonkeyPatch) -> AnalysedReport:
     monkeypatch.setenv("MMLINT_CACHE_DIR", str(cache))
     return check([package], cwd=package.parent, config=config)
-
-
-def _followed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The files whose names the reach follows from now on (not taken from a memo)."""
-    followed: list[str] = []
-    real = reach_module._followed
-
-    def counted(view: reach_module._FileView, name: str) -> object:
-        followed.append(view.facts.path)
-        return real(view, name)
-
-    monkeypatch.setattr(reach_module, "_followed", counted)
-    return followed
 
 
 def _seen(report: AnalysedReport) -> tuple[object, ...]:
@@ -57,7 +44,7 @@ def test_a_run_with_the_memo_reports_what_a_fresh_run_reports(
     config.write_text("", encoding="utf-8")  # the defaults, whatever lies above
     monkeypatch.delenv("MMLINT_NO_CACHE", raising=False)
     first = _check(package, config, tmp_path / "cache", monkeypatch)
-    followed = _followed(monkeypatch)
+    followed = followed_files(monkeypatch)
     reached = {shown for shown, outcome in first.outcomes.items() if outcome == Unparsed("prefilter")} & set(first.project.files)
     through = sorted(
         {step.split(" at ")[-1].rstrip("`").rsplit(":", 1)[0] for d in first.diagnostics for step in d.chain if " at " in step}
