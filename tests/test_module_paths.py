@@ -1,6 +1,7 @@
-"""Where a file sits among packages (mmlint.facts.module_paths): the batch
-form the reach indexes a whole scan with agrees with the one-file form,
-symlinked files and directories included."""
+"""Where a file sits among packages (mmlint.facts.module_paths): the form
+the reach indexes a whole scan with (ModulePaths, each directory resolved
+once) agrees with the one-file form, symlinked files and directories
+included, and so does the last part it indexes every candidate by."""
 
 from __future__ import annotations
 
@@ -9,7 +10,17 @@ from pathlib import Path
 
 import pytest
 
-from mmlint.facts.module_paths import ModulePaths, module_path_parts, module_path_parts_of_many
+from mmlint.facts.module_paths import ModulePaths, module_path_parts
+
+
+def module_path_parts_of_many(files: list[Path]) -> list[tuple[str, ...]]:
+    """ModulePaths.parts of each file, through one ModulePaths (as the reach asks)."""
+    paths = ModulePaths()
+    return [paths.parts(os.fspath(file)) for file in files]
+
+
+def last_parts(files: list[Path], may_be_link: bool = True) -> list[str | None]:
+    return ModulePaths().last_parts([(os.fspath(file), may_be_link) for file in files])
 
 
 def test_many_agrees_with_one_at_a_time(tmp_path: Path) -> None:
@@ -30,6 +41,10 @@ def test_many_agrees_with_one_at_a_time(tmp_path: Path) -> None:
     assert module_path_parts_of_many(files) == [module_path_parts(file) for file in files]
     assert module_path_parts_of_many([package / "linked.py"]) == [(*elsewhere.resolve().parts, "real")]
     assert os.path.islink(package / "linked.py")
+    # What the reach indexes every candidate by: a file linked under another
+    # name has its target's, an __init__ in a linked directory the target directory's.
+    assert last_parts(files) == [module_path_parts(file)[-1] for file in files]
+    assert last_parts([package / "linked.py", tmp_path / "linkdir" / "__init__.py"]) == ["real", "sub"]
 
 
 def test_many_agrees_with_one_at_a_time_on_odd_names_and_relative_paths(tmp_path: Path, monkeypatch) -> None:
@@ -42,6 +57,8 @@ def test_many_agrees_with_one_at_a_time_on_odd_names_and_relative_paths(tmp_path
     monkeypatch.chdir(tmp_path)
     files = [package / name for name in names] + [Path("pkg/a.py"), Path("top.py"), Path("pkg/__init__.py")]
     assert module_path_parts_of_many(files) == [module_path_parts(file) for file in files]
+    # None of them a link: a walk found them, and the last part needs no system call.
+    assert last_parts(files, may_be_link=False) == [module_path_parts(file)[-1] for file in files]
 
 
 def test_a_directory_below_a_symlinked_one_resolves_through_the_link(tmp_path: Path, monkeypatch) -> None:
@@ -56,28 +73,3 @@ def test_a_directory_below_a_symlinked_one_resolves_through_the_link(tmp_path: P
     files = [tmp_path / "alias" / "deep" / "er" / "mod.py", Path("er/mod.py"), Path("../deep/er/mod.py"), Path("./er/mod.py")]
     assert module_path_parts_of_many(files) == [module_path_parts(file) for file in files]
     assert module_path_parts_of_many(files[:1]) == [(*real.resolve().parts, "mod")]
-
-
-def test_the_last_part_agrees_with_the_whole_path(tmp_path: Path, monkeypatch) -> None:
-    """What the reach indexes every candidate by (ModulePaths.last_part) is
-    the last of the parts module_path_parts gives, for a file linked under
-    another name, an __init__ in a linked directory and a relative path."""
-    package = tmp_path / "pkg"
-    package.mkdir()
-    for name in ("a.py", "__init__.py", "x.tar.py", "b.pyi"):
-        (package / name).write_text("x = 1\n", encoding="utf-8")
-    elsewhere = tmp_path / "elsewhere"
-    elsewhere.mkdir()
-    (elsewhere / "target.py").write_text("y = 2\n", encoding="utf-8")
-    try:
-        (package / "alias.py").symlink_to(elsewhere / "target.py")
-        (tmp_path / "linked_pkg").symlink_to(package, target_is_directory=True)
-    except OSError:
-        pytest.skip("symlinks are not available here")
-    monkeypatch.chdir(tmp_path)
-    files = [package / name for name in ("a.py", "__init__.py", "x.tar.py", "b.pyi", "alias.py")]
-    files += [tmp_path / "linked_pkg" / "__init__.py", tmp_path / "linked_pkg" / "alias.py", Path("pkg/a.py"), Path("pkg/__init__.py")]
-    paths = ModulePaths()
-    assert [paths.last_part(os.fspath(file)) for file in files] == [module_path_parts(file)[-1] for file in files]
-    assert paths.last_part(os.fspath(package / "alias.py")) == "target"
-    assert paths.last_part(os.fspath(tmp_path / "linked_pkg" / "__init__.py")) == "pkg"

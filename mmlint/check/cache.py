@@ -422,7 +422,7 @@ class _EntryStore:
         if self._stored:
             self._stored = False
             if not _sizes.under(self._pruned, self.max_bytes):
-                _sizes.measured(self._pruned, prune(self._pruned, self.max_bytes, measured=True))
+                _sizes.measured(self._pruned, prune(self._pruned, self.max_bytes))
 
 
 class FactsCache(_EntryStore):
@@ -591,21 +591,20 @@ class _MeasuredSizes:
 _sizes = _MeasuredSizes()
 
 
-def prune(directories: Path | tuple[Path, ...], max_bytes: int, *, measured: bool = False) -> int:
+def prune(directories: Path | tuple[Path, ...], max_bytes: int) -> int:
     """Past ``max_bytes`` (all ``directories`` together), remove the least
     recently used entries down to PRUNE_TO of it (and temp files a killed run
-    left); returns the bytes freed, or with ``measured`` the bytes left."""
+    left); returns the bytes left."""
     if isinstance(directories, Path):
         directories = (directories,)
     entries = [entry for directory in directories for entry in _entries(directory)]
     now = time.time()
-    freed = 0
+    total = sum(size for _, size, _ in entries)
     for path, size, modified in entries:
         if path.name.startswith(".tmp-") and now - modified > _STALE_TEMP_SECONDS:
             with contextlib.suppress(OSError):
                 path.unlink()
-                freed += size
-    total = sum(size for _, size, _ in entries) - freed
+                total -= size
     if total > max_bytes:
         for path, size, _ in sorted(entries, key=lambda entry: entry[2]):
             if total <= max_bytes * PRUNE_TO:
@@ -613,8 +612,7 @@ def prune(directories: Path | tuple[Path, ...], max_bytes: int, *, measured: boo
             with contextlib.suppress(OSError):
                 path.unlink()
                 total -= size
-                freed += size
-    return total if measured else freed
+    return total
 
 
 @dataclass(frozen=True)

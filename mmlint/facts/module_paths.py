@@ -8,7 +8,7 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
-__all__ = ["ModulePaths", "module_name_for", "module_path_parts", "module_path_parts_of_many", "relative_anchor"]
+__all__ = ["ModulePaths", "module_name_for", "module_path_parts", "relative_anchor"]
 
 
 def module_name_for(real_path: Path) -> tuple[str, bool]:
@@ -35,17 +35,11 @@ def module_path_parts(real_path: Path) -> tuple[str, ...]:
     return resolved.parent.parts + (resolved.stem,)
 
 
-def module_path_parts_of_many(real_paths: Iterable[Path]) -> list[tuple[str, ...]]:
-    """module_path_parts of each path (ModulePaths, resolving each directory once)."""
-    paths = ModulePaths()
-    return [paths.parts(os.fspath(real_path)) for real_path in real_paths]
-
-
 class ModulePaths:
     """module_path_parts of many files, asked one at a time, with string
     operations rather than pathlib's: each directory is resolved once (a
     whole package's files share a few hundred directories, a few levels
-    deep). ``last_part`` is what an index of a whole scan needs of every
+    deep). ``last_parts`` is what an index of a whole scan needs of every
     file, with no system call for a file known not to be a link; ``parts``
     only of those a name picks."""
 
@@ -60,14 +54,11 @@ class ModulePaths:
         stem = os.path.splitext(name)[0]
         return parts if stem == "__init__" else parts + (stem,)
 
-    def last_part(self, text: str, may_be_link: bool = True) -> str | None:
-        """parts(text)[-1] (None for no parts), resolving only the file's
-        directory; ``may_be_link`` False: the caller knows the file is not a
-        symbolic link (a directory walk found it)."""
-        return self.last_parts([(text, may_be_link)])[0]
-
     def last_parts(self, files: Iterable[tuple[str, bool]]) -> list[str | None]:
-        """last_part of each ``(text, may_be_link)``: one loop, as a scan's thousands of files ask."""
+        """parts(text)[-1] (None for no parts) of each ``(text, may_be_link)``,
+        resolving only the file's directory (``may_be_link`` False: the caller
+        knows it is no symbolic link, as a walk found it); one loop, as a
+        scan's thousands of files ask."""
         found: list[str | None] = []
         split, splitext = os.path.split, os.path.splitext
         for text, may_be_link in files:
