@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Literal
 from rich.text import Text
 
 from mmlint.analysis import ALWAYS, NEVER, NOT_JUDGED, SOME, Judgement
+from mmlint.analysis.twin_presence import MISSING
 from mmlint.analysis.twins import Twin, TwinCall
 from mmlint.analysis.weight import UNKNOWN_WEIGHT, Weight, WeightKind
 from mmlint.core.report import AnalysedReport, twins_in_play
@@ -23,6 +24,9 @@ from mmlint.reporters.markup import text as markup_text
 
 if TYPE_CHECKING:  # rich's console is imported when rendering
     from rich.console import Console, RenderableType
+
+    from mmlint.analysis.project import Project
+    from mmlint.facts.model import CallSite
 
 AUDIT_FORMATS = ("text", "json", "markdown")
 
@@ -132,6 +136,16 @@ class Audit:
     # Twins defined by assignment through a `twin-wrappers` call:
     # (path, sync name, async name, wrapper), e.g. `X_async = make_async(X, ...)`.
     assigned_twins: tuple[tuple[str, str, str, str], ...] = ()
+    # Configured pairs whose async twin does not exist where their sync twin
+    # is called (MM001 stays silent there): (sync name, async name, calls).
+    missing_twins: tuple[tuple[str, str, int], ...] = ()
+
+    def missing_twin_notes(self) -> list[str]:
+        return [
+            f"note: {calls} call{'s' if calls != 1 else ''} of `{sync}` {'are' if calls != 1 else 'is'} made where no"
+            f" `{async_}` exists (the scanned code defines the sync twin only): not MM001, nothing to rewrite to"
+            for sync, async_, calls in self.missing_twins
+        ]
 
     def unparsed_note(self) -> str | None:
         if not self.unparsed:
@@ -172,7 +186,7 @@ def build_audit(report: AnalysedReport) -> Audit:
                 sync_calls=sum(1 for s in sites if not s.is_async_twin),
                 async_calls=sum(1 for s in sites if s.is_async_twin),
                 unawaitable_calls=sum(1 for s in sites if not s.awaitable),
-                bypassing_calls=sum(1 for s in sites if not s.is_async_twin and not s.delegation),
+                bypassing_calls=sum(1 for s in sites if not s.is_async_twin and not s.delegation and not _no_twin(project, path, s)),
                 async_defs=async_defs,
                 always=verdicts[ALWAYS],
                 some=verdicts[SOME],
@@ -194,7 +208,33 @@ def build_audit(report: AnalysedReport) -> Audit:
         twins_in_play=twins_in_play(report),
     )
     unparsed = tuple(sorted(path for path in report.file_paths if isinstance(report.outcomes.get(path), ParseFailure)))
-    return Audit(tuple(rows), totals, unparsed, _audit_defs(report), _twin_rows(report), _assigned_twins(report))
+    return Audit(
+        tuple(rows),
+        totals,
+        unparsed,
+        _audit_defs(report),
+        _twin_rows(report),
+        _assigned_twins(report),
+        _missing_twins(report),
+    )
+
+
+def _no_twin(project: Project, path: str, site: CallSite) -> bool:
+    """A sync-twin call on a receiver where the async twin does not exist: it bypasses no pool."""
+    return project.twin_presence.of_call(path, site.owner, site.receiver, site.pair.async_, site.pair.sync).state == MISSING
+
+
+def _missing_twins(report: AnalysedReport) -> tuple[tuple[str, str, int], ...]:
+    """Calls of a configured sync twin, in the target files, on a receiver where
+    the async twin does not exist, counted per pair."""
+    project = report.project
+    counts: Counter[tuple[str, str]] = Counter()
+    for path in sorted(project.targets):
+        facts = project.files.get(path)
+        for site in facts.call_sites if facts is not None else ():
+            if not site.is_async_twin and not site.delegation and _no_twin(project, path, site):
+                counts[(site.pair.sync, site.pair.async_)] += 1
+    return tuple((sync, async_, calls) for (sync, async_), calls in sorted(counts.items()))
 
 
 def _audit_defs(report: AnalysedReport) -> tuple[AuditDef, ...]:
@@ -314,6 +354,7 @@ def render_json(audit: Audit) -> str:
             {"path": path, "sync": sync, "async": async_, "wrapper": wrapper}
             for path, sync, async_, wrapper in audit.assigned_twins
         ],
+        "missing_twins": [{"sync": sync, "async": async_, "calls": calls} for sync, async_, calls in audit.missing_twins],
     }
     return json.dumps(data, indent=2) + "\n"
 
@@ -342,6 +383,7 @@ def render_markdown(audit: Audit, *, quiet: bool = False) -> str:
             lines.append("| " + " | ".join(twin_cells) + " |")
     if not quiet:
         lines += ["", audit.totals.summary()]
+    lines += [line for twin_note in audit.missing_twin_notes() for line in ("", twin_note)]
     if note := audit.unparsed_note():
         lines += ["", note]
     return "\n".join(lines) + "\n"
@@ -385,6 +427,8 @@ def render_text(audit: Audit, *, color: bool, width: int | None = None, quiet: b
         _print_stacked(console, audit, width)
     if not quiet:
         console.print(audit.totals.summary(), soft_wrap=width is None)
+    for twin_note in audit.missing_twin_notes():
+        console.print(markup_text(twin_note), soft_wrap=width is None)
     if note := audit.unparsed_note():
         console.print(markup_text(note), style="bold red", soft_wrap=width is None)
     return "".join(line.rstrip() + "\n" for line in buffer.getvalue().splitlines())

@@ -70,9 +70,9 @@ class IneffectiveTimeout:
 class SuspensionAnalysis:
     """Verdicts for every async def of a scan, and the findings built on them."""
 
-    def __init__(self, files: dict[str, FileFacts]) -> None:
+    def __init__(self, files: dict[str, FileFacts], resolver: Resolver | None = None) -> None:
         self.files = files
-        self.resolver = Resolver(files)
+        self.resolver = resolver if resolver is not None else Resolver(files)
         self.defs: dict[DefKey, AsyncDef] = {
             (path, index): info for path, facts in files.items() for index, info in enumerate(facts.async_defs)
         }
@@ -210,4 +210,4 @@ def analyse_files(files: dict[str, FileFacts]) -> SuspensionAnalysis:
 
 def analyse_project(project: "Project") -> SuspensionAnalysis:
     """The analysis over every parsed file of a project (targets and context)."""
-    return SuspensionAnalysis(project.files)
+    return SuspensionAnalysis(project.files, project.resolver)

@@ -11,6 +11,8 @@ from mmlint.facts.model import FileFacts
 
 if TYPE_CHECKING:  # imported when first used: a findings-only run never loads them
     from mmlint.analysis import SuspensionAnalysis
+    from mmlint.analysis.resolve import Resolver
+    from mmlint.analysis.twin_presence import TwinPresence
     from mmlint.analysis.twins import TwinAnalysis
     from mmlint.analysis.weight import WeightAnalysis
 
@@ -24,6 +26,20 @@ class Project:
     call_site_count: int = 0
     config_display_path: str | None = None
     _weights: dict[tuple[str, ...], WeightAnalysis] = field(default_factory=dict, repr=False, compare=False)
+
+    @cached_property
+    def resolver(self) -> "Resolver":
+        """Names, imports and classes across the scan, shared by every analysis."""
+        from mmlint.analysis.resolve import Resolver
+
+        return Resolver(self.files)
+
+    @cached_property
+    def twin_presence(self) -> "TwinPresence":
+        """Whether a twin name exists where a call is made (MM001, MM013)."""
+        from mmlint.analysis.twin_presence import TwinPresence
+
+        return TwinPresence(self.files, self.resolver)
 
     @cached_property
     def suspension(self) -> SuspensionAnalysis:

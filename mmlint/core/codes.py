@@ -18,6 +18,7 @@ RULE_NAMES: dict[str, str] = {
     "MM010": "sync-call-with-async-twin",
     "MM011": "dropped-coroutine",
     "MM012": "stale-configuration",
+    "MM013": "undefined-twin-call",
     "MM999": "syntax-error",
 }
 

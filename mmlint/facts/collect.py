@@ -290,6 +290,7 @@ class FileWalk:
         self.all_names: tuple[str, ...] | None = None  # the module's literal `__all__`, the last one
         # (target, its link, (sync, async, wrapper), holding class or "" for the module)
         self.twin_assignments: list[tuple[cst.BaseExpression, Link, tuple[str, str, str], str]] = []
+        self.class_attributes: dict[str, list[str]] = {}  # class (qualified) -> ClassInfo.attributes
 
     # -- the walk
 
@@ -432,6 +433,7 @@ class FileWalk:
                 if holder is not None:
                     self.twin_assignments.append((node.targets[0].target, link, twin, holder))
         for target in node.targets:
+            self._class_attribute(ctx.owner, target.target)
             names = self._bind_targets(ctx, target.target)
             if not ctx.owner:
                 self.module_bindings.update(names)
@@ -444,14 +446,31 @@ class FileWalk:
         return False
 
     def _ann_assign(self, node: cst.AnnAssign, ctx: _Context, link: Link, stack: _Stack) -> bool:
+        self._class_attribute(ctx.owner, node.target)
         names = self._bind_targets(ctx, node.target)
         if ctx.chain == (model.MODULE,):
             self.module_bindings.update(names)
         return False
 
     def _binding_target(self, node: cst.AugAssign | cst.NamedExpr, ctx: _Context, link: Link, stack: _Stack) -> bool:
+        self._class_attribute(ctx.owner, node.target)
         self._bind_targets(ctx, node.target)
         return False
+
+    def _class_attribute(self, owner: tuple[Owner, ...], target: cst.BaseExpression) -> None:
+        """Record a name an assignment gives instances of a class: a target in
+        the class body, or ``self.X`` in a method directly in it."""
+        depth = next((i for i, part in enumerate(owner) if part.kind != model.CLASS), len(owner))
+        if depth == 0:
+            return
+        holder = ".".join(part.name for part in owner[:depth])
+        if depth == len(owner):
+            names = stored_names(target)
+        else:
+            elements = [e.value for e in target.elements] if isinstance(target, (cst.Tuple, cst.List)) else [target]
+            names = [e.attr.value for e in elements if _on_self(e) and isinstance(e, cst.Attribute)]
+        if names:
+            self.class_attributes.setdefault(holder, []).extend(names)
 
     def _for(self, node: cst.For, ctx: _Context, link: Link, stack: _Stack) -> bool:
         self._bind_targets(ctx, node.target)
@@ -762,7 +781,14 @@ class FileWalk:
             sync_defs=tuple(self._sync_def(pending) for pending in self.sync_defs),
             imports=tuple(self.imports),
             classes=tuple(
-                ClassInfo(c.name, c.bases, c.methods, self.ranges[id(c.node.name)][0]) for c in self.classes
+                ClassInfo(
+                    c.name,
+                    c.bases,
+                    c.methods,
+                    self.ranges[id(c.node.name)][0],
+                    tuple(dict.fromkeys(self.class_attributes.get(c.name, ()))),
+                )
+                for c in self.classes
             ),
             functions=tuple(self.functions),
             assigned_names=tuple(self.assigned_names),

@@ -162,6 +162,7 @@ class _Walk:
         self.all_names: tuple[str, ...] | None = None  # the module's literal `__all__`, the last one
         # (target, (sync, async, wrapper), holding class or "" for the module)
         self.twin_assignments: list[tuple[ast.expr, tuple[str, str, str], str]] = []
+        self.class_attributes: dict[str, list[str]] = {}  # class (qualified) -> ClassInfo.attributes
         # id(call) for each call that is the whole value of an expression statement (MM011).
         self.discarded: set[int] = set()
         # id(call) for each call that is a direct argument of a coroutine consumer (TASK_WRAPPERS).
@@ -286,6 +287,7 @@ class _Walk:
                 if holder is not None:
                     self.twin_assignments.append((node.targets[0], twin, holder))
         for target in node.targets:
+            self._class_attribute(ctx.owner, target)
             names = self._bind(ctx, target)
             if not ctx.owner:
                 self.module_bindings.update(names)
@@ -296,14 +298,30 @@ class _Walk:
         return False
 
     def _ann_assign(self, node: ast.AnnAssign, ctx: _Ctx, stack: _Stack) -> bool:
+        self._class_attribute(ctx.owner, node.target)
         names = self._bind(ctx, node.target)
         if ctx.at_module:
             self.module_bindings.update(names)
         return False
 
     def _binding_target(self, node: ast.AugAssign | ast.NamedExpr, ctx: _Ctx, stack: _Stack) -> bool:
+        self._class_attribute(ctx.owner, node.target)
         self._bind(ctx, node.target)
         return False
+
+    def _class_attribute(self, owner: tuple[Owner, ...], target: ast.expr) -> None:
+        """As FileWalk._class_attribute (mmlint.facts.collect)."""
+        depth = next((i for i, part in enumerate(owner) if part.kind != model.CLASS), len(owner))
+        if depth == 0:
+            return
+        holder = ".".join(part.name for part in owner[:depth])
+        if depth == len(owner):
+            names = stored_names(target)
+        else:
+            elements = target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]
+            names = [e.attr for e in elements if _on_self(e) and isinstance(e, ast.Attribute)]
+        if names:
+            self.class_attributes.setdefault(holder, []).extend(names)
 
     def _loop(self, node: ast.For | ast.AsyncFor | ast.While, ctx: _Ctx, stack: _Stack) -> bool:
         frame = ctx.frame
@@ -479,7 +497,10 @@ class _Walk:
             async_defs=(),
             sync_defs=tuple(self._sync_def(pending) for pending in self.defs),
             imports=tuple(self.imports),
-            classes=tuple(self.classes),
+            classes=tuple(
+                ClassInfo(c.name, c.bases, c.methods, c.line, tuple(dict.fromkeys(self.class_attributes.get(c.name, ()))))
+                for c in self.classes
+            ),
             functions=tuple(self.functions),
             assigned_names=tuple(self.assigned_names),
             module_bindings=frozenset(self.module_bindings),

@@ -286,6 +286,14 @@ class ClassInfo:
     bases: tuple[str, ...]  # dotted reference text; "" for a base that is not a dotted name
     methods: tuple[str, ...]  # every name defined by def / async def in the class body
     line: int
+    # Other names an instance may hold: assigned in the class body (fields,
+    # wrapped twins) or as ``self.X = ...`` in a method directly in the body.
+    attributes: tuple[str, ...] = ()
+
+    def defines(self, name: str) -> bool:
+        """Whether an instance of this class itself may hold ``name`` (a class
+        with ``__getattr__`` may hold any)."""
+        return name in self.methods or name in self.attributes or "__getattr__" in self.methods
 
 
 # ImportFact.local of `from m import *`: its target is the module m.

@@ -4,10 +4,21 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from mmlint.analysis.twin_presence import MISSING
 from mmlint.core.diagnostics import AwaitRewrite, Diagnostic
 from mmlint.facts.model import CallSite, FileFacts
 from mmlint.rules.base import Example, Rule, RuleContext
 from mmlint.rules.scopes import describe_scope
+
+# The base class the examples import: it has both twins.
+_BASE_PROCESSOR = """
+class BaseMultimodalProcessor:
+    def process_and_combine_mm_data(self, base_output, mm_tokens, **kwargs):
+        ...
+
+    async def process_and_combine_mm_data_async(self, base_output, mm_tokens, **kwargs):
+        ...
+"""
 
 
 class SyncTwinCall(Rule):
@@ -15,6 +26,15 @@ class SyncTwinCall(Rule):
     Flags a direct call of the sync twin (`process_and_combine_mm_data` by
     default, or any `sync` name of a configured `[[tool.mmlint.twins]]` pair)
     where the executor-backed async twin exists.
+
+    Exists means: on a `self.`, `cls.` or `super().` call, a class of the
+    receiver's hierarchy (C3 order, and every scanned subclass the method may
+    run on) defines the async twin; on any other receiver, or a hierarchy
+    with a base outside the scan, the scanned code defines it somewhere. A
+    package that defines the sync twin and no async one (sglang before the
+    twin was added) gets no MM001 and no rewrite: there is nothing to
+    rewrite to, and `mmlint audit` says so. Only when the scanned code
+    defines neither twin is the configured pair taken at its word.
 
     ## Why is this bad?
     The async twin runs the sync body on the processor worker pool. Calling the
@@ -50,6 +70,8 @@ class SyncTwinCall(Rule):
     bad_examples = (
         Example(
             """
+            from base_processor import BaseMultimodalProcessor
+
             class ClipProcessor(BaseMultimodalProcessor):
                 async def process_mm_data_async(self, image_data, input_text, request_obj, **kwargs):
                     base_output = await self.load_mm_data_async(input_text, image_data=image_data)
@@ -60,7 +82,10 @@ class SyncTwinCall(Rule):
                     return {"mm_items": mm_items, "input_ids": input_ids.tolist()}
             """,
             expect=("MM001",),
+            files={"base_processor.py": _BASE_PROCESSOR},
             fixed="""
+            from base_processor import BaseMultimodalProcessor
+
             class ClipProcessor(BaseMultimodalProcessor):
                 async def process_mm_data_async(self, image_data, input_text, request_obj, **kwargs):
                     base_output = await self.load_mm_data_async(input_text, image_data=image_data)
@@ -73,13 +98,18 @@ class SyncTwinCall(Rule):
         ),
         Example(
             """
+            from base_processor import BaseMultimodalProcessor
+
             class OcrProcessor(BaseMultimodalProcessor):
                 async def process_mm_data_async(self, image_data, input_text, request_obj, **kwargs):
                     base_output = await self.load_mm_data_async(input_text, image_data=image_data)
                     return self.process_and_combine_mm_data(base_output, self.mm_tokens)[0]
             """,
             expect=("MM001",),
+            files={"base_processor.py": _BASE_PROCESSOR},
             fixed="""
+            from base_processor import BaseMultimodalProcessor
+
             class OcrProcessor(BaseMultimodalProcessor):
                 async def process_mm_data_async(self, image_data, input_text, request_obj, **kwargs):
                     base_output = await self.load_mm_data_async(input_text, image_data=image_data)
@@ -127,9 +157,13 @@ class SyncTwinCall(Rule):
     )
 
     def check_file(self, facts: FileFacts, ctx: RuleContext) -> Iterable[Diagnostic]:
+        presence = ctx.project.twin_presence
         for site in facts.call_sites:
             if site.is_async_twin or site.delegation:
                 continue
+            state = presence.of_call(facts.path, site.owner, site.receiver, site.pair.async_, site.pair.sync).state
+            if state == MISSING:
+                continue  # no async twin on this receiver: nothing to rewrite to (audit notes it)
             reason = unfixable_reason(site, facts)
             call = f"{site.receiver}.{site.callee}" if site.receiver else site.callee
             target = f"{site.receiver}.{site.pair.async_}" if site.receiver else site.pair.async_

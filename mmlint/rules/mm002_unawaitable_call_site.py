@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from mmlint.analysis.twin_presence import MISSING
 from mmlint.core.diagnostics import Diagnostic
 from mmlint.facts.model import FileFacts
 from mmlint.rules.base import Example, Rule, RuleContext
@@ -71,9 +72,12 @@ class UnawaitableCallSite(Rule):
     )
 
     def check_file(self, facts: FileFacts, ctx: RuleContext) -> Iterable[Diagnostic]:
+        presence = ctx.project.twin_presence
         for site in facts.call_sites:
             if site.awaitable or site.delegation:  # e.g. the twin's lambda handed to the pool
                 continue
+            if presence.of_call(facts.path, site.owner, site.receiver, site.pair.async_, site.pair.sync).state == MISSING:
+                continue  # no async twin on this receiver: nothing to await (MM013 reports a call of it)
             call = f"{site.receiver}.{site.callee}" if site.receiver else site.callee
             if site.is_async_twin:
                 consequence = "its coroutine cannot be awaited here"

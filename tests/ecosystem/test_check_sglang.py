@@ -1,12 +1,15 @@
 """`mmlint check` over real sglang releases, against an independent stdlib-`ast` scan.
 
 0.5.14 is the release whose processors call the sync twin directly (32 calls in
-30 files by our count); in 0.5.23 every processor awaits the async twin and the
-only sync call left is the base class's own delegation.
+30 files by our count) and whose base class has no async twin yet: nothing
+there is MM001, since there is nothing to rewrite to. In 0.5.23 every
+processor awaits the async twin and the only sync call left is the base
+class's own delegation.
 """
 
 from __future__ import annotations
 
+import ast
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -15,6 +18,7 @@ import pytest
 from expectations import is_delegation, scan_twin_calls
 
 from mmlint.api import check
+from mmlint.audit import build_audit
 
 pytestmark = pytest.mark.ecosystem
 
@@ -83,20 +87,67 @@ def _sites(report, code: str) -> set[tuple[str, int]]:
     return {(d.path, d.span.line) for d in report.diagnostics if d.code == code}
 
 
-def test_0_5_14_reports_every_direct_sync_call(sglang_0_5_14: Path, report_0_5_14):
+def _defines(multimodal: Path, name: str) -> list[str]:
+    """Files whose code defines ``name`` (def, async def, assignment, attribute), by stdlib `ast`."""
+    found = []
+    for file in _python_files(multimodal):
+        for node in ast.walk(ast.parse(file.read_bytes())):
+            named = getattr(node, "name", None) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+            if isinstance(node, (ast.Name, ast.Attribute)) and isinstance(node.ctx, ast.Store):
+                named = node.id if isinstance(node, ast.Name) else node.attr
+            if named == name:
+                found.append(file.name)
+    return found
+
+
+def test_0_5_14_has_no_async_twin_so_no_mm001(sglang_0_5_14: Path, report_0_5_14):
+    """32 direct calls of the sync body, and no async twin anywhere: a rewrite
+    would raise AttributeError at the first multimodal request."""
     report = report_0_5_14
     sync_calls, unawaitable, total = _independent_scan(sglang_0_5_14, exempt_base=True)
 
-    # Sanity anchor: the independent scan itself still sees the release we know.
+    # Sanity anchors: the independent scan still sees the release we know.
     assert len(sync_calls) == 32
     assert len({path for path, _ in sync_calls}) == 30
+    assert _defines(sglang_0_5_14, "process_and_combine_mm_data") == [BASE_PROCESSOR]
+    assert _defines(sglang_0_5_14, "process_and_combine_mm_data_async") == []
 
-    assert _sites(report, "MM001") == sync_calls
-    assert len([d for d in report.diagnostics if d.code == "MM001"]) == 32
+    assert _sites(report, "MM001") == set()
+    assert _sites(report, "MM013") == set()
     assert _sites(report, "MM002") == unawaitable == set()
     assert _sites(report, "MM999") == set()
     assert report.call_sites == total
     assert report.files_scanned == len(_python_files(sglang_0_5_14))
+    assert build_audit(report).missing_twins == (("process_and_combine_mm_data", "process_and_combine_mm_data_async", 32),)
+
+
+def test_0_5_14_migrated_ahead_of_its_base_is_mm013(sglang_copy: Callable[[str], Path], tmp_path: Path):
+    """A half-done migration: one processor rewritten to the twin its base lacks."""
+    copied = sglang_copy("0.5.14")
+    target = copied / "processors" / "clip.py"
+    text = target.read_text(encoding="utf-8")
+    assert text.count("self.process_and_combine_mm_data(") == 1
+    target.write_text(
+        text.replace("self.process_and_combine_mm_data(", "await self.process_and_combine_mm_data_async("), encoding="utf-8"
+    )
+    (tmp_path / "cfg").mkdir()
+    report = _check(_write_config(tmp_path / "cfg", copied, exempt_base=True), copied)
+    line = next(n for n, t in enumerate(target.read_text(encoding="utf-8").splitlines(), 1) if "_async(" in t and "combine" in t)
+    assert _sites(report, "MM013") == {(target.relative_to(_release_root(copied)).as_posix(), line)}
+    assert _sites(report, "MM001") == set()
+
+
+def test_0_5_23_with_a_misspelt_twin_is_mm013(sglang_copy: Callable[[str], Path], tmp_path: Path):
+    copied = sglang_copy("0.5.23")
+    target = copied / "processors" / "clip.py"
+    text = target.read_text(encoding="utf-8")
+    assert text.count("self.process_and_combine_mm_data_async(") == 1
+    target.write_text(text.replace("process_and_combine_mm_data_async(", "process_and_combine_mm_data_asycn("), encoding="utf-8")
+    (tmp_path / "cfg").mkdir()
+    report = _check(_write_config(tmp_path / "cfg", copied, exempt_base=True), copied)
+    [finding] = [d for d in report.diagnostics if d.code == "MM013"]
+    assert finding.path.endswith("processors/clip.py") and "process_and_combine_mm_data_asycn" in finding.message
+    assert "did you mean `self.process_and_combine_mm_data_async(...)`" in finding.help
 
 
 def test_0_5_23_is_clean(sglang_0_5_23: Path, tmp_path: Path):

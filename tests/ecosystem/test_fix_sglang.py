@@ -1,7 +1,11 @@
-"""`mmlint fix` on a copy of sglang 0.5.14's multimodal package (base_processor.py
-exempt, as the upstream test does): 32 sites fixed, `check` is then free of
-MM001, every changed line differs only by `await ` and `_async`, and a second
-run changes nothing."""
+"""`mmlint fix` on real sglang releases (base_processor.py exempt, as the
+upstream test does).
+
+0.5.14's base class has no async twin: fix writes nothing there (a rewrite
+would raise AttributeError at the first request). 0.5.23 with its migration
+undone (every `await self.X_async(` back to `self.X(`) is the shape fix was
+made for: fix turns it back into the released bytes, every changed line
+differing only by `await ` and `_async`, and a second run changes nothing."""
 
 from __future__ import annotations
 
@@ -22,7 +26,8 @@ pytestmark = pytest.mark.ecosystem
 
 SYNC = "process_and_combine_mm_data"
 ASYNC = SYNC + "_async"
-EXPECTED_SITES = 32
+# Calls of the async twin in 0.5.23's processors: the sites an undone migration gives back.
+MIGRATED_SITES = 40
 
 
 def _snapshot(tree: Path) -> dict[Path, bytes]:
@@ -54,36 +59,62 @@ def _only_await_and_suffix(old: str, new: str) -> bool:
     return new.count("await ") - old.count("await ") == new.count(ASYNC) - old.count(ASYNC) >= 1
 
 
-def test_fix_sglang_0_5_14(sglang_copy: Callable[[str], Path], tmp_path: Path) -> None:
-    multimodal = sglang_copy("0.5.14")
+def _write_config(config_dir: Path, multimodal: Path) -> None:
     # The configuration sits at the copy's root: configured paths stay inside its directory.
-    config_dir = multimodal.parents[2]
     (config_dir / "mmlint.toml").write_text(
         f"paths = [{json.dumps(multimodal.relative_to(config_dir).as_posix())}]\n\n[exempt]\npaths = [\"**/base_processor.py\"]\n",
         encoding="utf-8",
     )
+
+
+def test_fix_writes_nothing_on_0_5_14(sglang_copy: Callable[[str], Path]) -> None:
+    multimodal = sglang_copy("0.5.14")
+    config_dir = multimodal.parents[2]
+    _write_config(config_dir, multimodal)
     before = _snapshot(multimodal)
 
     report, run = _run(config_dir, write=True)
-    assert [d for d in report.diagnostics if d.code == "MM999"] == []
+    assert [d for d in report.diagnostics if d.code in ("MM001", "MM013", "MM999")] == []
     assert not run.errors, [(r.path, r.error) for r in run.errors]
-    assert run.sites_fixed == EXPECTED_SITES
+    assert run.sites_fixed == 0 and run.changed == ()
     # The one site left: MM010's ernie45_vl call of `resize_image`, whose async twin never suspends.
     assert [(Path(path).name, site.span.line, site.code) for path, site in run.unfixed] == [("ernie45_vl.py", 403, "MM010")]
+    assert _snapshot(multimodal) == before
+
+
+def test_fix_undoes_an_undone_migration_of_0_5_23_byte_for_byte(sglang_copy: Callable[[str], Path]) -> None:
+    multimodal = sglang_copy("0.5.23")
+    config_dir = multimodal.parents[2]
+    _write_config(config_dir, multimodal)
+    released = _snapshot(multimodal)
+    undone = 0
+    for path, data in released.items():
+        if path.name == "base_processor.py":
+            continue
+        text = data.decode("utf-8")
+        count = text.count(f"await self.{ASYNC}(")
+        if count:
+            path.write_bytes(text.replace(f"await self.{ASYNC}(", f"self.{SYNC}(").encode("utf-8"))
+            undone += count
+    assert undone == MIGRATED_SITES
+    before = _snapshot(multimodal)
+
+    report, run = _run(config_dir, write=True)
+    assert [d for d in report.diagnostics if d.code in ("MM013", "MM999")] == []
+    assert len(mm001(report)) == MIGRATED_SITES
+    assert not run.errors, [(r.path, r.error) for r in run.errors]
+    assert run.sites_fixed == MIGRATED_SITES
 
     after = _snapshot(multimodal)
-    assert after.keys() == before.keys()
-    changed_files = [path for path in before if before[path] != after[path]]
-    assert len(changed_files) == len(run.changed)
-    for path in changed_files:
+    assert after == released
+    for path in (path for path in before if before[path] != after[path]):
         old_lines = before[path].decode("utf-8").splitlines(keepends=True)
         new_lines = after[path].decode("utf-8").splitlines(keepends=True)
         assert len(old_lines) == len(new_lines), path
         for old, new in zip(old_lines, new_lines):
             if old != new:
                 assert _only_await_and_suffix(old, new), f"{path}: {old!r} -> {new!r}"
-        assert os.path.basename(path) != "base_processor.py"
 
     check_after, again = _run(config_dir, write=True)
-    assert mm001(check_after) == []
+    assert mm001(check_after) == [] and [d for d in check_after.diagnostics if d.code == "MM013"] == []
     assert again.changed == () and _snapshot(multimodal) == after
