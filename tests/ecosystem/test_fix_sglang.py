@@ -10,7 +10,6 @@ differing only by `await ` and `_async`, and a second run changes nothing."""
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Callable
 from pathlib import Path
