@@ -33,6 +33,7 @@ from mmlint.server import code_actions
 from mmlint.server.analysis import Analyser, DocumentResult, Snapshot, errors_of
 from mmlint.server.protocol import Lines, to_lsp
 from mmlint.server.settings import ServerSettings, read_settings
+from mmlint.server.wire import MmlintProtocol
 
 FIX_ALL_COMMAND = "mmlint.fixAll"
 SOURCE_SUFFIXES = (".py", ".pyi")
@@ -41,7 +42,9 @@ SETTINGS_WAIT_SECONDS = 5.0
 
 class MmlintServer(LanguageServer):
     def __init__(self) -> None:
-        super().__init__("mmlint", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+        super().__init__(
+            "mmlint", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental, protocol_cls=MmlintProtocol
+        )
         self.initial_settings = ServerSettings()
         self.settings = ServerSettings()
         self.open_uris: dict[str, None] = {}  # the Python documents open, in opening order
