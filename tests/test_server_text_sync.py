@@ -105,6 +105,7 @@ def edits(draw: st.DrawFn) -> tuple[str, list[dict], str]:
     return text, changes, encoding
 
 
+@pytest.mark.slow  # generating the cases takes seconds: outside the fast loop, as the other campaigns
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(edits())
 def test_any_sequence_of_changes_leaves_the_editors_text(case: tuple[str, list[dict], str]) -> None:
