@@ -141,7 +141,7 @@ def test_a_malformed_response_fails_the_servers_request_instead_of_hanging_it(se
     request = {"jsonrpc": "2.0", "id": 100, "method": "workspace/executeCommand",
                "params": {"command": "mmlint.fixAll", "arguments": [uri]}}
     code, message = error_of(lsp, request, 100)
-    assert "malformed response" in message
+    assert code == -32603 and "malformed response" in message
     lsp.wait_for(lambda m: m.get("method") == "window/logMessage"
                  and "ignored a malformed response" in m["params"]["message"], ANSWER_TIMEOUT)
     assert lsp.stop() == 0

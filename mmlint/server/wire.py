@@ -33,6 +33,7 @@ from mmlint.server.text_sync import LspWorkspace
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
 INVALID_PARAMS = -32602
+INTERNAL_ERROR = -32603  # our request failed: the client's answer to it is malformed
 SERVER_NOT_INITIALIZED = -32002
 
 
@@ -176,7 +177,7 @@ class MmlintProtocol(LanguageServerProtocol):
             # The client's answer to one of our requests: never answered, but that request fails.
             future = self._request_futures.pop(data["id"], None)
             if future is not None and not future.done():
-                future.set_exception(JsonRpcException(code=message.code, message=f"malformed response: {reason}"))
+                future.set_exception(JsonRpcException(code=INTERNAL_ERROR, message=f"malformed response: {reason}"))
             self._log(f"mmlint: ignored a malformed response: {reason}")
         elif "method" in data and "id" not in data and message.code == INVALID_PARAMS:
             self._log(f"mmlint: ignored a malformed {method} notification: {reason}")  # never answered
