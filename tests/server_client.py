@@ -15,6 +15,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import lsp_model
+
 TIMEOUT = 60.0
 
 
@@ -55,7 +57,10 @@ class LspClient:
     # -- the wire --------------------------------------------------------------------------
 
     def _send(self, message: dict) -> None:
-        body = json.dumps({"jsonrpc": "2.0", **message}).encode("utf-8")
+        self.send_raw(json.dumps({"jsonrpc": "2.0", **message}).encode("utf-8"))
+
+    def send_raw(self, body: bytes) -> None:
+        """``body`` framed as a message, whatever it holds."""
         self.process.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
         self.process.stdin.flush()
 
@@ -195,25 +200,9 @@ class LspClient:
                 pass
 
 
-def apply_edits(text: str, edits: list[dict]) -> str:
-    """Apply LSP text edits (UTF-16 positions) to ``text`` as a client does."""
-    lines = text.splitlines(keepends=True)  # the fixtures hold no exotic line breaks
-
-    def offset(position: dict) -> int:
-        line, character = position["line"], position["character"]
-        if line >= len(lines):
-            return len(text)
-        before = sum(len(item) for item in lines[:line])
-        units, index, content = 0, 0, lines[line]
-        while index < len(content) and units < character:
-            units += 2 if ord(content[index]) > 0xFFFF else 1
-            index += 1
-        return before + index
-
-    located = sorted(((offset(e["range"]["start"]), offset(e["range"]["end"]), e["newText"]) for e in edits), reverse=True)
-    for start, end, new in located:
-        text = text[:start] + new + text[end:]
-    return text
+def apply_edits(text: str, edits: list[dict], encoding: str = "utf-16") -> str:
+    """Apply LSP text edits to ``text`` as a client does (lines split at \\n, \\r\\n and \\r only)."""
+    return lsp_model.apply_edits(text, edits, encoding)
 
 
 def edits_of(workspace_edit: dict, uri: str) -> list[dict]:

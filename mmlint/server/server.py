@@ -33,6 +33,7 @@ from mmlint.server import code_actions
 from mmlint.server.analysis import Analyser, DocumentResult, Snapshot, errors_of
 from mmlint.server.protocol import Lines, to_lsp
 from mmlint.server.settings import ServerSettings, read_settings
+from mmlint.server.wire import UNPARSABLE, MmlintProtocol
 
 FIX_ALL_COMMAND = "mmlint.fixAll"
 SOURCE_SUFFIXES = (".py", ".pyi")
@@ -41,7 +42,9 @@ SETTINGS_WAIT_SECONDS = 5.0
 
 class MmlintServer(LanguageServer):
     def __init__(self) -> None:
-        super().__init__("mmlint", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+        super().__init__(
+            "mmlint", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental, protocol_cls=MmlintProtocol
+        )
         self.initial_settings = ServerSettings()
         self.settings = ServerSettings()
         self.open_uris: dict[str, None] = {}  # the Python documents open, in opening order
@@ -63,6 +66,13 @@ class MmlintServer(LanguageServer):
         self._loop_task: asyncio.Task[None] | None = None
         self._settings_ready: asyncio.Event | None = None  # set once the workspace configuration is in
         self.shut_down = False  # the client asked for shutdown before exit (or the end of input)
+
+    def report_server_error(self, error: Exception, source: Any) -> None:
+        # A body that is not JSON reaches pygls' reading loop only as an error: answered on the wire.
+        if isinstance(error, UNPARSABLE) and isinstance(self.protocol, MmlintProtocol):
+            self.protocol.answer_unparsable(error)
+            return
+        super().report_server_error(error, source)
 
     # -- documents and runs ----------------------------------------------------------------
 
