@@ -9,6 +9,7 @@ from cache_support import SOURCE, cache_entries, entry_fields
 from cli_support import CliRunner
 
 from mmlint.api import check
+from mmlint.check import build_fingerprint
 from mmlint.check import cache as cache_module
 from mmlint.cli import cli
 
@@ -48,7 +49,7 @@ def test_changed_content_is_a_miss(cache_dir, project):
 
 def test_collector_code_change_is_a_miss(cache_dir, project, monkeypatch):
     check(cwd=project)
-    monkeypatch.setattr(cache_module, "_code_fingerprint", lambda: b"another collector")
+    monkeypatch.setattr(build_fingerprint, "build_fingerprint", lambda: b"another build")
     check(cwd=project)
     assert len(entries(cache_dir)) == 2
 

@@ -44,7 +44,8 @@ def test_diff_keeps_separator_characters_inside_their_line(tmp_path: Path) -> No
     old = "# a\u2028b\x0cc\nx = 1  # mmlint: ignore\n".encode()
     new = "# a\u2028b\x0cc\nx = 1\n".encode()
     diff = unified_diff(FileFixResult("m.py", tmp_path / "m.py", old=old, new=new))
-    assert diff.endswith("@@ -1,2 +1,2 @@\n # a\u2028b\x0cc\n-x = 1  # mmlint: ignore\n+x = 1\n")
+    # Inside their line, and shown escaped: a terminal would act on them (tests/test_diff_safety.py).
+    assert diff.endswith("@@ -1,2 +1,2 @@\n # a\\u2028b\\x0cc\n-x = 1  # mmlint: ignore\n+x = 1\n")
 
 
 def test_config_key_line_after_separator_characters(tmp_path: Path) -> None:

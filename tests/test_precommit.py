@@ -253,3 +253,42 @@ def test_the_fix_hook_fails_only_for_a_fix_in_the_readmes_layout(pre_commit_home
     output = fixing.stdout + fixing.stderr
     assert fixing.returncode == 1 and "files were modified by this hook" in output, output
     assert clip.read_text(encoding="utf-8") == FIXED_PROCESSOR
+
+
+# Committed at the repository's root, so pre-commit names them as they are.
+OPTION_LIKE_NAMES = ("--config=cfg.py", "--exit-zero.py", "-q.py", "--select=MM999.py")
+
+
+@pytest.mark.slow
+def test_files_named_like_options_are_checked_and_fixed(pre_commit_home: Path, tmp_path: Path) -> None:
+    """pre-commit appends file names to `entry`; the hooks end their options
+    with `--`, so `--config=cfg.py` (with an empty `cfg.py`, a valid
+    configuration were it read as one) is a file with MM001, not the run's
+    configuration, and so are the others."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    pytest.importorskip("pre_commit", reason="pre-commit is not installed (pip install pre-commit)")
+    hooks_repo = _snapshot_project(tmp_path / "mmlint-snapshot")
+    user_repo = _make_repo(tmp_path / "user-repo")
+    (user_repo / "cfg.py").write_text("", encoding="utf-8")
+    (user_repo / "--config=cfg.py").write_text(PROCESSOR, encoding="utf-8")
+    _commit_all(user_repo)
+
+    first = _try_repo(hooks_repo, user_repo, "mmlint", pre_commit_home, tmp_path)
+    output = first.stdout + first.stderr
+    assert first.returncode == 1 and re.search(r"^--config=cfg\.py:\d+:\d+: MM001", output, re.MULTILINE), output
+
+    for name in OPTION_LIKE_NAMES[1:]:
+        (user_repo / name).write_text(PROCESSOR, encoding="utf-8")
+    _commit_all(user_repo)
+    checking = _try_repo(hooks_repo, user_repo, "mmlint", pre_commit_home, tmp_path)
+    output = checking.stdout + checking.stderr
+    assert checking.returncode == 1, output
+    for name in OPTION_LIKE_NAMES:
+        assert re.search(rf"^{re.escape(name)}:\d+:\d+: MM001", output, re.MULTILINE), (name, output)
+    fixing = _try_repo(hooks_repo, user_repo, "mmlint-fix", pre_commit_home, tmp_path)
+    output = fixing.stdout + fixing.stderr
+    assert fixing.returncode == 1 and "files were modified by this hook" in output, output
+    for name in OPTION_LIKE_NAMES:
+        assert (user_repo / name).read_text(encoding="utf-8") == FIXED_PROCESSOR, name
+    assert (user_repo / "cfg.py").read_text(encoding="utf-8") == ""

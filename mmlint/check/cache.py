@@ -4,9 +4,9 @@ Facts (`facts-v*`): per-file outcomes, and the light tier's entries of the
 files the reach leads to (mmlint.facts.light_groups: sync defs group by
 group, each decoded when asked). The key covers everything a file's
 facts depend on: the bytes, the path (module names and relative imports come
-from it), the display path, the twin pairs and the code that collects facts
-(a fingerprint of those modules' source, so an edited collector never reads
-stale facts).
+from it), the display path, the twin pairs and the build of mmlint
+(mmlint.check.build_fingerprint: every file of the package, libcst's version
+and Python's), so another build sharing the directory never reads them.
 
 Results (`results-v*`): a check run's findings, keyed by everything they
 depend on (mmlint.check.results): every file's bytes and paths, every
@@ -49,7 +49,6 @@ import marshal
 import os
 import secrets
 import stat
-import sys
 import tempfile
 import time
 from dataclasses import dataclass, replace
@@ -58,8 +57,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from mmlint import __version__
-from mmlint.check.results import RunResults, code_fingerprint, installed_libcst_version
+from mmlint.check import build_fingerprint
+from mmlint.check.results import RunResults, code_fingerprint
 from mmlint.core.datacodec import DataCodec, JsonData, reachable_dataclasses
 
 if TYPE_CHECKING:
@@ -72,9 +71,6 @@ FORMAT = "facts-v2"
 RESULTS_FORMAT = "results-v1"
 PREFILTER_FORMAT = "prefilter-v1"
 FORMAT_PREFIXES = ("facts-v", "results-v", "prefilter-v")  # every format's directory, for `mmlint clean`
-# The modules whose code decides a file's outcome or how it is stored.
-# (every module of mmlint/facts/ is fingerprinted too).
-_FACT_MODULES = ("check/per_file.py", "core/source.py", "core/diagnostics.py", "core/datacodec.py", "check/cache.py")
 DEFAULT_MAX_MB = 256
 PRUNE_TO = 0.8  # of the cap, so that pruning is not needed again at the next store
 _HIT_TOUCH_SECONDS = 24 * 3600  # a hit older than this gets a fresh mtime (least recently *used*)
@@ -153,18 +149,6 @@ def _file_outcome() -> object:
 @cache
 def results_codec() -> DataCodec:
     return DataCodec(reachable_dataclasses(RunResults))
-
-
-@cache
-def _code_fingerprint() -> bytes:
-    package = Path(__file__).resolve().parent.parent  # mmlint/
-    libcst_version = installed_libcst_version()
-    # Python's version too: which files CPython refuses decides some outcomes.
-    digest = hashlib.sha256(f"{FORMAT}|{__version__}|{libcst_version}|{sys.version}".encode())
-    for path in [*(package / relative for relative in _FACT_MODULES), *sorted((package / "facts").glob("*.py"))]:
-        with contextlib.suppress(OSError):
-            digest.update(path.read_bytes())
-    return digest.digest()
 
 
 def unsafe_directory_reason(directory: Path) -> str | None:
@@ -432,7 +416,7 @@ class FactsCache(_EntryStore):
         """``content_digest``: the sha256 of the file's bytes (the read already
         took it); ``options``: whatever else decides the outcome (twin pairs,
         budgets), by its repr."""
-        digest = hashlib.sha256(_code_fingerprint())
+        digest = hashlib.sha256(FORMAT.encode() + build_fingerprint.build_fingerprint())
         for part in (str(real_path), display_path, repr(options)):
             digest.update(part.encode("utf-8", "surrogateescape") + b"\0")
         digest.update(content_digest)

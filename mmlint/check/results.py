@@ -6,9 +6,9 @@ context: display path, real path, bytes), the configuration governing each
 scope (its values and its file's text, whose lines MM008 and MM009 report),
 which scopes the run covers in full, the working directory, and mmlint's
 code. The key hashes all of them, so any change to any of them is a miss.
-The code is fingerprinted whole: every module of the package, the parser's
-version and Python's, as a rule, an analysis or a reporter-facing message may
-change in any of them.
+The code is fingerprinted whole (mmlint.check.build_fingerprint): every file
+of the package, the parser's version and Python's, as a rule, an analysis or a
+reporter-facing message may change in any of them.
 """
 
 from __future__ import annotations
@@ -16,14 +16,11 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import os
-import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 
-from mmlint import __version__
+from mmlint.check import build_fingerprint
 from mmlint.core.diagnostics import Diagnostic
 
 RESULTS_KEY_VERSION = "results-key-v1"
@@ -102,48 +99,11 @@ def _canonical(value: object) -> object:
 
 
 def code_fingerprint() -> bytes:
-    """mmlint's code (every module), libcst's version and Python's: what any
-    cached value computed by mmlint as a whole is keyed by."""
+    """What any cached value computed by mmlint as a whole is keyed by: this
+    build (mmlint.check.build_fingerprint: every file of the package, libcst's
+    version and Python's)."""
     return _code_fingerprint()
 
 
-@cache
 def _code_fingerprint() -> bytes:
-    """mmlint's code (every module), libcst's version and Python's."""
-    package = Path(__file__).resolve().parent.parent  # mmlint/
-    digest = hashlib.sha256(_text(f"{RESULTS_KEY_VERSION}|{__version__}|{sys.version}|{installed_libcst_version()}"))
-    modules = sorted(
-        os.path.join(directory, name)
-        for directory, _, names in os.walk(package)
-        for name in names
-        if name.endswith(".py")
-    )
-    for module in modules:
-        digest.update(_text(os.path.relpath(module, package)))
-        try:
-            with open(module, "rb") as handle:
-                digest.update(hashlib.sha256(handle.read()).digest())
-        except OSError:
-            digest.update(b"unreadable\0")
-    return digest.digest()
-
-
-def installed_libcst_version() -> str:
-    """Which libcst is installed, without importing it (a warm run never needs
-    it) or importlib.metadata (a tenth of a warm run's budget): the text of
-    its generated version module, else the distribution's metadata."""
-    import importlib.util
-
-    spec = importlib.util.find_spec("libcst")
-    for location in (spec.submodule_search_locations or []) if spec is not None else []:
-        try:
-            with open(os.path.join(location, "_version.py"), "rb") as handle:
-                return hashlib.sha256(handle.read()).hexdigest()
-        except OSError:
-            continue
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("libcst")
-    except PackageNotFoundError:
-        return "unknown"
+    return hashlib.sha256(RESULTS_KEY_VERSION.encode() + build_fingerprint.build_fingerprint()).digest()

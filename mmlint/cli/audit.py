@@ -9,6 +9,7 @@ import click
 
 from mmlint.audit import AUDIT_FORMATS, build_audit, render, render_defs
 from mmlint.cli.common import (
+    PathsCommand,
     emit,
     output_options,
     refuse_output_over_input,
@@ -20,7 +21,7 @@ from mmlint.cli.common import (
 )
 
 
-@click.command("audit")
+@click.command("audit", cls=PathsCommand)
 @scan_options(exit_zero=False)  # an inventory always exits 0: --exit-zero would mean nothing
 @output_options(AUDIT_FORMATS)
 @click.option(

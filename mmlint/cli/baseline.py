@@ -9,6 +9,7 @@ import click
 
 from mmlint.baseline import is_baselinable, render_baseline
 from mmlint.cli.common import (
+    PathsCommand,
     FILE_TYPE,
     PATH_TYPE,
     emit,
@@ -21,7 +22,7 @@ from mmlint.cli.common import (
 from mmlint.reporters.escaping import visible
 
 
-@click.command("baseline")
+@click.command("baseline", cls=PathsCommand)
 @click.argument("paths", nargs=-1, type=PATH_TYPE)
 @click.option(
     "--output", "-o", "output", required=True, type=FILE_TYPE,

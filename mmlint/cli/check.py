@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from mmlint.cli.common import (
+    PathsCommand,
     FILE_TYPE,
     ToolError,
     emit,
@@ -34,7 +35,7 @@ def _refuse_fix(ctx: click.Context, param: click.Parameter, value: bool) -> None
         raise click.UsageError("`check` does not rewrite files; use `mmlint fix`", ctx=ctx)
 
 
-@click.command("check")
+@click.command("check", cls=PathsCommand)
 @scan_options
 @output_options(FORMATS)
 @click.option("--statistics", is_flag=True, help="Show counts per rule instead of each diagnostic.")

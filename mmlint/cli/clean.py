@@ -6,6 +6,7 @@ import click
 
 from mmlint.check.cache import cache_root, clean
 from mmlint.cli.common import ToolError
+from mmlint.reporters.escaping import visible
 
 
 @click.command("clean")
@@ -17,10 +18,10 @@ def command() -> None:
         more = f" (and {len(result.errors) - 1} more)" if len(result.errors) > 1 else ""
         raise ToolError(f"could not remove {len(result.errors)} cache entries: {result.errors[0]}{more}")
     if not result.entries:
-        click.echo(f"Nothing to clean in {root}")
+        click.echo(f"Nothing to clean in {visible(str(root))}")
         return
     plural = "y" if result.entries == 1 else "ies"
-    click.echo(f"Removed {result.entries} cache entr{plural} ({_size(result.bytes)}) from {root}")
+    click.echo(f"Removed {result.entries} cache entr{plural} ({_size(result.bytes)}) from {visible(str(root))}")
 
 
 def _size(count: int) -> str:

@@ -46,6 +46,38 @@ class ToolError(click.ClickException):
         click.echo(f"mmlint: error: {visible(self.format_message())}", err=True)
 
 
+class PathsCommand(click.Command):
+    """A command taking PATHs. After the ``--`` that ends its options every
+    argument is a PATH, ``-`` too: there it names the file ``-`` (given on as
+    its absolute path), never standard input. Hooks end their options so
+    (pre-commit appends the staged files' names), and a file named like an
+    option or ``-`` is then always a file."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        end = _end_of_options(self, ctx, args)
+        if end is not None:
+            cwd = str(logical_cwd())
+            args = [*args[: end + 1], *(os.path.join(cwd, arg) if arg == "-" else arg for arg in args[end + 1 :])]
+        return super().parse_args(ctx, args)
+
+
+def _end_of_options(command: click.Command, ctx: click.Context, args: list[str]) -> int | None:
+    """The index of the ``--`` that ends ``args``' options, or None. A ``--``
+    given as an option's value (``--config --``) does not: the options before
+    it then lack that value, which the parser says."""
+    for index, arg in enumerate(args):
+        if arg != "--":
+            continue
+        try:
+            command.make_parser(ctx).parse_args(args[:index])
+        except click.BadOptionUsage:
+            continue
+        except click.UsageError:
+            pass  # the whole parse reports it
+        return index
+    return None
+
+
 # Click does not check readability: mmlint does, when it reads, and says so in
 # its own words ("mmlint: error: PATH: cannot read: Permission denied").
 PATH_TYPE = click.Path(path_type=Path, readable=False)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import click
 
 from mmlint.cli.common import (
+    PathsCommand,
     EXIT_CLEAN,
     EXIT_FINDINGS,
     FILE_TYPE,
@@ -94,7 +95,7 @@ def render_summary(run: FixRun, *, mode: str, quiet: bool, suppressed: int = 0) 
     return lines
 
 
-@click.command("fix")
+@click.command("fix", cls=PathsCommand)
 @scan_options
 @click.option("--diff", "show_diff", is_flag=True, help="Print a unified diff of the fixes; write nothing.")
 @click.option("--check", "check_only", is_flag=True, help="Write nothing; list the files that would change.")

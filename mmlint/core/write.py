@@ -6,10 +6,14 @@
   opened once and held, the entry is opened without following a link, and the
   write goes to the same regular file (device, inode) that was read, holding
   the same bytes, checked under a lock concurrent mmlint runs share. It keeps
-  owner, group, mode and hard links: a file with several links, or another
-  owner than this process, is rewritten in place under that lock; any other is
-  replaced by a temporary file in the same directory, given the original's
-  group and mode, then renamed over it.
+  owner, group, mode, hard links and extended attributes (POSIX ACLs among
+  them): a file with several links, or another owner than this process, is
+  rewritten in place under that lock; any other is replaced by a temporary
+  file in the same directory, given the original's group, mode and extended
+  attributes, then renamed over it. When the temporary file cannot be given
+  all of them (a group or a ``security.*`` attribute this process may not
+  set), the file is rewritten in place instead, once the new bytes are ready:
+  nothing of the file's metadata is ever lost.
 - ``remove_leftovers``: temporary files a killed run left behind.
 
 Temporary files are named ``.<name>.<8 random characters>.mmlint-tmp``
@@ -143,14 +147,15 @@ class SourceFile:
         if status.st_nlink == 1 and status.st_uid == os.geteuid():
             fd = self._open(os.O_RDONLY)
             try:
-                temp = self._temp_copy(data, os.fstat(fd))
+                temp = self._temp_copy(data, fd)
                 if temp is not None:
                     self._rename_over(fd, temp)
                     return
             finally:
                 os.close(fd)
-        # Hard links, another owner, or a group this process cannot give a new
-        # file: write into the file itself, so that they all stay.
+        # Hard links, another owner, or a group or extended attributes this
+        # process cannot give a new file: write into the file itself, so that
+        # they all stay.
         fd = self._open(os.O_RDWR)
         try:
             with _locked(fd):
@@ -208,9 +213,11 @@ class SourceFile:
         finally:
             os.close(fd)
 
-    def _temp_copy(self, data: bytes, original: os.stat_result) -> str | None:
-        """A temporary file in the directory holding ``data`` with the
-        original's group and mode, synced; None when the group cannot be given."""
+    def _temp_copy(self, data: bytes, original_fd: int) -> str | None:
+        """A temporary file in the directory holding ``data`` with the group,
+        mode and extended attributes of the file open as ``original_fd``,
+        synced; None when the group or an attribute cannot be given."""
+        original = os.fstat(original_fd)
         name, fd = _create_temp(self._dir_fd, self._name)
         try:
             with _quiet_close(fd):
@@ -224,6 +231,9 @@ class SourceFile:
                         os.unlink(name, dir_fd=self._dir_fd)
                         return None
                 os.fchmod(fd, stat.S_IMODE(original.st_mode))
+                if not copy_xattrs(original_fd, fd):  # after chmod: an access ACL sets the mode's group bits
+                    os.unlink(name, dir_fd=self._dir_fd)
+                    return None
         except BaseException:
             with contextlib.suppress(OSError):
                 os.unlink(name, dir_fd=self._dir_fd)
@@ -244,6 +254,40 @@ class SourceFile:
         assert self._dir_fd is not None, "replace() renames only with the directory open"
         with contextlib.suppress(OSError):
             os.fsync(self._dir_fd)
+
+
+def copy_xattrs(source_fd: int, target_fd: int) -> bool:
+    """Give the file open as ``target_fd`` exactly the extended attributes of
+    the one open as ``source_fd`` (on Linux, POSIX ACLs are the
+    ``system.posix_acl_*`` ones): each missing or different one is set, and
+    one the target has and the source lacks (an ACL inherited from the
+    directory's default) is removed. False when that cannot be done (EPERM on
+    a ``security.*`` or ``trusted.*`` attribute, no room for them): the target
+    would not be a faithful copy. True with nothing to do where the platform
+    has no such attributes, or the filesystem does not support them."""
+    if not hasattr(os, "listxattr"):  # Python offers the calls on Linux only
+        return True
+    try:
+        wanted = {name: os.getxattr(source_fd, name) for name in os.listxattr(source_fd)}
+    except OSError as error:
+        return error.errno in _NO_XATTRS  # else: unreadable, so not copied faithfully
+    try:
+        for name in os.listxattr(target_fd):
+            if name not in wanted:
+                os.removexattr(target_fd, name)
+        for name, value in wanted.items():
+            try:
+                current: bytes | None = os.getxattr(target_fd, name)
+            except OSError:
+                current = None
+            if current != value:
+                os.setxattr(target_fd, name, value)
+    except OSError:
+        return False
+    return True
+
+
+_NO_XATTRS = frozenset({errno.ENOTSUP, errno.EOPNOTSUPP})
 
 
 def _create_temp(dir_fd: int | None, name: str) -> tuple[str, int]:

@@ -17,6 +17,7 @@ from mmlint.core.source import split_lines
 from mmlint.core.write import remove_leftovers
 from mmlint.fix.model import FileFixResult, UnfixedSite
 from mmlint.fix.pipeline import SYNTAX_ERROR_CODE, FileToFix, fix_file, fix_kind_of
+from mmlint.reporters.escaping import visible, visible_line
 
 
 
@@ -248,7 +249,9 @@ def merge_rounds(rounds: list[FixRun]) -> FixRun:
 def unified_diff(result: FileFixResult) -> str:
     """The change to one file as a unified diff with ``a/<path>`` / ``b/<path>``
     headers (the display path). Lines are decoded leniently: the diff is for
-    reading; the bytes written are exactly ``result.new``."""
+    reading; the bytes written are exactly ``result.new``. Control characters
+    of the path and the lines are escaped (mmlint.reporters.escaping.visible_line):
+    tabs and the lines' own breaks stay, so an ordinary diff still applies."""
     from mmlint.core.source import decode_keeping_format
 
     def lines(data: bytes) -> list[str]:
@@ -259,9 +262,10 @@ def unified_diff(result: FileFixResult) -> str:
         return split_lines(text, keepends=True)
 
     old_lines, new_lines = lines(result.old), lines(result.new)
-    diff = difflib.unified_diff(old_lines, new_lines, f"a/{result.path}", f"b/{result.path}")
+    shown = visible(result.path)
+    diff = difflib.unified_diff(old_lines, new_lines, f"a/{shown}", f"b/{shown}")
     out = []
-    for line in diff:
+    for line in map(visible_line, diff):  # what a terminal would act on is shown, never sent
         # A last line without a newline gets the marker `diff` and `patch` use.
-        out.append(line if line.endswith(("\n", "\r")) else line + "\n\\ No newline at end of file\n")
+        out.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
     return "".join(out)

@@ -38,6 +38,20 @@ def visible(text: str, *, keep: str = "") -> str:
     return _UNSAFE.sub(_escape, text)
 
 
+def visible_line(line: str) -> str:
+    """One line of a file's text as a diff prints it: :func:`visible` with
+    tabs kept, and its line break kept when it is ``\\n`` or ``\\r\\n`` (a
+    CRLF file's diff still applies). A lone ``\\r`` break would return the
+    cursor over the line just printed: it is shown as ``\\r`` before a ``\\n``."""
+    if line.endswith("\r\n"):
+        return visible(line[:-2], keep="\t") + "\r\n"
+    if line.endswith("\n"):
+        return visible(line[:-1], keep="\t") + "\n"
+    if line.endswith("\r"):
+        return visible(line[:-1], keep="\t") + "\\r\n"
+    return visible(line, keep="\t")
+
+
 def visible_path(path: str) -> str:
     """A path as printed at the start of a line: :func:`visible`, and a relative
     path that would read as a workflow command (``::...``, also after leading

@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 from typing import TYPE_CHECKING
 
 from mmlint.core.diagnostics import Diagnostic
-from mmlint.reporters.escaping import visible
+from mmlint.reporters.escaping import visible, visible_path
 
 if TYPE_CHECKING:
     from mmlint.core.report import Report
@@ -54,8 +54,10 @@ def _failing_case(suite: ET.Element, diagnostic: Diagnostic) -> None:
         name=f"{diagnostic.code} line {span.line}",
     )
     failure = ET.SubElement(case, "failure", message=_xml_text(diagnostic.message), type=diagnostic.code)
-    help_line = f"\nhelp: {diagnostic.help}" if diagnostic.help else ""
+    # The body is lines a log shows as they are: each part visible, so a name
+    # with a line break cannot start a line (a forged `::error` in a CI log).
+    help_line = f"\nhelp: {visible(diagnostic.help)}" if diagnostic.help else ""
     failure.text = _xml_text(
-        f"{diagnostic.path}:{span.line}:{span.column}: {diagnostic.code} [{diagnostic.name}] {diagnostic.message}"
-        + help_line
+        f"{visible_path(diagnostic.path)}:{span.line}:{span.column}: {diagnostic.code} [{diagnostic.name}] "
+        f"{visible(diagnostic.message)}" + help_line
     )
