@@ -62,7 +62,6 @@ from mmlint.check.results import RunResults, code_fingerprint
 from mmlint.core.datacodec import DataCodec, JsonData, reachable_dataclasses
 
 if TYPE_CHECKING:
-    from mmlint.check.reach_memo import ReachMemo
     from mmlint.facts.light_groups import LightEntry
     from mmlint.facts.model import FileFacts, SyncDef
     from mmlint.facts.outcome import FileOutcome
@@ -197,10 +196,6 @@ class OutcomeCache(Protocol):
     def load_light(self, key: str) -> LightEntry | None: ...
 
     def store_light(self, key: str, entry: LightEntry) -> None: ...
-
-    def load_reach_memo(self, key: str) -> ReachMemo | None: ...
-
-    def store_reach_memo(self, key: str, memo: ReachMemo) -> None: ...
 
     def finish(self) -> None: ...
 
@@ -456,20 +451,6 @@ class FactsCache(_EntryStore):
         from mmlint.facts.light_groups import LightEntry
 
         self._store_payload(key, lambda: outcome_codec().encode(entry, LightEntry))
-
-    def load_reach_memo(self, key: str) -> ReachMemo | None:
-        """The reach's memo stored under ``key`` (mmlint.check.reach_memo), or None for a miss."""
-        from mmlint.check.reach_memo import decode_memo
-
-        try:
-            return decode_memo(self._load_payload(key))
-        except Exception:  # every way an entry can be bad is a miss
-            return None
-
-    def store_reach_memo(self, key: str, memo: ReachMemo) -> None:
-        from mmlint.check.reach_memo import encode_memo
-
-        self._store_payload(key, lambda: encode_memo(memo))
 
 
 class ResultsCache(_EntryStore):

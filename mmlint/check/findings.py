@@ -213,8 +213,7 @@ def _reached(
         if shown in prefiltered
     }
     analysed = {shown: outcome.facts for shown, outcome in outcomes.items() if isinstance(outcome, Parsed)}
-    digests = {shown: digest for shown, _, digest in read.digests if shown in analysed}
-    return reach(analysed, candidates, cache, digests) if candidates and analysed else {}
+    return reach(analysed, candidates, cache) if candidates and analysed else {}
 
 
 def _project(

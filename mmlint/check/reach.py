@@ -22,9 +22,7 @@ for a full one, nor the reverse), its sync defs group by group (a function,
 a class member: mmlint.facts.light_groups), so a run decodes only the groups
 it asks for. The project sees those, and the methods of the file's classes
 that may derive from a scanned class (dynamic dispatch may run them); no
-chain can enter the others. What each step led to is remembered between
-runs (mmlint.check.reach_memo): a re-check follows again only the names of
-files whose bytes changed."""
+chain can enter the others."""
 
 from __future__ import annotations
 
@@ -37,7 +35,6 @@ from pathlib import Path
 from typing import NamedTuple
 
 from mmlint.check.cache import OutcomeCache, group_sync_defs, light_entry
-from mmlint.check.reach_memo import REACH_MEMO, ReachMemo, Step, index_digest
 from mmlint.core.diagnostics import Owner
 from mmlint.facts.model import (
     CLASS,
@@ -79,7 +76,6 @@ def reach(
     analysed: Mapping[str, FileFacts],
     candidates: Mapping[str, Candidate],
     cache: OutcomeCache | None,
-    digests: Mapping[str, bytes] | None = None,
 ) -> dict[str, FileFacts]:
     """Light-tier facts, by display path, of every candidate that the async
     defs of ``analysed`` lead to, however many modules deep. What leads on
@@ -90,20 +86,8 @@ def reach(
 
     A reached file's facts hold the sync defs of what was asked of it, and
     the methods of its classes that may derive from a scanned class (which a
-    `self.` call in the base may run); its other defs no chain can enter.
-
-    ``digests``: the analysed files' content digests. With them and a cache,
-    the steps followed are remembered (mmlint.check.reach_memo): a later run
-    over the same files takes a step of a file whose bytes did not change
-    from there, and reads a light-tier file only to give its facts."""
-    index_key = index_digest(analysed, candidates)
-    memo_key = None if cache is None or digests is None else cache.key(index_key, Path(_MEMO_PATH), _MEMO_PATH, REACH_MEMO)
-    stored = None if memo_key is None or cache is None else cache.load_reach_memo(memo_key)
-    if stored is not None and stored.index != index_key:
-        stored = None  # made with another module index (a key collision cannot happen; a tampered entry fails its MAC)
-    index = _ModuleIndex(analysed, candidates, None if stored is None else stored.by_last)
-    current = {**{shown: candidate.digest for shown, candidate in candidates.items()}, **(digests or {})}
-    remembered = _Remembered(stored, current)
+    `self.` call in the base may run); its other defs no chain can enter."""
+    index = _ModuleIndex(analysed, candidates)
     known: dict[str, FileFacts] = dict(analysed)
     light: dict[str, _LightFile] = {}
     views: dict[str, _FileView] = {}
@@ -122,47 +106,29 @@ def reach(
         shown, name = pending.pop()
         if (shown, name) in seen or shown in unparsable:
             continue
-        step = remembered.step(shown, name)
-        if step is None:
-            facts = known.get(shown)
-            if facts is None:
-                waiting.setdefault(shown, []).append(name)
-                continue
-            view = views.get(shown)
-            if view is None:
-                view = views[shown] = _FileView(facts, light.get(shown))
-            local, texts, wanted = _followed(view, name)
-            step = (".".join(wanted) if shown in light else None, tuple(local), tuple(index.matching(_named_modules(view, texts))))
-            remembered.learnt(shown, name, step)
+        facts = known.get(shown)
+        if facts is None:
+            waiting.setdefault(shown, []).append(name)
+            continue
+        view = views.get(shown)
+        if view is None:
+            view = views[shown] = _FileView(facts, light.get(shown))
+        local, texts, wanted = _followed(view, name)
         seen.add((shown, name))
-        group, local_names, matched = step
-        if group is not None:
-            asked.setdefault(shown, set()).add(group)
-        pending += ((shown, other) for other in local_names)
-        pending += matched
-    # Files every step of which was remembered are read now, for their facts
-    # (a remembered step is one of these bytes: a file that no longer reads as
-    # the run hashed it is left out of the result below, as it is when read earlier).
-    unread = [shown for shown in asked if shown not in light and shown not in unparsable]
-    if unread:
-        _read_waiting({shown: [] for shown in unread}, candidates, cache, known, light, unparsable)
+        if shown in light:
+            asked.setdefault(shown, set()).add(".".join(wanted))
+        pending += ((shown, other) for other in local)
+        pending += index.matching(_named_modules(view, texts))
     for shown, file in light.items():
         for group in asked.get(shown, ()):
             file.defs_of(group)
         view = views.get(shown) or _FileView(file.header, file)
         for group in _dispatch_groups(view, index):
             file.defs_of(group)
-    if memo_key is not None and cache is not None and (remembered.changed or stored is None):
-        broken = {shown for shown, file in light.items() if file.broken} | unparsable
-        cache.store_reach_memo(memo_key, remembered.memo(index_key, index.by_last, broken))
     if cache is not None:
         cache.finish()
     # The files' order; a file whose stored groups did not decode and that no longer reads as the run hashed it is left out.
     return {shown: light[shown].assembled() for shown in candidates if shown in light and not light[shown].broken}
-
-
-# The display path the memo's cache key is made with (no file has it: a NUL).
-_MEMO_PATH = "\0reach memo"
 
 
 def _read_waiting(
@@ -184,44 +150,6 @@ def _read_waiting(
         light[shown] = file
         pending += ((shown, name) for name in waiting[shown])
     return pending
-
-
-class _Remembered:
-    """The steps of the stored memo still good for this run (their file's
-    bytes are the ones this run read), and those followed now."""
-
-    def __init__(self, stored: ReachMemo | None, digests: Mapping[str, bytes]) -> None:
-        self._stored = {} if stored is None else stored.files
-        self._digests = digests
-        self._files: dict[str, dict[str, Step]] = {}  # this run's, each file's steps from the stored memo when good
-        self.changed = False
-
-    def step(self, shown: str, name: str) -> Step | None:
-        steps = self._files.get(shown)
-        if steps is None:
-            entry = self._stored.get(shown)
-            steps = self._files[shown] = dict(entry[1]) if entry is not None and entry[0] == self._digests.get(shown) else {}
-        return steps.get(name)
-
-    def learnt(self, shown: str, name: str, step: Step) -> None:
-        self._files[shown][name] = step
-        self.changed = True
-
-    def memo(self, index: bytes, by_last: dict[str, list[str]], broken: set[str]) -> ReachMemo:
-        """This run's steps, and the stored ones of files this run did not
-        follow whose bytes are still the ones it read; none of a file that
-        did not read as hashed or does not parse."""
-        files = {
-            shown: entry
-            for shown, entry in self._stored.items()
-            if shown not in self._files and entry[0] == self._digests.get(shown) and shown not in broken
-        }
-        files.update(
-            (shown, (self._digests[shown], steps))
-            for shown, steps in self._files.items()
-            if steps and shown in self._digests and shown not in broken
-        )
-        return ReachMemo(index, by_last, files)
 
 
 def _light_files_of(
@@ -536,21 +464,14 @@ class _ModuleIndex:
     is resolved only when a name's last part picks them: a scan has
     thousands, a run asks of a few hundred."""
 
-    def __init__(
-        self,
-        analysed: Mapping[str, FileFacts],
-        candidates: Mapping[str, Candidate],
-        by_last: dict[str, list[str]] | None = None,
-    ) -> None:
+    def __init__(self, analysed: Mapping[str, FileFacts], candidates: Mapping[str, Candidate]) -> None:
         self._paths = ModulePaths()
         self._parts: dict[str, tuple[str, ...]] = {shown: facts.module_path for shown, facts in analysed.items()}
         self._without_parts = [shown for shown, parts in self._parts.items() if not parts]
         self._names = {shown: facts.module for shown, facts in analysed.items()}
         self._real = {shown: candidate.real for shown, candidate in candidates.items()}
-        if by_last is not None:  # as a memo made with the same files has it (mmlint.check.reach_memo)
-            self.by_last = by_last
-            return
-        self.by_last = by_last = {}
+        self.by_last: dict[str, list[str]] = {}
+        by_last = self.by_last
         for shown, parts in self._parts.items():
             if parts:
                 by_last.setdefault(parts[-1], []).append(shown)

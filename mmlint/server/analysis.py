@@ -20,7 +20,6 @@ from typing import Generic, TypeVar
 from mmlint.check.cache import CacheOpening, FactsCache, OutcomeCache, open_cache
 from mmlint.check.discovery import DiscoveryError, discover
 from mmlint.check.engine import AnalysedReport, Report, StdinSource, run_check
-from mmlint.check.reach_memo import ReachMemo
 from mmlint.config.load import ConfigError, parse_codes
 from mmlint.config.resolve import ConfigResolver
 from mmlint.core.diagnostics import Diagnostic, Span
@@ -74,7 +73,6 @@ class MemoryFactsCache:
         self.disk = disk
         self._outcomes: _Kept[FileOutcome] = _Kept()
         self._light: _Kept[LightEntry] = _Kept()
-        self._memos: _Kept[ReachMemo] = _Kept()
 
     def load(self, key: str) -> FileOutcome | None:
         return self._outcomes.load(key, None if self.disk is None else self.disk.load)
@@ -88,31 +86,22 @@ class MemoryFactsCache:
     def store_light(self, key: str, entry: LightEntry) -> None:
         self._light.store(key, entry, unstored=self.disk is not None)
 
-    def load_reach_memo(self, key: str) -> ReachMemo | None:
-        return self._memos.load(key, None if self.disk is None else self.disk.load_reach_memo)
-
-    def store_reach_memo(self, key: str, memo: ReachMemo) -> None:
-        self._memos.store(key, memo, unstored=self.disk is not None)
-
     def persist(self) -> None:
         """Write the outcomes stored since the last call to the disk cache."""
         if self.disk is None:
             return
-        outcomes, light, memos = self._outcomes.take_unstored(), self._light.take_unstored(), self._memos.take_unstored()
-        if not outcomes and not light and not memos:
+        outcomes, light = self._outcomes.take_unstored(), self._light.take_unstored()
+        if not outcomes and not light:
             return
         for key, outcome in outcomes.items():
             self.disk.store(key, outcome)
         for key, entry in light.items():
             self.disk.store_light(key, entry)
-        for key, memo in memos.items():
-            self.disk.store_reach_memo(key, memo)
         self.disk.finish()
 
     def finish(self) -> None:
         self._outcomes.finish()
         self._light.finish()
-        self._memos.finish()
 
 
 class _Kept(Generic[T]):
