@@ -60,9 +60,84 @@ def _violations() -> list[str]:
     return found
 
 
-@pytest.mark.slow
+def _parsed_modules() -> dict[str, ast.Module]:
+    return {
+        ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts): ast.parse(path.read_text(encoding="utf-8"))
+        for path in sorted(PACKAGE.rglob("*.py"))
+    }
+
+
 def test_imports_run_one_way() -> None:
     assert _violations() == []
+
+
+def _all_imports(module: str, tree: ast.Module, known: set[str]) -> set[str]:
+    """The mmlint modules ``module`` imports, at run time or for types alike
+    (``from mmlint.x import name`` counts as an import of ``mmlint.x.name``
+    when that is a module, else of ``mmlint.x``)."""
+    found: set[str] = set()
+    package = module if module.endswith("__init__") else module.rpartition(".")[0]
+    package = package.removesuffix(".__init__")
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            if not base.startswith("mmlint"):
+                continue
+            for alias in node.names:
+                candidate = f"{base}.{alias.name}"
+                found.add(candidate if candidate in known else base)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names if alias.name.startswith("mmlint"))
+    return {name if name in known else f"{name}.__init__" for name in found} & known
+
+
+def test_no_import_circle() -> None:
+    """No two modules import each other, through any chain, not even for types
+    only: a circle makes two files one unit that neither can be read without."""
+    trees = _parsed_modules()
+    known = set(trees)
+    graph = {module: _all_imports(module, tree, known) - {module} for module, tree in trees.items()}
+    # Tarjan's strongly connected components, iteratively.
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    circles: list[list[str]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is None:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    component = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        component.append(member)
+                        if member == node:
+                            break
+                    if len(component) > 1:
+                        circles.append(sorted(component))
+            elif child not in index:
+                index[child] = low[child] = len(index)
+                stack.append(child)
+                on_stack.add(child)
+                work.append((child, iter(sorted(graph[child]))))
+            elif child in on_stack:
+                low[node] = min(low[node], index[child])
+    assert circles == []
 
 
 def test_every_room_is_ranked() -> None:

@@ -17,7 +17,7 @@ from rich.cells import cell_len
 from mmlint.audit import Audit, AuditRow, AuditTotals, render_text
 from mmlint.cli import cli
 from mmlint.cli.check import STATISTICS_FORMATS
-from mmlint.cli.common import terminal_width, use_color
+from mmlint.cli.terminal import terminal_width, use_color
 from mmlint.reporters import FORMATS
 
 WIDE = 'class P:\n    async def f(self, a):\n        return ("图像处理", self.process_and_combine_mm_data(a))\n'

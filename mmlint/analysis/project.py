@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from mmlint.facts.model import FileFacts
 
 if TYPE_CHECKING:  # imported when first used: a findings-only run never loads them
-    from mmlint.analysis import SuspensionAnalysis
+    from mmlint.analysis.suspension import SuspensionAnalysis
     from mmlint.analysis.resolve import Resolver
     from mmlint.analysis.twin_presence import TwinPresence
     from mmlint.analysis.twins import TwinAnalysis
@@ -44,9 +44,9 @@ class Project:
     @cached_property
     def suspension(self) -> SuspensionAnalysis:
         """Cross-file suspension analysis (MM004, MM007, audit), computed on first use."""
-        from mmlint.analysis import analyse_project
+        from mmlint.analysis.suspension import SuspensionAnalysis
 
-        return analyse_project(self)
+        return SuspensionAnalysis(self.files, self.resolver)
 
     def weight(self, blocking_calls: tuple[str, ...]) -> WeightAnalysis:
         """Weights and blocking chains (MM003, MM004, MM005, audit) for one

@@ -46,7 +46,7 @@ from mmlint.facts.model import (
 )
 
 if TYPE_CHECKING:
-    from mmlint.analysis import SuspensionAnalysis
+    from mmlint.analysis.suspension import SuspensionAnalysis
 
 SyncKey = tuple[str, int]  # (display path, index into FileFacts.sync_defs)
 _RECEIVERS = {SELF: "self", CLS: "cls", SUPER: "super()"}

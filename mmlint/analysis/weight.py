@@ -43,7 +43,7 @@ from mmlint.core.knowledge import costs_here, reason_of
 from mmlint.facts.model import UNKNOWN, AsyncDef, CalleeRef, CallFact, CallRef, FileFacts, SyncDef
 
 if TYPE_CHECKING:
-    from mmlint.analysis import SuspensionAnalysis
+    from mmlint.analysis.suspension import SuspensionAnalysis
 
 WeightKind = Literal["heavy", "light", "stub", "unknown"]
 HEAVY: Final = "heavy"

@@ -41,7 +41,7 @@ from mmlint.facts.outcome import FileOutcome, Parsed, ParseFailure, Unparsed
 from mmlint.rules import ConfigUsage, Rule, RuleContext, active_rules
 
 if TYPE_CHECKING:
-    from mmlint.check.engine import FilesRead
+    from mmlint.check.reading import FilesRead
 
 __all__ = ["Found", "find"]
 

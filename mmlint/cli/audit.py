@@ -15,10 +15,9 @@ from mmlint.cli.common import (
     refuse_output_over_input,
     run_scan,
     scan_options,
-    terminal_width,
     tool_errors,
-    use_color,
 )
+from mmlint.cli.terminal import terminal_width, use_color
 
 
 @click.command("audit", cls=PathsCommand)

@@ -19,10 +19,9 @@ from mmlint.cli.common import (
     scan_options,
     stdin_filename_option,
     stdin_on_disk,
-    terminal_width,
     tool_errors,
-    use_color,
 )
+from mmlint.cli.terminal import terminal_width, use_color
 from mmlint.reporters import FORMATS, get_reporter
 
 # --statistics replaces the list of diagnostics with counts per rule: text and

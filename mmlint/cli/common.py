@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
-import io
 import os
 import sys
 import tempfile
@@ -15,7 +14,6 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Literal, ParamSpec, TypeVar, overload
 
 import click
-from rich.console import Console
 
 from mmlint.check.discovery import DiscoveryError
 from mmlint.config.load import ConfigError, parse_codes
@@ -339,34 +337,6 @@ def tool_errors(function: Callable[P, R]) -> Callable[P, R]:
             raise ToolError(str(error)) from None
 
     return wrapper
-
-
-def _stdout_console() -> Console:
-    """What rich makes of stdout and the environment (NO_COLOR, FORCE_COLOR,
-    TERM=dumb, COLUMNS)."""
-    return Console(file=sys.stdout if sys.stdout is not None else io.StringIO())
-
-
-def use_color(no_color: bool, output: Path | None) -> bool:
-    """Colour when rich would colour stdout; --no-color and --output always win."""
-    if no_color or output is not None:
-        return False
-    console = _stdout_console()
-    return console.color_system is not None and not console.no_color
-
-
-def terminal_width(output: Path | None) -> int | None:
-    """The width to lay tables out in: the terminal's (or $COLUMNS), or None
-    when stdout is not a terminal and COLUMNS is not set, meaning "do not wrap"."""
-    if output is not None:
-        return None
-    console = _stdout_console()
-    columns = os.environ.get("COLUMNS", "")
-    stream = sys.stdout
-    is_tty = stream is not None and hasattr(stream, "isatty") and stream.isatty()
-    if not is_tty and not columns.isdigit():
-        return None
-    return console.width
 
 
 def refuse_output_over_input(output: Path | None, paths: Sequence[Path], report: Report) -> None:

@@ -25,8 +25,8 @@ from mmlint.cli.common import (
     scan_options,
     stdin_filename_option,
     tool_errors,
-    use_color,
 )
+from mmlint.cli.terminal import use_color
 from mmlint.fix import FixRun, unified_diff
 from mmlint.fix.pipeline import fix_kind_of
 from mmlint.fix.run import MAX_FIX_ROUNDS, fix_in_rounds, named_links, remove_old_leftovers

@@ -8,7 +8,8 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from mmlint.cli.common import ToolError, terminal_width
+from mmlint.cli.common import ToolError
+from mmlint.cli.terminal import terminal_width
 from mmlint.docs import render_rule_text
 from mmlint.rules import all_rules, rule_by_code
 

@@ -28,7 +28,7 @@ def show_settings(resolver: ConfigResolver, paths: list[Path], cwd: Path) -> Non
     """The settings governing the first PATH (else the current directory), one
     `key = value` line each, values as JSON; on a terminal (or with COLUMNS) a
     list or table too wide for it is spread one item a line, still JSON."""
-    from mmlint.cli.common import terminal_width
+    from mmlint.cli.terminal import terminal_width
 
     width = terminal_width(None)
     target = Path(os.path.abspath(cwd / paths[0])) if paths else cwd

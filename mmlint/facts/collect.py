@@ -20,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +31,7 @@ from mmlint.core.twins import TwinPair
 from mmlint.facts import model
 from mmlint.facts.anchors import Anchor
 from mmlint.facts.ir import has_suspension_point
-from mmlint.facts.ir_builder import BodyBuilder, Link
+from mmlint.facts.ir_builder import BodyBuilder, Frame
 from mmlint.facts.model import (
     CLS,
     DOTTED,
@@ -80,6 +80,7 @@ from mmlint.facts.shapes import (
 )
 from mmlint.facts.stub_like import is_stub_like_body
 from mmlint.facts.syntax import (
+    Link,
     callee_name,
     decorator_texts,
     dotted_tail,
@@ -131,22 +132,6 @@ def collect_coroutine_facts(
     walk = FileWalk(module, real_path, twins, None, anchors)
     walk.run()
     return walk.coroutine_facts()
-
-
-@dataclass(eq=False)
-class Frame:
-    """What one function, lambda or class body holds directly (nested bodies
-    have frames of their own)."""
-
-    node: cst.CSTNode
-    awaits: list[cst.Await] = field(default_factory=list)
-    async_comps: list[cst.CompFor] = field(default_factory=list)
-    calls: list[cst.Call] = field(default_factory=list)
-    assigns: list[cst.Assign] = field(default_factory=list)
-    returns: list[cst.Return] = field(default_factory=list)
-    is_generator: bool = False
-    has_loop: bool = False
-    unbounded_loop: str = ""  # the first loop whose trip count grows with the input (mmlint.facts.shapes)
 
 
 class _Context:

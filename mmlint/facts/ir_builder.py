@@ -8,7 +8,8 @@ ancestors, and the nodes on those chains are the only ones the builder opens.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
+from typing import Protocol
 
 import libcst as cst
 
@@ -26,20 +27,51 @@ from mmlint.facts.ir import (
 )
 from mmlint.facts.model import AwaitFact, CallFact, TimeoutFact
 from mmlint.facts.shapes import has_bounded_input
-from mmlint.facts.syntax import call_place_flags, callee_name, dotted_text, short_text
-
-if TYPE_CHECKING:
-    from mmlint.facts.collect import FileWalk, Frame
+from mmlint.core.diagnostics import Span
+from mmlint.facts.model import CalleeRef, ScopeKind
+from mmlint.facts.syntax import Link, call_place_flags, callee_name, dotted_text, short_text
 
 TIMEOUT_CONTEXTS = frozenset({"asyncio.timeout", "asyncio.timeout_at", "async_timeout.timeout"})
 FUTURE_FACTORIES = frozenset({"concurrent.futures.Future", "asyncio.run_coroutine_threadsafe"})
 
-# An ancestor chain as the walk keeps it: (node, parent's chain), None above the module.
-Link = tuple[cst.CSTNode, "Link | None"]
+
+
+@dataclass(eq=False)
+class Frame:
+    """What one function, lambda or class body holds directly (nested bodies
+    have frames of their own)."""
+
+    node: cst.CSTNode
+    awaits: list[cst.Await] = field(default_factory=list)
+    async_comps: list[cst.CompFor] = field(default_factory=list)
+    calls: list[cst.Call] = field(default_factory=list)
+    assigns: list[cst.Assign] = field(default_factory=list)
+    returns: list[cst.Return] = field(default_factory=list)
+    is_generator: bool = False
+    has_loop: bool = False
+    unbounded_loop: str = ""  # the first loop whose trip count grows with the input (mmlint.facts.shapes)
+
+
+class WalkRecords(Protocol):
+    """What the collector's walk (mmlint.facts.collect.FileWalk) recorded, as the builder reads it."""
+
+    links: dict[int, Link]
+    call_places: dict[int, tuple[tuple[ScopeKind, ...], Link]]
+    discarded: set[int]
+
+    def span(self, node: cst.CSTNode) -> Span: ...
+
+    def resolve_dotted(self, text: str, imports_seen: int | None = None) -> str: ...
+
+    def dotted_callee(self, call: cst.Call, imports_seen: int | None = None) -> str: ...
+
+    def in_loop(self, call: cst.Call) -> bool: ...
+
+    def callee_ref(self, func: cst.BaseExpression) -> CalleeRef: ...
 
 
 class BodyBuilder:
-    def __init__(self, walk: "FileWalk", func: cst.FunctionDef, frame: "Frame", imports_seen: int) -> None:
+    def __init__(self, walk: WalkRecords, func: cst.FunctionDef, frame: Frame, imports_seen: int) -> None:
         self.walk = walk
         self.func = func
         self.frame = frame

@@ -4,7 +4,6 @@ builder: dotted names, bound names, stub bodies, decorators."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 import libcst as cst
 
@@ -19,8 +18,8 @@ from mmlint.facts.model import (
 )
 from mmlint.facts.shape_words import NOT_IMPLEMENTED as _NOT_IMPLEMENTED
 
-if TYPE_CHECKING:  # ir_builder imports this module
-    from mmlint.facts.ir_builder import Link
+# An ancestor chain as the collector's walk keeps it: (node, parent's chain), None above the module.
+Link = tuple[cst.CSTNode, "Link | None"]
 
 
 def dotted_text(node: cst.BaseExpression) -> str | None:
