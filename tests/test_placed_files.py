@@ -38,6 +38,12 @@ pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo") or not os.path.exists(
 TIMEOUT = 60
 
 
+def _matrix(*shapes: str) -> list[object]:
+    """The FIFO (the shape that hangs a reader) in the fast loop, the rest
+    (a real process each, about a second) marked slow."""
+    return [shape if shape == "fifo" else pytest.param(shape, marks=pytest.mark.slow) for shape in shapes]
+
+
 def _fifo(path: Path) -> None:
     os.mkfifo(path)
 
@@ -131,7 +137,7 @@ def test_json_depth_is_the_nesting_of_the_value(value: object, ascii_only: bool)
 # --- check --baseline FILE --------------------------------------------------------
 
 
-@pytest.mark.parametrize("shape", [*SHAPES, "oversize", "deep", "nul"])
+@pytest.mark.parametrize("shape", _matrix(*SHAPES, "oversize", "deep", "nul"))
 def test_a_hostile_baseline_is_exit_2_naming_it(project: Path, shape: str) -> None:
     baseline = project / "baseline.json"
     if shape == "oversize":
@@ -169,7 +175,7 @@ def test_a_baseline_nested_within_the_limit_is_read(project: Path) -> None:
 # --- configuration files -------------------------------------------------------------
 
 
-@pytest.mark.parametrize("shape", [*SHAPES, "oversize"])
+@pytest.mark.parametrize("shape", _matrix(*SHAPES, "oversize"))
 def test_a_hostile_config_named_with_config_is_exit_2_naming_it(project: Path, shape: str) -> None:
     (_oversize(CONFIG_MAX_BYTES) if shape == "oversize" else SHAPES[shape])(project / "mmlint.toml")
     ran = _mmlint(project, "check", "--config", "mmlint.toml")
@@ -181,7 +187,8 @@ def test_a_hostile_config_named_with_config_is_exit_2_naming_it(project: Path, s
     assert ran.stderr.startswith(f"mmlint: error: {expected}"), ran.stderr
 
 
-@pytest.mark.parametrize("name", ["pyproject.toml", "mmlint.toml", ".mmlint.toml"])
+@pytest.mark.parametrize("name", ["pyproject.toml", pytest.param("mmlint.toml", marks=pytest.mark.slow),
+                                  pytest.param(".mmlint.toml", marks=pytest.mark.slow)])
 def test_a_discovered_config_too_large_is_exit_2_naming_it(project: Path, name: str) -> None:
     _oversize(CONFIG_MAX_BYTES)(project / name)
     ran = _mmlint(project, "check")
@@ -189,7 +196,7 @@ def test_a_discovered_config_too_large_is_exit_2_naming_it(project: Path, name: 
     assert ran.stderr.startswith(f"mmlint: error: {name}: cannot read: too large ("), ran.stderr
 
 
-@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("shape", _matrix(*SHAPES))
 def test_a_discovered_config_that_is_not_a_regular_file_is_not_one(project: Path, shape: str) -> None:
     """As before: only a regular file is a configuration; the run does not hang on it."""
     SHAPES[shape](project / "pyproject.toml")
@@ -211,7 +218,7 @@ def test_a_config_swapped_for_a_fifo_after_the_check_is_refused(project: Path, m
 # --- .gitignore and .git ----------------------------------------------------------------
 
 
-@pytest.mark.parametrize("shape", [*SHAPES, "oversize"])
+@pytest.mark.parametrize("shape", _matrix(*SHAPES, "oversize"))
 def test_a_hostile_gitignore_is_not_applied_with_a_warning(project: Path, shape: str) -> None:
     (project / ".git").mkdir()
     (project / "sub").mkdir()
@@ -226,7 +233,7 @@ def test_a_hostile_gitignore_is_not_applied_with_a_warning(project: Path, shape:
 
 
 @pytest.mark.parametrize("where", [".git", "commondir"])
-@pytest.mark.parametrize("shape", ["fifo", "zero"])
+@pytest.mark.parametrize("shape", _matrix("fifo", "zero"))
 def test_a_hostile_git_pointer_does_not_hang_the_walk(tmp_path: Path, project: Path, where: str, shape: str) -> None:
     if where == ".git":
         SHAPES[shape](project / ".git")
@@ -257,7 +264,7 @@ def _entries(cache: Path) -> list[Path]:
     return [p for p in cache.rglob("*") if p.is_file() and len(p.name) == 64]
 
 
-@pytest.mark.parametrize("shape", [*SHAPES, "oversize", "link"])
+@pytest.mark.parametrize("shape", _matrix(*SHAPES, "oversize", "link"))
 def test_a_hostile_cache_entry_is_a_miss(project: Path, cached: tuple[Path, dict[str, str]], shape: str) -> None:
     cache, env = cached
     entries = _entries(cache)
@@ -277,7 +284,7 @@ def test_a_hostile_cache_entry_is_a_miss(project: Path, cached: tuple[Path, dict
     assert "MM001" in ran.stdout and ran.stderr == ""
 
 
-@pytest.mark.parametrize("shape", [*SHAPES, "oversize", "link"])
+@pytest.mark.parametrize("shape", _matrix(*SHAPES, "oversize", "link"))
 def test_a_hostile_cache_key_file_turns_the_cache_off_with_a_warning(
     project: Path, cached: tuple[Path, dict[str, str]], shape: str
 ) -> None:

@@ -32,6 +32,8 @@ WRITERS = {
     "audit": ["audit", "--format", "json", "--output"],
     "baseline": ["baseline", "-o"],
 }
+# `check` in the fast loop; the other writers (a real process each, about a second) marked slow.
+WRITER_MATRIX = [name if name == "check" else pytest.param(name, marks=pytest.mark.slow) for name in WRITERS]
 LINK_REFUSED = "it is a symbolic link; mmlint does not write a report through one (remove it, or name the file it leads to)"
 
 
@@ -57,7 +59,7 @@ def _leftovers(directory: Path) -> list[str]:
     return [name for name in os.listdir(directory) if name.endswith(".mmlint-tmp")]
 
 
-@pytest.mark.parametrize("writer", WRITERS)
+@pytest.mark.parametrize("writer", WRITER_MATRIX)
 def test_a_committed_link_leading_out_of_the_tree_is_refused(tmp_path: Path, project: Path, writer: str) -> None:
     outside = tmp_path / "outside.txt"
     outside.write_text("keep me\n")
@@ -71,7 +73,7 @@ def test_a_committed_link_leading_out_of_the_tree_is_refused(tmp_path: Path, pro
         assert _leftovers(project) == []
 
 
-@pytest.mark.parametrize("writer", WRITERS)
+@pytest.mark.parametrize("writer", WRITER_MATRIX)
 def test_a_dangling_link_is_refused_and_nothing_is_created(tmp_path: Path, project: Path, writer: str) -> None:
     target = tmp_path / "elsewhere" / "made.txt"
     target.parent.mkdir()
@@ -82,7 +84,7 @@ def test_a_dangling_link_is_refused_and_nothing_is_created(tmp_path: Path, proje
     assert not target.exists() and os.listdir(target.parent) == []
 
 
-@pytest.mark.parametrize("writer", WRITERS)
+@pytest.mark.parametrize("writer", WRITER_MATRIX)
 def test_a_missing_parent_directory_is_exit_2(project: Path, writer: str) -> None:
     ran = _mmlint(project, *WRITERS[writer], "no/such/report.out")
     assert ran.returncode == 2
@@ -90,7 +92,7 @@ def test_a_missing_parent_directory_is_exit_2(project: Path, writer: str) -> Non
     assert not (project / "no").exists()
 
 
-@pytest.mark.parametrize("writer", WRITERS)
+@pytest.mark.parametrize("writer", WRITER_MATRIX)
 def test_a_fifo_no_process_reads_is_refused_without_waiting(project: Path, writer: str) -> None:
     os.mkfifo(project / "pipe")
     ran = _mmlint(project, *WRITERS[writer], "pipe")
@@ -128,7 +130,7 @@ def test_a_system_link_such_as_dev_stdout_is_written_into(project: Path) -> None
     assert json.loads(ran.stdout)["call_sites"] == 1
 
 
-@pytest.mark.parametrize("writer", WRITERS)
+@pytest.mark.parametrize("writer", WRITER_MATRIX)
 def test_a_regular_file_is_replaced_by_a_rename_keeping_its_mode(project: Path, writer: str) -> None:
     report = project / "report.out"
     report.write_text("old\n")

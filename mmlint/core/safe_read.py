@@ -17,7 +17,7 @@ The limits, per kind (the README's "Files mmlint reads" lists them):
   file and ``commondir``: 64 KiB;
 - baselines: 64 MiB, with arrays and objects nested at most 64 deep
   (``json_depth``);
-- cache entries: the cache's size cap; the cache's key: twice its length.
+- cache entries: the cache's size cap; the cache's key file: 128 bytes.
 """
 
 from __future__ import annotations
