@@ -19,6 +19,7 @@ from typing import Any, Generic, TypeVar
 
 from mmlint.core.diagnostics import Diagnostic
 from mmlint.core.report import Report
+from mmlint.core.safe_read import BASELINE_MAX_BYTES, JSON_MAX_DEPTH, json_depth, read_placed_bytes
 from mmlint.core.source import DecodeError, decode_source, split_lines
 from mmlint.rules import rule_by_code
 
@@ -130,13 +131,18 @@ def load_baseline(baseline_path: Path) -> Counter[BaselineKey]:
     with a one-line message naming the file when it cannot be used."""
     where = f"baseline {baseline_path}"
     try:
-        data = json.loads(Path(baseline_path).read_bytes().decode("utf-8"))
+        raw = read_placed_bytes(baseline_path, BASELINE_MAX_BYTES)
+        if json_depth(raw) > JSON_MAX_DEPTH:
+            raise BaselineError(f"{where}: not a baseline: JSON nested more than {JSON_MAX_DEPTH} deep")
+        data = json.loads(raw.decode("utf-8"))
     except OSError as error:
         raise BaselineError(f"{where}: cannot read: {error.strerror or error}") from None
     except UnicodeDecodeError:
         raise BaselineError(f"{where}: not UTF-8 text") from None
     except json.JSONDecodeError as error:
         raise BaselineError(f"{where}: not valid JSON: {error.msg} at line {error.lineno} column {error.colno}") from None
+    except RecursionError:  # json_depth is an estimate for text that is not JSON
+        raise BaselineError(f"{where}: not a baseline: JSON nested more than {JSON_MAX_DEPTH} deep") from None
     if not isinstance(data, dict):
         raise BaselineError(f"{where}: expected a JSON object with 'version' and 'entries'")
     if data.get("version") != BASELINE_VERSION:
@@ -151,6 +157,8 @@ def load_baseline(baseline_path: Path) -> Counter[BaselineKey]:
         for name in ("path", "code", "text"):
             if not isinstance(entry.get(name), str):
                 raise BaselineError(f"{where}: entry {number}: '{name}' must be a string")
+        if "\x00" in entry["path"]:  # no file's path holds one
+            raise BaselineError(f"{where}: entry {number}: 'path' holds a NUL character")
         count = entry.get("count")
         if isinstance(count, bool) or not isinstance(count, int) or count < 1:
             raise BaselineError(f"{where}: entry {number}: 'count' must be a positive integer")

@@ -168,7 +168,8 @@ def render_readme_config_keys() -> str:
     (mmlint.config.settings.CONFIG_KEYS)."""
     rows = [README_KEYS_START, "| key | type | default | lands in | what |", "|---|---|---|---|---|"]
     for key in CONFIG_KEYS:
-        rows.append(f"| `{key.name}` | {KIND_TYPES[key.kind]} | {_default_text(key)} | `{key.field}` | {key.doc} |")
+        kind = KIND_TYPES[key.kind] + (f" of at most {key.maximum:,}" if key.maximum is not None else "")
+        rows.append(f"| `{key.name}` | {kind} | {_default_text(key)} | `{key.field}` | {key.doc} |")
     rows.append(README_KEYS_END)
     return "\n".join(rows)
 

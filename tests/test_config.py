@@ -286,10 +286,10 @@ def test_unknown_nested_key_in_standalone_file(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ('min-call-sites = "20"', "'min-call-sites' must be a non-negative integer, got string"),
-        ("min-call-sites = -1", "'min-call-sites' must be a non-negative integer, got -1"),
-        ("min-call-sites = true", "'min-call-sites' must be a non-negative integer, got boolean"),
-        ("min-call-sites = 2.5", "'min-call-sites' must be a non-negative integer, got float"),
+        ('min-call-sites = "20"', "'min-call-sites' must be a non-negative integer of at most 1,000,000,000, got string"),
+        ("min-call-sites = -1", "'min-call-sites' must be a non-negative integer of at most 1,000,000,000, got -1"),
+        ("min-call-sites = true", "'min-call-sites' must be a non-negative integer of at most 1,000,000,000, got boolean"),
+        ("min-call-sites = 2.5", "'min-call-sites' must be a non-negative integer of at most 1,000,000,000, got float"),
         ('paths = "src"', "'paths' must be an array of strings, got string"),
         ("exclude = [1]", "'exclude[0]' must be a string, got integer"),
         ('exclude = ["ok", ""]', "'exclude[1]' must not be empty"),

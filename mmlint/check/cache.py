@@ -60,6 +60,7 @@ from typing import TYPE_CHECKING, Protocol
 from mmlint.check import build_fingerprint
 from mmlint.check.results import RunResults, code_fingerprint
 from mmlint.core.datacodec import DataCodec, JsonData, reachable_dataclasses
+from mmlint.core.safe_read import PlacedFileError, read_placed
 
 if TYPE_CHECKING:
     from mmlint.facts.light_groups import LightEntry
@@ -282,9 +283,8 @@ def _user_secret(root: Path) -> bytes:
     first use. Raises _UnsafeKey when someone else could have written or read
     it, OSError when it can be neither read nor created."""
     path = os.path.join(root, KEY_FILE)
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
     try:
-        descriptor = os.open(path, flags)
+        placed = read_placed(path, 4 * _KEY_BYTES, follow_links=False)
     except FileNotFoundError:
         try:
             descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
@@ -294,15 +294,9 @@ def _user_secret(root: Path) -> bytes:
         with os.fdopen(descriptor, "wb") as handle:
             handle.write(secret)
         return secret
-    except OSError:
-        if os.path.islink(path):
-            raise _UnsafeKey(f"its {KEY_FILE} file is a symbolic link") from None
-        raise
-    with os.fdopen(descriptor, "rb") as handle:
-        info = os.fstat(handle.fileno())
-        secret = handle.read(4 * _KEY_BYTES)
-    if not stat.S_ISREG(info.st_mode):
-        raise _UnsafeKey(f"its {KEY_FILE} is not a regular file")
+    except PlacedFileError as error:  # a link, a FIFO, a device, too long
+        raise _UnsafeKey(f"its {KEY_FILE} file is refused: {error.strerror}") from None
+    info, secret = placed.status, placed.data
     if os.name == "posix" and hasattr(os, "geteuid"):
         if info.st_uid != os.geteuid():
             raise _UnsafeKey(f"its {KEY_FILE} file is owned by uid {info.st_uid}, not by you (uid {os.geteuid()})")
@@ -360,9 +354,9 @@ class _EntryStore:
     def _load_payload(self, key: str) -> object:
         """The payload stored under ``key``; raises for every kind of miss."""
         path = self._path(key)
-        with open(path, "rb") as handle:
-            modified = os.fstat(handle.fileno()).st_mtime
-            raw = handle.read()
+        # Never through a link, never a FIFO or device, never past the cap (mmlint.core.safe_read).
+        placed = read_placed(path, self.max_bytes, follow_links=False)
+        modified, raw = placed.status.st_mtime, placed.data
         mac, signed = raw[:_MAC_DIGITS], raw[_MAC_DIGITS:]
         if not hmac.compare_digest(_mac(self._secret, signed), mac):
             raise ValueError("not an entry this user's mmlint wrote")

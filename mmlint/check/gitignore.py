@@ -19,7 +19,9 @@ globs (mmlint.config.globs), matched in linear time: a ``.gitignore`` is the
 repository's text, and pathspec's regular expressions backtrack exponentially
 on a pattern such as ``*a*a*a*a*a*a*a*a*b``. Lines are read as git reads them:
 ``#`` comments, trailing blanks dropped unless escaped, ``!`` negates, ``\\!``
-and ``\\#`` are literal. The global ``core.excludesFile`` is not read.
+and ``\\#`` are literal. The global ``core.excludesFile`` is not read. A
+``.gitignore`` that is not a regular file, or larger than git's own limit
+(100 MiB), is not applied, with a warning (mmlint.core.safe_read).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from mmlint.config.globs import GlobPattern, compile_glob
+from mmlint.core.safe_read import GIT_POINTER_MAX_BYTES, GITIGNORE_MAX_BYTES, read_placed_bytes
 
 __all__ = ["IgnoreRules", "find_repository_root"]
 
@@ -100,12 +103,11 @@ class IgnoreRules:
         return False
 
     def _levels_of(self, ignore_file: str | None, base: str) -> tuple[_Level, ...]:
-        if ignore_file is None or not os.path.isfile(ignore_file):
+        if ignore_file is None or not os.path.lexists(ignore_file):
             return ()
         try:
-            with open(ignore_file, "rb") as handle:
-                text = handle.read().decode("utf-8", "surrogateescape")
-        except OSError as error:
+            text = read_placed_bytes(ignore_file, GITIGNORE_MAX_BYTES).decode("utf-8", "surrogateescape")
+        except OSError as error:  # a FIFO, a device, too large (mmlint.core.safe_read), unreadable
             self.warn(f"{ignore_file}: cannot read: {error.strerror or error}; its patterns are not applied")
             return ()
         patterns = _compile(text.splitlines())
@@ -152,8 +154,7 @@ def _info_exclude(git: str) -> str | None:
     if os.path.isdir(git):
         return os.path.join(git, "info", "exclude")
     try:
-        with open(git, encoding="utf-8") as handle:
-            first = handle.readline().strip()
+        first = read_placed_bytes(git, GIT_POINTER_MAX_BYTES).decode("utf-8").partition("\n")[0].strip()
     except (OSError, UnicodeDecodeError):
         return None
     if not first.startswith("gitdir:"):
@@ -161,9 +162,8 @@ def _info_exclude(git: str) -> str | None:
     gitdir = os.path.join(os.path.dirname(git), first[len("gitdir:") :].strip())
     common = gitdir
     try:
-        with open(os.path.join(gitdir, "commondir"), encoding="utf-8") as handle:
-            common = os.path.join(gitdir, handle.read().strip())
-    except (OSError, UnicodeDecodeError):
+        common = os.path.join(gitdir, read_placed_bytes(os.path.join(gitdir, "commondir"), GIT_POINTER_MAX_BYTES).decode("utf-8").strip())
+    except (OSError, UnicodeDecodeError, ValueError):  # ValueError: a NUL in the path
         pass
     return os.path.join(common, "info", "exclude")
 

@@ -18,7 +18,7 @@ import click
 from mmlint.check.discovery import DiscoveryError
 from mmlint.config.load import ConfigError, parse_codes
 from mmlint.config.resolve import ConfigResolver
-from mmlint.core.write import write_atomically
+from mmlint.core.write import write_report
 from mmlint.core.report import AnalysedReport, Report
 from mmlint.reporters.escaping import visible
 
@@ -375,7 +375,7 @@ def emit(text: str, output: Path | None) -> None:
             ) from None
         return
     try:
-        write_atomically(Path(os.path.abspath(output)), text.encode("utf-8"))
+        write_report(Path(os.path.abspath(output)), text.encode("utf-8"))
     except OSError as error:
         raise ToolError(f"cannot write {output}: {error.strerror or error}") from None
 

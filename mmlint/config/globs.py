@@ -95,6 +95,8 @@ def glob_problem(pattern: str) -> str | None:
     """Why ``pattern`` is not a glob mmlint can match as written (an unclosed
     ``[``, a class whose range runs backwards), or None. Git would quietly read
     such a pattern as one that matches nothing; a configuration says so."""
+    if "\x00" in pattern:  # no file name holds one
+        return "it holds a NUL character"
     body = split_pattern(pattern)[0]
     for segment in body.split("/"):
         i = 0

@@ -27,6 +27,7 @@ from mmlint.config.toml_keys import key_lines
 from mmlint.core.codes import RULE_CODES
 from mmlint.core.knowledge import DEFAULT_SETS, SETS_BY_NAME, patterns_of
 from mmlint.core.paths import display_path
+from mmlint.core.safe_read import CONFIG_MAX_BYTES, read_placed_bytes
 from mmlint.core.identifiers import normalise_identifier
 from mmlint.core.twins import TwinPair
 
@@ -172,7 +173,7 @@ def _find_in_directory(directory: Path, cwd: Path) -> tuple[Path, dict[str, Any]
 def _read_explicit(path: Path, cwd: Path) -> tuple[dict[str, Any], str, KeyLines]:
     if not path.exists():
         raise ConfigError(f"{display_path(path, cwd)}: configuration file not found")
-    if not path.is_file():
+    if path.is_dir():  # a FIFO, a device: read_placed says what it is
         raise ConfigError(f"{display_path(path, cwd)}: configuration file is not a file")
     if path.name == _PYPROJECT:
         # A pyproject.toml named explicitly but without [tool.mmlint] holds no
@@ -187,13 +188,10 @@ def _pyproject_table(path: Path, cwd: Path, *, required: bool) -> tuple[dict[str
     searching upward, a pyproject.toml that never mentions mmlint is skipped
     unparsed, so an unrelated broken file elsewhere does not stop the run.
     With the table, the digest of the bytes it was read from."""
-    if not required:
-        try:
-            if b"mmlint" not in path.read_bytes():
-                return None, "", KeyLines()
-        except OSError as error:
-            raise ConfigError(f"{display_path(path, cwd)}: cannot read: {error.strerror or error}") from None
-    document, digest, lines = _parse(path, cwd)
+    data = _read_config(path, cwd)
+    if not required and b"mmlint" not in data:
+        return None, "", KeyLines()
+    document, digest, lines = _parse(path, cwd, data)
     tool = document.get("tool")
     if not isinstance(tool, dict) or "mmlint" not in tool:
         return None, digest, lines
@@ -205,13 +203,21 @@ def _pyproject_table(path: Path, cwd: Path, *, required: bool) -> tuple[dict[str
     return table, digest, lines
 
 
-def _parse(path: Path, cwd: Path) -> tuple[dict[str, Any], str, KeyLines]:
-    """The TOML document of ``path``, the sha256 of the bytes it was read from,
-    and where each of its keys is written."""
+def _read_config(path: Path, cwd: Path) -> bytes:
+    """The bytes of a configuration file: a regular file of at most
+    CONFIG_MAX_BYTES (mmlint.core.safe_read), else ConfigError."""
     try:
-        data = path.read_bytes()
+        return read_placed_bytes(path, CONFIG_MAX_BYTES)
     except OSError as error:
         raise ConfigError(f"{display_path(path, cwd)}: cannot read: {error.strerror or error}") from None
+
+
+def _parse(path: Path, cwd: Path, data: bytes | None = None) -> tuple[dict[str, Any], str, KeyLines]:
+    """The TOML document of ``path`` (whose bytes, when already read, are
+    ``data``), the sha256 of the bytes it was read from, and where each of
+    its keys is written."""
+    if data is None:
+        data = _read_config(path, cwd)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -221,6 +227,8 @@ def _parse(path: Path, cwd: Path) -> tuple[dict[str, Any], str, KeyLines]:
         return tomllib.loads(text), hashlib.sha256(data).hexdigest(), lines
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{display_path(path, cwd)}: invalid TOML: {error}") from None
+    except ValueError as error:  # an integer of more digits than Python converts (4,300)
+        raise ConfigError(f"{display_path(path, cwd)}: invalid TOML: {error}".split("; use sys.")[0]) from None
     except RecursionError:  # tomllib reads nested arrays and inline tables recursively
         raise ConfigError(
             f"{display_path(path, cwd)}: cannot read: arrays or inline tables nested too deeply for the TOML reader; "
@@ -293,10 +301,10 @@ class _TableReader:
         return current if value is _ABSENT else self._codes(value, key.name)
 
     def _read_count(self, key: ConfigKey, value: Any, current: Any) -> Any:
-        return current if value is _ABSENT else self._count(value, key.name)
+        return current if value is _ABSENT else self._count(value, key, minimum=0)
 
     def _read_positive(self, key: ConfigKey, value: Any, current: Any) -> Any:
-        return current if value is _ABSENT else self._count(value, key.name, minimum=1)
+        return current if value is _ABSENT else self._count(value, key, minimum=1)
 
     def _read_class_names(self, key: ConfigKey, value: Any, current: Any) -> Any:
         # Names are compared as Python compares identifiers: NFKC-normalised, once, here.
@@ -381,6 +389,8 @@ class _TableReader:
                 raise self.error(f"'{key}[{index}]' must be a string, got {_type_name(item)}", key)
             if not item.strip():
                 raise self.error(f"'{key}[{index}]' must not be empty", key)
+            if "\x00" in item:  # no path, glob, name or code holds one
+                raise self.error(f"'{key}[{index}]' holds a NUL character", key)
         return tuple(items)
 
     def _globs(self, value: Any, key: str) -> tuple[str, ...]:
@@ -407,13 +417,18 @@ class _TableReader:
                 raise self.error(f"{problem} in '{key}'{_code_hint(code)}", key)
         return codes
 
-    def _count(self, value: Any, key: str, *, minimum: int = 0) -> int:
+    def _count(self, value: Any, key: ConfigKey, *, minimum: int) -> int:
+        """An integer from ``minimum`` to the key's maximum (a float, however
+        whole, is not one: `1e3` is a float in TOML)."""
+        assert key.maximum is not None, f"the integer key {key.name!r} declares no maximum"
         kind = "a non-negative integer" if minimum == 0 else "a positive integer"
+        kind += f" of at most {key.maximum:,}"
         # bool is an int subclass in Python, but `true` is not a count.
         if not isinstance(value, int) or isinstance(value, bool):
-            raise self.error(f"'{key}' must be {kind}, got {_type_name(value)}", key)
-        if value < minimum:
-            raise self.error(f"'{key}' must be {kind}, got {value}", key)
+            raise self.error(f"'{key.name}' must be {kind}, got {_type_name(value)}", key.name)
+        if not minimum <= value <= key.maximum:
+            shown = f"{value}" if abs(value) < 10**30 else f"an integer of {len(str(abs(value)))} digits"
+            raise self.error(f"'{key.name}' must be {kind}, got {shown}", key.name)
         return value
 
     def _paths(self, value: Any) -> tuple[Path, ...]:

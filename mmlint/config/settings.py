@@ -29,7 +29,8 @@ class ConfigKey:
     """One configuration key, declared once, on the Settings (or Budgets) field
     it lands in: its dotted name in the configuration table, the kind of value
     it holds (which names how mmlint.config.load reads and validates it), and
-    its documentation. ``field`` (the dotted Settings attribute) and ``default``
+    its documentation, and for an integer its ``maximum`` (past it a value is an
+error, not a number some later step cannot hold). ``field`` (the dotted Settings attribute) and ``default``
     come from the field it is declared on (CONFIG_KEYS); the README's table of
     keys is generated from them (mmlint.docs)."""
 
@@ -38,6 +39,7 @@ class ConfigKey:
     doc: str
     field: str = ""
     default: object = None
+    maximum: int | None = None  # the largest value an integer key takes (every integer key has one)
 
 
 _KEYS = "config_keys"
@@ -59,10 +61,12 @@ class Budgets:
     read; memory and time are estimated from the bytes before the parse
     (mmlint.check.cost) and enforced while a worker process analyses it."""
 
-    max_file_size: int = setting(8 * 1024 * 1024, ConfigKey("max-file-size", "positive", "bytes a file may hold"))
-    max_nesting_depth: int = setting(1000, ConfigKey("max-nesting-depth", "positive", "levels of the syntax tree"))
-    max_file_memory: int = setting(1024, ConfigKey("max-file-memory", "positive", "MiB one file's analysis may take"))
-    max_file_seconds: int = setting(60, ConfigKey("max-file-seconds", "positive", "CPU seconds one file's analysis may take"))
+    max_file_size: int = setting(8 * 1024 * 1024, ConfigKey("max-file-size", "positive", "bytes a file may hold", maximum=1 << 30))
+    max_nesting_depth: int = setting(1000, ConfigKey("max-nesting-depth", "positive", "levels of the syntax tree", maximum=1_000_000))
+    max_file_memory: int = setting(1024, ConfigKey("max-file-memory", "positive", "MiB one file's analysis may take", maximum=1 << 20))
+    max_file_seconds: int = setting(60, ConfigKey(
+        "max-file-seconds", "positive", "CPU seconds one file's analysis may take", maximum=7 * 24 * 3600
+    ))
 
 
 @dataclass(frozen=True)
@@ -118,7 +122,7 @@ class Settings:
     select: tuple[str, ...] = setting(("MM",), ConfigKey("select", "codes", "rule codes or prefixes to report"))
     ignore: tuple[str, ...] = setting((), ConfigKey("ignore", "codes", "rule codes or prefixes not to report"))
     min_call_sites: int | None = setting(
-        None, ConfigKey("min-call-sites", "count", "MM008: fail a full scan that sees fewer twin calls")
+        None, ConfigKey("min-call-sites", "count", "MM008: fail a full scan that sees fewer twin calls", maximum=1_000_000_000)
     )
     budgets: Budgets = Budgets()
     exempt_paths: tuple[str, ...] = setting(

@@ -1,7 +1,16 @@
 """Writing files without leaving anything half-done.
 
-- ``write_atomically``: a report (``--output``) through a temporary file beside
-  it and a rename; a symbolic link is followed, as the user named it.
+- ``write_report``: a report (``--output``, ``baseline -o``) through a
+  temporary file in the directory named and a rename, never through a
+  symbolic link at the name (a repository can commit one that leads out of
+  the tree): such a link is refused, except the ones the system provides
+  under /dev and /proc (``/dev/stdout``, ``/dev/fd/N``: what ``>(cmd)``
+  gives), which are written into. A FIFO or a character device at the name
+  is written into (a FIFO only while a process reads it: never a hang);
+  anything else that is not a regular file is refused. The directory part
+  of the name is followed as the system resolves it, as for ``fix``.
+- ``write_atomically``: the same for systems without directory descriptors,
+  following a link (``SourceFile``'s fallback).
 - ``SourceFile``: a source file `fix` reads and then replaces. Its directory is
   opened once and held, the entry is opened without following a link, and the
   write goes to the same regular file (device, inode) that was read, holding
@@ -33,6 +42,8 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+
+from mmlint.core.safe_read import kind_of
 
 try:
     import fcntl
@@ -68,7 +79,8 @@ class NotTheFileRead(OSError):
 def write_atomically(path: Path, data: bytes, *, expected: bytes | None = None) -> None:
     """Replace ``path``'s content with ``data`` (or create it); raise ``OSError`` on
     failure, in which case ``path`` is unchanged and no temporary file remains.
-    A symbolic link is followed: its target is rewritten and the link stays.
+    A symbolic link is followed: its target is rewritten and the link stays
+    (where there are no directory descriptors: ``write_report`` elsewhere).
 
     With ``expected``, the file is replaced only if it still holds exactly those
     bytes, checked under the advisory lock concurrent mmlint runs share (else
@@ -95,6 +107,99 @@ def write_atomically(path: Path, data: bytes, *, expected: bytes | None = None) 
         with contextlib.suppress(OSError):
             os.unlink(temp_name)
         raise
+
+
+class RefusedOutput(OSError):
+    """The report's path names something mmlint does not write a report into
+    (a symbolic link, a FIFO no process reads, a block device, a socket);
+    ``strerror`` says which and what to do."""
+
+    def __init__(self, reason: str, path: Path) -> None:
+        super().__init__(errno.EINVAL, reason, str(path))
+
+
+def write_report(path: Path, data: bytes) -> None:
+    """Write ``data`` to the report file ``path`` (see the module's docstring);
+    raise ``OSError`` (``RefusedOutput`` for what is refused) when it cannot be
+    written, in which case no file was changed and no temporary file remains."""
+    path = Path(os.path.abspath(path))
+    if not SAFE_REPLACE:
+        if os.path.islink(path) and not _system_link(path):
+            raise RefusedOutput(_LINK_REFUSED, path)
+        write_atomically(path, data)
+        return
+    dir_fd = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        try:
+            entry = os.stat(path.name, dir_fd=dir_fd, follow_symlinks=False)
+        except FileNotFoundError:
+            entry = None
+        if entry is not None and stat.S_ISLNK(entry.st_mode):
+            if not _system_link(path):
+                raise RefusedOutput(_LINK_REFUSED, path)
+            _write_into(path, None, data, follow=True)
+        elif entry is not None and (stat.S_ISFIFO(entry.st_mode) or stat.S_ISCHR(entry.st_mode)):
+            _write_into(path, dir_fd, data, follow=False)
+        elif entry is not None and not stat.S_ISREG(entry.st_mode):
+            raise RefusedOutput(f"it is {kind_of(entry.st_mode)}, not a file a report can replace", path)
+        else:
+            mode = stat.S_IMODE(entry.st_mode) if entry is not None else _default_mode()
+            _replace_in(dir_fd, path.name, data, mode)
+    finally:
+        os.close(dir_fd)
+
+
+_LINK_REFUSED = "it is a symbolic link; mmlint does not write a report through one (remove it, or name the file it leads to)"
+
+
+def _system_link(path: Path) -> bool:
+    """Whether ``path`` lies in /dev or /proc, where the system, not a
+    repository, makes links (``/dev/stdout``, ``/dev/fd/1``, ``/proc/self/fd/1``)."""
+    parent = os.path.realpath(path.parent)
+    return parent == "/dev" or parent.startswith(("/dev/", "/proc/"))
+
+
+def _write_into(path: Path, dir_fd: int | None, data: bytes, *, follow: bool) -> None:
+    """Write ``data`` into what ``path`` opens: a FIFO (only while a process
+    reads it), a character device, or (through a system link such as
+    /dev/stdout) whatever that leads to, appended as a shell's ``>>`` would."""
+    flags = os.O_WRONLY | os.O_APPEND | os.O_NONBLOCK | os.O_CLOEXEC | (0 if follow else os.O_NOFOLLOW)
+    name = str(path) if dir_fd is None else path.name
+    try:
+        fd = os.open(name, flags, dir_fd=dir_fd)
+    except OSError as error:
+        if error.errno == errno.ENXIO:  # a FIFO with no reader (or a socket)
+            raise RefusedOutput("it is a FIFO that no process is reading", path) from None
+        raise
+    try:
+        opened = os.fstat(fd)
+        if not (stat.S_ISFIFO(opened.st_mode) or stat.S_ISCHR(opened.st_mode) or stat.S_ISREG(opened.st_mode)):
+            raise RefusedOutput(f"it is {kind_of(opened.st_mode)}, not a file a report can be written into", path)
+        os.set_blocking(fd, True)  # a reader that is slow to take the report is waited for
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+    finally:
+        os.close(fd)
+
+
+def _replace_in(dir_fd: int, name: str, data: bytes, mode: int) -> None:
+    """A temporary file in the directory holding ``data`` (synced, given
+    ``mode``), renamed over ``name``: the entry is replaced, never followed."""
+    temp, fd = _create_temp(dir_fd, name)
+    try:
+        with _quiet_close(fd):
+            _lock_temp(fd)
+            _write_all(fd, data)
+            os.fsync(fd)
+            os.fchmod(fd, mode)
+        os.replace(temp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp, dir_fd=dir_fd)
+        raise
+    with contextlib.suppress(OSError):
+        os.fsync(dir_fd)
 
 
 class SourceFile:
