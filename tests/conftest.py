@@ -58,17 +58,6 @@ if "PYTEST_XDIST_WORKER" in os.environ:
         os.environ.pop(name, None)
 
 
-@pytest.fixture(autouse=True)
-def _a_library_host(monkeypatch):
-    """The test process is a library host: a test that runs the command
-    line's main() in-process (which declares one command per process, so
-    that decoded facts are frozen: mmlint.core.gc_tuning) leaves the
-    declaration behind it, not to the tests after it."""
-    from mmlint.core import gc_tuning
-
-    monkeypatch.setattr(gc_tuning, "_one_command", False)
-
-
 @pytest.fixture
 def cache_dir(tmp_path, monkeypatch):
     """A cache directory of the test's own, with no cache setting inherited."""

@@ -90,13 +90,12 @@ def test_the_fingerprint_holds_the_versions(monkeypatch):
 
 
 def test_every_cache_key_holds_the_fingerprint(monkeypatch, tmp_path):
-    from mmlint.check.cache import FactsCache, PrefilterVerdicts
+    from mmlint.check.cache import FactsCache
     from mmlint.check.results import run_key
 
-    def keys() -> tuple[str, str, str]:
+    def keys() -> tuple[str, str]:
         facts = FactsCache(tmp_path).key(b"0" * 32, tmp_path / "p.py", "p.py", ())
-        verdicts = PrefilterVerdicts(tmp_path).key(())
-        return facts, verdicts, run_key([("p.py", tmp_path / "p.py", b"0" * 32)], [], None, tmp_path)
+        return facts, run_key([("p.py", tmp_path / "p.py", b"0" * 32)], [], None, tmp_path)
 
     before = keys()
     monkeypatch.setattr(build_fingerprint, "build_fingerprint", lambda: b"another build")

@@ -301,10 +301,9 @@ def test_a_cache_inside_the_checked_tree_is_not_used(tmp_path, project, monkeypa
 
 
 def test_a_runs_formats_walk_the_cache_once(cache_dir, project, monkeypatch):
-    """Facts, prefilter verdicts and findings are stored by one run one after
-    another: the first to finish measures the cache, the others add what they
-    stored to that measurement instead of walking every entry again."""
-    (project / "plain.py").write_text("def helper():\n    return 1\n")  # a prefilter verdict to store
+    """Facts and findings are stored by one run one after another: the first
+    to finish measures the cache, the other adds what it stored to that
+    measurement instead of walking every entry again."""
     walks = []
     real_prune = cache_module.prune
     monkeypatch.setattr(cache_module, "prune", lambda *a, **k: walks.append(a) or real_prune(*a, **k))

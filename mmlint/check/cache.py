@@ -14,13 +14,6 @@ configuration and the whole of mmlint's code. Running `check` again over an
 unchanged tree costs reading and hashing it. Any change is a miss, and the run
 then reads facts from the facts cache and runs the rules afresh.
 
-Prefilter verdicts (`prefilter-v*`): which files' bytes (by content hash)
-the prefilter passed or rejected, one entry per set of twin pairs, written by
-a run the results cache missed. The next such run (one file edited) reads
-again and prefilters only the files whose bytes it has not seen, and the
-ones to analyse; a rejected file's hash, taken for the results key, is all
-it needs of the others.
-
 Where: `$MMLINT_CACHE_DIR`, else `$XDG_CACHE_HOME/mmlint`, else
 `~/.cache/mmlint`. An entry is plain data (tuples and scalars,
 mmlint.core.datacodec) written by `marshal`, which reads it back twice as
@@ -53,12 +46,12 @@ import tempfile
 import time
 from dataclasses import dataclass, replace
 from functools import cache, lru_cache
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from mmlint.check import build_fingerprint
-from mmlint.check.results import RunResults, code_fingerprint
+from mmlint.check.results import RunResults
 from mmlint.core.datacodec import DataCodec, JsonData, reachable_dataclasses
 from mmlint.core.safe_read import PlacedFileError, read_placed
 
@@ -69,8 +62,7 @@ if TYPE_CHECKING:
 
 FORMAT = "facts-v2"
 RESULTS_FORMAT = "results-v1"
-PREFILTER_FORMAT = "prefilter-v1"
-FORMAT_PREFIXES = ("facts-v", "results-v", "prefilter-v")  # every format's directory, for `mmlint clean`
+FORMAT_PREFIXES = ("facts-v", "results-v", "prefilter-v")  # for `mmlint clean`: every format's directory, and the prefilter verdicts earlier versions kept
 DEFAULT_MAX_MB = 256
 PRUNE_TO = 0.8  # of the cap, so that pruning is not needed again at the next store
 _HIT_TOUCH_SECONDS = 24 * 3600  # a hit older than this gets a fresh mtime (least recently *used*)
@@ -210,7 +202,6 @@ class CacheOpening:
     cache: OutcomeCache | None
     warning: str | None = None
     results: ResultsCache | None = None
-    verdicts: PrefilterVerdicts | None = None
 
 
 KEY_FILE = "key"  # the per-user secret entries are authenticated with, in the cache root
@@ -234,13 +225,12 @@ def open_cache(requested: bool = True, scanned: Iterable[Path] = ()) -> CacheOpe
             None, f"not using the cache at {root}: it lies inside {inside}, which this run checks and could have written it"
         )
     directory, results_directory = root / FORMAT, root / RESULTS_FORMAT
-    verdicts_directory = root / PREFILTER_FORMAT
     # The root is checked before anything is created inside it.
-    for path in (root, directory, results_directory, verdicts_directory):
+    for path in (root, directory, results_directory):
         try:
             path.mkdir(parents=True, exist_ok=True, mode=0o700)
         except OSError:  # read-only home, a file in the way: run uncached, as before
-            if path in (results_directory, verdicts_directory):  # facts made by an earlier mmlint are still good
+            if path == results_directory:  # facts made by an earlier mmlint are still good
                 return CacheOpening(FactsCache(directory, max_bytes))
             return CacheOpening(None)
         reason = unsafe_directory_reason(path)
@@ -252,11 +242,10 @@ def open_cache(requested: bool = True, scanned: Iterable[Path] = ()) -> CacheOpe
         return CacheOpening(None, f"not using the cache at {root}: {error}")
     except OSError:  # read-only home and no key yet: run uncached, as for the directories
         return CacheOpening(None)
-    every = (directory, results_directory, verdicts_directory)
+    every = (directory, results_directory)
     return CacheOpening(
         FactsCache(directory, max_bytes, every, secret),
         results=ResultsCache(results_directory, max_bytes, every, secret),
-        verdicts=PrefilterVerdicts(verdicts_directory, max_bytes, every, secret),
     )
 
 
@@ -461,47 +450,6 @@ class ResultsCache(_EntryStore):
 
     def store(self, key: str, results: RunResults) -> None:
         self._store_payload(key, lambda: results_codec().encode(results, RunResults))
-
-
-class PrefilterVerdicts(_EntryStore):
-    """The prefilter's verdicts on a run's files, by the sha256 of their
-    bytes, one entry per set of twin pairs (the prefilter's only other input);
-    keyed by mmlint's whole code as the results are."""
-
-    format = PREFILTER_FORMAT
-
-    def key(self, twins: object) -> str:
-        """``twins``: the twin pairs the prefilter looks for, by their repr."""
-        digest = hashlib.sha256(code_fingerprint())
-        digest.update(repr(twins).encode("utf-8", "surrogateescape"))
-        return digest.hexdigest()
-
-    def load(self, key: str) -> dict[bytes, bool]:
-        """Content digest -> whether the prefilter passed those bytes; empty for a miss."""
-        try:
-            payload = self._load_payload(key)
-            if not isinstance(payload, (tuple, list)) or len(payload) != 2 or not all(type(part) in (tuple, list) for part in payload):
-                return {}
-            passed, rejected = payload
-            verdicts = {bytes.fromhex(digest): False for digest in _digest_texts(rejected)}
-            verdicts.update((bytes.fromhex(digest), True) for digest in _digest_texts(passed))
-            return verdicts
-        except Exception:  # every way an entry can be bad is a miss
-            return {}
-
-    def store(self, key: str, verdicts: Mapping[bytes, bool]) -> None:
-        self._store_payload(
-            key,
-            lambda: (tuple(sorted(d.hex() for d, passed in verdicts.items() if passed)),
-                     tuple(sorted(d.hex() for d, passed in verdicts.items() if not passed))),
-        )
-
-
-def _digest_texts(items: Iterable[object]) -> Iterable[str]:
-    """``items``, each checked to be a sha256 in lowercase hex (ValueError otherwise)."""
-    if not all(type(item) is str and len(item) == 64 for item in items):
-        raise ValueError("not a list of digests")
-    return items  # type: ignore[return-value]  # checked just above
 
 
 def _entries(directory: Path) -> Iterator[tuple[Path, int, float]]:

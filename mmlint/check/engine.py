@@ -30,7 +30,7 @@ from mmlint.check.discovery import (
     discover,
     discover_stdin,
 )
-from mmlint.check.reading import SeenVerdicts, StdinSource, digests_of, read_files
+from mmlint.check.reading import StdinSource, digests_of, read_files
 from mmlint.check.results import RunResults, ScopeInput, run_key
 from mmlint.check.scopes import scopes_of
 from mmlint.config.resolve import ConfigResolver
@@ -145,9 +145,7 @@ def run_check(
             stored = opening.results.load(results_key)
             if stored is not None:
                 return _report(stored, None, {}, targets, discovery, resolver, opening.warning)
-    # A run the results cache missed: bytes the prefilter rejected before need no second read.
-    seen = SeenVerdicts(opening.verdicts, keyed) if keyed is not None and opening.verdicts is not None else None
-    read = read_files(files, resolver, sources, seen=seen)
+    read = read_files(files, resolver, sources)
     # Imported only now: a run the results cache answers needs no rules and no analysis.
     from mmlint.check.findings import find
 

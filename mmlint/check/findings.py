@@ -34,7 +34,6 @@ from mmlint.check.workers import run_all
 from mmlint.config.resolve import ConfigResolver
 from mmlint.config.settings import Settings
 from mmlint.core.diagnostics import Diagnostic, Span
-from mmlint.core.gc_tuning import long_lived
 from mmlint.core.paths import display_path
 from mmlint.facts.model import FileFacts
 from mmlint.facts.outcome import FileOutcome, Parsed, ParseFailure, Unparsed
@@ -122,13 +121,12 @@ def _analyse(read: FilesRead, cache: OutcomeCache | None, *, progress: bool) -> 
 
     def load_stored() -> None:
         assert cache is not None
-        with long_lived():
-            for task in stored:
-                cached = cache.load(keys[task.display_path])
-                if cached is None:
-                    unreadable.append(task)
-                else:
-                    outcomes[task.display_path] = cached
+        for task in stored:
+            cached = cache.load(keys[task.display_path])
+            if cached is None:
+                unreadable.append(task)
+            else:
+                outcomes[task.display_path] = cached
 
     # Decoding many entries from the disk costs more than parsing a changed
     # file or two (a libcst import and a parse): the parse runs in a worker

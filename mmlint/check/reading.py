@@ -1,18 +1,16 @@
 """Reading a run's files: each file's bytes within its size budget, its
 content digest (the caches' keys), and the prefilter's verdict on whether
-it could hold a finding (mmlint.check.prefilter); an earlier run's verdict
-on the same bytes spares a second read."""
+it could hold a finding (mmlint.check.prefilter)."""
 
 from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mmlint.check.cache import PrefilterVerdicts
 from mmlint.check.cost import over_size_budget
 from mmlint.check.prefilter import Prefilter
 from mmlint.config.resolve import ConfigResolver
@@ -94,47 +92,16 @@ def digests_of(files: Mapping[str, Path], resolver: ConfigResolver) -> list[tupl
     return digests
 
 
-class SeenVerdicts:
-    """The prefilter's verdicts of earlier runs (mmlint.check.cache.PrefilterVerdicts),
-    for the files of a run already hashed (``keyed``: the results key's
-    digests), and what this run adds to them, stored by ``finish``."""
-
-    def __init__(self, store: PrefilterVerdicts, keyed: Sequence[tuple[str, Path, bytes]]) -> None:
-        self._store = store
-        self.digests = {shown: digest for shown, _, digest in keyed}
-        self._loaded: dict[object, dict[bytes, bool]] = {}
-        self._now: dict[object, dict[bytes, bool]] = {}
-
-    def verdict(self, twins: object, digest: bytes) -> bool | None:
-        if twins not in self._loaded:
-            self._loaded[twins] = self._store.load(self._store.key(twins))
-        return self._loaded[twins].get(digest)
-
-    def record(self, twins: object, digest: bytes, passed: bool) -> None:
-        self._now.setdefault(twins, {})[digest] = passed
-
-    def finish(self) -> None:
-        """Store this run's verdicts where they differ from what was loaded."""
-        for twins, verdicts in self._now.items():
-            if verdicts != self._loaded.get(twins):
-                self._store.store(self._store.key(twins), verdicts)
-        self._store.finish()
-
-
 def read_files(
     files: Mapping[str, Path],
     resolver: ConfigResolver,
     sources: Mapping[str, StdinSource],
-    *,
-    seen: SeenVerdicts | None = None,
 ) -> FilesRead:
     """Read each file once, hash it and run the prefilter; keep the bytes of
     only the files the prefilter passes. ``sources`` holds what was already
     read (standard input) by display path. Each file is read with the twins
     and budgets of its configuration; a file over its size budget is refused
-    unread. With ``seen``, a file whose digest (taken moments ago) the
-    prefilter rejected in an earlier run is not read again: the verdict is a
-    function of the bytes and the twins alone."""
+    unread."""
     from mmlint.check.per_file import FileTask  # the per-file pass: not needed before a results-cache miss
 
     prefilters: dict[tuple[TwinPair, ...], Prefilter] = {}
@@ -146,15 +113,6 @@ def read_files(
     digests: list[tuple[str, Path, bytes]] = []
     for shown, real in files.items():
         settings = resolver.settings_for(real)
-        known = seen.digests.get(shown) if seen is not None and shown not in sources else None
-        verdict = None  # the prefilter's on these bytes in an earlier run
-        if seen is not None and known is not None:
-            verdict = seen.verdict(settings.twins, known)
-            if verdict is False:
-                seen.record(settings.twins, known, False)
-                digests.append((shown, real, known))
-                prefiltered.append(shown)
-                continue
         try:
             if shown in sources:
                 data, complete = sources[shown].data, sources[shown].complete
@@ -171,21 +129,13 @@ def read_files(
             continue
         digest = hashlib.sha256(data).digest()
         digests.append((shown, real, digest))
-        if verdict is None or digest != known:  # unseen bytes, or the file changed since it was hashed
-            prefilter = prefilters.get(settings.twins)
-            if prefilter is None:
-                prefilter = prefilters[settings.twins] = Prefilter(settings.twins)
-            passed = prefilter.could_hold_finding(data)
-        else:
-            passed = verdict
-        if seen is not None:
-            seen.record(settings.twins, digest, passed)
-        if passed:
+        prefilter = prefilters.get(settings.twins)
+        if prefilter is None:
+            prefilter = prefilters[settings.twins] = Prefilter(settings.twins)
+        if prefilter.could_hold_finding(data):
             tasks.append(FileTask(data, real, shown, settings.twins, settings.budgets))
         else:
             prefiltered.append(shown)
             if shown in sources:
                 held[shown] = data
-    if seen is not None:
-        seen.finish()
     return FilesRead(tuple(files), unreadable, tuple(prefiltered), tasks, digests, refused, held)

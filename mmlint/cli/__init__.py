@@ -16,7 +16,7 @@ from typing import Any
 import click
 
 from mmlint import __version__
-from mmlint.core.gc_tuning import collect_less_often, one_command_per_process
+from mmlint.core.gc_tuning import collect_less_often
 from mmlint.reporters.escaping import visible
 
 # Command name -> the module of mmlint/cli/ that defines it. A module is
@@ -137,7 +137,6 @@ def _raise_stopped(signum: int, _frame: FrameType | None) -> None:
 
 def main() -> None:
     collect_less_often()
-    one_command_per_process()
     for signum in STOP_SIGNALS:
         signal.signal(signum, _raise_stopped)
     try:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import click
 
 from mmlint.cli.common import EXIT_ERROR
-from mmlint.core.gc_tuning import one_command_per_process
 
 EXTRA_MODULES = ("pygls", "lsprotocol")
 
@@ -26,5 +25,4 @@ def command() -> None:
             err=True,
         )
         raise SystemExit(EXIT_ERROR) from None
-    one_command_per_process(False)  # it lives on, through many runs
     raise SystemExit(serve())
