@@ -48,8 +48,8 @@ class MmlintServer(LanguageServer):
         self.analysers: dict[Path, Analyser] = {}
         self.results: dict[str, tuple[Snapshot, DocumentResult]] = {}
         self.published: dict[str, tuple[int | None, list[types.Diagnostic]]] = {}
-        # By URI: the fix-all edit, with the version and text it fixes.
-        self.fix_all_edits: dict[str, tuple[tuple[int | None, bytes], types.WorkspaceEdit | None]] = {}
+        # By URI: the code actions of the text the last run analysed, made at the first request.
+        self.action_plans: dict[str, code_actions.DocumentActions] = {}
         self.shown_warnings: set[str] = set()  # warnings said once (an unsafe cache)
         self.last_errors: set[str] = set()  # the errors of the last run (a bad configuration)
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mmlint-analysis")
@@ -124,7 +124,7 @@ class MmlintServer(LanguageServer):
             snapshots = self._snapshots()
             results = await asyncio.get_running_loop().run_in_executor(self.executor, self._analyse, snapshots, rescan)
             self._publish(snapshots, results)
-            self.fix_all_edits = {}  # another document's change may change a fix (a discovered twin)
+            self.action_plans = {}  # another document's change may change a fix (a discovered twin)
             # The new facts reach the disk cache once the diagnostics are out.
             for analyser in list(self.analysers.values()):
                 try:
@@ -253,7 +253,7 @@ class MmlintServer(LanguageServer):
             self.log(types.MessageType.Warning, f"mmlint: {warning}")
         self.settings = settings
         self.analysers = {}  # new select / ignore / config: new resolvers (the facts stay on disk)
-        self.fix_all_edits = {}
+        self.action_plans = {}
         self.last_errors = set()
 
     async def pull_settings(self) -> None:
@@ -340,7 +340,7 @@ def build_server() -> MmlintServer:
             del ls.open_uris[uri]
             ls.results.pop(uri, None)
             ls.published.pop(uri, None)
-            ls.fix_all_edits.pop(uri, None)
+            ls.action_plans.pop(uri, None)
             ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
             if ls.open_uris:  # its unsaved text no longer stands for the file
                 ls.request_run(urgent=True)
