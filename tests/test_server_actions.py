@@ -84,10 +84,13 @@ def test_a_multi_line_call_is_suppressed_on_its_closing_line_when_its_first_cann
     )
 
 
-def test_no_suppression_where_a_bare_ignore_is_or_for_mm999() -> None:
+def test_no_suppression_where_a_bare_ignore_is_nor_for_mm999_and_mm009() -> None:
     assert suppressed_text(f"async def g(self):\n    x = {TWIN}(a)  # mmlint: ignore\n", _mm001(2)) is None
     syntax_error = Diagnostic("a.py", Span(1, 1, 1, 1), "MM999", "syntax-error", "bad")
     assert suppressed_text("x = (\n", syntax_error) is None
+    # No directive suppresses MM009 (`check` still reports `ignore[MM003, MM009]`): none is offered.
+    unused = Diagnostic("a.py", Span(1, 8, 1, 31), "MM009", "unused-suppression", "unused suppression: MM003")
+    assert suppressed_text("x = 1  # mmlint: ignore[MM003]\n", unused) is None
 
 
 # -- every action on analysed text -----------------------------------------------------------
@@ -117,7 +120,8 @@ def _check_every_action(analyser: Analyser, path: Path, result: DocumentResult) 
         suppressed = apply_text_edits(text, [suppression])
         assert _compiles(suppressed) or not compiled, diagnostic
         after = analyser.analyse_one(path, suppressed.encode("utf-8"), {})
-        assert not [d for d in after.diagnostics if (d.code, d.span) == (diagnostic.code, diagnostic.span)], diagnostic
+        start = (diagnostic.code, diagnostic.span.line, diagnostic.span.column)
+        assert start not in [(d.code, d.span.line, d.span.column) for d in after.diagnostics], diagnostic
     everything = plan.fix_all(lambda data: analyser.analyse_one(path, data, {}))
     if everything is not None:
         assert _compiles(text_of(everything) or "(") or not compiled

@@ -23,6 +23,7 @@ from mmlint.fix import FileFixResult, FileToFix, fix_file
 from mmlint.fix.run import MAX_FIX_ROUNDS
 from mmlint.fix.text_edits import EditConflict, apply_text_edits
 from mmlint.rules import rule_by_code
+from mmlint.rules.mm009_unused_suppression import UnusedSuppression
 from mmlint.server.analysis import DocumentResult
 
 _BLANKS = " \t"
@@ -71,8 +72,11 @@ def fix_all(
 
 
 def can_suppress(diagnostic: Diagnostic) -> bool:
+    """Whether a directive can suppress ``diagnostic``: not MM999, always
+    reported, nor MM009, which judges the directives themselves (a directive
+    naming it is one more unused code)."""
     rule = rule_by_code(diagnostic.code)
-    return rule is not None and not rule.always_on
+    return rule is not None and not rule.always_on and rule.code != UnusedSuppression.code
 
 
 @dataclass(frozen=True)
