@@ -167,6 +167,56 @@ def test_fstring_site_is_left_with_a_reason() -> None:
     assert [site.reason for site in rewrite.unfixed] == ["inside an f-string"]
 
 
+def test_sites_beside_fstrings_are_fixed_and_those_inside_are_not() -> None:
+    twin = "p.process_and_combine_mm_data(1)"
+    lines = [f'x = {twin}', f'y = f"{{{twin}}}" + {twin}', f'z = "{{{twin}}}" or {twin}', f'w = f"a" f"{{{twin}!r}}"']
+    source = ("async def f(p):\n" + "".join(f"    {line}\n" for line in lines)).encode()
+    fixes = []
+    for number, line in enumerate(lines, start=2):
+        start = -1
+        while (start := line.find(twin, start + 1)) >= 0:
+            column = start + 5  # 4 of indentation, 1-based
+            fixes.append(CallFix(Span(number, column, number, column + len(twin)), twin[2:-3], twin[2:-3] + "_async"))
+    rewrite = rewrite_calls(source, fixes)
+    reasons = {(site.span.line, site.span.column): site.reason for site in rewrite.unfixed}
+    fixed = {(site.span.line, site.span.column) for site in rewrite.fixed}
+    assert fixed == {(2, 9), (3, 49), (4, 49)}
+    # A call inside a plain string is no call at all; inside an f-string it is one, left with its reason.
+    assert reasons == {(3, 12): "inside an f-string", (4, 11): "no call of the twin starts and ends at this position",
+                       (5, 17): "inside an f-string"}
+
+
+def test_locating_many_sites_reads_the_tokens_a_bounded_number_of_times(monkeypatch) -> None:
+    # Each site used to scan the tokens from the start for f-strings: a file's fix was quadratic in its sites.
+    import mmlint.fix.call_rewrite as call_rewrite
+
+    reads = 0
+
+    class Counted(list):
+        def __iter__(self):
+            nonlocal reads
+            for item in super().__iter__():
+                reads += 1
+                yield item
+
+        def __getitem__(self, index):
+            nonlocal reads
+            reads += 1
+            return super().__getitem__(index)
+
+    tokens: list = []
+    original = call_rewrite.python_tokens
+    monkeypatch.setattr(call_rewrite, "python_tokens", lambda text: tokens.append(Counted(original(text))) or tokens[-1])
+    sites = 400
+    twin = "self.process_and_combine_mm_data(data)"
+    source = "async def f(self, data):\n" + "".join(f"    a{i} = {twin}\n" for i in range(sites))
+    fixes = [CallFix(Span(line, 9 + len(str(line - 2)), line, 9 + len(str(line - 2)) + len(twin)),
+                     "process_and_combine_mm_data", "process_and_combine_mm_data_async") for line in range(2, sites + 2)]
+    edits, fixed, unfixed = plan_call_edits(source, fixes)
+    assert len(fixed) == sites and not unfixed
+    assert reads <= 20 * len(tokens[0])
+
+
 @pytest.mark.parametrize(
     ("expression", "parens"),
     [

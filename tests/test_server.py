@@ -237,29 +237,35 @@ def test_fix_all_and_the_fix_all_command_give_what_mmlint_fix_writes(client, pac
     assert lsp.stop() == 0
 
 
-# Says on stderr each time the fix-all rounds run.
-_COUNTING_FIX_ALL = """
-    import sys
-    import mmlint.server.code_actions as code_actions
-    original = code_actions.fix_all
-    def fix_all(*args):
-        print("fix-all rounds", file=sys.stderr, flush=True)
-        return original(*args)
-    code_actions.fix_all = fix_all
+# Says on stderr which text each run of the fix pipeline fixes.
+_COUNTING_FIXES = """
+    import hashlib, sys
+    import mmlint.server.actions as actions
+    original = actions.fix_file
+    def fix_file(file, **options):
+        print("fixed", hashlib.sha256(options["source"]).hexdigest(), file=sys.stderr, flush=True)
+        return original(file, **options)
+    actions.fix_file = fix_file
 """
 
 
-def test_fix_all_is_computed_once_per_text_however_often_the_editor_asks(client, package) -> None:
-    lsp = client(command=_server_patched(_COUNTING_FIX_ALL))
+def test_each_text_is_fixed_once_however_often_and_widely_the_editor_asks(client, package) -> None:
+    lsp = client(command=_server_patched(_COUNTING_FIXES))
     path = package / "mmproc/processors/qwen_vl.py"
     uri = lsp.open(path)
     diagnostics = lsp.diagnostics(uri)
+    assert sum(d["data"]["fixable"] for d in diagnostics) >= 2
     first = _code_actions(lsp, uri, diagnostics, only=["source.fixAll"])
     assert _code_actions(lsp, uri, diagnostics, only=["source.fixAll"]) == first  # the cursor moved
+    everything = _code_actions(lsp, uri, diagnostics)  # every diagnostic's quick fix and suppression
+    assert sum(a["title"].startswith("mmlint: fix MM") for a in everything) == sum(d["data"]["fixable"] for d in diagnostics)
+    assert _code_actions(lsp, uri, diagnostics) == everything
     lsp.change(uri, path.read_text() + "\n", 2)
     _code_actions(lsp, uri, lsp.diagnostics(uri, version=2), only=["source.fixAll"])  # a new text: computed again
     assert lsp.stop() == 0
-    assert lsp.stderr().count("fix-all rounds") == 2
+    fixed = [line.split()[1] for line in lsp.stderr().splitlines() if line.startswith("fixed ")]
+    # Once per text: the two texts, then the fix-all rounds' own texts (each round fixes the last one's output).
+    assert len(fixed) == len(set(fixed)) >= 2
 
 
 def test_quick_fix_of_one_diagnostic_is_the_fixers_edit_of_that_site(client, package, env, tmp_path) -> None:

@@ -272,3 +272,32 @@ def test_configured_paths_are_the_context_as_for_check(tmp_path, cache_dir) -> N
     assert Analyser(tmp_path, ServerSettings()).analyse(documents)[caller].diagnostics == ()
     (tmp_path / "pkg" / "decode.py").write_text(hollow)  # inside them
     assert [d.code for d in Analyser(tmp_path, ServerSettings()).analyse(documents)[caller].diagnostics] == ["MM004"]
+
+
+def test_a_stray_documents_context_is_what_check_file_reads_not_its_directory(tmp_path, cache_dir, monkeypatch) -> None:
+    monkeypatch.setenv("MMLINT_JOBS", "1")  # parse in this process, where the count below can see it
+    parsed: list[str] = []
+    from mmlint.check import findings
+
+    original = findings.analyse_file
+
+    def counting(data, real_path, *rest):
+        parsed.append(Path(real_path).name)
+        return original(data, real_path, *rest)
+
+    monkeypatch.setattr(findings, "analyse_file", counting)
+    caller = tmp_path / "serve.py"
+    caller.write_text("from decode import frames\n\n\nasync def handle(r):\n    return await frames(r)\n")
+    (tmp_path / "decode.py").write_text("async def frames(r):\n    for x in r:\n        parse(x)\n")
+    for index in range(30):
+        (tmp_path / f"other_{index}.py").write_text(f"async def f{index}():\n    return {index}\n")
+    documents = {caller: caller.read_bytes()}
+    assert Analyser(tmp_path, ServerSettings(), use_cache=False, walk=False).analyse(documents)[caller].diagnostics == ()
+    assert parsed == ["serve.py"]  # the document alone, as `check serve.py` run there
+    parsed.clear()
+    walked = Analyser(tmp_path, ServerSettings(), use_cache=False).analyse(documents)[caller]  # a workspace folder
+    assert [d.code for d in walked.diagnostics] == ["MM004"] and len(parsed) > 30
+    parsed.clear()
+    (tmp_path / "mmlint.toml").write_text('paths = ["decode.py", "serve.py"]\n')  # a configuration naming paths
+    configured = Analyser(tmp_path, ServerSettings(), use_cache=False, walk=False).analyse(documents)[caller]
+    assert [d.code for d in configured.diagnostics] == ["MM004"] and sorted(parsed) == ["decode.py", "serve.py"]

@@ -11,6 +11,8 @@ odd whitespace, line endings, the encoding cookie and BOM. No parse is needed; t
 
 from __future__ import annotations
 
+import bisect
+import sys
 import tokenize
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -57,23 +59,31 @@ def callee_name_index(tokens: Sequence[tokenize.TokenInfo], close: int) -> int:
     return -1
 
 
-def _inside_fstring(tokens: Sequence[tokenize.TokenInfo], line: int, column: int) -> bool:
-    """Whether (line, 0-based column) lies inside an f-string token (one STRING
-    token before Python 3.12; FSTRING_START ... FSTRING_END from 3.12)."""
+def fstring_extents(tokens: Sequence[tokenize.TokenInfo]) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """Where each outermost f-string lies, (start, end) in (line, 0-based
+    column), in order: one STRING token before Python 3.12, FSTRING_START up
+    to its FSTRING_END from 3.12 (nested ones are inside the outer one)."""
     fstring_start = getattr(tokenize, "FSTRING_START", None)
     fstring_end = getattr(tokenize, "FSTRING_END", None)
+    extents: list[tuple[tuple[int, int], tuple[int, int]]] = []
     depth = 0
+    opened = (0, 0)
     for tok in tokens:
-        if tok.start > (line, column):
-            break
         if fstring_start is not None and tok.type == fstring_start:
+            if depth == 0:
+                opened = tok.start
             depth += 1
         elif fstring_start is not None and tok.type == fstring_end:
             depth -= 1
-        elif tok.type == tokenize.STRING and tok.start <= (line, column) < tok.end:
+            if depth == 0:
+                extents.append((opened, tok.start))
+        elif depth == 0 and tok.type == tokenize.STRING:
             prefix = tok.string[: len(tok.string) - len(tok.string.lstrip("rRbBuUfF"))]
-            return "f" in prefix.lower()
-    return depth > 0
+            if "f" in prefix.lower():
+                extents.append((tok.start, tok.end))
+    if depth > 0:  # not closed (the tokens end early): to the end
+        extents.append((opened, (sys.maxsize, 0)))
+    return extents
 
 
 class CallTokens:
@@ -85,6 +95,14 @@ class CallTokens:
         self.tokens = tokens
         self.starts = {tok.start: index for index, tok in enumerate(tokens) if tok.start != tok.end}
         self.closes = {tok.end: index for index, tok in enumerate(tokens) if tok.type == tokenize.OP and tok.string == ")"}
+        # Found once, looked up per call: a scan of the tokens per call made a file's fix quadratic in its calls.
+        self._fstrings = fstring_extents(tokens)
+        self._fstring_starts = [start for start, _ in self._fstrings]
+
+    def inside_fstring(self, line: int, column: int) -> bool:
+        """Whether (line, 0-based column) lies inside an f-string."""
+        index = bisect.bisect_right(self._fstring_starts, (line, column)) - 1
+        return index >= 0 and (line, column) < self._fstrings[index][1]
 
 
 @dataclass(frozen=True)
@@ -104,7 +122,7 @@ def locate_call(indexed: CallTokens, fix: CallFix) -> LocatedCall | str:
     tokens = indexed.tokens
     span = fix.span
     # Asked first: from Python 3.12 the call inside an f-string is tokens of its own, which would match.
-    if _inside_fstring(tokens, span.line, span.column - 1):
+    if indexed.inside_fstring(span.line, span.column - 1):
         return "inside an f-string"
     start = indexed.starts.get((span.line, span.column - 1))
     close = indexed.closes.get((span.end_line, span.end_column - 1))

@@ -139,11 +139,16 @@ class _Kept(Generic[T]):
 
 class Analyser:
     """Analyses the documents of one workspace folder (``root``: the working
-    directory of the runs, as `check` run there would see them)."""
+    directory of the runs, as `check` run there would see them). ``walk``:
+    the folder's files are the documents' context; without it (the directory
+    of documents opened from outside every folder) the context is what
+    `check FILE` run there reads, the configured `paths` if any, and the
+    open documents."""
 
-    def __init__(self, root: Path, settings: ServerSettings, *, use_cache: bool = True) -> None:
+    def __init__(self, root: Path, settings: ServerSettings, *, use_cache: bool = True, walk: bool = True) -> None:
         self.root = Path(os.path.abspath(root))
         self.settings = settings
+        self.walk = walk
         opening = open_cache(use_cache, [self.root])  # never a cache the workspace could have written
         self.cache_warning = opening.warning
         self.facts = MemoryFactsCache(opening.cache)
@@ -194,7 +199,7 @@ class Analyser:
         if not self._rescan and self._walked is not None:
             return self._walked
         files: tuple[Path, ...] = ()
-        if self.root.is_dir() and not resolver.for_cwd.paths:
+        if self.walk and self.root.is_dir() and not resolver.for_cwd.paths:
             try:
                 files = discover([self.root], resolver, self.root).files
             except DiscoveryError:

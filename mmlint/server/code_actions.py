@@ -3,16 +3,20 @@
 file, fix all (a quick fix, and the `source.fixAll.mmlint` source action for
 fix-on-save). Each is a workspace edit of the text the last run analysed,
 versioned where the client allows, so a buffer that moved on refuses it.
-Run on the analysis thread."""
+Run on the analysis thread, from one ActionPlan per analysed text (kept
+until the next run), so that however many diagnostics a request covers and
+however often the editor asks, the file is fixed about as often as `mmlint
+fix` would fix it."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from mmlint.core.diagnostics import Diagnostic
-from mmlint.server.actions import can_suppress, fix_all, fix_one, suppressed_text, text_of
+from mmlint.core.diagnostics import Diagnostic, Edit
+from mmlint.server.actions import ActionPlan, text_of
 from mmlint.server.analysis import DocumentResult, Snapshot
 from mmlint.server.protocol import Lines, text_edits
 
@@ -22,16 +26,40 @@ if TYPE_CHECKING:
 FIX_ALL_KIND = "source.fixAll.mmlint"
 
 
-def workspace_edit(ls: MmlintServer, snapshot: Snapshot, new: bytes) -> types.WorkspaceEdit | None:
-    old_text, new_text = text_of(snapshot.data), text_of(new)
-    if old_text is None or new_text is None or old_text == new_text:
+class DocumentActions:
+    """One analysed text's plan, with its lines in the client's encoding and its fix-all edit once made."""
+
+    def __init__(self, snapshot: Snapshot, result: DocumentResult, text: str, encoding: str) -> None:
+        self.snapshot = snapshot
+        self.result = result
+        self.lines = Lines(text, encoding)
+        self.plan = ActionPlan(result, text)
+        self.fix_all: tuple[types.WorkspaceEdit | None] | None = None
+
+
+def document_actions(ls: MmlintServer, snapshot: Snapshot, result: DocumentResult) -> DocumentActions | None:
+    """The actions of the text ``result`` analysed, made at the first request after its run."""
+    kept = ls.action_plans.get(snapshot.uri)
+    if kept is not None and kept.result is result:
+        return kept
+    text = text_of(snapshot.data)
+    if text is None:
         return None
-    return text_edit(ls, snapshot, old_text, new_text)
+    actions = ls.action_plans[snapshot.uri] = DocumentActions(snapshot, result, text, _encoding(ls))
+    return actions
 
 
-def text_edit(ls: MmlintServer, snapshot: Snapshot, old_text: str, new_text: str) -> types.WorkspaceEdit:
-    encoding = ls.workspace.position_encoding or types.PositionEncodingKind.Utf16
-    edits = text_edits(old_text, new_text, encoding)
+def _encoding(ls: MmlintServer) -> str:
+    return ls.workspace.position_encoding or types.PositionEncodingKind.Utf16
+
+
+def edit_of(ls: MmlintServer, actions: DocumentActions, edits: Sequence[Edit]) -> types.WorkspaceEdit:
+    """Edits of the analysed text (1-based code-point spans) as the client's edit of its buffer."""
+    lines = actions.lines
+    return _workspace_edit(ls, actions.snapshot, [types.TextEdit(lines.range(e.span), e.text) for e in edits])
+
+
+def _workspace_edit(ls: MmlintServer, snapshot: Snapshot, edits: list[types.TextEdit]) -> types.WorkspaceEdit:
     capability = ls.client_capabilities.workspace
     if capability is not None and capability.workspace_edit is not None and capability.workspace_edit.document_changes:
         # Versioned: a client whose buffer moved on refuses the edit rather than misplace it.
@@ -41,18 +69,20 @@ def text_edit(ls: MmlintServer, snapshot: Snapshot, old_text: str, new_text: str
 
 
 def fix_all_edit(ls: MmlintServer, snapshot: Snapshot, result: DocumentResult) -> types.WorkspaceEdit | None:
-    """The document with every fix of `mmlint fix` applied. Kept for the
-    version and text it was made from: editors ask for code actions at every cursor move,
-    and its rounds re-analyse the document."""
-    kept = ls.fix_all_edits.get(snapshot.uri)
-    if kept is not None and kept[0] == (snapshot.version, snapshot.data):
-        return kept[1]
-    analyser = ls.analyser_for(ls.root_of(snapshot.path))
-    others = {s.path: s.data for s, _ in ls.results.values() if s.uri in ls.open_uris}
-    new = fix_all(result, lambda data: analyser.analyse_one(snapshot.path, data, others))
-    edit = workspace_edit(ls, snapshot, new) if new is not None else None
-    ls.fix_all_edits[snapshot.uri] = ((snapshot.version, snapshot.data), edit)
-    return edit
+    """The document with every fix of `mmlint fix` applied (its rounds re-analyse the document)."""
+    actions = document_actions(ls, snapshot, result)
+    if actions is None:
+        return None
+    if actions.fix_all is None:
+        analyser = ls.analyser_for(ls.root_of(snapshot.path))
+        others = {s.path: s.data for s, _ in ls.results.values() if s.uri in ls.open_uris}
+        new = actions.plan.fix_all(lambda data: analyser.analyse_one(snapshot.path, data, others))
+        new_text = None if new is None else text_of(new)
+        edit = None
+        if new_text is not None and new_text != actions.plan.text:
+            edit = _workspace_edit(ls, snapshot, text_edits(actions.plan.text, new_text, _encoding(ls)))
+        actions.fix_all = (edit,)
+    return actions.fix_all[0]
 
 
 def code_actions(ls: MmlintServer, uri: str, wanted: types.Range, only: list[str] | None) -> list[types.CodeAction]:
@@ -61,50 +91,42 @@ def code_actions(ls: MmlintServer, uri: str, wanted: types.Range, only: list[str
     if entry is None:
         return []
     snapshot, result = entry
-    text = text_of(snapshot.data)
-    if text is None:
+    actions = document_actions(ls, snapshot, result)
+    if actions is None:
         return []
-    encoding = ls.workspace.position_encoding or types.PositionEncodingKind.Utf16
-    lines = Lines(text, encoding)
     published = dict(zip(result.diagnostics, ls.published.get(uri, (None, []))[1]))
-    actions: list[types.CodeAction] = []
-    for diagnostic in result.diagnostics:
-        if not _overlaps(lines.range(diagnostic.span), wanted):
-            continue
-        shown = [published[diagnostic]] if diagnostic in published else None
-        if _wanted(types.CodeActionKind.QuickFix, only):
-            actions += _quick_fixes(ls, snapshot, result, text, diagnostic, shown)
+    found: list[types.CodeAction] = []
+    if _wanted(types.CodeActionKind.QuickFix, only):
+        for diagnostic in result.diagnostics:
+            if _overlaps(actions.lines.range(diagnostic.span), wanted):
+                shown = [published[diagnostic]] if diagnostic in published else None
+                found += _quick_fixes(ls, actions, diagnostic, shown)
     if any(d.fixable for d in result.diagnostics):
         kinds = [kind for kind in (FIX_ALL_KIND, types.CodeActionKind.QuickFix) if _wanted(kind, only)]
         edit = fix_all_edit(ls, snapshot, result) if kinds else None
         for kind in kinds if edit is not None else ():
             title = "mmlint: fix all in this file" if kind == FIX_ALL_KIND else "Fix all mmlint problems in this file"
-            actions.append(types.CodeAction(title=title, kind=kind, edit=edit))
-    return actions
+            found.append(types.CodeAction(title=title, kind=kind, edit=edit))
+    return found
 
 
 def _quick_fixes(
-    ls: MmlintServer, snapshot: Snapshot, result: DocumentResult, text: str, diagnostic: Diagnostic,
-    shown: list[types.Diagnostic] | None,
+    ls: MmlintServer, actions: DocumentActions, diagnostic: Diagnostic, shown: list[types.Diagnostic] | None
 ) -> list[types.CodeAction]:
-    actions = []
-    if diagnostic.fixable:
-        new = fix_one(result, diagnostic)
-        edit = workspace_edit(ls, snapshot, new) if new is not None else None
-        if edit is not None:
-            actions.append(types.CodeAction(
-                title=f"mmlint: fix {diagnostic.code} ({diagnostic.name})",
-                kind=types.CodeActionKind.QuickFix, diagnostics=shown, edit=edit, is_preferred=True,
-            ))
-    if can_suppress(diagnostic):
-        suppressed = suppressed_text(text, diagnostic)
-        if suppressed is not None:
-            actions.append(types.CodeAction(
-                title=f"mmlint: suppress {diagnostic.code} with `# mmlint: ignore[{diagnostic.code}]`",
-                kind=types.CodeActionKind.QuickFix, diagnostics=shown,
-                edit=text_edit(ls, snapshot, text, suppressed),
-            ))
-    return actions
+    found = []
+    fix = actions.plan.fix_edits(diagnostic)
+    if fix:
+        found.append(types.CodeAction(
+            title=f"mmlint: fix {diagnostic.code} ({diagnostic.name})",
+            kind=types.CodeActionKind.QuickFix, diagnostics=shown, edit=edit_of(ls, actions, fix), is_preferred=True,
+        ))
+    suppression = actions.plan.places.suppression(diagnostic)
+    if suppression is not None:
+        found.append(types.CodeAction(
+            title=f"mmlint: suppress {diagnostic.code} with `# mmlint: ignore[{diagnostic.code}]`",
+            kind=types.CodeActionKind.QuickFix, diagnostics=shown, edit=edit_of(ls, actions, [suppression]),
+        ))
+    return found
 
 
 def _wanted(kind: str, only: list[str] | None) -> bool:

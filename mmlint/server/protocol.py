@@ -108,14 +108,33 @@ def text_edits(old: str, new: str, encoding: str) -> list[types.TextEdit]:
     old_lines, new_lines = split_lines(old, keepends=True), split_lines(new, keepends=True)
     where = Lines(old, encoding)
     edits = []
-    matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
-    for tag, first, last, new_first, new_last in matcher.get_opcodes():
-        if tag == "equal":
-            continue
+    for first, last, new_first, new_last in _changed_runs(old_lines, new_lines):
         start = _line_start(where, first)
         end = _line_start(where, last)
         edits.append(types.TextEdit(types.Range(start, end), "".join(new_lines[new_first:new_last])))
     return edits
+
+
+def _changed_runs(old: list[str], new: list[str]) -> list[tuple[int, int, int, int]]:
+    """The runs of lines that differ, as (first, last) in each (last exclusive).
+    Texts of as many lines (every fix and suppression keeps the lines) are
+    compared line by line, in linear time: difflib's matcher is quadratic
+    in the lines a file repeats, and a fix-all of 8,000 similar lines took
+    seconds there."""
+    if len(old) != len(new):
+        matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+        return [(a, b, c, d) for tag, a, b, c, d in matcher.get_opcodes() if tag != "equal"]
+    runs: list[tuple[int, int, int, int]] = []
+    index = 0
+    while index < len(old):
+        if old[index] == new[index]:
+            index += 1
+            continue
+        first = index
+        while index < len(old) and old[index] != new[index]:
+            index += 1
+        runs.append((first, index, first, index))
+    return runs
 
 
 def _line_start(lines: Lines, index: int) -> types.Position:

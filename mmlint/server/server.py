@@ -17,7 +17,6 @@ import sys
 import time
 import traceback
 from collections.abc import Iterable, Mapping
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +33,7 @@ from mmlint.server.analysis import Analyser, DocumentResult, Snapshot, errors_of
 from mmlint.server.protocol import Lines, to_lsp
 from mmlint.server.settings import ServerSettings, read_settings
 from mmlint.server.wire import UNPARSABLE, MmlintProtocol
+from mmlint.server.worker import DaemonWorker
 
 FIX_ALL_COMMAND = "mmlint.fixAll"
 SOURCE_SUFFIXES = (".py", ".pyi")
@@ -51,11 +51,11 @@ class MmlintServer(LanguageServer):
         self.analysers: dict[Path, Analyser] = {}
         self.results: dict[str, tuple[Snapshot, DocumentResult]] = {}
         self.published: dict[str, tuple[int | None, list[types.Diagnostic]]] = {}
-        # By URI: the fix-all edit, with the version and text it fixes.
-        self.fix_all_edits: dict[str, tuple[tuple[int | None, bytes], types.WorkspaceEdit | None]] = {}
+        # By URI: the code actions of the text the last run analysed, made at the first request.
+        self.action_plans: dict[str, code_actions.DocumentActions] = {}
         self.shown_warnings: set[str] = set()  # warnings said once (an unsafe cache)
         self.last_errors: set[str] = set()  # the errors of the last run (a bad configuration)
-        self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mmlint-analysis")
+        self.executor = DaemonWorker("mmlint-analysis")  # exit never waits for it
         self._requested = 0  # changes asked for, and the last one a finished run covered
         self._covered = 0
         self._urgent = False
@@ -134,7 +134,7 @@ class MmlintServer(LanguageServer):
             snapshots = self._snapshots()
             results = await asyncio.get_running_loop().run_in_executor(self.executor, self._analyse, snapshots, rescan)
             self._publish(snapshots, results)
-            self.fix_all_edits = {}  # another document's change may change a fix (a discovered twin)
+            self.action_plans = {}  # another document's change may change a fix (a discovered twin)
             # The new facts reach the disk cache once the diagnostics are out.
             for analyser in list(self.analysers.values()):
                 try:
@@ -158,8 +158,8 @@ class MmlintServer(LanguageServer):
             snapshots.append(Snapshot(uri, document.version, Path(os.path.abspath(path)), encode_like(document.source)))
         return snapshots
 
-    def root_of(self, path: Path) -> Path:
-        """The workspace folder holding ``path`` (the innermost), else its directory."""
+    def folders(self) -> list[Path]:
+        """The workspace folders (else the root the client gave)."""
         roots = []
         for folder in self.workspace.folders.values():
             folder_path = to_fs_path(folder.uri)
@@ -167,13 +167,19 @@ class MmlintServer(LanguageServer):
                 roots.append(Path(os.path.abspath(folder_path)))
         if not roots and self.workspace.root_path:
             roots.append(Path(os.path.abspath(self.workspace.root_path)))
-        holding = [root for root in roots if path == root or root in path.parents]
+        return roots
+
+    def root_of(self, path: Path) -> Path:
+        """The workspace folder holding ``path`` (the innermost), else its directory."""
+        holding = [root for root in self.folders() if path == root or root in path.parents]
         return max(holding, key=lambda root: len(root.parts)) if holding else path.parent
 
     def analyser_for(self, root: Path) -> Analyser:
         analyser = self.analysers.get(root)
         if analyser is None:
-            analyser = self.analysers[root] = Analyser(root, self.settings)
+            # A document from outside every folder is not a workspace: its directory
+            # (a home or downloads folder, perhaps) is not walked for context.
+            analyser = self.analysers[root] = Analyser(root, self.settings, walk=root in self.folders())
         return analyser
 
     def _analyse(self, snapshots: list[Snapshot], rescan: bool = True) -> dict[str, DocumentResult]:
@@ -263,7 +269,7 @@ class MmlintServer(LanguageServer):
             self.log(types.MessageType.Warning, f"mmlint: {warning}")
         self.settings = settings
         self.analysers = {}  # new select / ignore / config: new resolvers (the facts stay on disk)
-        self.fix_all_edits = {}
+        self.action_plans = {}
         self.last_errors = set()
 
     async def pull_settings(self) -> None:
@@ -350,7 +356,7 @@ def build_server() -> MmlintServer:
             del ls.open_uris[uri]
             ls.results.pop(uri, None)
             ls.published.pop(uri, None)
-            ls.fix_all_edits.pop(uri, None)
+            ls.action_plans.pop(uri, None)
             ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
             if ls.open_uris:  # its unsaved text no longer stands for the file
                 ls.request_run(urgent=True)
