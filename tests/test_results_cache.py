@@ -156,16 +156,16 @@ def test_standard_input_is_never_cached(cache_dir, project):
 
 
 def test_a_run_with_an_unreadable_file_is_not_kept(cache_dir, project, monkeypatch):
-    from mmlint.check import engine
+    from mmlint.check import reading
 
-    real_read = engine._read_within
+    real_read = reading._read_within
 
     def read_within(path: Path, budgets) -> bytes:
         if path.name == "p.py":
             raise PermissionError(13, "Permission denied")
         return real_read(path, budgets)
 
-    monkeypatch.setattr(engine, "_read_within", read_within)
+    monkeypatch.setattr(reading, "_read_within", read_within)
     run()
     assert results_entries(cache_dir) == []
 
@@ -175,23 +175,23 @@ def test_a_file_changed_between_hashing_and_analysis_is_not_kept(cache_dir, proj
     rewritten in between must not leave its new findings under its old bytes' key."""
     from mmlint.check import engine
 
-    real_read = engine._read
+    real_read = engine.read_files
 
     def read_after_an_edit(files, resolver, sources, **options):
         (project / "p.py").write_text("x = 1\n", encoding="utf-8")
         return real_read(files, resolver, sources, **options)
 
-    monkeypatch.setattr(engine, "_read", read_after_an_edit)
+    monkeypatch.setattr(engine, "read_files", read_after_an_edit)
     assert "MM001" not in run()[1]  # what was analysed: the new bytes
     assert results_entries(cache_dir) == []
-    monkeypatch.setattr(engine, "_read", real_read)
+    monkeypatch.setattr(engine, "read_files", real_read)
     (project / "p.py").write_text(SOURCE, encoding="utf-8")
     assert "MM001" in run()[1]  # the old bytes again: analysed, not a stale hit
 
 
 def test_a_hit_does_not_run_the_prefilter(cache_dir, project, monkeypatch):
     expected = run()
-    monkeypatch.setattr("mmlint.check.engine.Prefilter", None)  # any use fails
+    monkeypatch.setattr("mmlint.check.reading.Prefilter", None)  # any use fails
     assert run() == expected
 
 

@@ -11,7 +11,8 @@ fix` would fix it."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 
 from lsprotocol import types
 
@@ -21,7 +22,31 @@ from mmlint.server.analysis import DocumentResult, Snapshot
 from mmlint.server.protocol import Lines, text_edits
 
 if TYPE_CHECKING:
-    from mmlint.server.server import MmlintServer
+    from pygls.workspace import Workspace
+
+    from mmlint.server.analysis import Analyser
+
+
+class MmlintServer(Protocol):
+    """What the actions read of the server (mmlint.server.server.MmlintServer):
+    its documents' latest analyses and the client's capabilities."""
+
+    action_plans: dict[str, DocumentActions]
+    results: dict[str, tuple[Snapshot, DocumentResult]]
+    published: dict[str, tuple[int | None, list[types.Diagnostic]]]
+    open_uris: dict[str, None]
+
+    @property
+    def workspace(self) -> Workspace: ...
+
+    @property
+    def client_capabilities(self) -> types.ClientCapabilities: ...
+
+    def root_of(self, path: Path) -> Path: ...
+
+    def analyser_for(self, root: Path) -> Analyser: ...
+
+    def current(self, uri: str) -> tuple[Snapshot, DocumentResult] | None: ...
 
 FIX_ALL_KIND = "source.fixAll.mmlint"
 
