@@ -12,8 +12,6 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from mmlint.core.diagnostics import Owner, qualname
-
 Status = Literal["confirmed", "not-reached", "refuted"]
 STATUSES: tuple[Status, ...] = ("confirmed", "not-reached", "refuted")
 
@@ -38,11 +36,6 @@ def callee_of(chain: tuple[str, ...] | list[str], message: str) -> str:
             name = name.removeprefix("async def ").removesuffix("(...)")
             return name.replace(":", "")
     return ""
-
-
-def diagnostic_def_qualname(owner: tuple[Owner, ...]) -> str:
-    """The enclosing def of a finding, `<module>` for module level."""
-    return qualname(owner) if owner else "<module>"
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,8 +4,12 @@ the one call rewrite (``AwaitRewrite``) a fixable diagnostic carries."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from mmlint.core.pickling import pickles_by_fields
+
+if TYPE_CHECKING:
+    from mmlint.core.confirmation import Confirmation
 
 
 @pickles_by_fields
@@ -139,6 +143,8 @@ class Diagnostic:
     # left alone): text reporters show it as `= help:` lines, the others carry
     # it beside the message. Empty when the message says it all.
     help: str = field(default="", compare=False)
+    # What a confirm run measured (`check --confirmed FILE`): None without one.
+    confirmation: Confirmation | None = field(default=None, compare=False)
 
     @property
     def sort_key(self) -> tuple[str, int, int, str]:

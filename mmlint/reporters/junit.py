@@ -55,6 +55,8 @@ def _failing_case(suite: ET.Element, diagnostic: Diagnostic) -> None:
     )
     failure = ET.SubElement(case, "failure", message=_xml_text(diagnostic.message), type=diagnostic.code)
     help_line = f"\nhelp: {diagnostic.help}" if diagnostic.help else ""
+    if diagnostic.confirmation is not None:
+        help_line += f"\n{diagnostic.confirmation.describe()}"
     failure.text = _xml_text(
         f"{diagnostic.path}:{span.line}:{span.column}: {diagnostic.code} [{diagnostic.name}] {diagnostic.message}"
         + help_line
