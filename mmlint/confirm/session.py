@@ -115,6 +115,7 @@ class ConfirmSession:
     def write(self, path: Path) -> None:
         from mmlint.core.write import write_atomically
 
+        path.parent.mkdir(parents=True, exist_ok=True)
         write_atomically(path, (json.dumps(self.stop(), indent=2) + "\n").encode("utf-8"))
 
     def _on_stall(self, stall: Stall) -> None:
