@@ -13,7 +13,7 @@ import pytest
 if TYPE_CHECKING:
     from mmlint.confirm.session import ConfirmSession
 
-_SESSION = pytest.StashKey["ConfirmSession"]()
+_SESSION: pytest.StashKey[ConfirmSession] = pytest.StashKey()
 _OUTPUT = pytest.StashKey[Path]()
 _USE_DEFAULT = "\0default"
 

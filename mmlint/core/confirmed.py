@@ -8,7 +8,7 @@ import dataclasses
 import math
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from mmlint.core.confirmation import STATUSES, Confirmation, callee_of, finding_key
 from mmlint.core.diagnostics import Diagnostic, qualname
@@ -49,16 +49,16 @@ def load_confirmations(path: Path) -> dict[str, Confirmation]:
 def _confirmation(entry: Any) -> Confirmation | None:
     if not isinstance(entry, dict) or not isinstance(entry.get("key"), str) or entry.get("status") not in STATUSES:
         return None
-    numbers = [entry.get(name) for name in ("blocked_ms_total", "blocked_ms_max")]
-    if type(entry.get("calls")) is not int or not all(_is_number(n) for n in numbers):
+    total, longest = entry.get("blocked_ms_total"), entry.get("blocked_ms_max")
+    if type(entry.get("calls")) is not int or not (_is_number(total) and _is_number(longest)):
         return None
     if not isinstance(entry.get("test", ""), str):
         return None
-    return Confirmation(entry["status"], entry["calls"], float(numbers[0]), float(numbers[1]), entry.get("test", ""))
+    return Confirmation(entry["status"], entry["calls"], float(total), float(longest), entry.get("test", ""))
 
 
-def _is_number(value: object) -> bool:
-    return type(value) in (int, float) and math.isfinite(value)  # type: ignore[arg-type]
+def _is_number(value: object) -> TypeGuard[float]:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def apply_confirmations(diagnostics: Iterable[Diagnostic], confirmations: Mapping[str, Confirmation], *,
