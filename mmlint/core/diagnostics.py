@@ -4,12 +4,10 @@ the one call rewrite (``AwaitRewrite``) a fixable diagnostic carries."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
+# At run time, not only for type checking: the cache's codec reads the hints.
+from mmlint.core.confirmation import Confirmation
 from mmlint.core.pickling import pickles_by_fields
-
-if TYPE_CHECKING:
-    from mmlint.core.confirmation import Confirmation
 
 
 @pickles_by_fields
