@@ -1,6 +1,7 @@
 """The layers import one way: cli → api → check → rules → analysis → facts →
 core, with config beside check importing only core, and fix, reporters,
-audit, baseline and docs above the rules. Imports only for type annotations
+audit, baseline and docs above the rules, and confirm (the pytest plugin,
+which analyses through the api) between api and cli. Imports only for type annotations
 (under ``if TYPE_CHECKING:``) do not count: they never run."""
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "mmlint"
 # Lower ranks are lower layers; a module may import only its own room or lower ones.
 RANK = {
     "core": 0, "facts": 1, "analysis": 2, "rules": 3, "config": 3, "check": 4,
-    "fix": 5, "reporters": 5, "audit": 5, "baseline": 5, "docs": 5, "api": 6, "cli": 7, "server": 7, "__main__": 8,
+    "fix": 5, "reporters": 5, "audit": 5, "baseline": 5, "docs": 5, "api": 6, "confirm": 6.5, "cli": 7, "server": 7, "__main__": 8,
 }
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -24,9 +26,24 @@ from mmlint.cli.common import (
 from mmlint.cli.terminal import terminal_width, use_color
 from mmlint.reporters import FORMATS, get_reporter
 
+if TYPE_CHECKING:
+    from mmlint.core.confirmation import Confirmation
+
 # --statistics replaces the list of diagnostics with counts per rule: text and
 # JSON can say that; the CI formats are one entry per finding by definition.
 STATISTICS_FORMATS = ("text", "json")
+
+
+def _read_confirmations(path: Path | None) -> dict[str, Confirmation] | None:
+    """Read before the scan: a bad file costs no analysis."""
+    if path is None:
+        return None
+    from mmlint.core.confirmed import ConfirmedFileError, load_confirmations
+
+    try:
+        return load_confirmations(path)
+    except ConfirmedFileError as error:
+        raise ToolError(str(error)) from None
 
 
 def _refuse_fix(ctx: click.Context, param: click.Parameter, value: bool) -> None:
@@ -40,18 +57,27 @@ def _refuse_fix(ctx: click.Context, param: click.Parameter, value: bool) -> None
 @click.option("--statistics", is_flag=True, help="Show counts per rule instead of each diagnostic.")
 @click.option("--baseline", "baseline_file", type=FILE_TYPE,
               help="Report only diagnostics not recorded in this baseline file (see `mmlint baseline`).")
+@click.option("--confirmed", "confirmed_file", type=FILE_TYPE,
+              help="Mark findings with what `pytest --mmlint-confirm` measured (its mmlint-confirm.json): "
+                   "confirmed ones with the measurement, refuted ones as refuted.")
+@click.option("--drop-refuted", is_flag=True,
+              help="With --confirmed: leave out the findings the confirm run refuted (ran on the loop, never blocked it).")
 @stdin_filename_option
 @click.option("--fix", is_flag=True, hidden=True, expose_value=False, callback=_refuse_fix)
 @tool_errors
 def command(paths: tuple[Path, ...], config_file: Path | None, select: tuple[str, ...], ignore: tuple[str, ...],
             quiet: bool, no_color: bool, exit_zero: bool, no_cache: bool, statistics: bool, baseline_file: Path | None,
-            output_format: str, output: Path | None, stdin_filename: Path | None) -> None:
+            output_format: str, output: Path | None, stdin_filename: Path | None, confirmed_file: Path | None,
+            drop_refuted: bool) -> None:
     """Report diagnostics for PATH (files or directories; default: the configured paths, else the cwd;
     `-`: the source on standard input)."""
     if statistics and output_format not in STATISTICS_FORMATS:
         raise click.UsageError(
             f"--statistics works with --format {' or '.join(STATISTICS_FORMATS)}, not {output_format}"
         )
+    if drop_refuted and confirmed_file is None:
+        raise click.UsageError("--drop-refuted needs --confirmed FILE")
+    confirmations = _read_confirmations(confirmed_file)
     stdin = read_stdin(paths, stdin_filename)
     report = run_scan(
         paths, config_file, select, ignore, quiet=quiet, no_cache=no_cache, stdin=stdin, findings_only=True
@@ -68,6 +94,12 @@ def command(paths: tuple[Path, ...], config_file: Path | None, select: tuple[str
             raise ToolError(str(error)) from None
         report = outcome.report
         notes.append(f"mmlint: {outcome.summary()}")
+    if confirmations is not None:
+        from mmlint.core.confirmed import apply_confirmations
+
+        report = dataclasses.replace(
+            report, diagnostics=apply_confirmations(report.diagnostics, confirmations, drop_refuted=drop_refuted)
+        )
     render = get_reporter(output_format)
     color = use_color(no_color, output)
     if output_format == "text":

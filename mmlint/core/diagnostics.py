@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+# At run time, not only for type checking: the cache's codec reads the hints.
+from mmlint.core.confirmation import Confirmation
 from mmlint.core.pickling import pickles_by_fields
 
 
@@ -139,6 +141,8 @@ class Diagnostic:
     # left alone): text reporters show it as `= help:` lines, the others carry
     # it beside the message. Empty when the message says it all.
     help: str = field(default="", compare=False)
+    # What a confirm run measured (`check --confirmed FILE`): None without one.
+    confirmation: Confirmation | None = field(default=None, compare=False)
 
     @property
     def sort_key(self) -> tuple[str, int, int, str]:

@@ -49,6 +49,8 @@ def format_command(diagnostic: Diagnostic) -> str:
     joined = ",".join(f"{key}={escape_property(value)}" for key, value in properties)
     # The annotation shows the message first, the advice on a line below it.
     text = diagnostic.message + (f"\nhelp: {diagnostic.help}" if diagnostic.help else "")
+    if diagnostic.confirmation is not None:
+        text += f"\n{diagnostic.confirmation.describe()}"
     return f"::{level_of(diagnostic.code)} {joined}::{escape_message(text)}"
 
 

@@ -45,7 +45,8 @@ def diagnostic_dict(d: Diagnostic) -> dict[str, Any]:
 
 def finding_fields(d: Diagnostic) -> dict[str, Any]:
     """`weight`, `reason`, `chain`, `context`: each only when the rule knows it
-    (README "Finding fields"), so a report without them reads as before."""
+    (README "Finding fields"), so a report without them reads as before; and
+    `confirmed` / `refuted` with `check --confirmed`."""
     fields: dict[str, Any] = {}
     if d.weight:
         fields["weight"] = d.weight
@@ -55,6 +56,8 @@ def finding_fields(d: Diagnostic) -> dict[str, Any]:
         fields["chain"] = list(d.chain)
     if d.context:
         fields["context"] = d.context
+    if d.confirmation is not None:  # `check --confirmed`: "confirmed" or "refuted", with the measurement
+        fields[d.confirmation.status] = d.confirmation.as_dict()
     return fields
 
 

@@ -57,6 +57,8 @@ def _failing_case(suite: ET.Element, diagnostic: Diagnostic) -> None:
     # The body is lines a log shows as they are: each part visible, so a name
     # with a line break cannot start a line (a forged `::error` in a CI log).
     help_line = f"\nhelp: {visible(diagnostic.help)}" if diagnostic.help else ""
+    if diagnostic.confirmation is not None:
+        help_line += f"\n{visible(diagnostic.confirmation.describe())}"
     failure.text = _xml_text(
         f"{visible_path(diagnostic.path)}:{span.line}:{span.column}: {diagnostic.code} [{diagnostic.name}] "
         f"{visible(diagnostic.message)}" + help_line

@@ -118,7 +118,7 @@ def _diagnostic_lines(out: _Out, d: Diagnostic, real: Path | None, width: int | 
         f"{style(esc(visible_path(d.path)), 'bold')}:{d.span.line}:{d.span.column}: "
         f"{style(d.code, 'bold red')} {esc(visible(d.message))}{fix_mark}"
     )
-    notes = _chain_notes(out, d) + _help_lines(out, d, width)
+    notes = _chain_notes(out, d) + _help_lines(out, d, width) + _confirmation_lines(out, d)
     source = line_of(real, d.span.line)
     if source is None:
         return [heading, *notes]
@@ -152,6 +152,14 @@ def _chain_notes(out: _Out, d: Diagnostic) -> list[str]:
         return []
     first, *rest = (out.escape(visible(step)) for step in d.chain)
     return [f"  {out.style('= note', 'cyan')}: {first}", *(f"          → {step}" for step in rest)]
+
+
+def _confirmation_lines(out: _Out, d: Diagnostic) -> list[str]:
+    """What a confirm run measured (`check --confirmed`)."""
+    if d.confirmation is None:
+        return []
+    status, _, rest = d.confirmation.describe().partition(": ")
+    return [f"  {out.style(f'= {status}', 'bold magenta')}: {out.escape(visible(rest))}"]
 
 
 _HELP_PREFIX = "  = help: "

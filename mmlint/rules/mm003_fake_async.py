@@ -69,6 +69,11 @@ class FakeAsync(Rule):
     their threadpool) only if its heavy work is safe on a worker thread (no
     ZeroMQ socket or other loop-bound object).
 
+    To see which findings block for real, run the tests with
+    `pytest --mmlint-confirm`: it times the blocking callee on the loop and
+    `mmlint check --confirmed mmlint-confirm.json` marks each finding
+    confirmed or refuted (README, "Confirm findings with your tests").
+
     ## When to suppress
     When the body is provably cheap (a few attribute reads) and the function is
     async only to satisfy an interface. Say so in the comment:

@@ -62,6 +62,11 @@ class BlockingCallInAsync(Rule):
     `await loop.run_in_executor(executor, decode, path)`, and for a submitted
     future `await asyncio.wrap_future(future)`.
 
+    To see which findings block for real, run the tests with
+    `pytest --mmlint-confirm`: it times the blocking callee on the loop and
+    `mmlint check --confirmed mmlint-confirm.json` marks each finding
+    confirmed or refuted (README, "Confirm findings with your tests").
+
     ## When to suppress
     When the call cannot block in practice (a file known to be in the page
     cache, a future known to be done). Say why in the comment.
