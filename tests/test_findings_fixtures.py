@@ -5,6 +5,7 @@ must stay coroutines with advice that fits, and the finding fields."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 from cli_support import CliRunner
@@ -63,24 +64,36 @@ def test_dropping_a_set_by_name_silences_it(tmp_path: Path) -> None:
 
 def test_one_root_awaited_from_five_places_is_one_finding() -> None:
     report = _report()
-    root = _at(report, "fpkg/roots.py", 4)
+    root = _at(report, "fpkg/roots.py", 5, "MM005")  # the cause: MM003 on line 4 is folded into it
     assert "(it is awaited from 5 places)" in root.help and "awaited" not in root.message
+    assert [(r.span.line, r.message) for r in root.related][0] == (4, "`async def render_prompt` never suspends")
+    assert sorted(r.span.line for r in root.related[1:]) == [9, 13, 17, 21, 25]
+    assert not [d for d in report.diagnostics if d.code in ("MM003", "MM004") and d.path == "fpkg/roots.py"]
+
+
+def test_one_finding_per_cause_mm003_stays_when_mm005_is_not_reported(tmp_path: Path) -> None:
+    report = check(cwd=PACKAGE, select=["MM003", "MM004"])
+    root = _at(report, "fpkg/roots.py", 4)
     assert sorted(r.span.line for r in root.related) == [9, 13, 17, 21, 25]
-    assert not [d for d in report.diagnostics if d.code == "MM004"]
+    shutil.copytree(PACKAGE, tmp_path / "findings")
+    roots = tmp_path / "findings" / "fpkg" / "roots.py"
+    roots.write_text(roots.read_text(encoding="utf-8").replace("# expect: MM005", "# mmlint: ignore[MM005]"), encoding="utf-8")
+    report = check(cwd=tmp_path / "findings")
+    assert [(d.code, d.span.line) for d in report.diagnostics if d.path == "fpkg/roots.py"] == [("MM003", 4)]
 
 
 def test_each_context_gets_its_advice() -> None:
     report = _report()
-    route = _at(report, "fpkg/contexts.py", 18)
+    route = _at(report, "fpkg/contexts.py", 19, "MM005")
     assert route.context == "route" and "make the route a plain `def` if that work is safe on a worker thread" in route.help
-    handler = _at(report, "fpkg/contexts.py", 26)
+    handler = _at(report, "fpkg/contexts.py", 27, "MM005")
     assert handler.context == "exception handler" and "plain `def`" not in handler.help
     assert "keep it a coroutine (exception handler)" in handler.help
-    beat = _at(report, "fpkg/contexts.py", 48)
+    beat = _at(report, "fpkg/contexts.py", 49, "MM005")
     assert beat.context == "coroutine run on another loop" and "offload `self.tokenizer.encode`" in beat.help
     assert "plain `def`" not in beat.help and "to_thread(self.beat" not in beat.help
-    assert _at(report, "fpkg/contexts.py", 59).context == "async protocol method"
-    assert _at(report, "fpkg/contexts.py", 76).context == "override of an async method"
+    assert _at(report, "fpkg/contexts.py", 60, "MM005").context == "async protocol method"
+    assert _at(report, "fpkg/contexts.py", 77, "MM005").context == "override of an async method"
 
 
 def test_light_contexts_are_not_reported_even_with_report_light(tmp_path: Path) -> None:
@@ -93,12 +106,12 @@ def test_light_contexts_are_not_reported_even_with_report_light(tmp_path: Path) 
 def test_json_and_sarif_carry_weight_reason_chain_and_context() -> None:
     report = _report()
     payload = json.loads(json_report.render(report))
-    entry = next(d for d in payload["diagnostics"] if d["path"] == "fpkg/contexts.py" and d["line"] == 26 and d["code"] == "MM003")
+    entry = next(d for d in payload["diagnostics"] if d["path"] == "fpkg/contexts.py" and d["line"] == 27 and d["code"] == "MM005")
     assert entry["weight"] == "heavy" and entry["context"] == "exception handler"
     assert entry["reason"] == "`request.app.state.tokenizer.decode(...)` tokenizes text"
     assert entry["chain"] == ["`request.app.state.tokenizer.decode`"]
     log = json.loads(sarif.render(report))
-    result = next(r for r in log["runs"][0]["results"] if r["locations"][0]["physicalLocation"]["region"]["startLine"] == 26 and r["ruleId"] == "MM003")
+    result = next(r for r in log["runs"][0]["results"] if r["locations"][0]["physicalLocation"]["region"]["startLine"] == 27 and r["ruleId"] == "MM005")
     assert result["properties"] == {key: entry[key] for key in ("weight", "reason", "chain", "context", "help")}
 
 

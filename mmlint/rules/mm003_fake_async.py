@@ -9,6 +9,7 @@ from mmlint.analysis.weight import HEAVY, LIGHT, UNKNOWN_WEIGHT, Weight
 from mmlint.core.diagnostics import Diagnostic, RelatedLocation
 from mmlint.facts.model import AsyncDef, FileFacts
 from mmlint.rules.base import Example, Rule, RuleContext
+from mmlint.rules.causes import folded_into_mm005
 
 
 class FakeAsync(Rule):
@@ -42,6 +43,14 @@ class FakeAsync(Rule):
     places, the help counts them and each `await` is a related location
     (MM004 then stays silent there). The reason names the costliest call and
     the chain to it (`chain` in JSON and SARIF, a note in the text output).
+    When that costliest call is one MM005 reports (a known blocking call in
+    the body, or a call of a sync helper that reaches one), the two describe
+    one cause and MM005 is the finding, at the call: that is the line the fix
+    edits, and offloading it makes the coroutine suspend. The MM005 then
+    carries this `async def` and its awaits as related locations, and the
+    advice for its context (the last bad example). MM003 is reported as
+    before when MM005 is not (not selected, ignored, suppressed at the call)
+    and when the cost is a loop, a sync twin or an awaited coroutine.
 
     Some coroutines must stay coroutines: FastAPI / Starlette routes,
     exception handlers, middleware and dependencies, coroutines handed to
@@ -82,17 +91,6 @@ class FakeAsync(Rule):
     bad_examples = (
         Example(
             """
-            from decord import VideoReader
-
-            async def decode_video_frames(path, num_frames):
-                reader = VideoReader(path)
-                indices = sample_indices(len(reader), num_frames)
-                return reader.get_batch(indices)
-            """,
-            expect=("MM003", "MM005"),
-        ),
-        Example(
-            """
             class ResizeProcessor(BaseMultimodalProcessor):
                 async def process_mm_data_async(self, image_data, input_text, request_obj, **kwargs):
                     images = []
@@ -105,16 +103,28 @@ class FakeAsync(Rule):
         Example(
             """
             from fastapi import APIRouter
-            from PIL import Image
 
             router = APIRouter()
 
-            @router.post("/thumbnail")
-            async def thumbnail(request: ThumbnailRequest):
-                image = Image.open(request.file)
-                return {"thumbnail": encode_png(image.resize((128, 128)))}
+            @router.post("/embed")
+            async def embed(request: EmbedRequest):
+                vectors = []
+                for text in request.texts:
+                    vectors.append(embedder.embed(text))
+                return {"vectors": vectors}
             """,
-            expect=("MM003", "MM005", "MM005"),
+            expect=("MM003",),
+        ),
+        Example(
+            """
+            from decord import VideoReader
+
+            async def decode_video_frames(path, num_frames):
+                reader = VideoReader(path)
+                indices = sample_indices(len(reader), num_frames)
+                return reader.get_batch(indices)
+            """,
+            expect=("MM005",),
         ),
     )
     good_examples = (
@@ -134,17 +144,12 @@ class FakeAsync(Rule):
                 @abstractmethod
                 async def process_mm_data_async(self, image_data, input_text, request_obj, **kwargs):
                     pass
-
-                async def iter_chunks(self, items):
-                    for item in items:
-                        yield item
             """
         ),
         Example(
             """
             from fastapi import APIRouter
             from fastapi.responses import JSONResponse
-            from PIL import Image
 
             router = APIRouter()
 
@@ -152,10 +157,9 @@ class FakeAsync(Rule):
             async def health():
                 return JSONResponse({"status": "ok"})
 
-            @router.post("/thumbnail")
-            def thumbnail(request: ThumbnailRequest):
-                image = Image.open(request.file)
-                return {"thumbnail": encode_png(image.resize((128, 128)))}
+            @router.post("/embed")
+            def embed(request: EmbedRequest):
+                return {"vectors": [embedder.embed(text) for text in request.texts]}
             """
         ),
     )
@@ -175,6 +179,8 @@ class FakeAsync(Rule):
             context = weights.contexts.of(key, fn)
             if context and weight.kind != HEAVY:
                 continue  # a coroutine its context requires, doing nothing heavy: nothing to fix
+            if folded_into_mm005(key, weight, ctx):
+                continue  # one finding per cause: MM005 at the call names this def (mmlint.rules.causes)
             sites = weights.awaiting_sites(key)
             yield self.diagnostic(
                 facts.path,

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from mmlint.analysis.weight import HEAVY, matching_pattern, shown_callee
-from mmlint.core.knowledge import costs_here, reason_of, twin_patterns_of
-from mmlint.core.diagnostics import Diagnostic, Span
-from mmlint.facts.model import CallFact, FileFacts
+from mmlint.analysis.resolve import DefKey
+from mmlint.analysis.weight import HEAVY
+from mmlint.core.diagnostics import Diagnostic, RelatedLocation
+from mmlint.facts.model import FileFacts
 from mmlint.rules.base import Example, Rule, RuleContext
+from mmlint.rules.causes import blocking_calls, cause_of
+from mmlint.rules.mm003_fake_async import advice_for
 
 
 class BlockingCallInAsync(Rule):
@@ -48,6 +50,16 @@ class BlockingCallInAsync(Rule):
     (`wait_for_service` → `requests.get`). Offloading stops the chain: a
     function handed to `asyncio.to_thread`, `run_in_executor` or a pool's
     `submit` is not called where it is passed.
+
+    One finding per cause: when the call is also why its `async def` never
+    suspends and is heavy (the costliest call MM003 names), MM005 is the one
+    finding, not MM003 beside it: the call is the line the fix edits, and
+    offloading it makes the coroutine suspend. The finding then carries the
+    `async def` and every `await` of it as related locations (SARIF
+    `relatedLocations`, JSON `related`, `= note:` lines in the text output),
+    the advice for the coroutine's context (a route may become a plain `def`;
+    a handler, a hook, an override keeps `async`), and that context (`context`).
+    Suppressing it at the call brings MM003 back on the `async def`.
 
     ## Why is this bad?
     A blocking call inside a coroutine stops the event loop until it returns:
@@ -160,70 +172,35 @@ class BlockingCallInAsync(Rule):
     def check_file(self, facts: FileFacts, ctx: RuleContext) -> Iterable[Diagnostic]:
         if facts.path not in ctx.project.targets:
             return
-        patterns = tuple(ctx.settings.blocking_calls)
-        for info in facts.async_defs:
-            for call in info.calls:
-                direct = blocking_reason(call, patterns)
-                if direct is not None:
-                    shown, why = direct
-                    yield self.diagnostic(
-                        facts.path,
-                        call.span,
-                        f"`{shown}(...)` {why} on the event loop",
-                        help=f"in `async def {info.qualname}`: {OFFLOAD_ADVICE}",
-                        owner=info.owner,
-                        weight=HEAVY,
-                        reason=f"`{shown}(...)` {why}",
-                        chain=(f"`{shown}`",),
-                    )
         weights = ctx.project.weight(ctx.settings.heavy_calls)
-        twin_patterns = twin_patterns_of(ctx.settings.twins)
-        twin_calls = discovered_twin_calls(facts.path, ctx)
-        for found in weights.transitive_blocking(frozenset({facts.path})):
-            if found.chain.pattern in twin_patterns or found.span in twin_calls:
-                continue  # a sync twin called or reached: MM001's / MM010's finding, with its fix
-            info = ctx.project.suspension.defs[found.enclosing]
-            why = reason_of(found.chain.pattern)
+        folded: set[DefKey] = set()
+        for found in blocking_calls(facts, ctx):
+            info = ctx.project.suspension.defs[found.key]
+            help, context = found.help, ""
+            related: tuple[RelatedLocation, ...] = ()
+            weight = weights.weight(found.key)
+            if weight is not None and found.key not in folded and info.is_fake_async and cause_of(found.key, weight, ctx) == found:
+                # One finding per cause: this call is why the coroutine never
+                # suspends and is heavy; MM003's finding is this one (mmlint.rules.causes).
+                folded.add(found.key)
+                context = weights.contexts.of(found.key, info)
+                sites = weights.awaiting_sites(found.key)
+                help = f"`async def {info.qualname}` never suspends, so this runs with its whole body: " + advice_for(
+                    info, weight, context, len(sites)
+                )
+                related = (
+                    RelatedLocation(facts.path, info.span, f"`async def {info.qualname}` never suspends"),
+                    *(RelatedLocation(path, span, f"awaits `{info.qualname}` here") for path, span in sites),
+                )
             yield self.diagnostic(
                 facts.path,
                 found.span,
-                f"`{found.callee}(...)` {why} on the event loop (through `{short_name(found.chain.call)}`)",
-                help=f"in `async def {info.qualname}`: offload the call "
-                f"(`await asyncio.to_thread({found.callee}, ...)`) or use an async equivalent",
+                found.message,
+                help=help,
                 owner=info.owner,
+                related=related,
                 weight=HEAVY,
-                reason=f"`{shown_callee(found.chain.call)}(...)` {why}",
-                chain=tuple(step.describe() for step in found.chain.steps) + (f"`{shown_callee(found.chain.call)}`",),
+                reason=found.reason,
+                chain=found.chain,
+                context=context,
             )
-
-
-def discovered_twin_calls(path: str, ctx: RuleContext) -> frozenset[Span]:
-    """Spans of the calls MM010 reports in ``path`` (the sync member of a discovered pair)."""
-    if not ctx.settings.auto_twins:
-        return frozenset()
-    excluded = frozenset(name for pair in ctx.settings.twins for name in (pair.sync, pair.async_))
-    analysis = ctx.project.twins(tuple(ctx.settings.twin_patterns), excluded, tuple(ctx.settings.twin_wrappers))
-    deep = (call.call.span for call in analysis.deep_calls_in(path))
-    return frozenset((*(call.call.span for call in analysis.calls_in(path)), *deep))
-
-
-def short_name(dotted: str) -> str:
-    """The last two parts of a resolved callee, for a message (the chain keeps it whole)."""
-    return ".".join(shown_callee(dotted).split(".")[-2:])
-
-
-OFFLOAD_ADVICE = "offload it (`await asyncio.to_thread(...)`, `await loop.run_in_executor(...)`) or use an async equivalent"
-
-
-def blocking_reason(call: CallFact, patterns: tuple[str, ...]) -> tuple[str, str] | None:
-    """(the callee as shown, what it does to the loop) when ``call`` blocks,
-    else None. An awaited call, or one handed to a coroutine consumer, only
-    creates a coroutine: never blocking."""
-    if call.awaited or call.scheduled:
-        return None
-    if call.future_result:
-        return shown_callee(call.dotted), "waits for a future"
-    pattern = matching_pattern(call.dotted, patterns)
-    if pattern is None or not costs_here(pattern, call.bounded_input):
-        return None
-    return shown_callee(call.dotted), reason_of(pattern)
