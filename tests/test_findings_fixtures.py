@@ -120,7 +120,7 @@ def test_text_prints_the_chain_as_a_note_and_no_twin_words() -> None:
     assert report.call_sites == 0
     rendered = text.render(report)
     assert "twin" not in rendered
-    assert rendered.rstrip().endswith("(6 files scanned).")
+    assert rendered.rstrip().endswith("(7 files scanned).")
 
 
 def test_a_chain_is_a_note_one_step_a_line() -> None:
@@ -153,3 +153,21 @@ def test_a_star_pattern_matches_the_callee_and_its_last_attribute_chain() -> Non
     assert matching_pattern("<expr>.get_tokenizer().encode", patterns) == "*tokenizer().encode"
     assert matching_pattern("<expr>.encode", patterns) is None  # `"text".encode()`
     assert matching_pattern("sleep", patterns) is None  # exact patterns match the resolved name only
+
+
+def test_heavy_calls_under_other_names_say_what_they_cost() -> None:
+    report = _report()
+    messages = {d.span.line: d.message for d in report.diagnostics if d.path == "fpkg/costs.py"}
+    assert "`base64.b64decode(...)` decodes or encodes a whole payload" in messages[27]
+    assert "makes a database query" in messages[37] and "compiles a grammar" in messages[55]
+    assert "reads an upload synchronously (`await upload.read()` does not block)" in messages[76]
+    assert "waits for a remote call" in messages[88] and "walks every live object" in messages[108]
+    assert "resizes or converts an image" in messages[116]  # the decode, not `Image.open`
+
+
+def test_pil_image_open_is_not_a_decode() -> None:
+    from mmlint.core.knowledge import SETS_BY_NAME
+
+    patterns = {call.pattern for call in SETS_BY_NAME["image-decoding"].calls}
+    assert "PIL.Image.open" not in patterns and "*open().convert" in patterns
+    assert "`.load()`, `.convert()` or `.resize()`" in SETS_BY_NAME["image-decoding"].doc

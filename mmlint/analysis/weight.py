@@ -258,12 +258,12 @@ class WeightAnalysis:
         self.sync_heavy: dict[SyncKey, Cost] = self._sync_weight_fixed_point()
         self.weights: dict[DefKey, Weight] = self._async_weight_fixed_point()
 
-    def matching(self, dotted: str, bounded_input: bool = False) -> str | None:
+    def matching(self, dotted: str, bounded_input: bool = False, arity: int = 1) -> str | None:
         """matching_pattern(dotted, self.patterns), computed once per callee;
         None where the pattern's cost does not apply to this call's input
         (mmlint.core.knowledge.costs_here)."""
         found = self._pattern_of(dotted)
-        return found if found is None or costs_here(found, bounded_input) else None
+        return found if found is None or costs_here(found, bounded_input, arity) else None
 
     def _pattern_of(self, dotted: str) -> str | None:
         try:
@@ -329,7 +329,7 @@ class WeightAnalysis:
             if key in chains:
                 return False
             for fact, call in self._sync_calls[key]:
-                pattern = self.matching(fact.dotted, fact.bounded_input)
+                pattern = self.matching(fact.dotted, fact.bounded_input, fact.arity)
                 if pattern is not None:
                     chains[key] = BlockingChain((self._step(key),), fact.dotted, pattern)
                     return True
@@ -356,7 +356,7 @@ class WeightAnalysis:
             for fact, call in zip(info.calls, self._async_calls[key]):
                 if fact.awaited or fact.scheduled or fact.future_result:
                     continue
-                if self.matching(fact.dotted, fact.bounded_input) is not None:
+                if self.matching(fact.dotted, fact.bounded_input, fact.arity) is not None:
                     continue
                 chain = self.blocking_chain(call)
                 if chain is not None:
@@ -381,7 +381,7 @@ class WeightAnalysis:
         dotted, ref, arity = fact.dotted, fact.callee, fact.arity
         pattern = self._pattern_of(dotted)
         if pattern is not None:
-            if not costs_here(pattern, fact.bounded_input):
+            if not costs_here(pattern, fact.bounded_input, arity):
                 return None  # a known cost that grows with an input the source bounds
             shown = shown_callee(dotted)
             return Cost(KNOWN_CALL, f"`{shown}(...)` {reason_of(pattern)}", (f"`{shown}`",))

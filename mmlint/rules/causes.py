@@ -148,6 +148,6 @@ def blocking_reason(call: CallFact, patterns: tuple[str, ...]) -> tuple[str, str
     if call.future_result:
         return shown_callee(call.dotted), "waits for a future"
     pattern = matching_pattern(call.dotted, patterns)
-    if pattern is None or not costs_here(pattern, call.bounded_input):
+    if pattern is None or not costs_here(pattern, call.bounded_input, call.arity):
         return None
     return shown_callee(call.dotted), reason_of(pattern)

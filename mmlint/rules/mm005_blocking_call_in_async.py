@@ -22,7 +22,13 @@ class BlockingCallInAsync(Rule):
     decoding, Ray, sync ZeroMQ receives, thread and process waits,
     `concurrent.futures`, `torch.distributed` barriers and
     `torch.cuda.synchronize`, sync HTTP, subprocesses, compression and file
-    reads; plus `.result()` on a future bound from `executor.submit(...)`.
+    reads, base64 and digests of whole payloads, unpickling, `sqlite3`
+    queries, grammar compilation (`xgrammar`, `outlines`), sync RPC clients
+    (`rpyc`, sync gRPC stubs), `gc.collect()` and `torch.cuda.empty_cache()`,
+    `shutil.rmtree`, an upload's sync `file.read()`; plus `.result()` on a
+    future bound from `executor.submit(...)`. `PIL.Image.open` is not among
+    them: it reads only the header, and the decode happens at `.load()`,
+    `.convert()` or `.resize()`, which are.
     `[blocking-calls] extend-sets` / `drop-sets` turn sets on and off by name;
     `extend` adds patterns.
 
@@ -39,8 +45,9 @@ class BlockingCallInAsync(Rule):
     `extend = ["*wait"]`, `self.event.wait()` and `ready.wait()` are reported
     and `await self.event.wait()` never is; in a sync helper, a call handed to
     `asyncio.run` or `run_coroutine_threadsafe` does not make the helper block.
-    A tokenizer or a compressor costs in proportion to its input: given only
-    a literal, a constant or a slice with constant bounds
+    A tokenizer, a compressor, base64, a digest or an unpickler costs in
+    proportion to its input: given none, or only a literal, a constant or a
+    slice with constant bounds
     (`tokenizer.encode(PLACEHOLDER)`, `convert_ids_to_tokens(ids[-8:])`), it
     is cheap and not reported; `ids[8:]` and `ids[:-2]` grow with `ids`.
 
