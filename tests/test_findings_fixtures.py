@@ -120,7 +120,7 @@ def test_text_prints_the_chain_as_a_note_and_no_twin_words() -> None:
     assert report.call_sites == 0
     rendered = text.render(report)
     assert "twin" not in rendered
-    assert rendered.rstrip().endswith("(7 files scanned).")
+    assert rendered.rstrip().endswith("(8 files scanned).")
 
 
 def test_a_chain_is_a_note_one_step_a_line() -> None:
@@ -171,3 +171,22 @@ def test_pil_image_open_is_not_a_decode() -> None:
     patterns = {call.pattern for call in SETS_BY_NAME["image-decoding"].calls}
     assert "PIL.Image.open" not in patterns and "*open().convert" in patterns
     assert "`.load()`, `.convert()` or `.resize()`" in SETS_BY_NAME["image-decoding"].doc
+
+
+def test_entry_point_contexts_come_from_decorators_and_bases_never_from_names() -> None:
+    report = _report()
+    contexts = {d.span.line: (d.context, d.help) for d in report.diagnostics if d.path == "fpkg/entry_points.py"}
+    assert contexts[12][0] == "route" and "plain `def`" in contexts[12][1]
+    assert contexts[27][0] == "actor method" and "plain `def`" not in contexts[27][1]
+    assert "the actor's other calls wait" in contexts[27][1]
+    assert contexts[35][0] == "actor method"
+    assert contexts[40][0] == "gRPC servicer method" and "keep it a coroutine (gRPC servicer method)" in contexts[40][1]
+    assert contexts[45][0] == "" and contexts[50][0] == ""
+    assert 20 not in contexts  # a plain `def` route runs in the threadpool
+
+
+def test_a_light_actor_method_is_not_reported_even_with_report_light(tmp_path: Path) -> None:
+    config = tmp_path / "mmlint.toml"
+    config.write_text('paths = ["."]\n[fake-async]\nreport-light = true\n', encoding="utf-8")
+    report = check([PACKAGE / "fpkg" / "entry_points.py"], cwd=PACKAGE, config=config, select=["MM003"])
+    assert 29 not in {d.span.line for d in report.diagnostics}

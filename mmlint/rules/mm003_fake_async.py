@@ -56,8 +56,17 @@ class FakeAsync(Rule):
     exception handlers, middleware and dependencies, coroutines handed to
     `run_coroutine_threadsafe`, async protocol methods (`__aenter__`,
     `__aexit__`...), an actor's `async __init__`, overrides of an async base
-    method. A light one there is never reported; a heavy one is, with advice
-    for its context (`context` in JSON and SARIF).
+    method, actor methods (a class deriving from `xoscar`'s
+    `xo.StatelessActor` / `xo.Actor`), gRPC aio servicer methods (a class
+    deriving from a generated `*_pb2_grpc.*Servicer`). A light one there is
+    never reported; a heavy one is, with advice for its context (`context` in
+    JSON and SARIF). The context comes from the decorator or the base class
+    that makes it so, or a hand-off of the function itself, never from a
+    name that matches elsewhere: an actor method is not a route because a
+    route elsewhere has its name. Only a route may become a plain `def`
+    (FastAPI and Starlette run a plain `def` route in their threadpool, where
+    its blocking work is not a finding); an actor method keeps `async`, since
+    the actor's other calls wait on its loop meanwhile.
 
     ## Why is this bad?
     A coroutine that never suspends runs its whole body on the event loop in
