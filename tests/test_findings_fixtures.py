@@ -120,7 +120,7 @@ def test_text_prints_the_chain_as_a_note_and_no_twin_words() -> None:
     assert report.call_sites == 0
     rendered = text.render(report)
     assert "twin" not in rendered
-    assert rendered.rstrip().endswith("(8 files scanned).")
+    assert rendered.rstrip().endswith("(9 files scanned).")
 
 
 def test_a_chain_is_a_note_one_step_a_line() -> None:
@@ -190,3 +190,13 @@ def test_a_light_actor_method_is_not_reported_even_with_report_light(tmp_path: P
     config.write_text('paths = ["."]\n[fake-async]\nreport-light = true\n', encoding="utf-8")
     report = check([PACKAGE / "fpkg" / "entry_points.py"], cwd=PACKAGE, config=config, select=["MM003"])
     assert 29 not in {d.span.line for d in report.diagnostics}
+
+
+def test_async_generators_get_streaming_advice() -> None:
+    report = _report()
+    found = {d.span.line: d for d in report.diagnostics if d.path == "fpkg/streams.py"}
+    assert set(found) == {20, 28}
+    assert all("`await asyncio.to_thread(next, it, None)`" in d.help and "asyncio.Queue" in d.help for d in found.values())
+    assert "between two `yield`s" in found[28].message
+    assert found[28].reason == "a loop over `chunks` repeats `render_chunk(...)`"
+    assert not [d for d in report.diagnostics if d.path == "fpkg/streams.py" and d.code == "MM003"]

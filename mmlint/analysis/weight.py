@@ -363,6 +363,24 @@ class WeightAnalysis:
                     found.append(TransitiveBlocking(key[0], fact.span, fact.callee.describe(), chain, key))
         return found
 
+    def heavy_steps(self, key: DefKey) -> list[tuple[CallFact, Cost]]:
+        """The calls of scanned sync functions an async def makes that are
+        heavy by evidence (a loop over their input, a heavy callee) without
+        reaching a known blocking call (those are ``transitive_blocking``'s),
+        for an async generator that never suspends: each runs between two
+        `yield`s with the loop held."""
+        info = self.suspension.defs[key]
+        found = []
+        for fact, call in zip(info.calls, self._async_calls[key]):
+            if fact.awaited or fact.scheduled or fact.future_result or self._pattern_of(fact.dotted) is not None:
+                continue
+            if not call.targets or self.blocking_chain(call) is not None:
+                continue
+            cost = self._call_cost(fact, call, self.sync_heavy)
+            if isinstance(cost, Cost):
+                found.append((fact, cost))
+        return found
+
     def chains_of(self, key: DefKey) -> list[tuple[str, BlockingChain]]:
         """Every blocking chain an async def's own calls start, with the callee as written (audit)."""
         info = self.suspension.defs[key]

@@ -27,6 +27,11 @@ from mmlint.rules.base import RuleContext
 
 OFFLOAD_ADVICE = "offload it (`await asyncio.to_thread(...)`, `await loop.run_in_executor(...)`) or use an async equivalent"
 MM005 = "MM005"
+# An async generator streaming from sync work: each step must leave the loop.
+STREAM_ADVICE = (
+    "offload each step (`await asyncio.to_thread(next, it, None)` over a sync iterator), or iterate the sync "
+    "source in a thread that feeds an `asyncio.Queue` and `await queue.get()` here"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +61,7 @@ def blocking_calls(facts: FileFacts, ctx: RuleContext) -> list[BlockingCall]:
                         (facts.path, index),
                         call.span,
                         f"`{shown}(...)` {why} on the event loop",
-                        f"in `async def {info.qualname}`: {OFFLOAD_ADVICE}",
+                        f"in `async def {info.qualname}`: {STREAM_ADVICE if info.is_generator else OFFLOAD_ADVICE}",
                         f"`{shown}(...)` {why}",
                         (f"`{shown}`",),
                     )
@@ -75,12 +80,27 @@ def blocking_calls(facts: FileFacts, ctx: RuleContext) -> list[BlockingCall]:
                 deep.enclosing,
                 deep.span,
                 f"`{deep.callee}(...)` {why} on the event loop (through `{short_name(deep.chain.call)}`)",
-                f"in `async def {info.qualname}`: offload the call "
-                f"(`await asyncio.to_thread({deep.callee}, ...)`) or use an async equivalent",
+                f"in `async def {info.qualname}`: "
+                + (STREAM_ADVICE if info.is_generator else f"offload the call (`await asyncio.to_thread({deep.callee}, ...)`) or use an async equivalent"),
                 f"`{end}(...)` {why}",
                 tuple(step.describe() for step in deep.chain.steps) + (f"`{end}`",),
             )
         )
+    for index, info in enumerate(facts.async_defs):
+        if not info.is_generator or info.has_suspension_point:
+            continue
+        for call, cost in weights.heavy_steps((facts.path, index)):
+            shown = call.callee.describe()
+            found.append(
+                BlockingCall(
+                    (facts.path, index),
+                    call.span,
+                    f"`{shown}(...)` runs heavy sync work between two `yield`s on the event loop",
+                    f"in `async def {info.qualname}`, which never awaits: {STREAM_ADVICE}",
+                    cost.reason,
+                    cost.chain,
+                )
+            )
     return found
 
 

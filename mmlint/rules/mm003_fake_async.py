@@ -18,7 +18,8 @@ class FakeAsync(Rule):
     no `async for`, no `async with` (comprehensions count; nested `def`,
     `lambda` and `class` bodies do not). Abstract methods, `@overload`s,
     `Protocol` members, stub bodies (docstring, `pass`, `...`,
-    `raise NotImplementedError`) and async generators are not flagged.
+    `raise NotImplementedError`) and async generators are not flagged (each
+    `yield` hands control back; MM005 judges the steps between them).
 
     Each such `async def` is weighed by evidence. It is *heavy* when its
     body, a scanned sync function it calls (followed through the call graph),

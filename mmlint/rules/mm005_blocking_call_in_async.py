@@ -58,6 +58,15 @@ class BlockingCallInAsync(Rule):
     function handed to `asyncio.to_thread`, `run_in_executor` or a pool's
     `submit` is not called where it is passed.
 
+    Async generators (streaming responses) are judged here, not by MM003: a
+    blocking call in one is reported as in any `async def`, and in one that
+    never awaits, so does a call of a scanned sync function that is heavy by
+    evidence (a loop over its input repeating a call not known to be cheap):
+    it runs between two `yield`s with the loop held, and the whole stream
+    runs on the loop. The help then says how to stream: offload each step
+    (`await asyncio.to_thread(next, it, None)`), or iterate the sync source
+    in a thread that feeds an `asyncio.Queue`.
+
     One finding per cause: when the call is also why its `async def` never
     suspends and is heavy (the costliest call MM003 names), MM005 is the one
     finding, not MM003 beside it: the call is the line the fix edits, and
