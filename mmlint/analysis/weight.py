@@ -27,6 +27,7 @@ suspension verdicts are: a cycle with nothing heavy in it is light.
 
 from __future__ import annotations
 
+import ast
 import fnmatch
 import functools
 import re
@@ -40,7 +41,7 @@ from mmlint.analysis.passes import passes_until_stable
 from mmlint.analysis.resolve import DefKey, SyncCall, SyncKey
 from mmlint.core.diagnostics import Span
 from mmlint.core.knowledge import costs_here, reason_of
-from mmlint.facts.model import UNKNOWN, AsyncDef, CalleeRef, CallFact, CallRef, FileFacts, SyncDef
+from mmlint.facts.model import UNKNOWN, AsyncDef, CalleeRef, CallFact, CallRef, FileFacts, Parameter, SyncDef
 
 if TYPE_CHECKING:
     from mmlint.analysis import SuspensionAnalysis
@@ -157,6 +158,38 @@ def _compiled(patterns: tuple[str, ...]) -> tuple[frozenset[str], tuple[str, ...
             wild.append(fnmatch.translate(pattern))
     combined = re.compile("|".join(f"(?:{part})" for part in wild)) if wild else None
     return frozenset(exact), tuple(suffixes), combined
+
+
+_LOOP_OVER = re.compile(r"a loop over `(?P<text>.*)`")
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _iterable_roots(text: str) -> frozenset[str] | None:
+    """The names a loop's iterable is built from (``items`` in
+    ``enumerate(request.items)``; a called name is not one), or None when the
+    shown text does not parse (cut short)."""
+    try:
+        tree = ast.parse(text, mode="eval")
+    except SyntaxError:
+        return None
+    called = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
+    return frozenset(node.id for node in ast.walk(tree) if isinstance(node, ast.Name) and id(node) not in called)
+
+
+def input_loop(loop: str, params: Iterable[str], module_names: Iterable[str]) -> str:
+    """``loop`` (an ``unbounded_loop`` description) when it is a loop over the
+    input: a `while` loop, or a `for` loop whose iterable is built from a
+    parameter or a local value (a request's body); "" for a loop only over
+    ``self.`` / ``cls.`` attributes (configuration, a handful of workers) or
+    module-level names (a worker map built at start-up)."""
+    match = _LOOP_OVER.fullmatch(loop)
+    if match is None:
+        return loop
+    roots = _iterable_roots(match.group("text"))
+    if roots is None or not roots:
+        return loop
+    owned = (set(module_names) - set(params)) | {"self", "cls"}
+    return loop if roots - owned else ""
 
 
 def run_where_written(calls: tuple[CallRef, ...]) -> list[CallRef]:
@@ -442,8 +475,9 @@ class WeightAnalysis:
         heavy: dict[SyncKey, Cost] = {}
 
         def visit(key: SyncKey) -> bool:
+            info = self.sync_def(key)
             best, unknown = self._costliest(
-                self.sync_def(key).unbounded_loop,
+                self._input_loop(key[0], info.unbounded_loop, info.params),
                 ((self._call_cost(fact, call, heavy), fact.in_loop) for fact, call in self._sync_calls[key]),
             )
             changed = False
@@ -503,7 +537,15 @@ class WeightAnalysis:
                 costs.append((Cost(FUTURE_RESULT, f"`{shown}()` waits for a future", (f"`{shown}`",)), fact.in_loop))
                 continue
             costs.append((self._call_cost(fact, call, self.sync_heavy), fact.in_loop))
-        return self._costliest(info.unbounded_loop, costs)
+        return self._costliest(self._input_loop(key[0], info.unbounded_loop, info.params), costs)
+
+    def _input_loop(self, path: str, loop: str, params: tuple[Parameter, ...]) -> str:
+        """input_loop for a def of ``path``: its parameters, the module's own names."""
+        if not loop:
+            return ""
+        facts = self.files[path]
+        module_names = (*facts.assigned_names, *(fact.local for fact in facts.imports))
+        return input_loop(loop, (param.name for param in params), module_names)
 
     def _awaited_weight(self, key: DefKey, heavy: dict[DefKey, Cost]) -> Cost | None:
         info = self.suspension.defs[key]

@@ -28,8 +28,11 @@ class FakeAsync(Rule):
     image, video and audio decoding, sync HTTP, ZeroMQ receives, thread and
     process waits, file reads...), the sync member of a twin pair, a
     `.result()` on a submitted future, or a loop whose trip count grows with
-    its input and repeats a call not known to be cheap (a loop over a
-    literal, a constant or a literal `range` does not count). A callee that
+    its input and repeats a call not known to be cheap: its iterable is
+    built from a parameter or a local value (a request's body); a loop over a
+    literal, a constant, a literal `range`, `self.` / `cls.` attributes (a
+    handful of workers, configuration) or module-level names (a worker map
+    built at start-up) does not count. A callee that
     cannot be resolved makes it *unknown*, never heavy on that alone. It is
     *light* when it only returns constants, builds responses, exceptions or
     other objects, works on containers and strings, reads attributes or calls
