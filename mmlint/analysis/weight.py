@@ -176,7 +176,7 @@ def _iterable_roots(text: str) -> frozenset[str] | None:
     return frozenset(node.id for node in ast.walk(tree) if isinstance(node, ast.Name) and id(node) not in called)
 
 
-def input_loop(loop: str, params: Iterable[str], module_names: Iterable[str]) -> str:
+def input_loop(loop: str, params: Iterable[str], module_names: Iterable[str], is_method: bool = True) -> str:
     """``loop`` (an ``unbounded_loop`` description) when it is a loop over the
     input: a `while` loop, or a `for` loop whose iterable is built from a
     parameter or a local value (a request's body); "" for a loop only over
@@ -188,7 +188,9 @@ def input_loop(loop: str, params: Iterable[str], module_names: Iterable[str]) ->
     roots = _iterable_roots(match.group("text"))
     if roots is None or not roots:
         return loop
-    owned = (set(module_names) - set(params)) | {"self", "cls"}
+    owned = set(module_names) - set(params)
+    if is_method:
+        owned |= {"self", "cls"}
     return loop if roots - owned else ""
 
 
@@ -477,7 +479,7 @@ class WeightAnalysis:
         def visit(key: SyncKey) -> bool:
             info = self.sync_def(key)
             best, unknown = self._costliest(
-                self._input_loop(key[0], info.unbounded_loop, info.params),
+                self._input_loop(key[0], info.unbounded_loop, info.params, info.class_name is not None),
                 ((self._call_cost(fact, call, heavy), fact.in_loop) for fact, call in self._sync_calls[key]),
             )
             changed = False
@@ -537,15 +539,15 @@ class WeightAnalysis:
                 costs.append((Cost(FUTURE_RESULT, f"`{shown}()` waits for a future", (f"`{shown}`",)), fact.in_loop))
                 continue
             costs.append((self._call_cost(fact, call, self.sync_heavy), fact.in_loop))
-        return self._costliest(self._input_loop(key[0], info.unbounded_loop, info.params), costs)
+        return self._costliest(self._input_loop(key[0], info.unbounded_loop, info.params, info.class_name is not None), costs)
 
-    def _input_loop(self, path: str, loop: str, params: tuple[Parameter, ...]) -> str:
+    def _input_loop(self, path: str, loop: str, params: tuple[Parameter, ...], is_method: bool) -> str:
         """input_loop for a def of ``path``: its parameters, the module's own names."""
         if not loop:
             return ""
         facts = self.files[path]
         module_names = (*facts.assigned_names, *(fact.local for fact in facts.imports))
-        return input_loop(loop, (param.name for param in params), module_names)
+        return input_loop(loop, (param.name for param in params), module_names, is_method)
 
     def _awaited_weight(self, key: DefKey, heavy: dict[DefKey, Cost]) -> Cost | None:
         info = self.suspension.defs[key]
