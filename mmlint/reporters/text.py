@@ -118,7 +118,7 @@ def _diagnostic_lines(out: _Out, d: Diagnostic, real: Path | None, width: int | 
         f"{style(esc(visible_path(d.path)), 'bold')}:{d.span.line}:{d.span.column}: "
         f"{style(d.code, 'bold red')} {esc(visible(d.message))}{fix_mark}"
     )
-    notes = _chain_notes(out, d) + _help_lines(out, d, width) + _confirmation_lines(out, d)
+    notes = _chain_notes(out, d) + _related_notes(out, d) + _help_lines(out, d, width) + _confirmation_lines(out, d)
     source = line_of(real, d.span.line)
     if source is None:
         return [heading, *notes]
@@ -160,6 +160,16 @@ def _confirmation_lines(out: _Out, d: Diagnostic) -> list[str]:
         return []
     status, _, rest = d.confirmation.describe().partition(": ")
     return [f"  {out.style(f'= {status}', 'bold magenta')}: {out.escape(visible(rest))}"]
+
+
+def _related_notes(out: _Out, d: Diagnostic) -> list[str]:
+    """Each related location (the coroutine a finding's call runs in, the
+    awaits of it) as a `= note:` line: where, then what."""
+    return [
+        f"  {out.style('= note', 'cyan')}: {out.escape(visible(visible_path(r.path)))}:{r.span.line}:{r.span.column}: "
+        f"{out.escape(visible(r.message))}"
+        for r in d.related
+    ]
 
 
 _HELP_PREFIX = "  = help: "

@@ -52,7 +52,7 @@ class IneffectiveTimeoutRule(Rule):
             async def load_with_deadline(path):
                 return await asyncio.wait_for(decode_frames(path), timeout=2.0)
             """,
-            expect=("MM003", "MM005", "MM007"),
+            expect=("MM005", "MM007"),
         ),
     )
     good_examples = (
