@@ -169,13 +169,14 @@ def scan_options(command: Callable[..., Any] | None = None, *, exit_zero: bool =
 
     @functools.wraps(command)
     def with_shared_options(*args: Any, extend_select: tuple[str, ...] = (), exclude: tuple[str, ...] = (),
-                            extend_exclude: tuple[str, ...] = (), show_settings: bool = False,
-                            show_files: bool = False, **kwargs: Any) -> Any:  # fmt: skip
+                            extend_exclude: tuple[str, ...] = (), force_paths: bool = False,
+                            show_settings: bool = False, show_files: bool = False, **kwargs: Any) -> Any:  # fmt: skip
         context = click.get_current_context()
         context.meta[_OVERRIDES] = _GlobAndCodeOverrides(
             extend_select=_split_values(extend_select),
             exclude=_split_values(exclude) if exclude else None,
             extend_exclude=_split_values(extend_exclude),
+            force_paths=force_paths,
         )
         if show_settings or show_files:
             from mmlint.cli.show import show_files as list_files, show_settings as describe
@@ -202,6 +203,9 @@ def scan_options(command: Callable[..., Any] | None = None, *, exit_zero: bool =
                           "repeated (replaces the configured exclude; the default excludes stay)."),
         click.option("--extend-exclude", multiple=True,
                      help="Globs of files to leave out besides the configured ones, comma separated or repeated."),
+        click.option("--force-paths", is_flag=True,
+                     help="Leave out files named explicitly that lie outside the configured paths, as the "
+                          "pre-commit hooks do (`exclude` always binds them; ruff's --force-exclude)."),
         click.option("--show-settings", is_flag=True,
                      help="Print the settings that govern the first PATH (else the current directory) and exit."),
         click.option("--show-files", is_flag=True, help="Print the files that would be checked and exit."),
@@ -225,6 +229,7 @@ class _GlobAndCodeOverrides:
     extend_select: tuple[str, ...] = ()
     exclude: tuple[str, ...] | None = None  # None: keep the configured exclude
     extend_exclude: tuple[str, ...] = ()
+    force_paths: bool = False  # the configured `paths` bind files named explicitly
 
 
 def _split_values(values: Iterable[str]) -> tuple[str, ...]:
@@ -322,6 +327,7 @@ def build_resolver(config_file: Path | None, select: Sequence[str] | str | None,
             extend_select=parse_codes(",".join(overrides.extend_select), "--extend-select") if overrides.extend_select else None,
             exclude=overrides.exclude,
             extend_exclude=overrides.extend_exclude or None,
+            force_paths=overrides.force_paths,
         )
     except ConfigError as error:
         raise ToolError(str(error)) from None
