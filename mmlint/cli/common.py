@@ -117,6 +117,8 @@ def run_scan(
 
     resolver = build_resolver(config_file, select, ignore)
     cwd = logical_cwd()
+    if not paths and resolver.for_cwd.config_file is None and not quiet:
+        _point_at_configuration_below(cwd)
     report = run_check(
         list(paths) or None,
         resolver,
@@ -141,6 +143,22 @@ def run_scan(
         scanned = [str(path) for path in paths] or [display_path(path, cwd) for path in resolver.for_cwd.paths] or ["."]
         warn(f"no Python files found under {' '.join(scanned)}")
     return report
+
+
+def _point_at_configuration_below(cwd: Path) -> None:
+    """No configuration governs a run with no PATH: say so when one lies a few
+    levels below (sglang's python/pyproject.toml, seen from the checkout's root),
+    with the two ways to use it."""
+    from mmlint.check.config_below import configuration_below
+    from mmlint.core.paths import display_path
+
+    found = configuration_below(cwd)
+    if found is None:
+        return
+    shown, directory = visible(display_path(found, cwd)), visible(display_path(found.parent, cwd))
+    warn_once("no configuration here, so the whole tree below is scanned")
+    click.echo(f"  {shown} holds [tool.mmlint]: run from {directory}/, or pass", err=True)
+    click.echo(f"  --config {shown}", err=True)
 
 
 def warn_once(message: str) -> None:
