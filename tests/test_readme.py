@@ -66,3 +66,11 @@ def test_console_example_is_real_output(directory, arguments, shown):
         env={**os.environ, "NO_COLOR": "1", "MMLINT_NO_CACHE": "1"},
     )
     assert result.stdout == shown
+
+
+def test_the_setup_says_how_long_each_command_takes_and_names_the_fast_loop():
+    top = README[: README.index("## ")]
+    assert "about ten minutes" in top and "40 to 60 s" in top
+    assert '    python3 -m pytest -m "not slow and not ecosystem"\n' in top
+    marker = re.search(r"^markers = \[(.*?)^\]", (REPO / "pyproject.toml").read_text(encoding="utf-8"), re.M | re.S)
+    assert '"slow:' in marker.group(1) and '"ecosystem:' in marker.group(1)  # the markers the command names
