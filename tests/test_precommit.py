@@ -20,7 +20,7 @@ import pytest
 
 PROJECT = Path(__file__).resolve().parent.parent
 # What `pip install .` of the project needs, plus the hook manifest.
-PROJECT_FILES = ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml")
+PROJECT_FILES = ("pyproject.toml", "README.md", "LICENSE", ".pre-commit-hooks.yaml")
 PROJECT_PACKAGE = "mmlint"
 
 PROCESSOR = """\
