@@ -169,8 +169,8 @@ class BlockingCallInAsync(Rule):
                     yield self.diagnostic(
                         facts.path,
                         call.span,
-                        f"`{shown}(...)` {why} on the event loop",
-                        help=f"in `async def {info.qualname}`: {OFFLOAD_ADVICE}",
+                        f"blocks the event loop: {why}",
+                        help=f"`{shown}(...)` in `async def {info.qualname}`: {OFFLOAD_ADVICE}",
                         owner=info.owner,
                         weight=HEAVY,
                         reason=f"`{shown}(...)` {why}",
@@ -187,8 +187,8 @@ class BlockingCallInAsync(Rule):
             yield self.diagnostic(
                 facts.path,
                 found.span,
-                f"`{found.callee}(...)` {why} on the event loop (through `{short_name(found.chain.call)}`)",
-                help=f"in `async def {info.qualname}`: offload the call "
+                f"blocks the event loop: {why}",
+                help=f"`{found.callee}(...)` in `async def {info.qualname}`, through `{short_name(found.chain.call)}`: offload the call "
                 f"(`await asyncio.to_thread({found.callee}, ...)`) or use an async equivalent",
                 owner=info.owner,
                 weight=HEAVY,
