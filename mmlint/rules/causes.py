@@ -60,8 +60,8 @@ def blocking_calls(facts: FileFacts, ctx: RuleContext) -> list[BlockingCall]:
                     BlockingCall(
                         (facts.path, index),
                         call.span,
-                        f"`{shown}(...)` {why} on the event loop",
-                        f"in `async def {info.qualname}`: {STREAM_ADVICE if info.is_generator else OFFLOAD_ADVICE}",
+                        f"blocks the event loop: {why}",
+                        f"`{shown}(...)` in `async def {info.qualname}`: {STREAM_ADVICE if info.is_generator else OFFLOAD_ADVICE}",
                         f"`{shown}(...)` {why}",
                         (f"`{shown}`",),
                     )
@@ -79,8 +79,8 @@ def blocking_calls(facts: FileFacts, ctx: RuleContext) -> list[BlockingCall]:
             BlockingCall(
                 deep.enclosing,
                 deep.span,
-                f"`{deep.callee}(...)` {why} on the event loop (through `{short_name(deep.chain.call)}`)",
-                f"in `async def {info.qualname}`: "
+                f"blocks the event loop: {why}",
+                f"`{deep.callee}(...)` in `async def {info.qualname}`, through `{short_name(deep.chain.call)}`: "
                 + (STREAM_ADVICE if info.is_generator else f"offload the call (`await asyncio.to_thread({deep.callee}, ...)`) or use an async equivalent"),
                 f"`{end}(...)` {why}",
                 tuple(step.describe() for step in deep.chain.steps) + (f"`{end}`",),
@@ -95,8 +95,8 @@ def blocking_calls(facts: FileFacts, ctx: RuleContext) -> list[BlockingCall]:
                 BlockingCall(
                     (facts.path, index),
                     call.span,
-                    f"`{shown}(...)` runs heavy sync work between two `yield`s on the event loop",
-                    f"in `async def {info.qualname}`, which never awaits: {STREAM_ADVICE}",
+                    "heavy sync work between two `yield`s",
+                    f"`{shown}(...)` in `async def {info.qualname}`, which never awaits: {STREAM_ADVICE}",
                     cost.reason,
                     cost.chain,
                 )

@@ -215,20 +215,24 @@ class FakeAsync(Rule):
 
 
 def message(fn: AsyncDef, weight: Weight) -> str:
-    """One line: what never suspends and the costliest thing it does."""
-    head = f"`async def {fn.qualname}` never suspends"
+    """One short line: that it never suspends, and how heavy it is; the
+    costliest thing it does opens the help (``advice_for``)."""
     if weight.kind == UNKNOWN_WEIGHT:
-        return f"{head}; it calls `{weight.reason}(...)`, which mmlint cannot see into"
+        return "`async def` never suspends; it calls unseen code"
     if weight.kind != HEAVY:
-        return f"{head}; its body is light"
-    return f"{head}; {weight.reason}"
+        return "`async def` never suspends; its body is light"
+    return "`async def` never suspends and blocks the loop"
 
 
 def advice_for(fn: AsyncDef, weight: Weight, context: str = "", awaited_from: int = 0) -> str:
-    """The help below the message: what to do, and how many places await it."""
+    """The help below the message: which def, its costliest call, what to do,
+    and how many places await it."""
     where = f" (it is awaited from {awaited_from} places)" if awaited_from > 1 else ""
+    named = f"`{fn.qualname}`"
+    if weight.kind == UNKNOWN_WEIGHT:
+        return f"{named} calls `{weight.reason}(...)`, which mmlint cannot see into{where}"
     if weight.kind != HEAVY:
-        return f"make it a plain `def` if no caller needs a coroutine{where}"
+        return f"{named}: make it a plain `def` if no caller needs a coroutine{where}"
     is_method = len(fn.owner) >= 2 and fn.owner[-2].kind == "class"
     costliest = weight.chain[-1] if weight.chain else "the loop"
-    return f"{advice(context, is_method, costliest)}{where}"
+    return f"{named}: {weight.reason}; {advice(context, is_method, costliest)}{where}"

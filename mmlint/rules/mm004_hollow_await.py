@@ -172,15 +172,14 @@ def describe_chain(
 
 def message(hollow: HollowAwait) -> str:
     """The chain by name; where each link is, the notes (the diagnostic's chain) and the help say."""
-    return (
-        f"`await {hollow.text}` never yields to the event loop: "
-        f"{describe_chain(hollow.chain, hollow.ends_in_cycle, hollow.ends_without_suspension_point, located=False)}"
-    )
+    return "`await` of a coroutine that never suspends"
 
 
 def advice(hollow: HollowAwait) -> str:
+    """The awaited chain by name, then what to do."""
     last = hollow.chain[-1]
+    chain = describe_chain(hollow.chain, hollow.ends_in_cycle, hollow.ends_without_suspension_point, located=False)
     return (
-        f"make `{last.name}` ({last.path}:{last.line}) really yield (`await asyncio.to_thread(...)` around its "
+        f"`await {hollow.text}`: {chain}; make `{last.name}` ({last.path}:{last.line}) really yield (`await asyncio.to_thread(...)` around its "
         "blocking part), or offload the call here: `await asyncio.to_thread(sync_helper, ...)` with a plain `def` helper"
     )

@@ -242,7 +242,7 @@ def twin_analysis(ctx: RuleContext) -> TwinAnalysis:
 
 
 def message(twin_call: TwinCall) -> str:
-    return f"`{twin_call.written}(...)` runs a sync twin on the event loop; its async twin is `{twin_call.twin.async_name}`"
+    return f"sync twin on the event loop; `{twin_call.twin.async_name}` exists"
 
 
 def advice(twin_call: TwinCall, analysis: TwinAnalysis, reason: str | None) -> str:
@@ -255,7 +255,7 @@ def advice(twin_call: TwinCall, analysis: TwinAnalysis, reason: str | None) -> s
 
 
 def deep_message(deep: DeepTwinCall) -> str:
-    return f"`{deep.written}(...)` reaches the sync twin `{deep.bypass.twin.sync_name}` on the event loop"
+    return f"reaches the sync twin `{deep.bypass.twin.sync_name}` on the loop"
 
 
 def deep_advice(deep: DeepTwinCall, analysis: TwinAnalysis) -> str:
