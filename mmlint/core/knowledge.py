@@ -293,14 +293,14 @@ KNOWLEDGE_SETS: tuple[KnowledgeSet, ...] = (
         "Reclaiming memory on the request path: `gc.collect()` walks every object, "
         "`torch.cuda.empty_cache()` waits for the GPU and returns its cached blocks.",
         _calls("walks every live object", "gc.collect")
-        + _calls("waits for the GPU to release its cache", "torch.cuda.empty_cache"),
+        + _calls("syncs with the GPU to free its cache", "torch.cuda.empty_cache"),
     ),
     KnowledgeSet(
         "uploads",
         True,
         "An uploaded file read through its sync file object (`upload.file.read()`, FastAPI / Starlette "
         "`UploadFile`) where `await upload.read()` offloads it.",
-        _calls("reads an upload synchronously (`await upload.read()` does not block)", "*.file.read"),
+        _calls("reads an upload synchronously", "*.file.read"),
     ),
     KnowledgeSet(
         "file-io",

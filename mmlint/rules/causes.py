@@ -41,6 +41,7 @@ class BlockingCall:
 
     key: DefKey  # the async def it is made in
     span: Span
+    callee: str  # the call as written in the async def ("time.sleep", "self.load")
     message: str
     help: str
     reason: str
@@ -60,6 +61,7 @@ def blocking_calls(facts: FileFacts, ctx: RuleContext) -> list[BlockingCall]:
                     BlockingCall(
                         (facts.path, index),
                         call.span,
+                        shown,
                         f"blocks the event loop: {why}",
                         f"`{shown}(...)` in `async def {info.qualname}`: {STREAM_ADVICE if info.is_generator else OFFLOAD_ADVICE}",
                         f"`{shown}(...)` {why}",
@@ -79,6 +81,7 @@ def blocking_calls(facts: FileFacts, ctx: RuleContext) -> list[BlockingCall]:
             BlockingCall(
                 deep.enclosing,
                 deep.span,
+                deep.callee,
                 f"blocks the event loop: {why}",
                 f"`{deep.callee}(...)` in `async def {info.qualname}`, through `{short_name(deep.chain.call)}`: "
                 + (STREAM_ADVICE if info.is_generator else f"offload the call (`await asyncio.to_thread({deep.callee}, ...)`) or use an async equivalent"),
@@ -95,6 +98,7 @@ def blocking_calls(facts: FileFacts, ctx: RuleContext) -> list[BlockingCall]:
                 BlockingCall(
                     (facts.path, index),
                     call.span,
+                    shown,
                     "heavy sync work between two `yield`s",
                     f"`{shown}(...)` in `async def {info.qualname}`, which never awaits: {STREAM_ADVICE}",
                     cost.reason,

@@ -206,7 +206,7 @@ class BlockingCallInAsync(Rule):
                 folded.add(found.key)
                 context = weights.contexts.of(found.key, info)
                 sites = weights.awaiting_sites(found.key)
-                help = f"`async def {info.qualname}` never suspends, so this runs with its whole body: " + advice_for(
+                help = f"`{found.callee}(...)` in `async def {info.qualname}`, which never suspends, so this runs with its whole body: " + advice_for(
                     info, weight, context, len(sites)
                 )
                 related = (
