@@ -19,6 +19,15 @@ SyncKey = tuple[str, int]
 ClassKey = tuple[str, str]  # (display path of the module, class qualname)
 T = TypeVar("T")
 
+# Bases that define no attribute an instance could be asked for: a method
+# lookup passes them without doubt (`class LLM(abc.ABC, ChatModelMixin)`).
+INERT_BASES = frozenset(
+    {
+        "object", "builtins.object", "ABC", "abc.ABC", "Generic", "typing.Generic", "Protocol",
+        "typing.Protocol", "typing_extensions.Protocol",
+    }
+)
+
 
 @dataclass(frozen=True)
 class External:
@@ -113,6 +122,7 @@ class Resolver:
         # answer differ, so those are not kept.
         self._names: dict[tuple[str, str], Symbol | None] = {}
         self._dispatch: dict[tuple[ClassKey, str | None], tuple[ClassKey, ...]] = {}
+        self._defining: dict[tuple[ClassKey, str, bool], tuple[ClassKey | None, bool]] = {}
 
     # ------------------------------------------------------------ modules
 
@@ -290,16 +300,32 @@ class Resolver:
     # ------------------------------------------------------------ any def (MM010)
 
     def defining_class(self, key: ClassKey, name: str, after: bool = False) -> ClassKey | None:
-        """The class whose body defines ``name`` first along ``key``'s MRO (after
-        ``key`` itself, for super()), sync or async alike; None when a base
-        outside the scan comes first or nothing defines it."""
+        """The scanned class whose body defines ``name`` first along ``key``'s
+        MRO (after ``key`` itself, for super()), sync or async alike; None when
+        no scanned class does. Bases outside the scan are passed over: Python
+        would most likely find the scanned definition (an unseen base *could*
+        define the name first; ``defining_class_shadowable`` says when)."""
+        return self.defining_class_shadowable(key, name, after)[0]
+
+    def defining_class_shadowable(self, key: ClassKey, name: str, after: bool = False) -> tuple[ClassKey | None, bool]:
+        """``defining_class``, and whether a base outside the scan (not one of
+        INERT_BASES) comes before the defining class in the MRO, so may define
+        ``name`` first: what a rewrite, unlike a report, must not bet on."""
+        found = self._defining.get((key, name, after))
+        if found is None:
+            found = self._defining[(key, name, after)] = self._defining_class(key, name, after)
+        return found
+
+    def _defining_class(self, key: ClassKey, name: str, after: bool) -> tuple[ClassKey | None, bool]:
         order = self.mro(key)
+        shadowable = False
         for entry in order[1:] if after else order:
             if isinstance(entry, External):
-                return None
+                shadowable = shadowable or entry.text not in INERT_BASES
+                continue
             if name in self.classes[entry][1].methods:
-                return entry
-        return None
+                return entry, shadowable
+        return None, shadowable
 
     def module_function(
         self, module: str, name: str, seen: frozenset[tuple[str, str]] = frozenset()

@@ -353,7 +353,7 @@ class FileWalk:
                 for stmt in (node.body.body if isinstance(node.body, cst.IndentedBlock) else ())
                 if isinstance(stmt, cst.FunctionDef)
             )
-            bases = tuple(dotted_text(arg.value) or "" for arg in node.bases if arg.keyword is None)
+            bases = tuple(dotted_text(_unsubscripted(arg.value)) or "" for arg in node.bases if arg.keyword is None)
             qual = ".".join([part.name for part in ctx.owner] + [name])
             self.classes.append(_PendingClass(node, qual, bases, methods))
         annotation_names = NameScope(ANNOTATION_SCOPE, ctx.names) if node.type_parameters is not None else None

@@ -238,7 +238,8 @@ class _Walk:
             self.module_bindings.add(node.name)
         if all(part.kind == model.CLASS for part in ctx.owner):
             methods = tuple(s.name for s in node.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)))
-            bases = tuple(dotted_text(_unstarred(base)) or "" for base in node.bases)
+            # `Generic[T]`, `Base[int]`: the class subscripted is the base.
+            bases = tuple(dotted_text(_unsubscripted(_unstarred(base))) or "" for base in node.bases)
             qual = ".".join([part.name for part in ctx.owner] + [node.name])
             self.classes.append(ClassInfo(qual, bases, methods, node.lineno))
         type_params = getattr(node, "type_params", None)
@@ -846,6 +847,10 @@ def dotted_tail(node: ast.AST) -> str:
 
 def _unstarred(node: ast.expr) -> ast.expr:
     return node.value if isinstance(node, ast.Starred) else node
+
+
+def _unsubscripted(node: ast.expr) -> ast.expr:
+    return node.value if isinstance(node, ast.Subscript) else node
 
 
 def stored_names(target: ast.AST) -> list[str]:
