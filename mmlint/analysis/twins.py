@@ -294,7 +294,7 @@ class TwinAnalysis:
                         continue
                     if info.name in self._pattern_names(call.callee.text.rpartition(".")[2]):
                         continue  # the delegation: the async twin runs its sync body (calls_in's rule)
-                    resolved = self.resolver.resolve_sync_call(facts, info.class_name, call.callee, _method(info))
+                    resolved = self.resolver.resolve_sync_call(facts, info.class_name, call.callee, _method(info), info.qualname)
                     reached = next((bypasses[t] for t in resolved.targets if t in bypasses), None)
                     if reached is not None:
                         steps, bypass = reached
@@ -335,7 +335,7 @@ class TwinAnalysis:
             for info in facts.async_defs:
                 for call in info.calls:
                     if not (call.awaited or call.scheduled):
-                        pending.extend(self.resolver.resolve_sync_call(facts, info.class_name, call.callee, _method(info)).targets)
+                        pending.extend(self.resolver.resolve_sync_call(facts, info.class_name, call.callee, _method(info), info.qualname).targets)
         while pending:
             key = pending.pop()
             if key in graph:
@@ -345,7 +345,7 @@ class TwinAnalysis:
             targets = tuple(
                 target
                 for call in sync.calls
-                for target in self.resolver.resolve_sync_call(facts, sync.class_name, call.callee, _method(sync)).targets
+                for target in self.resolver.resolve_sync_call(facts, sync.class_name, call.callee, _method(sync), sync.qualname).targets
             )
             graph[key] = targets
             pending.extend(t for t in targets if t not in graph)

@@ -50,6 +50,7 @@ from mmlint.facts.model import (
     SyncDef,
     TwinAssignment,
 )
+from mmlint.facts.values import expr_path, values_of
 from mmlint.facts.module_paths import (
     module_name_for,
     module_path_parts,
@@ -89,7 +90,7 @@ def light_fields(text: str, tree: ast.Module, real_path: Path, display_path: str
     the collector)."""
     walk = _Walk(text, real_path)
     walk.run(tree, coroutines=True)
-    facts = walk.facts(display_path)
+    facts = replace(walk.facts(display_path), values=values_of(tree))
     return facts if round_trip else replace(facts, round_trips=False)
 
 
@@ -112,7 +113,7 @@ def light_facts(data: bytes, real_path: Path, display_path: str) -> FileFacts | 
     walk = _Walk(text, real_path)
     if not walk.run(tree):
         return None
-    facts = walk.facts(display_path)
+    facts = replace(walk.facts(display_path), values=values_of(tree))
     return facts if round_trips(data) else replace(facts, round_trips=False)
 
 
@@ -902,7 +903,9 @@ def callee_ref(func: ast.expr, scope: NameScope) -> CalleeRef:
         if text is not None:
             head = text.split(".", 1)[0]
             return CalleeRef(UNKNOWN if bound_in_function(head, scope) else DOTTED, text)
-    return CalleeRef(UNKNOWN, "<expr>")
+    # A computed callee by its path (`workers[].generate`, `get_session().get`):
+    # what mmlint.analysis.values types it by.
+    return CalleeRef(UNKNOWN, expr_path(func) or "<expr>")
 
 
 def receiver_chain(func: ast.Attribute) -> str:

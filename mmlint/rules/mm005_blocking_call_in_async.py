@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from mmlint.analysis.weight import HEAVY, matching_pattern, shown_callee
-from mmlint.core.knowledge import costs_here, reason_of, twin_patterns_of
+from mmlint.core.knowledge import costs_here, is_type_pattern, reason_of, twin_patterns_of
 from mmlint.core.diagnostics import Diagnostic, Span
 from mmlint.facts.model import CallFact, FileFacts
 from mmlint.rules.base import Example, Rule, RuleContext
@@ -161,9 +161,14 @@ class BlockingCallInAsync(Rule):
         if facts.path not in ctx.project.targets:
             return
         patterns = tuple(ctx.settings.blocking_calls)
+        resolver = ctx.project.resolver
         for info in facts.async_defs:
+            method = info.name if info.class_name is not None else None
             for call in info.calls:
                 direct = blocking_reason(call, patterns)
+                if direct is None and not (call.awaited or call.scheduled):
+                    typed = resolver.resolve_sync_call(facts, info.class_name, call.callee, method, info.qualname)
+                    direct = typed_blocking_reason(call, typed.library, patterns)
                 if direct is not None:
                     shown, why = direct
                     yield self.diagnostic(
@@ -213,6 +218,17 @@ def short_name(dotted: str) -> str:
 
 
 OFFLOAD_ADVICE = "offload it (`await asyncio.to_thread(...)`, `await loop.run_in_executor(...)`) or use an async equivalent"
+
+
+def typed_blocking_reason(call: CallFact, library: tuple[str, ...], patterns: tuple[str, ...]) -> tuple[str, str] | None:
+    """As blocking_reason, by what the callee is (SyncCall.library) rather
+    than its name: `self._tok_ref(text)` where `_tok_ref` holds a tokenizer."""
+    typed_patterns = tuple(p for p in patterns if is_type_pattern(p))
+    for typed in library:
+        pattern = matching_pattern(typed, typed_patterns)
+        if pattern is not None and costs_here(pattern, call.bounded_input):
+            return shown_callee(call.dotted), reason_of(pattern)
+    return None
 
 
 def blocking_reason(call: CallFact, patterns: tuple[str, ...]) -> tuple[str, str] | None:
