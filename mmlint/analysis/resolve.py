@@ -12,6 +12,7 @@ from typing import TypeVar
 
 from typing import TYPE_CHECKING
 
+from mmlint.analysis.symbols import ClassSymbol as ClassSymbol, DefSymbol as DefSymbol, ModuleSymbol as ModuleSymbol, Symbol as Symbol, SyncDefSymbol as SyncDefSymbol
 from mmlint.facts.model import CLS, DOTTED, NAME, SELF, STAR, SUPER, CalleeRef, ClassInfo, FileFacts
 
 # A def is identified by the display path of its file and its index there.
@@ -78,30 +79,8 @@ class SyncCall:
 UNKNOWN_CALL = SyncCall((), False, False)
 
 
-# What a module-level name (or an attribute of one) is, as ``resolve_dotted`` finds it.
-@dataclass(frozen=True, slots=True)
-class ModuleSymbol:
-    path: str  # the module's display path
+# What a module-level name (or an attribute of one) is: mmlint.analysis.symbols.
 
-
-@dataclass(frozen=True, slots=True)
-class ClassSymbol:
-    key: ClassKey
-
-
-@dataclass(frozen=True, slots=True)
-class DefSymbol:
-    """An async def."""
-
-    key: DefKey
-
-
-@dataclass(frozen=True, slots=True)
-class SyncDefSymbol:
-    key: SyncKey
-
-
-Symbol = ModuleSymbol | ClassSymbol | DefSymbol | SyncDefSymbol
 
 
 class Resolver:
@@ -509,6 +488,8 @@ class Resolver:
                     complete = False
                 else:
                     targets.append(call)
+            elif kind == "library" and atom[1] == "<unknown>":
+                complete = False  # an unannotated parameter called: nothing to go by
             elif kind == "library":
                 provenance = str(atom[1])
                 head, dot, last = provenance.rpartition(".")

@@ -22,12 +22,28 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
+from mmlint.analysis.symbols import ClassKey, ClassSymbol, DefSymbol, ModuleSymbol, SyncDefSymbol
+from mmlint.core.knowledge import UNKNOWN_ORIGIN
 from mmlint.facts.model import CLS, SELF, SUPER, CalleeRef, FileFacts, ValueFact
 
-if TYPE_CHECKING:
-    from mmlint.analysis.resolve import ClassKey, Resolver
+
+
+class Resolver(Protocol):
+    """What this layer asks of mmlint.analysis.resolve.Resolver (a Protocol:
+    resolve imports this module, never the other way round)."""
+
+    files: dict[str, FileFacts]
+    classes: dict[ClassKey, Any]
+
+    def resolve_name(self, module: str, name: str) -> Any: ...
+    def _resolve_import(self, target: str, anchor: tuple[str, ...], seen: frozenset[tuple[str, str]]) -> Any: ...
+    def _attribute(self, symbol: Any, attr: str) -> Any: ...
+    def dispatch_classes(self, key: ClassKey, method: str | None) -> tuple[ClassKey, ...]: ...
+    def lookup_method(self, key: ClassKey, name: str) -> tuple[str, int] | None: ...
+    def lookup_sync_method(self, key: ClassKey, name: str) -> tuple[str, int] | None: ...
+    def mro(self, key: ClassKey) -> tuple[Any, ...]: ...
 
 # Atoms: (kind, payload...). Kinds: "instance" / "class" (ClassKey), "def"
 # (path, is async, index), "module" (path), "library" (provenance text),
@@ -69,7 +85,7 @@ def split_path(text: str) -> list[str]:
 class Values:
     """Provenance of paths across one scan (one per Resolver)."""
 
-    def __init__(self, resolver: "Resolver") -> None:
+    def __init__(self, resolver: Resolver) -> None:
         self.resolver = resolver
         self.files = resolver.files
         self._by_file: dict[str, dict[tuple[str, str, str], list[ValueFact]]] = {}
@@ -173,7 +189,9 @@ class Values:
                     kind = "class" if name == "cls" or "classmethod" in getattr(info, "decorators", ()) else "instance"
                     return Value(((kind, key),))
             if not parameter.annotation:
-                return Value((), f"`{name}` is a parameter with no annotation")
+                # Of unknown origin: its attributes keep their names
+                # (`<unknown>.tokenizer`), which type-keyed knowledge may know.
+                return Value((("library", UNKNOWN_ORIGIN),), f"`{name}` is a parameter with no annotation")
             from mmlint.facts.values import annotation_paths  # the same reading of annotations as the facts'
 
             import ast
@@ -193,8 +211,6 @@ class Values:
         assigned = self._facts(path).get(("global", "", name))
         if assigned:
             return self._from_facts(assigned, path, None)
-        from mmlint.analysis.resolve import ClassSymbol, DefSymbol, ModuleSymbol, SyncDefSymbol
-
         symbol = self.resolver.resolve_name(path, name)
         if isinstance(symbol, ClassSymbol):
             return Value((("class", symbol.key),))
@@ -223,8 +239,6 @@ class Values:
         assigned = self._facts(path).get(("global", "", name))
         if assigned:
             return self._from_facts(assigned, path, None)
-        from mmlint.analysis.resolve import ModuleSymbol
-
         symbol = self.resolver._attribute(ModuleSymbol(path), name)
         if symbol is None:
             return self._global(path, name, self.files[path]) if name in self.files[path].assigned_names else Value(
@@ -233,8 +247,6 @@ class Values:
         return self._global_symbol(symbol)
 
     def _global_symbol(self, symbol: object) -> Value:
-        from mmlint.analysis.resolve import ClassSymbol, DefSymbol, ModuleSymbol, SyncDefSymbol
-
         if isinstance(symbol, ClassSymbol):
             return Value((("class", symbol.key),))
         if isinstance(symbol, SyncDefSymbol):

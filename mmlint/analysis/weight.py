@@ -39,7 +39,7 @@ from mmlint.analysis.contexts import Contexts
 from mmlint.analysis.passes import passes_until_stable
 from mmlint.analysis.resolve import DefKey, SyncCall, SyncKey
 from mmlint.core.diagnostics import Span
-from mmlint.core.knowledge import costs_here, is_type_pattern, reason_of
+from mmlint.core.knowledge import UNKNOWN_ORIGIN, costs_here, is_type_pattern, reason_of
 from mmlint.facts.model import UNKNOWN, AsyncDef, CalleeRef, CallFact, CallRef, FileFacts, SyncDef
 
 if TYPE_CHECKING:
@@ -270,11 +270,19 @@ class WeightAnalysis:
     def typed_matching(self, call: SyncCall, bounded_input: bool = False) -> str | None:
         """The type-keyed pattern a call's typed callee matches (``matching``
         of what the receiver is, not of its name)."""
+        found = self._typed_pattern(call)
+        return found if found is not None and costs_here(found, bounded_input) else None
+
+    def _typed_pattern(self, call: SyncCall) -> str | None:
+        """A union matches only when each of its library values of known
+        origin does: a `zmq.Socket | zmq.asyncio.Socket` may be the async one."""
+        found = None
         for typed in call.library:
-            found = self._pattern_of(typed, self.type_patterns)
-            if found is not None and costs_here(found, bounded_input):
-                return found
-        return None
+            pattern = self._pattern_of(typed, self.type_patterns)
+            if pattern is None and not typed.startswith(UNKNOWN_ORIGIN):
+                return None  # a known value of the union that is not costly
+            found = found or pattern
+        return found
 
     def _pattern_of(self, dotted: str, patterns: tuple[str, ...] | None = None) -> str | None:
         if patterns is not None:
@@ -397,9 +405,7 @@ class WeightAnalysis:
         callee as written (a str) when unknown (it cannot be resolved and is
         not known to be cheap: never heavy on its own)."""
         dotted, ref, arity = fact.dotted, fact.callee, fact.arity
-        pattern = self._pattern_of(dotted) or next(
-            (found for typed in call.library if (found := self._pattern_of(typed, self.type_patterns)) is not None), None
-        )
+        pattern = self._pattern_of(dotted) or self._typed_pattern(call)
         if pattern is not None:
             if not costs_here(pattern, fact.bounded_input):
                 return None  # a known cost that grows with an input the source bounds

@@ -241,6 +241,9 @@ KNOWLEDGE_SETS: tuple[KnowledgeSet, ...] = (
 # (``__call__`` for the receiver called itself), so the receiver's name does
 # not matter: ``self._tok_ref(text)`` tokenizes when ``_tok_ref`` holds a tokenizer.
 TYPE_SEPARATOR = "::"
+# The provenance of a value of unknown origin (an unannotated parameter): its
+# attributes keep their names, `<unknown>.tokenizer` (a processor's tokenizer).
+UNKNOWN_ORIGIN = "<unknown>"
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,7 +269,10 @@ _ZMQ_RECEIVES = ("recv", "recv_multipart", "recv_pyobj", "recv_json", "recv_stri
 KNOWN_TYPES: tuple[KnownType, ...] = (
     KnownType(
         "tokenizers",
-        ("transformers.*Tokenizer*()", "tokenizers.*()", "*.get_tokenizer()", "*.get_tokenizer_from_processor()"),
+        (
+            "transformers.*Tokenizer*()", "tokenizers.*()", "*.get_tokenizer()",
+            "<unknown>.tokenizer", "<unknown>._tokenizer",
+        ),
         _TOKENIZER_METHODS,
         _TOKENIZE,
         sized_by_input=True,
@@ -298,7 +304,7 @@ KNOWN_TYPES: tuple[KnownType, ...] = (
     KnownType(
         "futures",
         ("*Executor().submit()", "*Executor*.submit()", "concurrent.futures.Future()", "*.futures.Future()"),
-        ("result", "exception"),
+        ("result",),  # not `exception()`: often read right after `set_exception`, done
         "waits for a future",
     ),
 )

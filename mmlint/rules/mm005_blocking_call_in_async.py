@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from mmlint.analysis.weight import HEAVY, matching_pattern, shown_callee
-from mmlint.core.knowledge import costs_here, is_type_pattern, reason_of, twin_patterns_of
+from mmlint.core.knowledge import UNKNOWN_ORIGIN, costs_here, is_type_pattern, reason_of, twin_patterns_of
 from mmlint.core.diagnostics import Diagnostic, Span
 from mmlint.facts.model import CallFact, FileFacts
 from mmlint.rules.base import Example, Rule, RuleContext
@@ -224,11 +224,15 @@ def typed_blocking_reason(call: CallFact, library: tuple[str, ...], patterns: tu
     """As blocking_reason, by what the callee is (SyncCall.library) rather
     than its name: `self._tok_ref(text)` where `_tok_ref` holds a tokenizer."""
     typed_patterns = tuple(p for p in patterns if is_type_pattern(p))
-    for typed in library:
-        pattern = matching_pattern(typed, typed_patterns)
-        if pattern is not None and costs_here(pattern, call.bounded_input):
-            return shown_callee(call.dotted), reason_of(pattern)
-    return None
+    found = [(typed, matching_pattern(typed, typed_patterns)) for typed in library]
+    if any(pattern is None and not typed.startswith(UNKNOWN_ORIGIN) for typed, pattern in found):
+        return None  # a union matches only when each of its known values does (a socket that may be zmq.asyncio's)
+    pattern = next((pattern for _, pattern in found if pattern is not None), None)
+    if pattern is None:
+        return None
+    if not costs_here(pattern, call.bounded_input):
+        return None
+    return shown_callee(call.dotted), reason_of(pattern)
 
 
 def blocking_reason(call: CallFact, patterns: tuple[str, ...]) -> tuple[str, str] | None:
