@@ -365,7 +365,7 @@ KNOWN_TYPES: tuple[KnownType, ...] = (
         "tokenizers",
         ("transformers.*Processor*()", "transformers.*FeatureExtractor*()"),
         ("__call__", "preprocess", "batch_decode", "decode", "apply_chat_template"),
-        "runs a Hugging Face processor (tokenizing, resizing, normalising)",
+        "runs a Hugging Face processor",
     ),
     KnownType(
         "http-sync",
