@@ -168,6 +168,9 @@ class Values:
             parameter = self._parameter(place, scope, name)
             if parameter is not None:
                 return parameter
+            nested = self._def_index(path).get(f"{scope}.<locals>.{name}")
+            if nested is not None:  # a def nested in the scope
+                return Value((("def", path, nested[0], nested[1]),))
             if ".<locals>." not in scope:
                 break
             scope = scope.rsplit(".<locals>.", 1)[0]

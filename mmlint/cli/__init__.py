@@ -26,6 +26,7 @@ COMMANDS = {
     "check": "check",
     "fix": "fix",
     "audit": "audit",
+    "graph": "graph",
     "baseline": "baseline",
     "rules": "rules",
     "explain": "rules",

@@ -276,6 +276,8 @@ class FileWalk:
         # (target, its link, (sync, async, wrapper), holding class or "" for the module)
         self.twin_assignments: list[tuple[cst.BaseExpression, Link, tuple[str, str, str], str]] = []
         self.class_attributes: dict[str, list[str]] = {}  # class (qualified) -> ClassInfo.attributes
+        # Calls in the module's own body, with the imports seen before each.
+        self.module_calls: list[tuple[cst.Call, int]] = []
 
     # -- the walk
 
@@ -568,6 +570,9 @@ class FileWalk:
             parent = link[1]
             if parent is not None and type(parent[0]) is cst.Expr:
                 self.discarded.add(id(node))
+        elif not ctx.owner:
+            self.call_scopes[id(func)] = ctx.names
+            self.module_calls.append((node, len(self.imports)))
         if type(func) is cst.Attribute:
             name_node = func.attr
         elif type(func) is cst.Name:
@@ -785,6 +790,10 @@ class FileWalk:
             twin_assignments=tuple(
                 TwinAssignment(sync, async_, wrapper, holder or None, self.ranges[id(target)][0])
                 for target, _, (sync, async_, wrapper), holder in self.twin_assignments
+            ),
+            module_calls=tuple(
+                CallRef(self.dotted_callee(call, seen), self.callee_ref(call.func), len(call.args))
+                for call, seen in self.module_calls
             ),
         )
 

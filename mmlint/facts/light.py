@@ -169,6 +169,8 @@ class _Walk:
         # id(call) for each call that is a direct argument of a coroutine consumer (TASK_WRAPPERS).
         self.scheduled: set[int] = set()
         self.async_qualnames: set[str] = set()  # of the coroutine definitions (walked with ``coroutines``)
+        # Calls in the module's own body: (call, its scope, imports seen before it).
+        self.module_calls: list[tuple[ast.Call, NameScope, int]] = []
 
     def run(self, tree: ast.AST, *, coroutines: bool = False) -> bool:
         """Walk the module; False when it defines a coroutine, unless
@@ -447,6 +449,8 @@ class _Walk:
         func = node.func
         if ctx.frame is not None:
             ctx.frame.calls.append((node, ctx.names, ctx.in_loop))
+        elif not ctx.owner:
+            self.module_calls.append((node, ctx.names, len(self.imports)))
         if isinstance(func, ast.Attribute):
             name = func.attr
         elif isinstance(func, ast.Name):
@@ -512,6 +516,10 @@ class _Walk:
             twin_assignments=tuple(
                 TwinAssignment(sync, async_, wrapper, holder or None, target.lineno)
                 for target, (sync, async_, wrapper), holder in self.twin_assignments
+            ),
+            module_calls=tuple(
+                CallRef(self._dotted_callee(call, seen), callee_ref(call.func, scope), len(call.args) + len(call.keywords))
+                for call, scope, seen in self.module_calls
             ),
         )
 

@@ -402,3 +402,7 @@ class FileFacts:
     # instance attributes, locals and return values that a receiver's type
     # can be read from.
     values: tuple[ValueFact, ...] = ()
+    # Calls made directly in the module's own body (decorators, defaults and
+    # base classes of its top-level defs and classes included; not in a def,
+    # lambda or class body), source order: `mmlint graph`'s edges of "<module>".
+    module_calls: tuple[CallRef, ...] = ()
