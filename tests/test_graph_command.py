@@ -74,3 +74,10 @@ def test_module_level_calls_are_facts(tmp_path: Path) -> None:
     )
     graph = json.loads(CliRunner().invoke(cli, ["graph", str(tmp_path)]).stdout)
     assert graph == {"m": ["m.f"], "m.f": [], "m.g": []}
+
+
+def test_functions_passed_as_arguments_and_decorators() -> None:
+    graph = json.loads(CliRunner().invoke(cli, ["graph", str(FIXTURE)]).stdout)
+    assert graph["app.passing.run_each"] == ["app.passing.on_item"]  # by position and by keyword
+    assert graph["app.passing.register"] == ["app.passing.startup"]  # a decorator calls what it decorates
+    assert graph["app.passing"] == ["app.passing.register", "app.passing.run_each"]  # applying it is a call

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Mapping
 from mmlint.analysis.resolve import Resolver
 from mmlint.analysis.values import Place, ref_path
 from mmlint.core.knowledge import UNKNOWN_ORIGIN
-from mmlint.facts.model import DOTTED, NAME, SUPER, CalleeRef, FileFacts
+from mmlint.facts.model import DOTTED, NAME, SUPER, UNKNOWN, CalleeKind, CalleeRef, FileFacts
 
 Graph = dict[str, list[str]]
 
@@ -44,6 +44,19 @@ def call_graph(files: Mapping[str, FileFacts], module_names: Callable[[FileFacts
             _edges(resolver, facts, None, None, "", (c.callee for c in facts.module_calls), sync_name, async_name)
         )
         for info in facts.sync_defs:
+            if info.decorators:  # applied where the def is: by the enclosing def, else the module's body
+                enclosing = [part for part in info.owner[:-1] if part.kind != "class"]
+                where = (
+                    next((d for d in facts.sync_defs if d.owner == info.owner[: len(info.owner) - 1]), None)
+                    if enclosing
+                    else None
+                )
+                kind: tuple[CalleeKind, CalleeKind] = (NAME, DOTTED) if where is None else (UNKNOWN, UNKNOWN)  # its locals
+                refs = [CalleeRef(kind["." in text], text) for text in info.decorators if text != "<expr>"]
+                scope = where.qualname if where is not None else ""
+                graph.setdefault(_qualified(module, scope) if scope else module, []).extend(
+                    _edges(resolver, facts, None, None, scope, refs, sync_name, async_name)
+                )
             graph.setdefault(_qualified(module, info.qualname), []).extend(
                 _edges(
                     resolver,

@@ -193,8 +193,10 @@ class Values:
                     return Value(((kind, key),))
             if not parameter.annotation:
                 # Of unknown origin: its attributes keep their names
-                # (`<unknown>.tokenizer`), which type-keyed knowledge may know.
-                return Value((("library", UNKNOWN_ORIGIN),), f"`{name}` is a parameter with no annotation")
+                # (`<unknown>.tokenizer`), which type-keyed knowledge may know;
+                # and whatever the scanned calls of the def pass it.
+                passed = self._passed(place.path, is_async, index, position, parameter.name)
+                return Value((*passed.atoms, ("library", UNKNOWN_ORIGIN)), f"`{name}` is a parameter with no annotation")
             from mmlint.facts.values import annotation_paths  # the same reading of annotations as the facts'
 
             import ast
@@ -209,6 +211,46 @@ class Values:
                 value = value.union(Value((("elements", found.atoms),), found.why) if element else found)
             return value if value.atoms or value.why else Value((), f"`{name}`'s annotation names no class")
         return None
+
+    def _passed(self, path: str, is_async: bool, index: int, position: int, name: str) -> Value:
+        """The values the scanned calls of a def pass its parameter ``name``
+        (at ``position``): by keyword, or by position (past the instance
+        for a method called on one, or a class constructed)."""
+        facts = self.files[path]
+        info = facts.async_defs[index] if is_async else facts.sync_defs[index]
+        bound = info.class_name is not None and "staticmethod" not in getattr(info, "decorators", ())
+        me = ("def", path, is_async, index)
+        value = NOTHING
+        for fact, fact_path in self._arguments_by_name().get(info.name if info.name != "__init__" else "", ()) + (
+            self._arguments_by_name().get(info.class_name.rsplit(".", 1)[-1], ()) if info.name == "__init__" and info.class_name else ()
+        ):
+            if fact.name != name and not (fact.name.isdigit() and int(fact.name) + bound == position):
+                continue
+            context = fact.context
+            located = self._def_index(fact_path).get(context) if context else None
+            where = None
+            if located is not None:
+                owner = self.files[fact_path].async_defs[located[1]] if located[0] else self.files[fact_path].sync_defs[located[1]]
+                where = owner.class_name
+            callee = self.of(Place(fact_path, where, context), fact.holder)
+            if not any(atom == me or (atom[0] == "class" and info.name == "__init__" and self.resolver.lookup_sync_method(atom[1], "__init__") == (path, index)) for atom in callee.atoms):  # type: ignore[arg-type]
+                continue
+            found = self.of(Place(fact_path, where, context), fact.source)
+            value = value.union(Value(found.atoms))
+        return value
+
+    def _arguments_by_name(self) -> dict[str, tuple[tuple[ValueFact, str], ...]]:
+        """Every argument fact of the scan, by the callee's last name."""
+        found = getattr(self, "_arguments", None)
+        if found is None:
+            collected: dict[str, list[tuple[ValueFact, str]]] = {}
+            for path, facts in self.files.items():
+                for fact in facts.values:
+                    if fact.kind == "argument":
+                        last = split_path(fact.holder)[-1] if fact.holder else ""
+                        collected.setdefault(last, []).append((fact, path))
+            found = self._arguments = {key: tuple(value) for key, value in collected.items()}
+        return found
 
     def _global(self, path: str, name: str, facts: FileFacts) -> Value:
         assigned = self._facts(path).get(("global", "", name))

@@ -298,7 +298,9 @@ class ClassInfo:
 
 
 # Where a ValueFact's name lives.
-ValueKind = Literal["global", "attribute", "local", "return"]
+# "argument": an argument passed to a call (``holder``: the callee's path,
+# ``name``: the position, "0", "1"..., or the keyword), for a parameter's values.
+ValueKind = Literal["global", "attribute", "local", "return", "argument"]
 
 
 @pickles_by_fields

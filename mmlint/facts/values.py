@@ -159,6 +159,7 @@ class _Walk:
 
     def statement(self, node: ast.stmt, scope: _Scope, declared: frozenset[str], stack: list) -> None:  # type: ignore[type-arg]
         kind = type(node)
+        self.arguments(node, scope)
         if kind is ast.Assign:
             for target in node.targets:  # type: ignore[attr-defined]
                 self.assign(target, node.value, None, scope, declared)  # type: ignore[attr-defined]
@@ -198,6 +199,41 @@ class _Walk:
             stack.append(([s for case in node.cases for s in case.body], scope, declared))  # type: ignore[attr-defined]
 
     _annotated_return: dict[str, bool]
+
+    def arguments(self, node: ast.stmt, scope: _Scope) -> None:
+        """Each call's arguments whose value has a path, in the statement's own
+        expressions (nested statements and lambdas' bodies are not its own);
+        a decorator is given the def or class it decorates."""
+        if scope.kind == "class":
+            return  # a class body's names are no def's locals nor globals
+        context = scope.qualname if scope.kind == "def" else ""
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and scope.kind == "module":
+            for decorator in node.decorator_list:
+                callee = expr_path(decorator)
+                if callee is not None:
+                    self.found.append(ValueFact("argument", callee, "0", node.name, context))
+        stack: list[ast.AST] = [child for child in ast.iter_child_nodes(node) if not isinstance(child, ast.stmt)]
+        while stack:
+            child = stack.pop()
+            if isinstance(child, ast.Lambda):
+                continue
+            if isinstance(child, ast.Call):
+                callee = expr_path(child.func)
+                if callee is not None:
+                    for position, argument in enumerate(child.args):
+                        if isinstance(argument, ast.Starred):
+                            break
+                        self._argument(callee, str(position), argument, context)
+                    for keyword in child.keywords:
+                        if keyword.arg is not None:
+                            self._argument(callee, keyword.arg, keyword.value, context)
+            stack.extend(grandchild for grandchild in ast.iter_child_nodes(child) if not isinstance(grandchild, ast.stmt))
+
+    def _argument(self, callee: str, name: str, argument: ast.expr, context: str) -> None:
+        if isinstance(argument, (ast.Name, ast.Attribute, ast.Call, ast.Subscript)):
+            path = expr_path(argument)
+            if path is not None:
+                self.found.append(ValueFact("argument", callee, name, path, context))
 
     def function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, scope: _Scope, stack: list) -> None:  # type: ignore[type-arg]
         if scope.kind == "def":

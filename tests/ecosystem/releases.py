@@ -16,6 +16,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import tarfile
 import tempfile
 import zipfile
 from pathlib import Path, PurePosixPath
@@ -176,3 +177,81 @@ def _extract(wheel: Path, release_root: Path, prefix: str, suffix: str = "") -> 
     finally:
         if staging.exists():
             shutil.rmtree(staging)
+
+
+PYCG_VERSION = "0.0.8"
+
+
+def pycg_snippets(version: str = PYCG_VERSION) -> Path:
+    """``micro-benchmark/snippets`` of PyCG's sdist (``pycg==version``): its
+    call-graph micro-benchmark, one directory per program, grouped in
+    categories, each with ``main.py`` and the expected ``callgraph.json``.
+    The sdist is downloaded once into ``<cache>/sdists``, extracted once."""
+    cache = cache_dir()
+    release_root = cache / f"pycg-{version}-benchmark"
+    target = release_root / "snippets"
+    if target.is_dir():
+        return target
+    sdists = cache / "sdists"
+    found = sorted(sdists.glob(f"pycg-{version}.tar.gz")) if sdists.is_dir() else []
+    archive = found[0] if found else _download_sdist(sdists, "pycg", version)
+    prefix = f"pycg-{version}/micro-benchmark/snippets/"
+    release_root.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(dir=release_root.parent, prefix=f".{release_root.name}-"))
+    try:
+        with tarfile.open(archive) as tar:
+            for member in tar.getmembers():
+                name = member.name
+                if not name.startswith(prefix) or not member.isfile():
+                    continue
+                parts = PurePosixPath(name[len(prefix):]).parts
+                if ".." in parts or PurePosixPath(name).is_absolute():
+                    raise EcosystemSetupError(f"{archive.name}: unsafe member path {name!r}")
+                destination = staging.joinpath("snippets", *parts)
+                destination.parent.mkdir(parents=True, exist_ok=True)
+                source = tar.extractfile(member)
+                assert source is not None
+                with source, open(destination, "wb") as sink:
+                    shutil.copyfileobj(source, sink)
+        try:
+            os.rename(staging, release_root)
+        except OSError:
+            if not release_root.is_dir():
+                raise
+    finally:
+        if staging.exists():
+            shutil.rmtree(staging)
+    if not target.is_dir():
+        raise EcosystemSetupError(f"{archive.name} has no {prefix} directory")
+    return target
+
+
+def _download_sdist(sdists: Path, project: str, version: str) -> Path:
+    """``pip download --no-deps --no-binary :all:``, into a temporary directory
+    beside the cache, then moved in (as _download_wheel)."""
+    sdists.mkdir(parents=True, exist_ok=True)
+    requirement = f"{project}=={version}"
+    command = [
+        sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:",
+        "--disable-pip-version-check", "--no-input",
+    ]  # fmt: skip
+    with tempfile.TemporaryDirectory(dir=sdists, prefix=".download-") as staging:
+        command += ["-d", staging, requirement]
+        try:
+            result = subprocess.run(
+                command, capture_output=True, text=True, timeout=DOWNLOAD_TIMEOUT_SECONDS, stdin=subprocess.DEVNULL
+            )
+        except subprocess.TimeoutExpired:
+            pytest.skip(f"{requirement}: pip download timed out after {DOWNLOAD_TIMEOUT_SECONDS}s (registry unreachable?)")
+        output = f"{result.stdout}\n{result.stderr}"
+        if result.returncode != 0:
+            last_line = _last_line(result.stderr) or _last_line(result.stdout) or f"exit code {result.returncode}"
+            if any(marker in output for marker in _NETWORK_FAILURE_MARKERS):
+                pytest.skip(f"{requirement}: package registry unreachable: {last_line}")
+            raise EcosystemSetupError(f"pip download {requirement} failed: {last_line}")
+        downloaded = sorted(Path(staging).glob(f"{project}-{version}.tar.gz"))
+        if not downloaded:
+            raise EcosystemSetupError(f"pip download {requirement} produced no sdist: {_last_line(output)}")
+        archive = sdists / downloaded[0].name
+        os.replace(downloaded[0], archive)
+    return archive
