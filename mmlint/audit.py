@@ -608,8 +608,10 @@ def render(
 
 
 def unknown_reason(weight: Weight) -> str:
-    """Why a coroutine's weight is unknown: the callee mmlint cannot see into."""
-    return f"calls `{weight.reason}(...)`, which mmlint cannot resolve, so not judged heavy"
+    """Why a coroutine's weight is unknown: the first callee mmlint cannot
+    see into, and why its receiver could not be typed when the resolver says."""
+    why = f" ({weight.why})" if weight.why else ""
+    return f"calls `{weight.reason}(...)`, which mmlint cannot resolve{why}, so not judged heavy"
 
 
 def _assigned_twins(report: AnalysedReport) -> tuple[tuple[str, str, str, str], ...]:

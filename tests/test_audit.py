@@ -134,3 +134,19 @@ def test_files_that_do_not_parse_are_named_not_dropped(tmp_path: Path) -> None:
         assert "1 file could not be parsed and is not in the table (see `mmlint check`): broken.py" in result.output
     result = _run(["audit", "--format", "json"], tmp_path)
     assert json.loads(result.output)["unparsed"] == ["broken.py"]
+
+
+def test_show_defs_says_why_a_def_is_unknown(tmp_path, monkeypatch):
+    """`audit --show-defs` names the first receiver it could not type, and why."""
+    from mmlint.api import audit as run_audit
+
+    monkeypatch.setenv("MMLINT_NO_CACHE", "1")
+    (tmp_path / "m.py").write_text(
+        "from outside import make\n\n\nasync def handle(proc, text):\n    return proc.run(text)\n\n\n"
+        "async def built(text):\n    return make()(text)\n\n\nasync def local(text):\n    return make_it(text)\n",
+        encoding="utf-8",
+    )
+    reasons = {d.qualname: d.reason for d in run_audit([tmp_path], cwd=tmp_path).defs}
+    assert "(`proc` is a parameter with no annotation)" in reasons["handle"]
+    assert "(`outside.make()` is a value from outside the scanned code)" in reasons["built"]
+    assert "(`make_it` is not bound where it is used)" in reasons["local"]

@@ -264,6 +264,30 @@ class Weight:
     kind: WeightKind
     reason: str  # why heavy ("`tokenizer.encode(...)` tokenizes text ..."); for UNKNOWN, the unresolved callee
     chain: tuple[str, ...] = ()  # how the def reaches its costliest call (Cost.chain)
+    # For UNKNOWN: why the callee could not be typed (SyncCall.why: "`proc` is
+    # a parameter with no annotation"), "" when the resolver gave no reason.
+    why: str = ""
+
+
+class Unresolved(str):
+    """An unknown callee as written (what _call_cost returns), carrying why
+    the resolver could not type it."""
+
+    why: str
+
+    def __new__(cls, text: str, why: str = "") -> Unresolved:
+        made = super().__new__(cls, text)
+        made.why = why
+        return made
+
+
+def _why_unknown(call: SyncCall) -> str:
+    if call.why:
+        return call.why
+    outside = next((name for name in call.library if not name.startswith("<")), None)
+    if outside is not None:
+        return f"`{outside.replace('::', '.').removesuffix('.__call__')}` is a value from outside the scanned code"
+    return ""
 
 
 class WeightAnalysis:
@@ -482,8 +506,8 @@ class WeightAnalysis:
         if is_cheap_call(dotted, arity):
             return None
         if ref.kind == UNKNOWN and (ref.text == "<expr>" or "(" in ref.text or "[" in ref.text):
-            return shown_callee(dotted) if dotted != "<expr>" else "a computed callee"
-        return ref.describe()
+            return Unresolved(shown_callee(dotted) if dotted != "<expr>" else "a computed callee", _why_unknown(call))
+        return Unresolved(ref.describe(), _why_unknown(call))
 
     def _costliest(self, loop: str, costs: Iterable[tuple[Cost | str | None, bool]]) -> tuple[Cost | None, str | None]:
         """The costliest of a body's calls and its loop, and its first unknown
@@ -553,7 +577,7 @@ class WeightAnalysis:
             elif info.is_stub_like and info.is_fake_async:
                 weights[key] = Weight(STUB, "")
             elif key in unknown:
-                weights[key] = Weight(UNKNOWN_WEIGHT, unknown[key])
+                weights[key] = Weight(UNKNOWN_WEIGHT, unknown[key], why=getattr(unknown[key], "why", ""))
             else:
                 weights[key] = Weight(LIGHT, "")
         return weights
