@@ -253,7 +253,7 @@ class TwinAnalysis:
         """The twin pair whose sync member a call in ``info`` runs, whether its
         async member is reachable from the call's receiver, and the callee as written."""
         if ref.kind == UNKNOWN:
-            return None
+            return self._typed_twin(facts, info, ref)
         prefix, _, name = ref.text.rpartition(".")
         if name in self.excluded_names:  # a configured pair: MM001's
             return None
@@ -274,6 +274,31 @@ class TwinAnalysis:
         if any(o.kind == ASYNC_DEF and o.name == twin.async_name for o in info.owner):
             return None  # the delegation: the async twin runs its sync body
         return twin, reachable, written
+
+    def _typed_twin(self, facts: FileFacts, info: AsyncDef | SyncDef, ref: CalleeRef) -> tuple[Twin, bool, str] | None:
+        """A method called on a receiver the provenance layer types as an
+        instance of a scanned class (``self.input_processor.process_inputs``,
+        the attribute assigned ``InputProcessor(...)``): that class's pair."""
+        prefix, _, name = ref.text.rpartition(".")
+        if not prefix or name in self.excluded_names or not name.isidentifier():
+            return None
+        candidates = self.twin_names(name)
+        if not candidates and name not in self._assigned:
+            return None
+        from mmlint.analysis.values import Place
+
+        value = self.resolver.values.of(Place(facts.path, info.class_name, info.qualname), prefix)
+        classes = [atom[1] for atom in value.atoms if atom[0] == "instance"]
+        if not classes or len(classes) != len(value.atoms):
+            return None  # not only instances of scanned classes: the receiver may be anything
+        for key in dict.fromkeys(classes):
+            found = self._class_twin(key, name, candidates)  # type: ignore[arg-type]
+            if found is not None:
+                twin, reachable = found
+                if any(o.kind == ASYNC_DEF and o.name == twin.async_name for o in info.owner):
+                    return None
+                return twin, reachable, ref.text
+        return None
 
     # ------------------------------------------------------------ through the call graph
 

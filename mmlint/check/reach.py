@@ -44,6 +44,7 @@ from mmlint.facts.model import (
     SELF,
     STAR,
     SUPER,
+    UNKNOWN,
     CalleeRef,
     FileFacts,
     ImportFact,
@@ -333,6 +334,19 @@ class _FileView:
             refs += (timeout.callee for timeout in info.timeouts)
             self._add(info.owner, refs)
 
+    def attribute_sources(self, holder: str, name: str) -> list[str]:
+        """The dotted names whose instance the class ``holder`` assigns to its
+        attribute ``name`` (``self.name = Holder(...)``): ``["Holder"]``."""
+        sources = self.__dict__.get("_attribute_sources")
+        if sources is None:
+            sources = self.__dict__["_attribute_sources"] = {}
+            for fact in self.facts.values:
+                source = fact.source
+                if fact.kind == "attribute" and not fact.element and source.endswith("()") and source.count("(") == 1:
+                    sources.setdefault((fact.holder, fact.name), []).append(source[:-2])
+        found: list[str] = sources.get((holder, name), [])
+        return found
+
     def callees_of(self, wanted: tuple[str, ...]) -> list[CalleeRef | None]:
         """The callees of the defs in ``(function,)`` or ``(class, member)``."""
         if self._light is not None and wanted not in self._asked:
@@ -399,6 +413,15 @@ def _followed(view: _FileView, name: str) -> tuple[set[str], list[str], tuple[st
             continue
         if klass is not None and ref.kind in (SELF, CLS):
             local.add(f"{head}.{ref.text}")
+        elif klass is not None and ref.kind == UNKNOWN and ref.text.startswith("self."):
+            # `self.holder.method(...)`: the classes the attribute is assigned
+            # instances of (`self.holder = Holder(...)`), their method and
+            # __init__ (where a twin may be assigned), as the provenance layer types it.
+            parts = ref.text.split(".")
+            if len(parts) == 3:
+                for source in view.attribute_sources(head, parts[1]):
+                    refer(f"{source}.{parts[2]}")
+                    refer(source)
         elif klass is not None and ref.kind == SUPER:
             for base in klass.bases:
                 if base:
