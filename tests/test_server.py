@@ -237,6 +237,20 @@ def test_fix_all_and_the_fix_all_command_give_what_mmlint_fix_writes(client, pac
     assert lsp.stop() == 0
 
 
+@pytest.mark.parametrize(("only", "kind"), [
+    (None, "quickfix"), (["quickfix", "source"], "quickfix"), (["source"], "source.fixAll.mmlint"),
+    (["source.fixAll"], "source.fixAll.mmlint"), (["quickfix"], "quickfix"),
+])
+def test_fix_all_is_offered_once_whatever_kinds_the_client_asks_for(client, package, only, kind) -> None:
+    lsp = client()
+    uri = lsp.open(package / "mmproc/processors/qwen_vl.py")
+    diagnostics = lsp.diagnostics(uri)
+    actions = _code_actions(lsp, uri, diagnostics[:1], only=only)
+    fix_alls = [a for a in actions if "fix all" in a["title"].lower()]
+    assert [a["kind"] for a in fix_alls] == [kind]
+    assert lsp.stop() == 0
+
+
 # Says on stderr which text each run of the fix pipeline fixes.
 _COUNTING_FIXES = """
     import hashlib, sys

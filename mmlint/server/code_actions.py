@@ -126,13 +126,23 @@ def code_actions(ls: MmlintServer, uri: str, wanted: types.Range, only: list[str
             if _overlaps(actions.lines.range(diagnostic.span), wanted):
                 shown = [published[diagnostic]] if diagnostic in published else None
                 found += _quick_fixes(ls, actions, diagnostic, shown)
-    if any(d.fixable for d in result.diagnostics):
-        kinds = [kind for kind in (FIX_ALL_KIND, types.CodeActionKind.QuickFix) if _wanted(kind, only)]
-        edit = fix_all_edit(ls, snapshot, result) if kinds else None
-        for kind in kinds if edit is not None else ():
+    kind = _fix_all_kind(only)
+    if kind is not None and any(d.fixable for d in result.diagnostics):
+        edit = fix_all_edit(ls, snapshot, result)
+        if edit is not None:
             title = "mmlint: fix all in this file" if kind == FIX_ALL_KIND else "Fix all mmlint problems in this file"
             found.append(types.CodeAction(title=title, kind=kind, edit=edit))
     return found
+
+
+def _fix_all_kind(only: list[str] | None) -> str | None:
+    """Fix all is offered once per request: as a quick fix where quick fixes
+    are wanted (a client's menu asks with no ``only``, and listed it twice
+    when both kinds came back), else as the source action fix-on-save asks for."""
+    for kind in (types.CodeActionKind.QuickFix, FIX_ALL_KIND):
+        if _wanted(kind, only):
+            return kind
+    return None
 
 
 def _quick_fixes(
