@@ -338,6 +338,38 @@ def test_settings_from_initialization_options_and_the_workspace_configuration(cl
     assert lsp.stop() == 0 and pulled.stop() == 0
 
 
+def test_a_configuration_edited_on_disk_is_watched_and_applies_without_a_keystroke(package, env) -> None:
+    capabilities = {"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": True}}}
+    lsp = LspClient(package, env, capabilities=capabilities)
+    try:
+        lsp.initialize(package)
+        registration = lsp.wait_for(lambda m: m.get("method") == "client/registerCapability")
+        (watch,) = registration["params"]["registrations"]
+        assert watch["method"] == "workspace/didChangeWatchedFiles"
+        globs = {w["globPattern"] for w in watch["registerOptions"]["watchers"]}
+        assert globs == {"**/pyproject.toml", "**/mmlint.toml", "**/.mmlint.toml"}
+
+        clip, llava = package / "mmproc/processors/clip.py", package / "mmproc/processors/llava.py"
+        uris = [lsp.open(clip), lsp.open(llava)]
+        assert all("MM001" in [d["code"] for d in lsp.diagnostics(uri, version=1)] for uri in uris)
+        config = package / "pyproject.toml"
+        config.write_text(config.read_text(encoding="utf-8").replace('select = ["MM"]', 'select = ["MM"]\nignore = ["MM001"]'))
+        mark = lsp.mark()
+        lsp.notify("workspace/didChangeWatchedFiles", {"changes": [{"uri": uri_of(config), "type": 2}]})
+        assert [[d["code"] for d in lsp.diagnostics(uri, start=mark, version=1, timeout=30)] for uri in uris] == [[], ["MM003"]]
+        assert lsp.stop() == 0
+    finally:
+        lsp.close()
+
+
+def test_a_client_without_dynamic_registration_is_not_asked_to_watch(client, package) -> None:
+    lsp = client()
+    lsp.open(package / "mmproc/processors/clip.py")
+    lsp.diagnostics(uri_of(package / "mmproc/processors/clip.py"))
+    assert lsp.stop() == 0
+    assert not any(m.get("method") == "client/registerCapability" for m in lsp.messages)
+
+
 def test_a_config_file_setting_governs_every_document(client, package, tmp_path) -> None:
     config = tmp_path / "strict.toml"
     config.write_text('select = ["MM001"]\nignore = ["MM001"]\n')

@@ -36,6 +36,9 @@ from mmlint.server.wire import UNPARSABLE, MmlintProtocol
 from mmlint.server.worker import DaemonWorker
 
 FIX_ALL_COMMAND = "mmlint.fixAll"
+# The files that configure mmlint (mmlint.config): a change to one re-analyses the open documents.
+CONFIG_NAMES = ("pyproject.toml", "mmlint.toml", ".mmlint.toml")
+CONFIG_WATCH_ID = "mmlint-configuration-files"
 SOURCE_SUFFIXES = (".py", ".pyi")
 SETTINGS_WAIT_SECONDS = 5.0
 
@@ -287,6 +290,23 @@ class MmlintServer(LanguageServer):
         if section is not None:
             self.apply_settings(read_settings(section, self.initial_settings, where="workspace configuration"))
 
+    async def watch_configuration_files(self) -> None:
+        """Ask the client to tell of changes to configuration files, where it can be asked."""
+        workspace = self.client_capabilities.workspace
+        watched = workspace.did_change_watched_files if workspace is not None else None
+        if watched is None or not watched.dynamic_registration:
+            return
+        watchers = [types.FileSystemWatcher(glob_pattern=f"**/{name}") for name in CONFIG_NAMES]
+        registration = types.Registration(
+            id=CONFIG_WATCH_ID,
+            method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+            register_options=types.DidChangeWatchedFilesRegistrationOptions(watchers=watchers),
+        )
+        try:
+            await self.client_register_capability_async(types.RegistrationParams(registrations=[registration]))
+        except Exception as error:  # the client refused: configuration edits apply at the next change
+            self.log(types.MessageType.Warning, f"mmlint: cannot watch the configuration files: {error}")
+
     # -- what code actions see -------------------------------------------------------------
 
     def current(self, uri: str) -> tuple[Snapshot, DocumentResult] | None:
@@ -307,6 +327,10 @@ def _uri_argument(argument: Any) -> str | None:
     return None
 
 
+def _is_configuration(uri: str) -> bool:
+    return uri.rsplit("/", 1)[-1] in CONFIG_NAMES
+
+
 def is_python(document: types.TextDocumentItem) -> bool:
     return document.language_id == "python" or document.uri.endswith(SOURCE_SUFFIXES)
 
@@ -325,6 +349,14 @@ def build_server() -> MmlintServer:
             await ls.pull_settings()
         finally:
             ls.settings_ready().set()
+        await ls.watch_configuration_files()
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    def did_change_watched_files(ls: MmlintServer, params: types.DidChangeWatchedFilesParams) -> None:
+        # The configuration is read afresh by every run (Analyser._resolver); what
+        # was missing is a run: without one, an edit on disk waited for a keystroke.
+        if ls.open_uris and any(_is_configuration(change.uri) for change in params.changes):
+            ls.request_run(urgent=True)
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     async def did_change_configuration(ls: MmlintServer, params: types.DidChangeConfigurationParams) -> None:
