@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import io
 import json
+import textwrap
 from collections import Counter
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import TYPE_CHECKING, Literal
 
 from rich.text import Text
@@ -405,7 +406,39 @@ def _twin_cells(twin: TwinRow) -> tuple[str, ...]:
     )
 
 
-def render_text(audit: Audit, *, color: bool, width: int | None = None, quiet: bool = False) -> str:
+def twin_groups(twins: tuple[TwinRow, ...], width: int | None = None) -> list[str]:
+    """The discovered pairs grouped by what distinguishes them (whether the
+    async one suspends, whether it takes the same arguments), one line per
+    group with its sync calls from async code: `audit`'s default, so that a
+    package's forty near-identical pairs take a few lines. The sync members
+    called from async code (MM010's findings) are named, wrapped to ``width``."""
+    groups: dict[tuple[str, bool], list[TwinRow]] = {}
+    for twin in twins:
+        groups.setdefault((twin.suspends, twin.accepts_same_arguments), []).append(twin)
+    count = len(twins)
+    lines = [f"{count} twin pair{'s' if count != 1 else ''} (MM010) by their async member; --show-twins lists each"]
+    for (suspends, same), rows in sorted(groups.items(), key=lambda item: (-len(item[1]), item[0])):
+        calls = sum(len(row.calls) for row in rows)
+        verdict = {"some": "suspend on some paths", "never": "never suspend", "always": "suspend always"}
+        arguments = "same arguments" if same else "other arguments"
+        lines.append(
+            f"  {len(rows):>3} {verdict.get(suspends, 'not judged')}, {arguments}: "
+            f"{calls} sync call{'s' if calls != 1 else ''} from async code"
+        )
+    called = sorted((twin for twin in twins if twin.calls), key=lambda row: (-len(row.calls), row.sync))
+    if called:
+        names = ", ".join(visible(twin.sync) + (f" ×{len(twin.calls)}" if len(twin.calls) > 1 else "") for twin in called)
+        text = f"sync members called from async code: {names}"
+        lines.extend(
+            textwrap.wrap(text, (width or _UNBOUNDED_WIDTH) - 2, initial_indent="  ", subsequent_indent="    ",
+                          break_long_words=False, break_on_hyphens=False)  # fmt: skip
+        )
+    return lines
+
+
+def render_text(
+    audit: Audit, *, color: bool, width: int | None = None, quiet: bool = False, show_twins: bool = False
+) -> str:
     """The inventory for a person: ``width`` is the terminal's, or None when the
     output is not a terminal.
 
@@ -421,10 +454,14 @@ def render_text(audit: Audit, *, color: bool, width: int | None = None, quiet: b
     console = Console(
         file=buffer, force_terminal=color, no_color=not color, width=width or _UNBOUNDED_WIDTH, highlight=False
     )
+    shown = audit if show_twins else replace(audit, twins=())
     if width is None:
-        _print_plain_tables(console, audit)
-    elif not _print_boxed_table(console, audit, width):
-        _print_stacked(console, audit, width)
+        _print_plain_tables(console, shown)
+    elif not _print_boxed_table(console, shown, width):
+        _print_stacked(console, shown, width)
+    if audit.twins and not show_twins:
+        for line in twin_groups(audit.twins, width):
+            console.print(markup_text(line), soft_wrap=width is None)
     if not quiet:
         console.print(audit.totals.summary(), soft_wrap=width is None)
     for twin_note in audit.missing_twin_notes():
@@ -556,13 +593,18 @@ def _plain_lines(console: Console, renderable: RenderableType) -> list[str]:
     return Text.from_ansi(captured.get()).plain.splitlines()
 
 
-def render(audit: Audit, output_format: str, *, color: bool = False, width: int | None = None, quiet: bool = False) -> str:
-    """``quiet`` leaves out the summary line (the table, or the data, stays)."""
+def render(
+    audit: Audit, output_format: str, *, color: bool = False, width: int | None = None, quiet: bool = False,
+    show_twins: bool = False,
+) -> str:
+    """``quiet`` leaves out the summary line (the table, or the data, stays);
+    ``show_twins``: every discovered pair in full in the text format (else grouped;
+    JSON and Markdown always hold each)."""
     if output_format == "json":
         return render_json(audit)
     if output_format == "markdown":
         return render_markdown(audit, quiet=quiet)
-    return render_text(audit, color=color, width=width, quiet=quiet)
+    return render_text(audit, color=color, width=width, quiet=quiet, show_twins=show_twins)
 
 
 def unknown_reason(weight: Weight) -> str:

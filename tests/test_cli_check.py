@@ -101,7 +101,7 @@ def test_json_format_is_the_spec_report(project):
         "code": "MM001", "name": "sync-twin-call", "message": d["message"], "fixable": True,
         "help": "use `await self.process_and_combine_mm_data_async(...)`",
     }
-    assert d["message"] == "`self.process_and_combine_mm_data(...)` runs the sync twin and bypasses the worker pool"
+    assert d["message"] == "sync twin bypasses the worker pool"
 
 
 def test_output_file(project):
@@ -142,7 +142,8 @@ def test_explicit_config(project):
     assert codes == ["MM001", "MM008"]
     mm008 = json.loads(result.output)["diagnostics"][1]
     assert mm008["path"] == "strict.toml" and mm008["line"] == 2
-    assert "found 2 twin call sites, fewer than min-call-sites = 5" in mm008["message"]
+    assert mm008["message"] == "scan found 2 twin call sites, under 5"
+    assert mm008["help"].startswith("min-call-sites = 5 is set in strict.toml")
 
 
 def test_min_call_sites_not_checked_when_paths_are_named(project):

@@ -40,8 +40,9 @@ def test_each_file_checked_on_its_own_reports_its_markers() -> None:
 def test_the_message_is_short_and_the_async_def_is_related() -> None:
     report = check(cwd=PACKAGE, select=["MM011"])
     (found,) = [d for d in report.diagnostics if d.path == "dpkg/client.py" and d.span.line == 16]
-    assert found.message == "`self.disconnect(...)` creates a coroutine that is never awaited; its body never runs"
-    assert all(len(d.message) < 100 for d in report.diagnostics)
+    assert found.message == "coroutine never awaited: its body never runs"
+    assert found.help.startswith("`self.disconnect(...)` makes a coroutine and drops it; await it")
+    assert all(len(d.message) < 60 for d in report.diagnostics)
     (related,) = found.related
     assert (related.path, related.span.line) == ("dpkg/client.py", 12)
     assert related.message == "`EngineClient.disconnect` is an `async def`"

@@ -49,5 +49,5 @@ def test_span_runs_from_await_to_the_end_of_the_call(tmp_path: Path) -> None:
     root = write_project(tmp_path, FILES)
     (diagnostic,) = check(["pkg/helpers.py"], cwd=root, select=["MM004"]).diagnostics
     assert (diagnostic.span.line, diagnostic.span.column, diagnostic.span.end_line, diagnostic.span.end_column) == (5, 12, 5, 31)
-    assert diagnostic.message == "`await resize(...)` never yields to the event loop: `resize` has no suspension point"
-    assert diagnostic.help.startswith("make `resize` (pkg/helpers.py:1) really yield")
+    assert diagnostic.message == "`await` of a coroutine that never suspends"
+    assert diagnostic.help.startswith("`await resize(...)`: `resize` has no suspension point; make `resize` (pkg/helpers.py:1) really yield")

@@ -20,7 +20,7 @@ import pytest
 
 PROJECT = Path(__file__).resolve().parent.parent
 # What `pip install .` of the project needs, plus the hook manifest.
-PROJECT_FILES = ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml")
+PROJECT_FILES = ("pyproject.toml", "README.md", "LICENSE", ".pre-commit-hooks.yaml")
 PROJECT_PACKAGE = "mmlint"
 
 PROCESSOR = """\
@@ -292,3 +292,108 @@ def test_files_named_like_options_are_checked_and_fixed(pre_commit_home: Path, t
     for name in OPTION_LIKE_NAMES:
         assert (user_repo / name).read_text(encoding="utf-8") == FIXED_PROCESSOR, name
     assert (user_repo / "cfg.py").read_text(encoding="utf-8") == ""
+
+
+
+ENTRYPOINT = "python/sglang/srt/entrypoints/http_server.py"
+BLOCKING_ENTRYPOINT = "import time\n\n\nasync def generate(request):\n    time.sleep(1)\n    return request\n"
+HEADING = re.compile(r"^(\S+\.py):(\d+):\d+: (MM\d+) ", re.MULTILINE)
+
+
+def _readme_sglang_hooks() -> str:
+    """The README's `.pre-commit-config.yaml` for sglang's layout (its second
+    yaml block under "Use it with pre-commit")."""
+    readme = (PROJECT / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Use it with pre-commit") :]
+    blocks = re.findall(r"```yaml\n(.*?)```", section[: section.index("\n## ")], re.S)
+    assert len(blocks) == 2 and "--config python/pyproject.toml" in blocks[1]
+    return blocks[1]
+
+
+def _sglang_repo(tmp_path: Path) -> tuple[Path, Path]:
+    """A committed repository in sglang's layout, configured by the README's
+    blocks (mmlint's and pre-commit's, its `repo` and `rev` naming a snapshot
+    of this tree), with blocking code outside the configured `paths`."""
+    from sglang_layout import make_sglang_layout
+
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    pytest.importorskip("pre_commit", reason="pre-commit is not installed (pip install pre-commit)")
+    hooks_repo = _snapshot_project(tmp_path / "mmlint-snapshot")
+    sha = subprocess.run(["git", "rev-parse", "HEAD"], cwd=hooks_repo, capture_output=True, text=True, check=True)
+    user_repo = make_sglang_layout(_make_repo(tmp_path / "sglang"))
+    hooks = _readme_sglang_hooks()
+    hooks = re.sub(r"repo: \S+", f"repo: {hooks_repo.as_uri()}", hooks)
+    hooks = re.sub(r"rev: \S+", f"rev: {sha.stdout.strip()}", hooks)
+    (user_repo / ".pre-commit-config.yaml").write_text(hooks, encoding="utf-8")
+    (user_repo / ENTRYPOINT).parent.mkdir(parents=True)
+    (user_repo / ENTRYPOINT).write_text("async def generate(request):\n    return request\n", encoding="utf-8")
+    _commit_all(user_repo)
+    return hooks_repo, user_repo
+
+
+def _run_hooks(user_repo: Path, home: Path, tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
+    """`pre-commit run ARGS` in ``user_repo``, as on `git commit` without --all-files."""
+    env = {key: value for key, value in os.environ.items() if not key.startswith(("PRE_COMMIT", "GIT_"))}
+    env.update(PRE_COMMIT_HOME=str(home), PRE_COMMIT_COLOR="never", **GIT_IDENTITY)
+    result = subprocess.run(
+        [sys.executable, "-m", "pre_commit", "run", *args, "--verbose", "--color", "never"],
+        cwd=user_repo, env=env, capture_output=True, text=True, timeout=900,
+    )  # fmt: skip
+    output = result.stdout + result.stderr
+    if result.returncode not in (0, 1) or "An unexpected error has occurred" in output:
+        log = home / "pre-commit.log"
+        details = output + (log.read_text(encoding="utf-8", errors="replace") if log.exists() else "")
+        if REGISTRY_FAILURE.search(details) and not _registry_reachable(tmp_path):
+            pytest.skip("the package registry is unreachable, so pre-commit cannot install the hook environment")
+        pytest.fail(f"pre-commit itself failed (exit {result.returncode}):\n{details}")
+    return result
+
+
+@pytest.mark.slow
+def test_a_commit_touching_code_outside_the_configured_paths_passes(tmp_path: Path) -> None:
+    """The hooks pass --force-paths: a staged file outside `paths` is context,
+    not a target, though `mmlint check FILE` by hand reports it."""
+    home = tmp_path / "pre-commit-home"
+    _, user_repo = _sglang_repo(tmp_path)
+    (user_repo / ENTRYPOINT).write_text(BLOCKING_ENTRYPOINT, encoding="utf-8")
+    _git(user_repo, "add", ENTRYPOINT)
+    result = _run_hooks(user_repo, home, tmp_path)
+    output = result.stdout + result.stderr
+    assert result.returncode == 0 and "MM005" not in output, output
+    assert re.search(r"^mmlint\.+Passed$", output, re.MULTILINE), output
+    assert (user_repo / ENTRYPOINT).read_text(encoding="utf-8") == BLOCKING_ENTRYPOINT
+    by_hand = subprocess.run(
+        [sys.executable, "-m", "mmlint", "check", "--no-cache", ENTRYPOINT], cwd=user_repo,
+        capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(PROJECT)},
+    )  # fmt: skip
+    assert by_hand.returncode == 1 and "MM005" in by_hand.stdout, by_hand.stdout + by_hand.stderr
+
+    # A file inside `paths` staged beside it is still checked.
+    ernie = user_repo / "python/sglang/srt/multimodal/processors/ernie.py"
+    ernie.write_text(UNFIXABLE_ONLY, encoding="utf-8")
+    _git(user_repo, "add", str(ernie.relative_to(user_repo)))
+    result = _run_hooks(user_repo, home, tmp_path)
+    output = result.stdout + result.stderr
+    assert result.returncode == 1 and re.search(r"processors/ernie\.py:3:\d+: MM001", output), output
+    assert "http_server.py:" not in output, output
+
+
+@pytest.mark.slow
+def test_all_files_reports_what_ci_reports(tmp_path: Path) -> None:
+    """`pre-commit run --all-files` names every tracked file; the check hook
+    reports the findings of CI's run (the README's workflow command), no more."""
+    _, user_repo = _sglang_repo(tmp_path)
+    (user_repo / ENTRYPOINT).write_text(BLOCKING_ENTRYPOINT, encoding="utf-8")
+    _commit_all(user_repo)
+    hooked = _run_hooks(user_repo, tmp_path / "pre-commit-home", tmp_path, "mmlint", "--all-files")
+    output = hooked.stdout + hooked.stderr
+    assert hooked.returncode == 1, output
+    ci = subprocess.run(
+        [sys.executable, "-m", "mmlint", "check", "--no-cache", "--config", "python/pyproject.toml"], cwd=user_repo,
+        capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(PROJECT), "NO_COLOR": "1"},
+    )  # fmt: skip
+    assert ci.returncode == 1, ci.stderr
+    found = sorted(HEADING.findall(output))
+    assert found and found == sorted(HEADING.findall(ci.stdout)), output
+    assert all(path.startswith("python/sglang/srt/multimodal/") for path, _, _ in found)

@@ -76,21 +76,21 @@ def test_dead_entries_are_reported_at_their_keys(project):
         """,
     )
     assert stale(check(cwd=project)) == [
-        ("pyproject.toml", 5, "stale configuration: exempt.classes entry 'GoneProcessor' names no class",
+        ("pyproject.toml", 5, "stale configuration: exempt.classes entry names no class",
          "no parsed file defines a class 'GoneProcessor', so it exempts nothing; "
          "delete the entry, or correct the name it meant"),
-        ("pyproject.toml", 6, "stale configuration: exempt.functions entry 'ClipProcessor.gone' names no function",
+        ("pyproject.toml", 6, "stale configuration: exempt.functions entry names no function",
          "no parsed file defines a function 'ClipProcessor.gone', so it exempts nothing; "
          "delete the entry, or correct the name it meant"),
-        ("pyproject.toml", 6, "stale configuration: exempt.functions entry 'gone_helper' names no function",
+        ("pyproject.toml", 6, "stale configuration: exempt.functions entry names no function",
          "no parsed file defines a function 'gone_helper', so it exempts nothing; "
          "delete the entry, or correct the name it meant"),
-        ("pyproject.toml", 7, "stale configuration: exempt.paths entry '**/gone/*.py' matches no scanned file",
-         "delete the entry, or correct the glob it meant"),
-        ("pyproject.toml", 10, "stale configuration: per-file-ignores entry '**/nowhere/*.py' matches no scanned file",
-         "delete the entry, or correct the glob it meant"),
-        ("pyproject.toml", 11, "stale configuration: per-file-ignores entry '**/clip.py' ignores nothing",
-         "MM002 not reported in the files it matches; delete the entry, or the codes no longer needed"),
+        ("pyproject.toml", 7, "stale configuration: exempt.paths entry matches no scanned file",
+         "'**/gone/*.py': delete the entry, or correct the glob it meant"),
+        ("pyproject.toml", 10, "stale configuration: per-file-ignores entry matches no scanned file",
+         "'**/nowhere/*.py': delete the entry, or correct the glob it meant"),
+        ("pyproject.toml", 11, "stale configuration: per-file-ignores entry ignores nothing",
+         "'**/clip.py': MM002 not reported in the files it matches; delete the entry, or the codes no longer needed"),
     ]
 
 

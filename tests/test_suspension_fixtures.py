@@ -41,10 +41,11 @@ def test_a_single_target_still_resolves_through_the_context(target: str) -> None
 def test_messages_name_the_whole_chain() -> None:
     report = check(["mmproc/processors/qwen.py"], cwd=PACKAGE, select=["MM004"])
     (hollow,) = report.diagnostics
-    # By name in the one-line message; where each link is, in the chain (the text's notes).
-    assert hollow.message == (
-        "`await load_video(...)` never yields to the event loop: "
-        "`load_video` → `sample_frames` → `decode_frames` has no suspension point"
+    # A short message; the chain by name opens the help, where each link is, in
+    # the chain (the text's notes).
+    assert hollow.message == "`await` of a coroutine that never suspends"
+    assert hollow.help.startswith(
+        "`await load_video(...)`: `load_video` → `sample_frames` → `decode_frames` has no suspension point; "
     )
     assert hollow.chain[:3] == (
         "`load_video` at mmproc/media.py:9", "`sample_frames` at mmproc/video/sampling.py:6",
@@ -58,7 +59,7 @@ def test_messages_name_the_whole_chain() -> None:
 def test_a_cycle_is_named_as_one() -> None:
     report = check(["mmproc/processors/cycle.py"], cwd=PACKAGE, select=["MM004"])
     assert [d.span.line for d in report.diagnostics] == [8, 13]
-    assert all("a cycle with no suspension point" in d.message for d in report.diagnostics)
+    assert all("a cycle with no suspension point; " in d.help for d in report.diagnostics)
 
 
 def test_without_the_blocking_calls_extension_only_the_defaults_remain(tmp_path: Path) -> None:
@@ -68,6 +69,6 @@ def test_without_the_blocking_calls_extension_only_the_defaults_remain(tmp_path:
     config.write_text('paths = ["mmproc"]\n', encoding="utf-8")
     report = check(cwd=tmp_path, config=config, select=["MM005"])
     # decord.VideoReader and get_frames_as_tensor are in the default knowledge (image-decoding).
-    assert sorted(d.message.split(" ")[0] for d in report.diagnostics) == [
+    assert sorted(d.help.split(" ")[0] for d in report.diagnostics) == [
         "`decord.VideoReader(...)`", "`future.result(...)`", "`reader.get_frames_as_tensor(...)`", "`time.sleep(...)`"
     ]

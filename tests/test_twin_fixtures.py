@@ -56,7 +56,7 @@ def test_fixable_marker_and_reason_agree_with_the_notes() -> None:
 def test_the_message_names_both_twins_and_the_help_where_the_async_one_is() -> None:
     report = check(["twinpkg/processors/image.py"], cwd=PACKAGE, select=["MM010"])
     first = min(report.diagnostics, key=lambda d: d.span)
-    assert first.message == "`self.preprocess(...)` runs a sync twin on the event loop; its async twin is `preprocess_async`"
+    assert first.message == "sync twin on the event loop; `preprocess_async` exists"
     assert first.help == (
         "`preprocess_async` is defined at twinpkg/processors/image.py:46; use `await self.preprocess_async(...)`"
     )
@@ -91,7 +91,7 @@ def test_twin_patterns_decide_the_pairs(tmp_path: Path) -> None:
     without the configured pair, `render` is discovered like any other)."""
     config = _copy_with_config(tmp_path, 'twin-patterns = ["{name}_async"]\n')
     report = check(cwd=tmp_path, config=config, select=["MM010"])
-    twins = {d.message.split("async twin is `")[1].split("`")[0] for d in report.diagnostics}
+    twins = {d.message.split("; `")[1].split("` exists")[0] for d in report.diagnostics}
     assert twins == {"preprocess_async", "resize_async", "fetch_async", "decode_async", "crop_async",
                      "normalize_async", "prepare_async", "warmup_async", "render_async"}
 

@@ -32,7 +32,8 @@ def test_transitive_blocking_names_the_chain_two_calls_deep() -> None:
     (found,) = report.diagnostics
     assert found.span.line == 24
     assert found.chain == ("`wait_for_service` at wpkg/bench.py:14", "`fetch_status` at wpkg/bench.py:10", "`requests.get`")
-    assert "waits for a network round trip on the event loop" in found.message
+    assert found.message == "blocks the event loop: waits for a network round trip"
+    assert found.help.startswith("`wait_for_service(...)` in `async def ")
 
 
 def test_weights_of_every_kind() -> None:

@@ -3,13 +3,23 @@
 A coroutine a framework or another thread runs as a coroutine cannot become a
 plain `def` (its caller awaits it) and cannot be moved whole to a thread (it
 must run on its loop): only its heavy call can be offloaded. A web route is
-the one context where a plain `def` is a fix (the framework runs it in its
-threadpool), and only when its heavy work is safe to run on a worker thread.
+the one context where a plain `def` is a fix (FastAPI and Starlette run a
+plain `def` route in their threadpool), and only when its heavy work is safe
+to run on a worker thread.
+
+Each context comes from what makes it so, never from a name that matches
+elsewhere: a route or handler decorator on the def; a base class on its
+class's hierarchy (an `xoscar` actor, `xo.StatelessActor` / `xo.Actor`: its
+async methods are actor methods, run on the actor pool's loop, never routes;
+a generated gRPC `*Servicer` base from a `*_pb2_grpc` module: its methods are
+the server's entry points); a hand-off (`add_api_route(path, f)`,
+`run_coroutine_threadsafe(self.f(), loop)`), which names a method only when
+made in the method's own file and no module-level function there has that name.
 """
 
 from __future__ import annotations
 
-from mmlint.analysis.resolve import DefKey, Resolver
+from mmlint.analysis.resolve import DefKey, External, Resolver
 from mmlint.facts.model import AsyncDef, FileFacts
 
 ROUTE = "route"
@@ -21,6 +31,11 @@ CALLBACK = "callback"
 PROTOCOL = "async protocol method"
 ACTOR_INIT = "actor `async __init__`"
 OVERRIDE = "override of an async method"
+ACTOR_METHOD = "actor method"
+SERVICER = "gRPC servicer method"
+
+# Bases that make a class an actor, by their last name, when imported from `xoscar`.
+ACTOR_BASES = frozenset({"StatelessActor", "Actor"})
 
 # Decorators that register an async def as a web route (FastAPI, Starlette, Flask-style).
 ROUTE_DECORATORS = frozenset({"get", "post", "put", "delete", "patch", "head", "options", "api_route", "route", "websocket"})
@@ -44,31 +59,67 @@ def decorator_context(info: AsyncDef) -> str:
     return ""
 
 
+def base_context(base: str, facts: FileFacts) -> str:
+    """The context a base class, as written in ``facts``' module, gives its
+    subclasses' methods: an `xoscar` actor, a generated gRPC servicer."""
+    head = base.split(".", 1)[0]
+    last = base.rsplit(".", 1)[-1]
+    origin = next((fact.target for fact in facts.imports if fact.local == head), "")
+    if last in ACTOR_BASES and (origin == "xoscar" or origin.startswith("xoscar.")):
+        return ACTOR_METHOD
+    if last.endswith("Servicer") and last != "Servicer" and ("pb2_grpc" in origin or "pb2_grpc" in base):
+        return SERVICER
+    return ""
+
+
 class Contexts:
     """The must-be-a-coroutine context of each async def of a scan ("" for none)."""
 
     def __init__(self, files: dict[str, FileFacts], resolver: Resolver) -> None:
         self.files = files
         self.resolver = resolver
-        self.handed: dict[str, str] = {}
-        for facts in files.values():
+        self.handed: dict[str, str] = {}  # by the function's last name, from any file
+        self.handed_in: dict[tuple[str, str], str] = {}  # by (file, name): what a method may be
+        for path, facts in files.items():
             for name, consumer in facts.handed_coroutines:
-                self.handed.setdefault(name, _HANDOFF_CONTEXTS.get(consumer, CALLBACK))
+                context = _HANDOFF_CONTEXTS.get(consumer, CALLBACK)
+                self.handed.setdefault(name, context)
+                self.handed_in.setdefault((path, name), context)
 
     def of(self, key: DefKey, info: AsyncDef) -> str:
         context = decorator_context(info)
         if context:
             return context
-        if info.name in self.handed:
-            return self.handed[info.name]
-        if info.class_name is not None:
-            if info.name == "__init__":
-                return ACTOR_INIT
-            if info.name in PROTOCOL_METHODS:
-                return PROTOCOL
-            base = self.resolver.lookup_method((key[0], info.class_name), info.name, after=True)
-            if base is not None:
-                return OVERRIDE
+        if info.class_name is None:
+            return self.handed.get(info.name, "")
+        if info.name == "__init__":
+            return ACTOR_INIT
+        context = self.class_context(key[0], info.class_name)
+        if context:
+            return context
+        facts = self.files.get(key[0])
+        if (key[0], info.name) in self.handed_in and facts is not None and info.name not in facts.functions:
+            return self.handed_in[(key[0], info.name)]
+        if info.name in PROTOCOL_METHODS:
+            return PROTOCOL
+        base = self.resolver.lookup_method((key[0], info.class_name), info.name, after=True)
+        if base is not None:
+            return OVERRIDE
+        return ""
+
+    def class_context(self, path: str, class_name: str) -> str:
+        """The context a class's hierarchy gives its methods (actor, servicer), or ""."""
+        key = (path, class_name)
+        if key not in self.resolver.classes:
+            return ""
+        for entry in self.resolver.mro(key):
+            if isinstance(entry, External):
+                continue
+            facts, info = self.resolver.classes[entry]
+            for base in info.bases:
+                context = base_context(base, facts)
+                if context:
+                    return context
         return ""
 
 
@@ -77,6 +128,8 @@ def advice(context: str, is_method: bool, costliest: str) -> str:
     offload = f"offload {costliest} (`await asyncio.to_thread(...)`)" if costliest else "offload the heavy call (`await asyncio.to_thread(...)`)"
     if context == ROUTE:
         return f"{offload}, or make the route a plain `def` if that work is safe on a worker thread"
+    if context == ACTOR_METHOD:
+        return f"keep it a coroutine (actor method: the actor's other calls wait on its loop meanwhile) and {offload}"
     if context:
         return f"keep it a coroutine ({context}) and {offload}"
     if is_method:

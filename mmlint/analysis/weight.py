@@ -27,6 +27,7 @@ suspension verdicts are: a cycle with nothing heavy in it is light.
 
 from __future__ import annotations
 
+import ast
 import fnmatch
 import functools
 import re
@@ -40,7 +41,7 @@ from mmlint.analysis.passes import passes_until_stable
 from mmlint.analysis.resolve import DefKey, SyncCall, SyncKey
 from mmlint.core.diagnostics import Span
 from mmlint.core.knowledge import costs_here, reason_of
-from mmlint.facts.model import UNKNOWN, AsyncDef, CalleeRef, CallFact, CallRef, FileFacts, SyncDef
+from mmlint.facts.model import UNKNOWN, AsyncDef, CalleeRef, CallFact, CallRef, FileFacts, Parameter, SyncDef
 
 if TYPE_CHECKING:
     from mmlint.analysis.suspension import SuspensionAnalysis
@@ -159,6 +160,40 @@ def _compiled(patterns: tuple[str, ...]) -> tuple[frozenset[str], tuple[str, ...
     return frozenset(exact), tuple(suffixes), combined
 
 
+_LOOP_OVER = re.compile(r"a loop over `(?P<text>.*)`")
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _iterable_roots(text: str) -> frozenset[str] | None:
+    """The names a loop's iterable is built from (``items`` in
+    ``enumerate(request.items)``; a called name is not one), or None when the
+    shown text does not parse (cut short)."""
+    try:
+        tree = ast.parse(text, mode="eval")
+    except SyntaxError:
+        return None
+    called = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
+    return frozenset(node.id for node in ast.walk(tree) if isinstance(node, ast.Name) and id(node) not in called)
+
+
+def input_loop(loop: str, params: Iterable[str], module_names: Iterable[str], is_method: bool = True) -> str:
+    """``loop`` (an ``unbounded_loop`` description) when it is a loop over the
+    input: a `while` loop, or a `for` loop whose iterable is built from a
+    parameter or a local value (a request's body); "" for a loop only over
+    ``self.`` / ``cls.`` attributes (configuration, a handful of workers) or
+    module-level names (a worker map built at start-up)."""
+    match = _LOOP_OVER.fullmatch(loop)
+    if match is None:
+        return loop
+    roots = _iterable_roots(match.group("text"))
+    if roots is None or not roots:
+        return loop
+    owned = set(module_names) - set(params)
+    if is_method:
+        owned |= {"self", "cls"}
+    return loop if roots - owned else ""
+
+
 def run_where_written(calls: tuple[CallRef, ...]) -> list[CallRef]:
     """A sync def's calls that run where they are written: not those handed
     to `asyncio.run` / `run_coroutine_threadsafe` / `create_task` and the
@@ -258,12 +293,12 @@ class WeightAnalysis:
         self.sync_heavy: dict[SyncKey, Cost] = self._sync_weight_fixed_point()
         self.weights: dict[DefKey, Weight] = self._async_weight_fixed_point()
 
-    def matching(self, dotted: str, bounded_input: bool = False) -> str | None:
+    def matching(self, dotted: str, bounded_input: bool = False, arity: int = 1) -> str | None:
         """matching_pattern(dotted, self.patterns), computed once per callee;
         None where the pattern's cost does not apply to this call's input
         (mmlint.core.knowledge.costs_here)."""
         found = self._pattern_of(dotted)
-        return found if found is None or costs_here(found, bounded_input) else None
+        return found if found is None or costs_here(found, bounded_input, arity) else None
 
     def _pattern_of(self, dotted: str) -> str | None:
         try:
@@ -329,7 +364,7 @@ class WeightAnalysis:
             if key in chains:
                 return False
             for fact, call in self._sync_calls[key]:
-                pattern = self.matching(fact.dotted, fact.bounded_input)
+                pattern = self.matching(fact.dotted, fact.bounded_input, fact.arity)
                 if pattern is not None:
                     chains[key] = BlockingChain((self._step(key),), fact.dotted, pattern)
                     return True
@@ -356,11 +391,29 @@ class WeightAnalysis:
             for fact, call in zip(info.calls, self._async_calls[key]):
                 if fact.awaited or fact.scheduled or fact.future_result:
                     continue
-                if self.matching(fact.dotted, fact.bounded_input) is not None:
+                if self.matching(fact.dotted, fact.bounded_input, fact.arity) is not None:
                     continue
                 chain = self.blocking_chain(call)
                 if chain is not None:
                     found.append(TransitiveBlocking(key[0], fact.span, fact.callee.describe(), chain, key))
+        return found
+
+    def heavy_steps(self, key: DefKey) -> list[tuple[CallFact, Cost]]:
+        """The calls of scanned sync functions an async def makes that are
+        heavy by evidence (a loop over their input, a heavy callee) without
+        reaching a known blocking call (those are ``transitive_blocking``'s),
+        for an async generator that never suspends: each runs between two
+        `yield`s with the loop held."""
+        info = self.suspension.defs[key]
+        found = []
+        for fact, call in zip(info.calls, self._async_calls[key]):
+            if fact.awaited or fact.scheduled or fact.future_result or self._pattern_of(fact.dotted) is not None:
+                continue
+            if not call.targets or self.blocking_chain(call) is not None:
+                continue
+            cost = self._call_cost(fact, call, self.sync_heavy)
+            if isinstance(cost, Cost):
+                found.append((fact, cost))
         return found
 
     def chains_of(self, key: DefKey) -> list[tuple[str, BlockingChain]]:
@@ -381,7 +434,7 @@ class WeightAnalysis:
         dotted, ref, arity = fact.dotted, fact.callee, fact.arity
         pattern = self._pattern_of(dotted)
         if pattern is not None:
-            if not costs_here(pattern, fact.bounded_input):
+            if not costs_here(pattern, fact.bounded_input, arity):
                 return None  # a known cost that grows with an input the source bounds
             shown = shown_callee(dotted)
             return Cost(KNOWN_CALL, f"`{shown}(...)` {reason_of(pattern)}", (f"`{shown}`",))
@@ -424,8 +477,9 @@ class WeightAnalysis:
         heavy: dict[SyncKey, Cost] = {}
 
         def visit(key: SyncKey) -> bool:
+            info = self.sync_def(key)
             best, unknown = self._costliest(
-                self.sync_def(key).unbounded_loop,
+                self._input_loop(key[0], info.unbounded_loop, info.params, info.class_name is not None),
                 ((self._call_cost(fact, call, heavy), fact.in_loop) for fact, call in self._sync_calls[key]),
             )
             changed = False
@@ -485,7 +539,15 @@ class WeightAnalysis:
                 costs.append((Cost(FUTURE_RESULT, f"`{shown}()` waits for a future", (f"`{shown}`",)), fact.in_loop))
                 continue
             costs.append((self._call_cost(fact, call, self.sync_heavy), fact.in_loop))
-        return self._costliest(info.unbounded_loop, costs)
+        return self._costliest(self._input_loop(key[0], info.unbounded_loop, info.params, info.class_name is not None), costs)
+
+    def _input_loop(self, path: str, loop: str, params: tuple[Parameter, ...], is_method: bool) -> str:
+        """input_loop for a def of ``path``: its parameters, the module's own names."""
+        if not loop:
+            return ""
+        facts = self.files[path]
+        module_names = (*facts.assigned_names, *(fact.local for fact in facts.imports))
+        return input_loop(loop, (param.name for param in params), module_names, is_method)
 
     def _awaited_weight(self, key: DefKey, heavy: dict[DefKey, Cost]) -> Cost | None:
         info = self.suspension.defs[key]

@@ -9,7 +9,9 @@ mmlint.check.gitignore), ``exclude`` / ``extend-exclude`` globs and symbolic lin
 (to files or directories: a walk never leaves the tree it was given). A file
 named explicitly is read whatever its name (pre-commit passes files one by
 one), even if gitignored, a link or inside a default-excluded folder, but
-``exclude`` still applies to it. A directory the walk cannot read is skipped
+``exclude`` still applies to it, and with --force-paths (what the pre-commit
+hooks pass) so do the configured ``paths``: a named file outside them is left
+out. A directory the walk cannot read is skipped
 with a warning; a PATH that cannot be read is an error.
 """
 
@@ -174,8 +176,11 @@ class _Walker:
         return True
 
     def named_file_excluded(self, path: Path) -> bool:
-        """Whether `exclude` removes ``path`` (which need not exist) when named explicitly."""
+        """Whether `exclude` removes ``path`` (which need not exist) when named
+        explicitly, or, with --force-paths, it lies outside the configured `paths`."""
         settings = self.resolver.settings_for(path)
+        if self.resolver.force_paths and settings.paths and not _under_any(str(path), settings.paths):
+            return True
         relative = _relative_to(str(path), _root_of(settings))
         # Outside the root, the file is matched by its path relative to the scan
         # path, here its own directory: its name.
@@ -288,6 +293,11 @@ def _check_readable(path: Path, shown: str) -> None:
             pass
     except OSError as error:
         raise DiscoveryError(f"{shown}: cannot read: {error.strerror or error}") from None
+
+
+def _under_any(path: str, scope: Sequence[Path]) -> bool:
+    """Whether ``path`` is one of ``scope`` (absolute paths) or lies under one."""
+    return any(_relative_to(path, str(entry)) is not None for entry in scope)
 
 
 def _relative_to(path: str, root: str) -> str | None:

@@ -16,6 +16,33 @@ from mmlint.facts.suppressions import FileSuppressions, Suppression
 from mmlint.rules import ConfigUsage
 
 
+# Test code and vendored trees: read as context, not reported unless
+# `report-tests-and-vendored = true` (SPEC, Release 4).
+TEST_OR_VENDORED_DIRS = frozenset({"tests", "thirdparty", "third_party", "vendor", "_vendor"})
+
+
+def is_test_or_vendored(relpath: str) -> bool:
+    """Whether a file, by its path relative to the configuration's root (as
+    globs are matched), is test code (under a `tests/` folder, `test_*.py`,
+    `*_test.py`, `conftest.py`) or vendored (under `thirdparty/`,
+    `third_party/`, `vendor/`, `_vendor/`). Only the part below the root
+    counts, so a checkout that itself lies under a `tests/` folder is not
+    test code; a file outside the root (an absolute path) is judged by its
+    name alone."""
+    folders, _, name = relpath.rpartition("/")
+    stem = name.rsplit(".", 1)[0] if name.endswith((".py", ".pyi")) else ""
+    if stem.startswith("test_") or stem.endswith("_test") or stem == "conftest":
+        return True
+    if relpath.startswith("/") or (len(relpath) > 1 and relpath[1] == ":"):
+        return False
+    return any(part in TEST_OR_VENDORED_DIRS for part in folders.split("/"))
+
+
+def is_context_only(relpath: str, settings: Settings) -> bool:
+    """Read as context, never reported by default: test code and vendored trees."""
+    return not settings.report_tests_and_vendored and is_test_or_vendored(relpath)
+
+
 class ConfigFilter:
     """exempt.paths, exempt.classes / exempt.functions and per-file-ignores, applied
     per file; it also records which entries matched a file or dropped a
@@ -86,7 +113,7 @@ class TargetFilters:
         if suppressions.skip_file:
             return True
         settings = self.settings
-        if any(matches_any(relpath, [pattern]) for pattern in settings.exempt_paths):
+        if is_context_only(relpath, settings) or any(matches_any(relpath, [pattern]) for pattern in settings.exempt_paths):
             return True
         if any(matches_any(relpath, [p]) and any(code.startswith(c) for c in codes) for p, codes in settings.per_file_ignores):
             return True

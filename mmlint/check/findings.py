@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from mmlint.analysis.project import Project
 from mmlint.check.cache import FactsCache, OutcomeCache
 from mmlint.check.discovery import Discovery, glob_relpath
-from mmlint.check.filters import ConfigFilter, TargetFilters, apply_suppressions
+from mmlint.check.filters import ConfigFilter, TargetFilters, apply_suppressions, is_context_only
 from mmlint.check.per_file import (
     CRASHED,
     FileTask,
@@ -287,8 +287,8 @@ def _check_targets(
     for shown, relpath in relpaths.items():
         outcome = outcomes[shown]
         exempt = config_filter.is_exempt_path(relpath)  # recorded for every file: MM009 judges the globs
-        if not isinstance(outcome, Parsed) or exempt or outcome.suppressions.skip_file:
-            continue  # failures are MM999's (project stage); exempt files are context only
+        if not isinstance(outcome, Parsed) or exempt or outcome.suppressions.skip_file or is_context_only(relpath, settings):
+            continue  # failures are MM999's (project stage); exempt files, tests and vendored trees are context only
         found = [d for rule in rules for d in rule.check_file(outcome.facts, ctx)]
         filtered = apply_suppressions(
             found, config_filter.apply(found, relpath), outcome.suppressions, respect_noqa=settings.respect_noqa

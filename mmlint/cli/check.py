@@ -107,6 +107,8 @@ def command(paths: tuple[Path, ...], config_file: Path | None, select: tuple[str
             text = render(
                 shown_report, color=color, quiet=quiet, statistics=statistics, width=terminal_width(output)
             )
+    elif output_format == "concise":
+        text = render(report, color=color, quiet=quiet)
     elif statistics:
         from mmlint.reporters.json_report import render_statistics
 

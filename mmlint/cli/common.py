@@ -115,6 +115,8 @@ def run_scan(
 
     resolver = build_resolver(config_file, select, ignore)
     cwd = logical_cwd()
+    if not paths and resolver.for_cwd.config_file is None and not quiet:
+        _point_at_configuration_below(cwd)
     report = run_check(
         list(paths) or None,
         resolver,
@@ -139,6 +141,22 @@ def run_scan(
         scanned = [str(path) for path in paths] or [display_path(path, cwd) for path in resolver.for_cwd.paths] or ["."]
         warn(f"no Python files found under {' '.join(scanned)}")
     return report
+
+
+def _point_at_configuration_below(cwd: Path) -> None:
+    """No configuration governs a run with no PATH: say so when one lies a few
+    levels below (sglang's python/pyproject.toml, seen from the checkout's root),
+    with the two ways to use it."""
+    from mmlint.check.config_below import configuration_below
+    from mmlint.core.paths import display_path
+
+    found = configuration_below(cwd)
+    if found is None:
+        return
+    shown, directory = visible(display_path(found, cwd)), visible(display_path(found.parent, cwd))
+    warn_once("no configuration here, so the whole tree below is scanned")
+    click.echo(f"  {shown} holds [tool.mmlint]: run from {directory}/, or pass", err=True)
+    click.echo(f"  --config {shown}", err=True)
 
 
 def warn_once(message: str) -> None:
@@ -167,13 +185,14 @@ def scan_options(command: Callable[..., Any] | None = None, *, exit_zero: bool =
 
     @functools.wraps(command)
     def with_shared_options(*args: Any, extend_select: tuple[str, ...] = (), exclude: tuple[str, ...] = (),
-                            extend_exclude: tuple[str, ...] = (), show_settings: bool = False,
-                            show_files: bool = False, **kwargs: Any) -> Any:  # fmt: skip
+                            extend_exclude: tuple[str, ...] = (), force_paths: bool = False,
+                            show_settings: bool = False, show_files: bool = False, **kwargs: Any) -> Any:  # fmt: skip
         context = click.get_current_context()
         context.meta[_OVERRIDES] = _GlobAndCodeOverrides(
             extend_select=_split_values(extend_select),
             exclude=_split_values(exclude) if exclude else None,
             extend_exclude=_split_values(extend_exclude),
+            force_paths=force_paths,
         )
         if show_settings or show_files:
             from mmlint.cli.show import show_files as list_files, show_settings as describe
@@ -200,6 +219,9 @@ def scan_options(command: Callable[..., Any] | None = None, *, exit_zero: bool =
                           "repeated (replaces the configured exclude; the default excludes stay)."),
         click.option("--extend-exclude", multiple=True,
                      help="Globs of files to leave out besides the configured ones, comma separated or repeated."),
+        click.option("--force-paths", is_flag=True,
+                     help="Leave out files named explicitly that lie outside the configured paths, as the "
+                          "pre-commit hooks do (`exclude` always binds them; ruff's --force-exclude)."),
         click.option("--show-settings", is_flag=True,
                      help="Print the settings that govern the first PATH (else the current directory) and exit."),
         click.option("--show-files", is_flag=True, help="Print the files that would be checked and exit."),
@@ -223,6 +245,7 @@ class _GlobAndCodeOverrides:
     extend_select: tuple[str, ...] = ()
     exclude: tuple[str, ...] | None = None  # None: keep the configured exclude
     extend_exclude: tuple[str, ...] = ()
+    force_paths: bool = False  # the configured `paths` bind files named explicitly
 
 
 def _split_values(values: Iterable[str]) -> tuple[str, ...]:
@@ -320,6 +343,7 @@ def build_resolver(config_file: Path | None, select: Sequence[str] | str | None,
             extend_select=parse_codes(",".join(overrides.extend_select), "--extend-select") if overrides.extend_select else None,
             exclude=overrides.exclude,
             extend_exclude=overrides.extend_exclude or None,
+            force_paths=overrides.force_paths,
         )
     except ConfigError as error:
         raise ToolError(str(error)) from None

@@ -6,7 +6,8 @@ any, the defaults apply, anchored to the working directory.
 Lookups are cached per directory and each configuration file is read once,
 so a walk over a large tree costs a dictionary lookup per file. The command
 line's --select / --ignore / --extend-select and --exclude / --extend-exclude
-are layered over every configuration."""
+are layered over every configuration, and --force-paths (``force_paths``:
+the configured ``paths`` bind files named explicitly, as ``exclude`` does)."""
 
 from __future__ import annotations
 
@@ -33,8 +34,12 @@ class ConfigResolver:
         extend_select: Sequence[str] | None = None,
         exclude: Sequence[str] | None = None,
         extend_exclude: Sequence[str] | None = None,
+        force_paths: bool = False,
     ) -> None:
         self.cwd = Path(os.path.abspath(cwd))
+        # A file named explicitly outside its configuration's `paths` is left
+        # out, as one `exclude` matches (the hooks ask it: ruff's --force-exclude).
+        self.force_paths = force_paths
         self._overrides = (select, ignore, extend_select)
         self._glob_overrides = (exclude, extend_exclude)
         self._by_directory: dict[str, Settings] = {}
@@ -53,6 +58,7 @@ class ConfigResolver:
         resolver.cwd = Path(os.path.abspath(cwd))
         resolver._overrides = (None, None, None)
         resolver._glob_overrides = (None, None)
+        resolver.force_paths = False
         resolver._by_directory, resolver._default = {}, None
         resolver._fixed = settings
         resolver.for_cwd = settings

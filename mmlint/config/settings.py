@@ -173,6 +173,17 @@ class Settings:
         False,
         ConfigKey("fake-async.report-light", "bool", "MM003 / MM004: also report light coroutines, not only heavy ones"),
     )
+    # Test code and vendored trees are read as context and not reported
+    # (mmlint.check.filters.is_test_or_vendored) unless this is set.
+    report_tests_and_vendored: bool = setting(
+        False,
+        ConfigKey(
+            "report-tests-and-vendored",
+            "bool",
+            "also report findings in test code (`tests/`, `test_*.py`, `*_test.py`, `conftest.py`) and vendored "
+            "trees (`thirdparty/`, `third_party/`, `vendor/`, `_vendor/`)",
+        ),
+    )
 
     @property
     def heavy_calls(self) -> tuple[str, ...]:

@@ -110,10 +110,13 @@ KNOWLEDGE_SETS: tuple[KnowledgeSet, ...] = (
     KnowledgeSet(
         "image-decoding",
         True,
-        "Image and video decoding: PIL, OpenCV, decord, torchvision's io.",
+        "Image and video decoding: PIL, OpenCV, decord, torchvision's io. `PIL.Image.open` is not one: it "
+        "reads only the header, and the decode happens at `.load()`, `.convert()` or `.resize()` (offload "
+        "those, or the open and the decode together).",
         _calls(
             "decodes an image or video",
-            "PIL.Image.open", "PIL.Image.frombytes", "cv2.imread", "cv2.imdecode", "cv2.VideoCapture",
+            "PIL.Image.frombytes", "*image.load", "*img.load", "*open().load", "*open().convert", "*open().resize",
+            "cv2.imread", "cv2.imdecode", "cv2.VideoCapture",
             "decord.VideoReader", "torchvision.io.read_video", "torchvision.io.read_image",
             "torchvision.io.decode_image", "torchvision.io.decode_jpeg", "torchvision.io.VideoReader",
             "*.get_frames_as_tensor", "*vr.get_batch", "*video_reader.get_batch", "*.load_image", "*.load_video",
@@ -220,15 +223,96 @@ KNOWLEDGE_SETS: tuple[KnowledgeSet, ...] = (
         sized_by_input=True,
     ),
     KnowledgeSet(
+        "encoding-hashing",
+        True,
+        "Whole-payload base64 and digests (`base64.b64decode`, `hashlib.sha256(data)`), as of request media. "
+        "Cheap when given only a literal, a constant or a constant-bounded slice.",
+        _calls(
+            "decodes or encodes a whole payload",
+            "base64.b64decode", "base64.b64encode", "base64.urlsafe_b64decode", "base64.urlsafe_b64encode",
+            "base64.decodebytes", "base64.encodebytes", "pybase64.b64decode", "pybase64.b64encode",
+        )
+        + _calls(
+            "hashes a whole payload",
+            "hashlib.md5", "hashlib.sha1", "hashlib.sha224", "hashlib.sha256", "hashlib.sha384", "hashlib.sha512",
+            "hashlib.blake2b", "hashlib.blake2s", "hashlib.sha3_256", "hashlib.new", "xxhash.xxh64", "xxhash.xxh3_64",
+        ),
+        sized_by_input=True,
+    ),
+    KnowledgeSet(
+        "deserialization",
+        True,
+        "Unpickling a whole blob (`pickle.loads`, `cloudpickle.loads`). Cheap when given only a literal or a constant.",
+        _calls("unpickles a whole blob", "pickle.loads", "cloudpickle.loads", "dill.loads"),
+        sized_by_input=True,
+    ),
+    KnowledgeSet(
+        "sqlite",
+        True,
+        "Synchronous `sqlite3` connections and queries, on a receiver named as a connection or cursor "
+        "(`conn.execute`, `cursor.fetchall`). An `aiosqlite` call is awaited, which never matches.",
+        _calls(
+            "makes a database query",
+            "sqlite3.connect", "*conn.execute", "*connection.execute", "*cursor.execute", "*cur.execute",
+            "*conn.executemany", "*cursor.executemany", "*conn.executescript", "*conn.commit", "*connection.commit",
+            "*cursor.fetchall", "*cursor.fetchone", "*cursor.fetchmany", "*cur.fetchall", "*cur.fetchone",
+            "*conn.execute().fetchall", "*conn.execute().fetchone",
+        ),
+    ),
+    KnowledgeSet(
+        "grammar-compilation",
+        True,
+        "Compiling a structured-output grammar per request: `xgrammar`'s `GrammarCompiler.compile_*` and "
+        "`Grammar.from_*`, `outlines`' generators and guides.",
+        _calls(
+            "compiles a grammar",
+            "*.compile_json_schema", "*.compile_grammar", "*.compile_regex", "*.compile_builtin_json_grammar",
+            "*.compile_structural_tag", "xgrammar.Grammar.from_ebnf", "xgrammar.Grammar.from_json_schema",
+            "xgrammar.Grammar.from_regex", "outlines.generate.json", "outlines.generate.regex",
+            "outlines.generate.choice", "outlines.generate.cfg", "outlines.generate.format",
+            "outlines.fsm.guide.RegexGuide", "outlines.fsm.guide.RegexGuide.from_regex", "outlines.fsm.guide.CFGGuide",
+            "outlines.processors.JSONLogitsProcessor", "outlines.processors.RegexLogitsProcessor",
+            "outlines.processors.CFGLogitsProcessor",
+        ),
+    ),
+    KnowledgeSet(
+        "sync-rpc",
+        True,
+        "Synchronous RPC clients: `rpyc` connections and calls through `conn.root`, and calls of a "
+        "CamelCase method on a receiver named as a stub (`self.stub.Generate(request)`): a sync gRPC stub "
+        "blocks, a `grpc.aio` stub's call is awaited, which never matches.",
+        _calls(
+            "waits for a remote call",
+            "rpyc.connect", "rpyc.classic.connect", "rpyc.connect_by_service", "*conn.root.*",
+            "*connection.root.*", "*stub.[A-Z]*", "*channel_ready_future().result",
+        ),
+    ),
+    KnowledgeSet(
+        "memory-reclaim",
+        True,
+        "Reclaiming memory on the request path: `gc.collect()` walks every object, "
+        "`torch.cuda.empty_cache()` waits for the GPU and returns its cached blocks.",
+        _calls("walks every live object", "gc.collect")
+        + _calls("syncs with the GPU to free its cache", "torch.cuda.empty_cache"),
+    ),
+    KnowledgeSet(
+        "uploads",
+        True,
+        "An uploaded file read through its sync file object (`upload.file.read()`, FastAPI / Starlette "
+        "`UploadFile`) where `await upload.read()` offloads it.",
+        _calls("reads an upload synchronously", "*.file.read"),
+    ),
+    KnowledgeSet(
         "file-io",
         True,
         "Reading and writing whole files: `open`, `Path.read_text` / `read_bytes` / `write_*`, "
-        "`json.load`, `torch.load`, `safetensors`' `load_file`.",
+        "`json.load`, `torch.load`, `safetensors`' `load_file`; removing or copying a tree (`shutil.rmtree`).",
         _calls(
             "reads or writes a file",
             "open", "io.open", "*.read_text", "*.read_bytes", "*.write_text", "*.write_bytes", "json.load",
             "pickle.load", "torch.load", "torch.save", "safetensors.torch.load_file", "numpy.load",
-        ),
+        )
+        + _calls("walks and changes a directory tree", "shutil.rmtree", "shutil.copytree"),
     ),
 )
 
@@ -251,11 +335,12 @@ SET_OF_PATTERN = {call.pattern: entry.name for entry in KNOWLEDGE_SETS for call 
 SIZED_BY_INPUT = frozenset(call.pattern for entry in KNOWLEDGE_SETS if entry.sized_by_input for call in entry.calls)
 
 
-def costs_here(pattern: str, bounded_input: bool) -> bool:
+def costs_here(pattern: str, bounded_input: bool, arity: int = 1) -> bool:
     """Whether a call matching ``pattern`` costs what the pattern's set says:
     not when the set's cost grows with the input and this call's input is of
-    a size the source fixes (CallFact.bounded_input)."""
-    return not (bounded_input and pattern in SIZED_BY_INPUT)
+    a size the source fixes (CallFact.bounded_input) or it is given none
+    (``hashlib.sha256()``, fed later by ``update``)."""
+    return not ((bounded_input or arity == 0) and pattern in SIZED_BY_INPUT)
 
 
 # A twin's sync member is heavy by definition (the work its worker pool is

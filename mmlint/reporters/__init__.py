@@ -6,7 +6,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 
-FORMATS = ("text", "json", "github", "sarif", "junit")
+FORMATS = ("text", "concise", "json", "github", "sarif", "junit")
 
 
 def get_reporter(name: str) -> Callable[..., str]:

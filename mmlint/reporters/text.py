@@ -28,14 +28,15 @@ def render(
     report: "Report", *, color: bool = False, quiet: bool = False, statistics: bool = False, width: int | None = None
 ) -> str:
     """``width``: the terminal's, to wrap the help text to; None (piped) never wraps."""
-    out = _RichOut() if color else _PlainOut()
+    out = output(color)
     if statistics:
         _statistics(out, report)
     else:
         for diagnostic in report.diagnostics:
             out.print("\n".join(_diagnostic_lines(out, diagnostic, _real_path(report, diagnostic.path), width)))
     if not quiet:
-        out.print(out.escape(summary(report)))
+        line = summary(report)
+        out.print("\n".join(out.escape(part) for part in ([line] if width is None else wrap_words(line, width))))
     return out.text()
 
 
@@ -87,6 +88,11 @@ class _RichOut:
 _Out = _PlainOut | _RichOut
 
 
+def output(color: bool) -> _Out:
+    """Where a text-like reporter writes: through rich's markup with colour, else plain."""
+    return _RichOut() if color else _PlainOut()
+
+
 def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'s' if count != 1 else ''}"
 
@@ -113,12 +119,8 @@ def _real_path(report: "Report", shown: str) -> Path | None:
 
 def _diagnostic_lines(out: _Out, d: Diagnostic, real: Path | None, width: int | None = None) -> list[str]:
     style, esc = out.style, out.escape
-    fix_mark = " " + style(esc("[*]"), "bold cyan") if d.fixable else ""
-    heading = (
-        f"{style(esc(visible_path(d.path)), 'bold')}:{d.span.line}:{d.span.column}: "
-        f"{style(d.code, 'bold red')} {esc(visible(d.message))}{fix_mark}"
-    )
-    notes = _chain_notes(out, d) + _help_lines(out, d, width) + _confirmation_lines(out, d)
+    heading = "\n".join(_heading_lines(out, d, width))
+    notes = _chain_notes(out, d, width) + _related_notes(out, d) + _help_lines(out, d, width) + _confirmation_lines(out, d)
     source = line_of(real, d.span.line)
     if source is None:
         return [heading, *notes]
@@ -146,12 +148,49 @@ def _diagnostic_lines(out: _Out, d: Diagnostic, real: Path | None, width: int | 
     ]
 
 
-def _chain_notes(out: _Out, d: Diagnostic) -> list[str]:
-    """The chain to the costliest call, one step a line (short enough for 80 columns)."""
+_HEADING_INDENT = "    "
+
+
+def _heading_lines(out: _Out, d: Diagnostic, width: int | None) -> list[str]:
+    """`path:line:col: CODE [*] message` (the fix mark where ruff puts it);
+    past ``width`` the message goes on below, indented, broken between words
+    (never inside a name or a path)."""
+    style, esc = out.style, out.escape
+    location = f"{visible_path(d.path)}:{d.span.line}:{d.span.column}:"
+    head = f"{style(esc(location), 'bold')} {style(d.code, 'bold red')}"
+    plain_head = f"{location} {d.code}"
+    if d.fixable:
+        head += " " + style(esc("[*]"), "bold cyan")
+        plain_head += " [*]"
+    message = visible(d.message)
+    if width is None or len(plain_head) + 1 + len(message) <= width:
+        return [f"{head} {esc(message)}"]
+    first: list[str] = []
+    words = _WORD.findall(message)
+    used = len(plain_head)
+    while words and used + 1 + len(words[0]) <= width:
+        used += 1 + len(words[0])
+        first.append(words.pop(0))
+    lines = [f"{head} {esc(' '.join(first))}" if first else head]
+    if words:
+        rest = wrap_words(" ".join(words), max(width - len(_HEADING_INDENT), 20))
+        lines.extend(_HEADING_INDENT + esc(line) for line in rest)
+    return lines
+
+
+def _chain_notes(out: _Out, d: Diagnostic, width: int | None = None) -> list[str]:
+    """The chain to the costliest call, one step a line; a step too long for
+    ``width`` goes on below, broken between words (before its `at path:line`)."""
     if len(d.chain) < 2:
         return []
-    first, *rest = (out.escape(visible(step)) for step in d.chain)
-    return [f"  {out.style('= note', 'cyan')}: {first}", *(f"          → {step}" for step in rest)]
+    lines: list[str] = []
+    for index, step in enumerate(d.chain):
+        lead = f"  {out.style('= note', 'cyan')}: " if index == 0 else f"{_HELP_INDENT}→ "
+        room = None if width is None else max(width - len(_HELP_PREFIX) - (0 if index == 0 else 2), 20)
+        first, *rest = [visible(step)] if room is None else wrap_words(visible(step), room)
+        lines.append(lead + out.escape(first))
+        lines.extend(_HELP_INDENT + ("" if index == 0 else "  ") + out.escape(part) for part in rest)
+    return lines
 
 
 def _confirmation_lines(out: _Out, d: Diagnostic) -> list[str]:
@@ -160,6 +199,16 @@ def _confirmation_lines(out: _Out, d: Diagnostic) -> list[str]:
         return []
     status, _, rest = d.confirmation.describe().partition(": ")
     return [f"  {out.style(f'= {status}', 'bold magenta')}: {out.escape(visible(rest))}"]
+
+
+def _related_notes(out: _Out, d: Diagnostic) -> list[str]:
+    """Each related location (the coroutine a finding's call runs in, the
+    awaits of it) as a `= note:` line: where, then what."""
+    return [
+        f"  {out.style('= note', 'cyan')}: {out.escape(visible(visible_path(r.path)))}:{r.span.line}:{r.span.column}: "
+        f"{out.escape(visible(r.message))}"
+        for r in d.related
+    ]
 
 
 _HELP_PREFIX = "  = help: "

@@ -170,12 +170,15 @@ class SyncTwinCall(Rule):
             if reason is None:
                 advice = f"use `await {target}(...)`"
             else:
-                advice = f"move the work into an async def and use `await {target}(...)` (not auto-fixable: {reason})"
+                advice = (
+                    f"`{call}(...)` runs the sync body outside the pool; move the work into an async def "
+                    f"and use `await {target}(...)` (not auto-fixable: {reason})"
+                )
             rewrite = call_rewrite(site) if reason is None else None
             yield self.diagnostic(
                 facts.path,
                 site.span,
-                f"`{call}(...)` runs the sync twin and bypasses the worker pool",
+                "sync twin bypasses the worker pool",
                 help=advice,
                 fixable=reason is None,
                 edits=rewrite.edits() if rewrite is not None else (),

@@ -88,7 +88,7 @@ class UnawaitableCallSite(Rule):
             yield self.diagnostic(
                 facts.path,
                 site.span,
-                f"`{call}(...)` cannot be awaited in {short}",
-                help=advice if where == short else f"{where} cannot await: {advice}",
+                f"twin cannot be awaited in {short}",
+                help=f"`{call}(...)`: " + (advice if where == short else f"{where} cannot await: {advice}"),
                 owner=site.owner,
             )

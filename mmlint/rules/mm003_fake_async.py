@@ -9,6 +9,7 @@ from mmlint.analysis.weight import HEAVY, LIGHT, UNKNOWN_WEIGHT, Weight
 from mmlint.core.diagnostics import Diagnostic, RelatedLocation
 from mmlint.facts.model import AsyncDef, FileFacts
 from mmlint.rules.base import Example, Rule, RuleContext
+from mmlint.rules.causes import folded_into_mm005
 
 
 class FakeAsync(Rule):
@@ -17,7 +18,8 @@ class FakeAsync(Rule):
     no `async for`, no `async with` (comprehensions count; nested `def`,
     `lambda` and `class` bodies do not). Abstract methods, `@overload`s,
     `Protocol` members, stub bodies (docstring, `pass`, `...`,
-    `raise NotImplementedError`) and async generators are not flagged.
+    `raise NotImplementedError`) and async generators are not flagged (each
+    `yield` hands control back; MM005 judges the steps between them).
 
     Each such `async def` is weighed by evidence. It is *heavy* when its
     body, a scanned sync function it calls (followed through the call graph),
@@ -26,8 +28,11 @@ class FakeAsync(Rule):
     image, video and audio decoding, sync HTTP, ZeroMQ receives, thread and
     process waits, file reads...), the sync member of a twin pair, a
     `.result()` on a submitted future, or a loop whose trip count grows with
-    its input and repeats a call not known to be cheap (a loop over a
-    literal, a constant or a literal `range` does not count). A callee that
+    its input and repeats a call not known to be cheap: its iterable is
+    built from a parameter or a local value (a request's body); a loop over a
+    literal, a constant, a literal `range`, `self.` / `cls.` attributes (a
+    handful of workers, configuration) or module-level names (a worker map
+    built at start-up) does not count. A callee that
     cannot be resolved makes it *unknown*, never heavy on that alone. It is
     *light* when it only returns constants, builds responses, exceptions or
     other objects, works on containers and strings, reads attributes or calls
@@ -42,13 +47,30 @@ class FakeAsync(Rule):
     places, the help counts them and each `await` is a related location
     (MM004 then stays silent there). The reason names the costliest call and
     the chain to it (`chain` in JSON and SARIF, a note in the text output).
+    When that costliest call is one MM005 reports (a known blocking call in
+    the body, or a call of a sync helper that reaches one), the two describe
+    one cause and MM005 is the finding, at the call: that is the line the fix
+    edits, and offloading it makes the coroutine suspend. The MM005 then
+    carries this `async def` and its awaits as related locations, and the
+    advice for its context (the last bad example). MM003 is reported as
+    before when MM005 is not (not selected, ignored, suppressed at the call)
+    and when the cost is a loop, a sync twin or an awaited coroutine.
 
     Some coroutines must stay coroutines: FastAPI / Starlette routes,
     exception handlers, middleware and dependencies, coroutines handed to
     `run_coroutine_threadsafe`, async protocol methods (`__aenter__`,
     `__aexit__`...), an actor's `async __init__`, overrides of an async base
-    method. A light one there is never reported; a heavy one is, with advice
-    for its context (`context` in JSON and SARIF).
+    method, actor methods (a class deriving from `xoscar`'s
+    `xo.StatelessActor` / `xo.Actor`), gRPC aio servicer methods (a class
+    deriving from a generated `*_pb2_grpc.*Servicer`). A light one there is
+    never reported; a heavy one is, with advice for its context (`context` in
+    JSON and SARIF). The context comes from the decorator or the base class
+    that makes it so, or a hand-off of the function itself, never from a
+    name that matches elsewhere: an actor method is not a route because a
+    route elsewhere has its name. Only a route may become a plain `def`
+    (FastAPI and Starlette run a plain `def` route in their threadpool, where
+    its blocking work is not a finding); an actor method keeps `async`, since
+    the actor's other calls wait on its loop meanwhile.
 
     ## Why is this bad?
     A coroutine that never suspends runs its whole body on the event loop in
@@ -87,17 +109,6 @@ class FakeAsync(Rule):
     bad_examples = (
         Example(
             """
-            from decord import VideoReader
-
-            async def decode_video_frames(path, num_frames):
-                reader = VideoReader(path)
-                indices = sample_indices(len(reader), num_frames)
-                return reader.get_batch(indices)
-            """,
-            expect=("MM003", "MM005"),
-        ),
-        Example(
-            """
             class ResizeProcessor(BaseMultimodalProcessor):
                 async def process_mm_data_async(self, image_data, input_text, request_obj, **kwargs):
                     images = []
@@ -110,16 +121,28 @@ class FakeAsync(Rule):
         Example(
             """
             from fastapi import APIRouter
-            from PIL import Image
 
             router = APIRouter()
 
-            @router.post("/thumbnail")
-            async def thumbnail(request: ThumbnailRequest):
-                image = Image.open(request.file)
-                return {"thumbnail": encode_png(image.resize((128, 128)))}
+            @router.post("/embed")
+            async def embed(request: EmbedRequest):
+                vectors = []
+                for text in request.texts:
+                    vectors.append(embedder.embed(text))
+                return {"vectors": vectors}
             """,
-            expect=("MM003", "MM005", "MM005"),
+            expect=("MM003",),
+        ),
+        Example(
+            """
+            from decord import VideoReader
+
+            async def decode_video_frames(path, num_frames):
+                reader = VideoReader(path)
+                indices = sample_indices(len(reader), num_frames)
+                return reader.get_batch(indices)
+            """,
+            expect=("MM005",),
         ),
     )
     good_examples = (
@@ -139,17 +162,12 @@ class FakeAsync(Rule):
                 @abstractmethod
                 async def process_mm_data_async(self, image_data, input_text, request_obj, **kwargs):
                     pass
-
-                async def iter_chunks(self, items):
-                    for item in items:
-                        yield item
             """
         ),
         Example(
             """
             from fastapi import APIRouter
             from fastapi.responses import JSONResponse
-            from PIL import Image
 
             router = APIRouter()
 
@@ -157,10 +175,9 @@ class FakeAsync(Rule):
             async def health():
                 return JSONResponse({"status": "ok"})
 
-            @router.post("/thumbnail")
-            def thumbnail(request: ThumbnailRequest):
-                image = Image.open(request.file)
-                return {"thumbnail": encode_png(image.resize((128, 128)))}
+            @router.post("/embed")
+            def embed(request: EmbedRequest):
+                return {"vectors": [embedder.embed(text) for text in request.texts]}
             """
         ),
     )
@@ -180,6 +197,8 @@ class FakeAsync(Rule):
             context = weights.contexts.of(key, fn)
             if context and weight.kind != HEAVY:
                 continue  # a coroutine its context requires, doing nothing heavy: nothing to fix
+            if folded_into_mm005(key, weight, ctx):
+                continue  # one finding per cause: MM005 at the call names this def (mmlint.rules.causes)
             sites = weights.awaiting_sites(key)
             yield self.diagnostic(
                 facts.path,
@@ -196,20 +215,24 @@ class FakeAsync(Rule):
 
 
 def message(fn: AsyncDef, weight: Weight) -> str:
-    """One line: what never suspends and the costliest thing it does."""
-    head = f"`async def {fn.qualname}` never suspends"
+    """One short line: that it never suspends, and how heavy it is; the
+    costliest thing it does opens the help (``advice_for``)."""
     if weight.kind == UNKNOWN_WEIGHT:
-        return f"{head}; it calls `{weight.reason}(...)`, which mmlint cannot see into"
+        return "`async def` never suspends; it calls unseen code"
     if weight.kind != HEAVY:
-        return f"{head}; its body is light"
-    return f"{head}; {weight.reason}"
+        return "`async def` never suspends; its body is light"
+    return "`async def` never suspends and blocks the loop"
 
 
 def advice_for(fn: AsyncDef, weight: Weight, context: str = "", awaited_from: int = 0) -> str:
-    """The help below the message: what to do, and how many places await it."""
+    """The help below the message: which def, its costliest call, what to do,
+    and how many places await it."""
     where = f" (it is awaited from {awaited_from} places)" if awaited_from > 1 else ""
+    named = f"`{fn.qualname}`"
+    if weight.kind == UNKNOWN_WEIGHT:
+        return f"{named} calls `{weight.reason}(...)`, which mmlint cannot see into{where}"
     if weight.kind != HEAVY:
-        return f"make it a plain `def` if no caller needs a coroutine{where}"
+        return f"{named}: make it a plain `def` if no caller needs a coroutine{where}"
     is_method = len(fn.owner) >= 2 and fn.owner[-2].kind == "class"
     costliest = weight.chain[-1] if weight.chain else "the loop"
-    return f"{advice(context, is_method, costliest)}{where}"
+    return f"{named}: {weight.reason}; {advice(context, is_method, costliest)}{where}"

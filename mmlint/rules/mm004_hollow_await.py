@@ -10,6 +10,7 @@ from mmlint.analysis.weight import HEAVY, LIGHT, UNKNOWN_WEIGHT, WeightAnalysis
 from mmlint.core.diagnostics import Diagnostic
 from mmlint.facts.model import FileFacts
 from mmlint.rules.base import Example, Rule, RuleContext
+from mmlint.rules.causes import folded_into_mm005
 
 
 class HollowAwaitRule(Rule):
@@ -142,13 +143,17 @@ def root_is_reported(root: DefKey, weights: WeightAnalysis, ctx: RuleContext, re
     """Whether MM003 reports the coroutine at the end of a hollow chain (in
     the targets, selected, and weighed as reported there)."""
     info = ctx.project.suspension.defs[root]
-    if not info.is_fake_async or root[0] not in ctx.project.targets or not ctx.settings.is_selected("MM003"):
+    if not info.is_fake_async or root[0] not in ctx.project.targets:
         return False
-    if ctx.filters is not None and ctx.filters.drops(root[0], info.span, "MM003", info.owner):
-        return False  # exempt, ignored or suppressed there: this await is the only report left
     weight = weights.weight(root)
     if weight is None or weight.kind not in reported:
         return False
+    if folded_into_mm005(root, weight, ctx):
+        return True  # MM005 at the root's cause lists this await (mmlint.rules.causes)
+    if not ctx.settings.is_selected("MM003"):
+        return False
+    if ctx.filters is not None and ctx.filters.drops(root[0], info.span, "MM003", info.owner):
+        return False  # exempt, ignored or suppressed there: this await is the only report left
     return weight.kind == HEAVY or not weights.contexts.of(root, info)
 
 
@@ -167,15 +172,14 @@ def describe_chain(
 
 def message(hollow: HollowAwait) -> str:
     """The chain by name; where each link is, the notes (the diagnostic's chain) and the help say."""
-    return (
-        f"`await {hollow.text}` never yields to the event loop: "
-        f"{describe_chain(hollow.chain, hollow.ends_in_cycle, hollow.ends_without_suspension_point, located=False)}"
-    )
+    return "`await` of a coroutine that never suspends"
 
 
 def advice(hollow: HollowAwait) -> str:
+    """The awaited chain by name, then what to do."""
     last = hollow.chain[-1]
+    chain = describe_chain(hollow.chain, hollow.ends_in_cycle, hollow.ends_without_suspension_point, located=False)
     return (
-        f"make `{last.name}` ({last.path}:{last.line}) really yield (`await asyncio.to_thread(...)` around its "
+        f"`await {hollow.text}`: {chain}; make `{last.name}` ({last.path}:{last.line}) really yield (`await asyncio.to_thread(...)` around its "
         "blocking part), or offload the call here: `await asyncio.to_thread(sync_helper, ...)` with a plain `def` helper"
     )

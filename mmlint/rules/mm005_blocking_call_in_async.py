@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from mmlint.analysis.weight import HEAVY, matching_pattern, shown_callee
-from mmlint.core.knowledge import costs_here, reason_of, twin_patterns_of
-from mmlint.core.diagnostics import Diagnostic, Span
-from mmlint.facts.model import CallFact, FileFacts
+from mmlint.analysis.resolve import DefKey
+from mmlint.analysis.weight import HEAVY
+from mmlint.core.diagnostics import Diagnostic, RelatedLocation
+from mmlint.facts.model import FileFacts
 from mmlint.rules.base import Example, Rule, RuleContext
+from mmlint.rules.causes import blocking_calls, cause_of
+from mmlint.rules.mm003_fake_async import advice_for
 
 
 class BlockingCallInAsync(Rule):
@@ -20,7 +22,13 @@ class BlockingCallInAsync(Rule):
     decoding, Ray, sync ZeroMQ receives, thread and process waits,
     `concurrent.futures`, `torch.distributed` barriers and
     `torch.cuda.synchronize`, sync HTTP, subprocesses, compression and file
-    reads; plus `.result()` on a future bound from `executor.submit(...)`.
+    reads, base64 and digests of whole payloads, unpickling, `sqlite3`
+    queries, grammar compilation (`xgrammar`, `outlines`), sync RPC clients
+    (`rpyc`, sync gRPC stubs), `gc.collect()` and `torch.cuda.empty_cache()`,
+    `shutil.rmtree`, an upload's sync `file.read()`; plus `.result()` on a
+    future bound from `executor.submit(...)`. `PIL.Image.open` is not among
+    them: it reads only the header, and the decode happens at `.load()`,
+    `.convert()` or `.resize()`, which are.
     `[blocking-calls] extend-sets` / `drop-sets` turn sets on and off by name;
     `extend` adds patterns.
 
@@ -37,8 +45,9 @@ class BlockingCallInAsync(Rule):
     `extend = ["*wait"]`, `self.event.wait()` and `ready.wait()` are reported
     and `await self.event.wait()` never is; in a sync helper, a call handed to
     `asyncio.run` or `run_coroutine_threadsafe` does not make the helper block.
-    A tokenizer or a compressor costs in proportion to its input: given only
-    a literal, a constant or a slice with constant bounds
+    A tokenizer, a compressor, base64, a digest or an unpickler costs in
+    proportion to its input: given none, or only a literal, a constant or a
+    slice with constant bounds
     (`tokenizer.encode(PLACEHOLDER)`, `convert_ids_to_tokens(ids[-8:])`), it
     is cheap and not reported; `ids[8:]` and `ids[:-2]` grow with `ids`.
 
@@ -48,6 +57,25 @@ class BlockingCallInAsync(Rule):
     (`wait_for_service` → `requests.get`). Offloading stops the chain: a
     function handed to `asyncio.to_thread`, `run_in_executor` or a pool's
     `submit` is not called where it is passed.
+
+    Async generators (streaming responses) are judged here, not by MM003: a
+    blocking call in one is reported as in any `async def`, and in one that
+    never awaits, so does a call of a scanned sync function that is heavy by
+    evidence (a loop over its input repeating a call not known to be cheap):
+    it runs between two `yield`s with the loop held, and the whole stream
+    runs on the loop. The help then says how to stream: offload each step
+    (`await asyncio.to_thread(next, it, None)`), or iterate the sync source
+    in a thread that feeds an `asyncio.Queue`.
+
+    One finding per cause: when the call is also why its `async def` never
+    suspends and is heavy (the costliest call MM003 names), MM005 is the one
+    finding, not MM003 beside it: the call is the line the fix edits, and
+    offloading it makes the coroutine suspend. The finding then carries the
+    `async def` and every `await` of it as related locations (SARIF
+    `relatedLocations`, JSON `related`, `= note:` lines in the text output),
+    the advice for the coroutine's context (a route may become a plain `def`;
+    a handler, a hook, an override keeps `async`), and that context (`context`).
+    Suppressing it at the call brings MM003 back on the `async def`.
 
     ## Why is this bad?
     A blocking call inside a coroutine stops the event loop until it returns:
@@ -165,70 +193,35 @@ class BlockingCallInAsync(Rule):
     def check_file(self, facts: FileFacts, ctx: RuleContext) -> Iterable[Diagnostic]:
         if facts.path not in ctx.project.targets:
             return
-        patterns = tuple(ctx.settings.blocking_calls)
-        for info in facts.async_defs:
-            for call in info.calls:
-                direct = blocking_reason(call, patterns)
-                if direct is not None:
-                    shown, why = direct
-                    yield self.diagnostic(
-                        facts.path,
-                        call.span,
-                        f"`{shown}(...)` {why} on the event loop",
-                        help=f"in `async def {info.qualname}`: {OFFLOAD_ADVICE}",
-                        owner=info.owner,
-                        weight=HEAVY,
-                        reason=f"`{shown}(...)` {why}",
-                        chain=(f"`{shown}`",),
-                    )
         weights = ctx.project.weight(ctx.settings.heavy_calls)
-        twin_patterns = twin_patterns_of(ctx.settings.twins)
-        twin_calls = discovered_twin_calls(facts.path, ctx)
-        for found in weights.transitive_blocking(frozenset({facts.path})):
-            if found.chain.pattern in twin_patterns or found.span in twin_calls:
-                continue  # a sync twin called or reached: MM001's / MM010's finding, with its fix
-            info = ctx.project.suspension.defs[found.enclosing]
-            why = reason_of(found.chain.pattern)
+        folded: set[DefKey] = set()
+        for found in blocking_calls(facts, ctx):
+            info = ctx.project.suspension.defs[found.key]
+            help, context = found.help, ""
+            related: tuple[RelatedLocation, ...] = ()
+            weight = weights.weight(found.key)
+            if weight is not None and found.key not in folded and info.is_fake_async and cause_of(found.key, weight, ctx) == found:
+                # One finding per cause: this call is why the coroutine never
+                # suspends and is heavy; MM003's finding is this one (mmlint.rules.causes).
+                folded.add(found.key)
+                context = weights.contexts.of(found.key, info)
+                sites = weights.awaiting_sites(found.key)
+                help = f"`{found.callee}(...)` in `async def {info.qualname}`, which never suspends, so this runs with its whole body: " + advice_for(
+                    info, weight, context, len(sites)
+                )
+                related = (
+                    RelatedLocation(facts.path, info.span, f"`async def {info.qualname}` never suspends"),
+                    *(RelatedLocation(path, span, f"awaits `{info.qualname}` here") for path, span in sites),
+                )
             yield self.diagnostic(
                 facts.path,
                 found.span,
-                f"`{found.callee}(...)` {why} on the event loop (through `{short_name(found.chain.call)}`)",
-                help=f"in `async def {info.qualname}`: offload the call "
-                f"(`await asyncio.to_thread({found.callee}, ...)`) or use an async equivalent",
+                found.message,
+                help=help,
                 owner=info.owner,
+                related=related,
                 weight=HEAVY,
-                reason=f"`{shown_callee(found.chain.call)}(...)` {why}",
-                chain=tuple(step.describe() for step in found.chain.steps) + (f"`{shown_callee(found.chain.call)}`",),
+                reason=found.reason,
+                chain=found.chain,
+                context=context,
             )
-
-
-def discovered_twin_calls(path: str, ctx: RuleContext) -> frozenset[Span]:
-    """Spans of the calls MM010 reports in ``path`` (the sync member of a discovered pair)."""
-    if not ctx.settings.auto_twins:
-        return frozenset()
-    excluded = frozenset(name for pair in ctx.settings.twins for name in (pair.sync, pair.async_))
-    analysis = ctx.project.twins(tuple(ctx.settings.twin_patterns), excluded, tuple(ctx.settings.twin_wrappers))
-    deep = (call.call.span for call in analysis.deep_calls_in(path))
-    return frozenset((*(call.call.span for call in analysis.calls_in(path)), *deep))
-
-
-def short_name(dotted: str) -> str:
-    """The last two parts of a resolved callee, for a message (the chain keeps it whole)."""
-    return ".".join(shown_callee(dotted).split(".")[-2:])
-
-
-OFFLOAD_ADVICE = "offload it (`await asyncio.to_thread(...)`, `await loop.run_in_executor(...)`) or use an async equivalent"
-
-
-def blocking_reason(call: CallFact, patterns: tuple[str, ...]) -> tuple[str, str] | None:
-    """(the callee as shown, what it does to the loop) when ``call`` blocks,
-    else None. An awaited call, or one handed to a coroutine consumer, only
-    creates a coroutine: never blocking."""
-    if call.awaited or call.scheduled:
-        return None
-    if call.future_result:
-        return shown_callee(call.dotted), "waits for a future"
-    pattern = matching_pattern(call.dotted, patterns)
-    if pattern is None or not costs_here(pattern, call.bounded_input):
-        return None
-    return shown_callee(call.dotted), reason_of(pattern)

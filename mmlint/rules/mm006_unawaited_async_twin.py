@@ -78,8 +78,8 @@ class UnawaitedAsyncTwin(Rule):
             yield self.diagnostic(
                 facts.path,
                 site.span,
-                f"`{site.callee}(...)` is called without `await`: the coroutine is dropped",
-                help=f"the work never runs; write `await {_callee_text(site.receiver, site.callee)}(...)`",
+                "async twin called without `await`",
+                help=f"the coroutine of `{site.callee}(...)` is dropped and the work never runs; write `await {_callee_text(site.receiver, site.callee)}(...)`",
                 owner=site.owner,
             )
 

@@ -69,7 +69,7 @@ class ScanFoundTooFew(Rule):
         yield self.diagnostic(
             where,
             Span(line, 1, line, len("min-call-sites") + 1),
-            f"the scan found {found} twin call site{'s' if found != 1 else ''}, fewer than min-call-sites = {expected}",
-            help=f"min-call-sites is set in {where}: a renamed twin or a moved folder may have emptied the scan; "
+            f"scan found {found} twin call site{'s' if found != 1 else ''}, under {expected}",
+            help=f"min-call-sites = {expected} is set in {where}: a renamed twin or a moved folder may have emptied the scan; "
             "check `paths` and `twins`, or lower min-call-sites if sites were really removed",
         )

@@ -141,8 +141,8 @@ class DroppedCoroutine(Rule):
             yield self.diagnostic(
                 facts.path,
                 dropped.span,
-                f"`{dropped.callee}(...)` creates a coroutine that is never awaited; its body never runs",
-                help="await it, or schedule it with `asyncio.create_task(...)` and keep the task; "
+                "coroutine never awaited: its body never runs",
+                help=f"`{dropped.callee}(...)` makes a coroutine and drops it; await it, or schedule it with `asyncio.create_task(...)` and keep the task; "
                 "from sync code, hand it to the loop it belongs to (`asyncio.run_coroutine_threadsafe`)",
                 owner=dropped.owner,
                 related=related,

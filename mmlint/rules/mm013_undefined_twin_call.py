@@ -135,8 +135,8 @@ class UndefinedTwinCall(Rule):
             yield self.diagnostic(
                 facts.path,
                 site.span,
-                f"`{written}(...)`: `{found.where}` and its bases define no `{site.callee}`",
-                help=advice,
+                "twin not defined on this class hierarchy",
+                help=f"`{found.where}` and its bases define no `{site.callee}` (`{written}(...)`): {advice}",
                 owner=site.owner,
             )
         twin_names = sorted({name for pair in ctx.settings.twins for name in (pair.sync, pair.async_)})
@@ -155,7 +155,7 @@ class UndefinedTwinCall(Rule):
                 yield self.diagnostic(
                     facts.path,
                     call.span,
-                    f"`{receiver}.{name}(...)`: `{found.where}` and its bases define no `{name}`",
-                    help=f"did you mean `{receiver}.{meant[0]}(...)`?",
+                    "method not defined on this class hierarchy",
+                    help=f"`{found.where}` and its bases define no `{name}`: did you mean `{receiver}.{meant[0]}(...)`?",
                     owner=info.owner,
                 )

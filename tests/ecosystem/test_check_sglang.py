@@ -146,7 +146,7 @@ def test_0_5_23_with_a_misspelt_twin_is_mm013(sglang_copy: Callable[[str], Path]
     (tmp_path / "cfg").mkdir()
     report = _check(_write_config(tmp_path / "cfg", copied, exempt_base=True), copied)
     [finding] = [d for d in report.diagnostics if d.code == "MM013"]
-    assert finding.path.endswith("processors/clip.py") and "process_and_combine_mm_data_asycn" in finding.message
+    assert finding.path.endswith("processors/clip.py") and "process_and_combine_mm_data_asycn" in finding.help
     assert "did you mean `self.process_and_combine_mm_data_async(...)`" in finding.help
 
 

@@ -35,10 +35,8 @@ VERDICTS = {
     ("MM005", "vllm/benchmarks/serve.py", 2451): (LIGHT, "writes the result file once"),
     ("MM005", "vllm/benchmarks/serve.py", 2458): (LIGHT, "writes the PyTorch-format result file once"),
     ("MM003", "vllm/distributed/kv_transfer/kv_connector/v1/mooncake/mooncake_connector.py", 1828): (LIGHT, "builds pointer lists per ready request"),
-    ("MM003", "vllm/distributed/kv_transfer/kv_connector/v1/mooncake/mooncake_connector.py", 2326): (LIGHT, "bookkeeping over pending sends"),
     ("MM003", "vllm/distributed/kv_transfer/kv_connector/v1/mooncake/mooncake_connector.py", 2679): (LIGHT, "schedules loads per engine"),
     ("MM005", "vllm/entrypoints/generate/beam_search/online.py", 233): (HEAVY, "tokenizer.decode per beam"),
-    ("MM003", "vllm/entrypoints/generate/generative_scoring/serving.py", 361): (HEAVY, "tokenizer.encode per prompt"),
     ("MM005", "vllm/entrypoints/generate/generative_scoring/serving.py", 383): (HEAVY, "tokenizer.encode of the query"),
     ("MM005", "vllm/entrypoints/generate/generative_scoring/serving.py", 397): (HEAVY, "tokenizer.encode per item"),
     ("MM005", "vllm/entrypoints/launchers/api_server/entry.py", 128): (LIGHT, "reads the log config once at start-up"),
@@ -67,7 +65,6 @@ VERDICTS = {
     ("MM005", "vllm/entrypoints/scale_out/token_in_token_out/serving.py", 706): (HEAVY, "tokenizer.decode per logprob, per chunk"),
     ("MM005", "vllm/entrypoints/serve/tokenize/serving.py", 128): (HEAVY, "convert_ids_to_tokens of the whole prompt"),
     ("MM005", "vllm/entrypoints/speech_to_text/base/serving.py", 617): (HEAVY, "tokenizer.encode per segment"),
-    ("MM003", "vllm/plugins/lora_resolvers/filesystem_resolver.py", 24): (LIGHT, "reads a small adapter config per LoRA load"),
     ("MM005", "vllm/model_executor/models/qwen3_asr_realtime.py", 206): (LIGHT, "encodes a short fixed template, lru-cached"),
     ("MM005", "vllm/plugins/lora_resolvers/filesystem_resolver.py", 34): (LIGHT, "opens the small adapter config"),
     ("MM005", "vllm/plugins/lora_resolvers/filesystem_resolver.py", 35): (LIGHT, "parses the small adapter config"),
@@ -77,7 +74,30 @@ VERDICTS = {
     ("MM005", "vllm/renderers/online_renderer.py", 348): (HEAVY, "harmony render_for_completion of the responses input"),
     ("MM005", "vllm/snapshot/server.py", 175): (LIGHT, "reads a small marker file"),
     ("MM005", "vllm/v1/engine/core_client.py", 2065): (HEAVY, "sync ZeroMQ recv_multipart waiting for new engines"),
+    # Issue 40: heavy calls under other names (base64, digests, gc.collect).
+    ("MM005", "vllm/benchmarks/serve.py", 2266): (LIGHT, "freeze_gc_heap's gc.collect once before the benchmark"),
+    ("MM005", "vllm/entrypoints/launchers/run_batch.py", 542): (HEAVY, "base64-decodes a request's payload"),
+    ("MM005", "vllm/entrypoints/launchers/utils/server_utils.py", 94): (LIGHT, "freeze_gc_heap's gc.collect once at start-up"),
+    ("MM005", "vllm/entrypoints/openai/chat_completion/serving.py", 1054): (HEAVY, "base64 of an output tensor per request"),
+    ("MM005", "vllm/entrypoints/openai/decisions/strategies.py", 486): (HEAVY, "sha256 of the JSON of the prompt ids per question"),
+    ("MM005", "vllm/entrypoints/openai/decisions/strategies.py", 682): (HEAVY, "sha256 of the JSON of the prompt ids per canvas"),
+    ("MM005", "vllm/entrypoints/scale_out/render/serving.py", 205): (HEAVY, "base64 of the multimodal features per request"),
+    ("MM005", "vllm/entrypoints/scale_out/render/serving.py", 321): (HEAVY, "base64 of the multimodal features per request"),
+    ("MM005", "vllm/entrypoints/scale_out/render/serving.py", 387): (HEAVY, "base64 of the multimodal features per request"),
+    ("MM005", "vllm/entrypoints/scale_out/token_in_token_out/serving.py", 308): (HEAVY, "base64-decodes the multimodal features"),
+    ("MM005", "vllm/entrypoints/scale_out/token_in_token_out/serving.py", 485): (HEAVY, "base64 of an output tensor"),
+    ("MM005", "vllm/entrypoints/scale_out/token_in_token_out/serving.py", 547): (HEAVY, "base64 of the response fields"),
+    ("MM005", "vllm/entrypoints/scale_out/token_in_token_out/serving.py", 720): (HEAVY, "base64 of an output tensor per chunk"),
+    ("MM005", "vllm/entrypoints/speech_to_text/realtime/connection.py", 121): (HEAVY, "base64-decodes every audio chunk"),
 }
+# Issue 40: no longer reported on their own. One finding per cause: the MM003
+# of generative_scoring (tokenizer.encode per prompt) and of the LoRA resolver
+# are the MM005s at their costliest call, which list the async def as related;
+# mooncake's loop runs over `self.` bookkeeping, not the request.
+FOLDED = (
+    ("MM003", "vllm/entrypoints/generate/generative_scoring/serving.py", 361, 383),
+    ("MM003", "vllm/plugins/lora_resolvers/filesystem_resolver.py", 24, 34),
+)
 # No finding is false. One was, with the reach on: a chain from
 # BaseRenderer.render_messages_async through TerratorchRenderer.render_messages
 # (renderers/base.py:597), but TerratorchRenderer overrides render_messages_async
@@ -128,3 +148,10 @@ def test_both_tokenization_stalls_are_reported(report) -> None:
 def test_no_summary_word_or_message_speaks_of_twins_the_package_does_not_have(report) -> None:
     assert report.call_sites == 0
     assert not any("twin" in d.message for d in report.diagnostics if d.code in ("MM003", "MM004", "MM005"))
+
+
+def test_a_folded_mm003_is_a_related_location_of_its_mm005(report) -> None:
+    by_key = {(d.code, d.path, d.span.line): d for d in report.diagnostics}
+    for code, path, line, cause in FOLDED:
+        assert (code, path, line) not in by_key
+        assert (path, line) in {(r.path, r.span.line) for r in by_key[("MM005", path, cause)].related}
