@@ -90,8 +90,8 @@ def test_diagnostics_on_open_are_checks_with_severity_links_and_related_location
         for got in published:
             assert got["source"] == "mmlint"
             assert got["severity"] == (2 if got["code"] == "MM009" else 1)
-            page = Path(got["codeDescription"]["href"].removeprefix("file://"))
-            assert page.name == f"{got['code']}.md" and page.is_file()
+            # The rule's page on the project's repository: it works from a wheel install too.
+            assert got["codeDescription"]["href"] == f"https://github.com/mmlint/mmlint/blob/main/rules/{got['code']}.md"
         related = {(r["path"], r["line"], r["message"]) for d in want for r in d.get("related", ())}
         shown = {
             (Path(r["location"]["uri"].removeprefix("file://")).relative_to(package).as_posix(),
@@ -100,6 +100,48 @@ def test_diagnostics_on_open_are_checks_with_severity_links_and_related_location
         }
         assert shown == related, path
     assert any("relatedInformation" in d for path in files for d in lsp.diagnostics(uris[path]))
+    assert lsp.stop() == 0
+
+
+_BLOCKING_THROUGH_A_CHAIN = """\
+import time
+
+
+def inner():
+    time.sleep(1)
+
+
+def helper():
+    inner()
+
+
+async def handler():
+    helper()
+"""
+
+
+def test_hovering_a_finding_explains_it_and_links_its_rule(client, tmp_path, env) -> None:
+    root = tmp_path / "app"
+    root.mkdir()
+    (root / "app.py").write_text(_BLOCKING_THROUGH_A_CHAIN, encoding="utf-8")
+    (expected,) = check_json(root, env, "app.py")
+    lsp = client(root=root)
+    uri = lsp.open(root / "app.py")
+    (diagnostic,) = lsp.diagnostics(uri)
+    start = diagnostic["range"]["start"]
+    inside = {"line": start["line"], "character": start["character"] + 3}
+    hover = lsp.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": inside})
+    assert hover["range"] == diagnostic["range"]
+    assert hover["contents"]["kind"] == "markdown"
+    text = hover["contents"]["value"]
+    href = "https://github.com/mmlint/mmlint/blob/main/rules/MM005.md"
+    assert text.startswith("**MM005** `blocking-call-in-async`: a call known to block")
+    assert "Chain:\n\n1. `helper` at app.py:8\n2. `inner` at app.py:4\n3. `time.sleep`" in text
+    assert f"Why: {expected['reason']}" in text and "Help: `helper(...)` in `async def handler`" in text
+    assert text.endswith(f"[MM005 documentation]({href}), or `mmlint explain MM005`")
+    assert diagnostic["codeDescription"]["href"] == href
+    nowhere = lsp.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}})
+    assert nowhere is None
     assert lsp.stop() == 0
 
 

@@ -5,6 +5,7 @@ extra ``mmlint[server]``: pygls and lsprotocol).
     analysis   open documents → run_check over the workspace, their unsaved text in place of the disk's
     actions    what the code actions change: the fix of `mmlint fix`, fix all, suppress (from mmlint.fix)
     protocol   mmlint values → LSP values (positions in the client's encoding, text edits)
+    hover      a finding explained, as Markdown
     code_actions  those changes as the protocol's code actions
     server     the pygls wiring: documents, the debounced analysis loop, requests
 

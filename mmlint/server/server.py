@@ -30,7 +30,8 @@ from mmlint.facts.libcst_internals import skip_node_validation
 from mmlint.server.actions import encode_like, text_of
 from mmlint.server import code_actions
 from mmlint.server.analysis import Analyser, DocumentResult, Snapshot, errors_of
-from mmlint.server.protocol import Lines, to_lsp
+from mmlint.server.hover import hover_markdown
+from mmlint.server.protocol import Lines, rule_url, to_lsp
 from mmlint.server.settings import ServerSettings, read_settings
 from mmlint.server.wire import UNPARSABLE, MmlintProtocol
 from mmlint.server.worker import DaemonWorker
@@ -327,6 +328,11 @@ def _uri_argument(argument: Any) -> str | None:
     return None
 
 
+def _contains(where: types.Range, position: types.Position) -> bool:
+    start, end = where.start, where.end
+    return (start.line, start.character) <= (position.line, position.character) <= (end.line, end.character)
+
+
 def _is_configuration(uri: str) -> bool:
     return uri.rsplit("/", 1)[-1] in CONFIG_NAMES
 
@@ -402,6 +408,21 @@ def build_server() -> MmlintServer:
         loop = asyncio.get_running_loop()
         only = [str(kind) for kind in params.context.only] if params.context.only else None
         return await loop.run_in_executor(ls.executor, code_actions.code_actions, ls, params.text_document.uri, params.range, only)
+
+    @server.feature(types.TEXT_DOCUMENT_HOVER)
+    async def hover(ls: MmlintServer, params: types.HoverParams) -> types.Hover | None:
+        """The findings under the cursor, explained (mmlint.server.hover)."""
+        await ls.up_to_date()
+        entry = ls.current(params.text_document.uri)
+        if entry is None:
+            return None
+        result = entry[1]
+        lines = Lines(text_of(result.data) or "", ls.workspace.position_encoding or types.PositionEncodingKind.Utf16)
+        under = [d for d in result.diagnostics if _contains(lines.range(d.span), params.position)]
+        markdown = hover_markdown(under, {d.code: rule_url(d.code, ls.settings.rule_docs_url) for d in under})
+        if markdown is None:
+            return None
+        return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, markdown), lines.range(under[0].span))
 
     @server.command(FIX_ALL_COMMAND)
     async def fix_all_command(ls: MmlintServer, *arguments: Any) -> bool:
