@@ -228,6 +228,22 @@ def test_editing_a_callee_makes_an_mm004_appear_in_its_open_caller(client, tmp_p
     assert lsp.stop() == 0
 
 
+def test_an_opened_document_gets_its_own_diagnostics_first_and_its_contexts_after(client, tmp_path) -> None:
+    # The workspace is read after the document's own diagnostics are out: on an
+    # empty cache, reading it parses the whole tree (seconds on sglang's multimodal).
+    root = tmp_path / "context-after"
+    callee, caller = _cross_file_package(root)
+    callee.write_text(callee.read_text().replace("        await asyncio.sleep(0)\n", ""))  # hollow, on disk
+    lsp = client(root=root)
+    uri = lsp.open(caller)
+    assert lsp.diagnostics(uri, version=1) == []  # its own: the callee is not read yet
+    published = lsp.wait_for(lambda m: m.get("method") == "textDocument/publishDiagnostics"
+                             and m["params"]["uri"] == uri and m["params"]["diagnostics"])
+    assert [d["code"] for d in published["params"]["diagnostics"]] == ["MM004"]  # with the workspace as context
+    assert published["params"]["version"] == 1
+    assert lsp.stop() == 0
+
+
 def test_save_walks_the_workspace_again_and_finds_a_module_created_meanwhile(client, tmp_path) -> None:
     root = tmp_path / "saved"
     root.mkdir()

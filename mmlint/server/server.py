@@ -136,7 +136,14 @@ class MmlintServer(LanguageServer):
         covers = self._requested
         try:
             snapshots = self._snapshots()
-            results = await asyncio.get_running_loop().run_in_executor(self.executor, self._analyse, snapshots, rescan)
+            loop = asyncio.get_running_loop()
+            opened = [s for s in snapshots if s.uri not in self.results]
+            if opened and rescan:
+                # A document just opened gets its own diagnostics first, before the
+                # workspace is walked and read (its whole tree parsed, on an empty cache).
+                first = await loop.run_in_executor(self.executor, self._analyse, opened, False, False)
+                self._publish(opened, first)
+            results = await loop.run_in_executor(self.executor, self._analyse, snapshots, rescan)
             self._publish(snapshots, results)
             self.action_plans = {}  # another document's change may change a fix (a discovered twin)
             # The new facts reach the disk cache once the diagnostics are out.
@@ -186,15 +193,18 @@ class MmlintServer(LanguageServer):
             analyser = self.analysers[root] = Analyser(root, self.settings, walk=root in self.folders())
         return analyser
 
-    def _analyse(self, snapshots: list[Snapshot], rescan: bool = True) -> dict[str, DocumentResult]:
+    def _analyse(self, snapshots: list[Snapshot], rescan: bool = True, workspace: bool = True) -> dict[str, DocumentResult]:
         """On the worker thread: every open document, by workspace folder
-        (``rescan``: walk the folders again for their files)."""
+        (``rescan``: walk the folders again for their files; ``workspace``
+        False: without the walked files as context)."""
         by_root: dict[Path, dict[Path, Snapshot]] = {}
         for snapshot in snapshots:
             by_root.setdefault(self.root_of(snapshot.path), {})[snapshot.path] = snapshot
         results: dict[str, DocumentResult] = {}
         for root, documents in by_root.items():
-            analysed = self.analyser_for(root).analyse({path: s.data for path, s in documents.items()}, rescan=rescan)
+            analysed = self.analyser_for(root).analyse(
+                {path: s.data for path, s in documents.items()}, rescan=rescan, workspace=workspace
+            )
             results.update((documents[path].uri, result) for path, result in analysed.items())
         return results
 
