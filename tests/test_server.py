@@ -207,6 +207,37 @@ def _cross_file_package(root: Path) -> tuple[Path, Path]:
     return callee, caller
 
 
+# Every analysis takes a second longer: time for the text to move on while one runs.
+_SLOW_ANALYSIS = """
+    import time
+    from mmlint.server.analysis import Analyser
+    original = Analyser.analyse
+    def analyse(self, *args, **kwargs):
+        time.sleep(1.0)
+        return original(self, *args, **kwargs)
+    Analyser.analyse = analyse
+"""
+
+
+def test_a_run_whose_text_moved_on_is_dropped_and_the_newer_one_publishes(client, package) -> None:
+    lsp = client({"debounce": 200}, command=_server_patched(_SLOW_ANALYSIS))
+    clip = package / "mmproc/processors/clip.py"
+    text = clip.read_text(encoding="utf-8")
+    uri = lsp.open(clip)
+    lsp.diagnostics(uri, version=1)
+    lsp.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}})  # runs done
+    time.sleep(0.5)  # quiet: the next change is analysed at once
+    mark = lsp.mark()
+    lsp.change(uri, text + "\n", 2)
+    time.sleep(0.5)  # its run is analysing (a second), not waiting: this change cannot cancel it
+    lsp.change(uri, text + "\n\n", 3)
+    assert [d["code"] for d in lsp.diagnostics(uri, start=mark, version=3)] == ["MM001"]
+    time.sleep(1.5)  # nothing more comes
+    published = [m["params"]["version"] for m in lsp.messages[mark:] if m.get("method") == "textDocument/publishDiagnostics"]
+    assert published == [3]  # version 2's result was stale when it came: dropped
+    assert lsp.stop() == 0
+
+
 def test_editing_a_callee_makes_an_mm004_appear_in_its_open_caller(client, tmp_path) -> None:
     root = tmp_path / "cross"
     callee, caller = _cross_file_package(root)

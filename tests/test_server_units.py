@@ -114,6 +114,37 @@ def test_a_hover_keeps_code_spans_shows_other_markup_literally_and_names_explain
     assert hover_markdown([], {}) is None
 
 
+def test_code_actions_are_functions_of_a_documents_state_and_the_client(tmp_path, cache_dir) -> None:
+    import ast
+
+    from mmlint.server import code_actions
+    from mmlint.server.analysis import Snapshot
+    from mmlint.server.documents import DocumentState
+
+    source = Path(code_actions.__file__).read_text(encoding="utf-8")
+    imported = {node.module for node in ast.walk(ast.parse(source)) if isinstance(node, ast.ImportFrom)}
+    assert "mmlint.server.server" not in imported and "pygls" not in str(imported)
+
+    path = tmp_path / "proc.py"
+    path.write_text("class P:\n    async def run(self, out):\n        await out.ready()\n        return self.process_and_combine_mm_data(out)\n")
+    analyser = Analyser(tmp_path, ServerSettings(), use_cache=False)
+    data = path.read_bytes()
+    state = DocumentState("file:///proc.py")
+    state.analysed(Snapshot(state.uri, 4, path, data), analyser.analyse({path: data})[path])
+    client = code_actions.ClientView("utf-16", versioned_edits=True)
+    everything = types.Range(types.Position(0, 0), types.Position(4, 0))
+    found = code_actions.code_actions(state, client, everything, None, lambda new: analyser.analyse_one(path, new, {}))
+    assert [a.title for a in found] == [
+        "mmlint: fix MM001 (sync-twin-call)",
+        "mmlint: suppress MM001 with `# mmlint: ignore[MM001]`",
+        "Fix all mmlint problems in this file",
+    ]
+    (change,) = found[0].edit.document_changes
+    assert change.text_document.version == 4
+    plain = code_actions.ClientView("utf-16", versioned_edits=False)
+    assert code_actions.code_actions(state, plain, everything, ["quickfix"], lambda new: analyser.analyse_one(path, new, {}))[0].edit.changes
+
+
 # -- the suppression action ------------------------------------------------------------------
 
 
