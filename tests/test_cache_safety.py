@@ -212,8 +212,10 @@ def test_the_cap_prunes_the_least_recently_used_entries(cache_dir, project, monk
 
 def test_a_run_of_hits_does_not_prune(cache_dir, project, monkeypatch):
     check(cwd=project)
-    monkeypatch.setenv("MMLINT_CACHE_MAX_MB", str(1 / 1024))  # 1,024 bytes
-    fill(cache_dir / FORMAT, 3, 1000)
+    # 4,096 bytes: over it with the fillers, not with the one real entry (an
+    # entry larger than the whole cap is never read: mmlint.core.safe_read).
+    monkeypatch.setenv("MMLINT_CACHE_MAX_MB", str(4 / 1024))
+    fill(cache_dir / FORMAT, 3, 4000)
     check(cwd=project)
     assert len(entries(cache_dir)) == 4
 

@@ -184,11 +184,11 @@ def test_concise_is_one_line_per_finding_never_wrapped(trees, monkeypatch) -> No
     for args in (["check", "--output-format", "concise"], ["check", "--format", "concise"]):
         output = invoke(args, trees / "processors", monkeypatch)
         *findings, summary = output.splitlines()
-        assert len(findings) == 33 and summary.startswith("Found 33 diagnostics")
+        assert len(findings) == 34 and summary.startswith("Found 34 diagnostics")
         assert all(re.fullmatch(r"\S+\.py:\d+:\d+: MM\d{3} [^\n]+", line) for line in findings), findings
         assert "mmproc/processors/broken.py:9:67: MM999 could not parse: invalid syntax. Perhaps you forgot a comma?" in findings
     quiet = invoke(["check", "--format", "concise", "-q"], trees / "processors", monkeypatch)
-    assert len(quiet.splitlines()) == 33 and "Found" not in quiet
+    assert len(quiet.splitlines()) == 34 and "Found" not in quiet
 
 
 def test_concise_refuses_statistics(trees, monkeypatch) -> None:

@@ -10,6 +10,9 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TypeVar
 
+from typing import TYPE_CHECKING
+
+from mmlint.analysis.symbols import ClassSymbol as ClassSymbol, DefSymbol as DefSymbol, ModuleSymbol as ModuleSymbol, Symbol as Symbol, SyncDefSymbol as SyncDefSymbol
 from mmlint.facts.model import CLS, DOTTED, NAME, SELF, STAR, SUPER, CalleeRef, ClassInfo, FileFacts
 
 # A def is identified by the display path of its file and its index there.
@@ -18,6 +21,18 @@ DefKey = tuple[str, int]
 SyncKey = tuple[str, int]
 ClassKey = tuple[str, str]  # (display path of the module, class qualname)
 T = TypeVar("T")
+
+if TYPE_CHECKING:
+    from mmlint.analysis.values import Values
+
+# Bases that define no attribute an instance could be asked for: a method
+# lookup passes them without doubt (`class LLM(abc.ABC, ChatModelMixin)`).
+INERT_BASES = frozenset(
+    {
+        "object", "builtins.object", "ABC", "abc.ABC", "Generic", "typing.Generic", "Protocol",
+        "typing.Protocol", "typing_extensions.Protocol",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -53,35 +68,19 @@ class SyncCall:
     targets: tuple[SyncKey, ...]
     coroutine: bool
     complete: bool
+    # What the callee is, by provenance, where it is a library's value
+    # (mmlint.analysis.values): "transformers.AutoTokenizer.from_pretrained()::__call__",
+    # "requests.Session()::get" — matched against the type-keyed knowledge.
+    library: tuple[str, ...] = ()
+    # Why the callee could not be typed ("" when it could, or was never asked).
+    why: str = ""
 
 
 UNKNOWN_CALL = SyncCall((), False, False)
 
 
-# What a module-level name (or an attribute of one) is, as ``resolve_dotted`` finds it.
-@dataclass(frozen=True, slots=True)
-class ModuleSymbol:
-    path: str  # the module's display path
+# What a module-level name (or an attribute of one) is: mmlint.analysis.symbols.
 
-
-@dataclass(frozen=True, slots=True)
-class ClassSymbol:
-    key: ClassKey
-
-
-@dataclass(frozen=True, slots=True)
-class DefSymbol:
-    """An async def."""
-
-    key: DefKey
-
-
-@dataclass(frozen=True, slots=True)
-class SyncDefSymbol:
-    key: SyncKey
-
-
-Symbol = ModuleSymbol | ClassSymbol | DefSymbol | SyncDefSymbol
 
 
 class Resolver:
@@ -89,7 +88,7 @@ class Resolver:
 
     def __init__(self, files: dict[str, FileFacts]) -> None:
         self.files = files
-        self._sync_calls: dict[tuple[str, str | None, str, str, str | None], SyncCall] = {}
+        self._sync_calls: dict[tuple[str, str | None, str, str, str | None, str | None], SyncCall] = {}
         by_name: dict[str, str | None] = {}
         for path, facts in sorted(files.items()):
             # Two scanned files claiming one module name: resolve neither.
@@ -113,6 +112,7 @@ class Resolver:
         # answer differ, so those are not kept.
         self._names: dict[tuple[str, str], Symbol | None] = {}
         self._dispatch: dict[tuple[ClassKey, str | None], tuple[ClassKey, ...]] = {}
+        self._defining: dict[tuple[ClassKey, str, bool], tuple[ClassKey | None, bool]] = {}
 
     # ------------------------------------------------------------ modules
 
@@ -290,16 +290,32 @@ class Resolver:
     # ------------------------------------------------------------ any def (MM010)
 
     def defining_class(self, key: ClassKey, name: str, after: bool = False) -> ClassKey | None:
-        """The class whose body defines ``name`` first along ``key``'s MRO (after
-        ``key`` itself, for super()), sync or async alike; None when a base
-        outside the scan comes first or nothing defines it."""
+        """The scanned class whose body defines ``name`` first along ``key``'s
+        MRO (after ``key`` itself, for super()), sync or async alike; None when
+        no scanned class does. Bases outside the scan are passed over: Python
+        would most likely find the scanned definition (an unseen base *could*
+        define the name first; ``defining_class_shadowable`` says when)."""
+        return self.defining_class_shadowable(key, name, after)[0]
+
+    def defining_class_shadowable(self, key: ClassKey, name: str, after: bool = False) -> tuple[ClassKey | None, bool]:
+        """``defining_class``, and whether a base outside the scan (not one of
+        INERT_BASES) comes before the defining class in the MRO, so may define
+        ``name`` first: what a rewrite, unlike a report, must not bet on."""
+        found = self._defining.get((key, name, after))
+        if found is None:
+            found = self._defining[(key, name, after)] = self._defining_class(key, name, after)
+        return found
+
+    def _defining_class(self, key: ClassKey, name: str, after: bool) -> tuple[ClassKey | None, bool]:
         order = self.mro(key)
+        shadowable = False
         for entry in order[1:] if after else order:
             if isinstance(entry, External):
-                return None
+                shadowable = shadowable or entry.text not in INERT_BASES
+                continue
             if name in self.classes[entry][1].methods:
-                return entry
-        return None
+                return entry, shadowable
+        return None, shadowable
 
     def module_function(
         self, module: str, name: str, seen: frozenset[tuple[str, str]] = frozenset()
@@ -355,13 +371,49 @@ class Resolver:
             found = self._dispatch[(key, method)] = classes
         return found
 
+    @cached_property
+    def values(self) -> "Values":
+        """Provenance of receivers (mmlint.analysis.values)."""
+        from mmlint.analysis.values import Values
+
+        return Values(self)
+
     def resolve_callee(
-        self, facts: FileFacts, class_name: str | None, ref: CalleeRef | None, method: str | None = None
+        self,
+        facts: FileFacts,
+        class_name: str | None,
+        ref: CalleeRef | None,
+        method: str | None = None,
+        scope: str | None = None,
     ) -> Resolution:
         """The async defs an awaited call may run, seen from a function in
-        ``facts`` (the method ``method`` of ``class_name`` when not None)."""
+        ``facts`` (the method ``method`` of ``class_name`` when not None;
+        ``scope``: the calling def's qualname, whose locals type receivers)."""
         if ref is None:
             return UNRESOLVED
+        found = self._resolve_callee(facts, class_name, ref, method)
+        if found is UNRESOLVED and ref.kind != SUPER:
+            return self._typed_callee(facts, class_name, ref, scope)
+        return found
+
+    def _typed_callee(self, facts: FileFacts, class_name: str | None, ref: CalleeRef, scope: str | None) -> Resolution:
+        from mmlint.analysis.values import Place, ref_path
+
+        text = ref_path(ref)
+        if text is None:
+            return UNRESOLVED
+        value = self.values.of(Place(facts.path, class_name, scope or ""), text)
+        targets: list[DefKey] = []
+        unresolved = bool(value.why) or not value.atoms
+        for atom in value.atoms:
+            if atom[0] == "def" and atom[2]:
+                targets.append((str(atom[1]), int(atom[3])))  # type: ignore[call-overload]
+            else:
+                unresolved = True
+        concrete = [t for t in dict.fromkeys(targets) if not self._is_stub(t)]
+        return Resolution(tuple(concrete), unresolved or len(concrete) < len(set(targets)) or not concrete)
+
+    def _resolve_callee(self, facts: FileFacts, class_name: str | None, ref: CalleeRef, method: str | None) -> Resolution:
         if ref.kind in (NAME, DOTTED):
             symbol = self.resolve_dotted(facts.path, ref.text)
             if isinstance(symbol, DefSymbol):
@@ -377,12 +429,14 @@ class Resolver:
             # Dynamic dispatch: the class itself or any scanned subclass.
             candidates = [self.lookup_method(k, ref.text) for k in self.dispatch_classes(key, method)]
             concrete = [c for c in dict.fromkeys(candidates) if c is not None and not self._is_stub(c)]
+            if not any(c is not None for c in candidates):
+                return UNRESOLVED  # not a method: an attribute, typed by its value
             unresolved = any(c is None for c in candidates) or not concrete
             return Resolution(tuple(concrete), unresolved)
         return UNRESOLVED
 
     def resolve_sync_call(
-        self, facts: FileFacts, class_name: str | None, ref: CalleeRef, method: str | None = None
+        self, facts: FileFacts, class_name: str | None, ref: CalleeRef, method: str | None = None, scope: str | None = None
     ) -> SyncCall:
         """What a plain call runs, seen from a function in ``facts`` (the
         method ``method`` of ``class_name`` when not None): scanned sync defs
@@ -392,12 +446,60 @@ class Resolver:
         analyses ask for the same calls round after round."""
         # The reference by its fields: strings hash in C and keep their hash,
         # where the dataclass's __hash__ is a Python call at every lookup.
-        key = (facts.path, class_name, ref.kind, ref.text, method)
+        key = (facts.path, class_name, ref.kind, ref.text, method, scope)
         try:
             return self._sync_calls[key]
         except KeyError:
-            found = self._sync_calls[key] = self._resolve_sync_call(facts, class_name, ref, method)
+            found = self._resolve_sync_call(facts, class_name, ref, method)
+            if not found.targets and not found.coroutine and not found.complete and ref.kind != SUPER:
+                found = self._typed_sync_call(facts, class_name, ref, scope)
+            self._sync_calls[key] = found
             return found
+
+    def _typed_sync_call(self, facts: FileFacts, class_name: str | None, ref: CalleeRef, scope: str | None) -> SyncCall:
+        """A call the names alone do not resolve, by what its callee is
+        (mmlint.analysis.values): the scanned defs it runs (a class's
+        ``__init__``, an instance's ``__call__``), and library provenances."""
+        from mmlint.analysis.values import Place, ref_path
+
+        text = ref_path(ref)
+        if text is None:
+            return UNKNOWN_CALL
+        value = self.values.of(Place(facts.path, class_name, scope or ""), text)
+        targets: list[SyncKey] = []
+        library: list[str] = []
+        complete = not value.why and bool(value.atoms)
+        coroutine = bool(value.atoms)
+        for atom in value.atoms:
+            kind = atom[0]
+            if kind == "def":
+                if not atom[2]:
+                    targets.append((str(atom[1]), int(atom[3])))  # type: ignore[call-overload]
+                    coroutine = False
+                continue
+            coroutine = False
+            if kind == "class":
+                init = self.lookup_sync_method(atom[1], "__init__")  # type: ignore[arg-type]
+                if init is not None:
+                    targets.append(init)
+            elif kind == "instance":
+                call = self.lookup_sync_method(atom[1], "__call__")  # type: ignore[arg-type]
+                if call is None:
+                    complete = False
+                else:
+                    targets.append(call)
+            elif kind == "library" and atom[1] == "<unknown>":
+                complete = False  # an unannotated parameter called: nothing to go by
+            elif kind == "library":
+                provenance = str(atom[1])
+                head, dot, last = provenance.rpartition(".")
+                library.append(f"{provenance}::__call__" if provenance.endswith(("()", "[]")) or not dot else f"{head}::{last}")
+                complete = False
+            else:
+                complete = False
+        if coroutine:
+            return SyncCall((), True, complete, why=value.why)
+        return SyncCall(tuple(dict.fromkeys(targets)), False, complete, tuple(dict.fromkeys(library)), value.why)
 
     def _resolve_sync_call(self, facts: FileFacts, class_name: str | None, ref: CalleeRef, method: str | None) -> SyncCall:
         if ref.kind in (NAME, DOTTED):

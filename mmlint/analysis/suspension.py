@@ -77,7 +77,7 @@ class SuspensionAnalysis:
         for key, info in self.defs.items():
             facts = files[key[0]]
             for index, awaited in enumerate(info.awaits):
-                self._resolutions[(key, index)] = self.resolver.resolve_callee(facts, info.class_name, awaited.callee, _method(info))
+                self._resolutions[(key, index)] = self.resolver.resolve_callee(facts, info.class_name, awaited.callee, _method(info), info.qualname)
         self.verdicts: dict[DefKey, Verdict] = self._fixed_point()
         self.defs_by_path: dict[str, list[DefKey]] = {}
         for key in self.defs:
@@ -184,7 +184,7 @@ class SuspensionAnalysis:
             facts = self.files[key[0]]
             for timeout in info.timeouts:
                 if timeout.kind == "wait_for":
-                    resolution = self.resolver.resolve_callee(facts, info.class_name, timeout.callee, _method(info))
+                    resolution = self.resolver.resolve_callee(facts, info.class_name, timeout.callee, _method(info), info.qualname)
                     if resolution.fully_resolved and all(self.verdicts[t] == NEVER for t in resolution.targets):
                         chain, cycle, bare = self.chain_from(resolution.targets[0])
                         found.append(IneffectiveTimeout(key[0], timeout, chain, cycle, bare, key))

@@ -21,6 +21,7 @@ from mmlint.analysis.resolve import (
     ClassKey,
     ClassSymbol,
     DefKey,
+    INERT_BASES,
     External,
     ModuleSymbol,
     Resolver,
@@ -63,6 +64,10 @@ class Twin:
     # (display path, index into FileFacts.twin_assignments) of the assignment.
     async_: DefKey
     assigned: bool = False
+    # A base outside the scan comes before the class defining either member
+    # in the receiver's MRO: it may define that name first. Reported as the
+    # scanned class says; never rewritten.
+    shadowable: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,6 +210,9 @@ class TwinAnalysis:
         found = self._member(owner[0], owner[1], name)
         return None if found is None else (*found, owner[0])
 
+    def _shadowable(self, key: ClassKey, after: bool, *names: str) -> bool:
+        return any(self.resolver.defining_class_shadowable(key, name, after)[1] for name in names)
+
     def _in_module(self, module: str, name: str) -> tuple[bool, int, str] | None:
         located = self.resolver.module_function(module, name)
         if located is None:
@@ -286,7 +294,7 @@ class TwinAnalysis:
                         continue
                     if info.name in self._pattern_names(call.callee.text.rpartition(".")[2]):
                         continue  # the delegation: the async twin runs its sync body (calls_in's rule)
-                    resolved = self.resolver.resolve_sync_call(facts, info.class_name, call.callee, _method(info))
+                    resolved = self.resolver.resolve_sync_call(facts, info.class_name, call.callee, _method(info), info.qualname)
                     reached = next((bypasses[t] for t in resolved.targets if t in bypasses), None)
                     if reached is not None:
                         steps, bypass = reached
@@ -327,7 +335,7 @@ class TwinAnalysis:
             for info in facts.async_defs:
                 for call in info.calls:
                     if not (call.awaited or call.scheduled):
-                        pending.extend(self.resolver.resolve_sync_call(facts, info.class_name, call.callee, _method(info)).targets)
+                        pending.extend(self.resolver.resolve_sync_call(facts, info.class_name, call.callee, _method(info), info.qualname).targets)
         while pending:
             key = pending.pop()
             if key in graph:
@@ -337,7 +345,7 @@ class TwinAnalysis:
             targets = tuple(
                 target
                 for call in sync.calls
-                for target in self.resolver.resolve_sync_call(facts, sync.class_name, call.callee, _method(sync)).targets
+                for target in self.resolver.resolve_sync_call(facts, sync.class_name, call.callee, _method(sync), sync.qualname).targets
             )
             graph[key] = targets
             pending.extend(t for t in targets if t not in graph)
@@ -374,7 +382,8 @@ class TwinAnalysis:
         for async_name in candidates:
             twin = self._in_class(key, async_name, after)
             if twin is not None and twin[0]:
-                return Twin(name, async_name, (sync[2], sync[1]), (twin[2], twin[1])), True
+                shadowable = self._shadowable(key, after, name, async_name)
+                return Twin(name, async_name, (sync[2], sync[1]), (twin[2], twin[1]), shadowable=shadowable), True
         return self._assigned_in_class(key, name, (sync[2], sync[1]), after)
 
     def _assigned_in_class(self, key: ClassKey, name: str, sync: SyncKey, after: bool) -> tuple[Twin, bool] | None:
@@ -384,15 +393,18 @@ class TwinAnalysis:
         if not holders:
             return None
         order = self.resolver.mro(key)
+        shadowable = False
         for entry in order[1:] if after else order:
             if isinstance(entry, External):
-                return None
+                shadowable = shadowable or entry.text not in INERT_BASES
+                continue
             index = holders.get(entry)
             if index is not None:
                 assignment = self.files[entry[0]].twin_assignments[index]
                 if self.resolver.defining_class(key, assignment.async_, after) is not None:
                     return None  # a def of that name shadows the attribute
-                return Twin(name, assignment.async_, sync, (entry[0], index), assigned=True), True
+                twin = Twin(name, assignment.async_, sync, (entry[0], index), assigned=True, shadowable=shadowable)
+                return twin, True
         return None
 
     def _assigned_in_module(self, module: str, name: str, sync: tuple[bool, int, str]) -> tuple[Twin, bool] | None:

@@ -40,7 +40,7 @@ from mmlint.analysis.contexts import Contexts
 from mmlint.analysis.passes import passes_until_stable
 from mmlint.analysis.resolve import DefKey, SyncCall, SyncKey
 from mmlint.core.diagnostics import Span
-from mmlint.core.knowledge import costs_here, reason_of
+from mmlint.core.knowledge import UNKNOWN_ORIGIN, costs_here, is_type_pattern, reason_of
 from mmlint.facts.model import UNKNOWN, AsyncDef, CalleeRef, CallFact, CallRef, FileFacts, Parameter, SyncDef
 
 if TYPE_CHECKING:
@@ -197,8 +197,10 @@ def input_loop(loop: str, params: Iterable[str], module_names: Iterable[str], is
 def run_where_written(calls: tuple[CallRef, ...]) -> list[CallRef]:
     """A sync def's calls that run where they are written: not those handed
     to `asyncio.run` / `run_coroutine_threadsafe` / `create_task` and the
-    like, which only create a coroutine (never blocking, they weigh nothing)."""
-    return [call for call in calls if not call.scheduled]
+    like, which only create a coroutine (never blocking, they weigh nothing),
+    nor those that run once per object (a lazy initialisation, a start-up
+    step behind a flag: CallRef.once), whose cost is not the request's."""
+    return [call for call in calls if not call.scheduled and not call.once]
 
 
 def shown_callee(dotted: str) -> str:
@@ -274,7 +276,9 @@ class WeightAnalysis:
         self.suspension = suspension
         self.files: dict[str, FileFacts] = suspension.files
         self.resolver = suspension.resolver
-        self.patterns = tuple(blocking_patterns)
+        self.patterns = tuple(p for p in blocking_patterns if not is_type_pattern(p))
+        # Patterns keyed on a receiver's provenance, matched against SyncCall.library.
+        self.type_patterns = tuple(p for p in blocking_patterns if is_type_pattern(p))
         # The pattern each dotted callee matches: the fixed points ask again every round.
         self._patterns_matched: dict[str, str | None] = {}
         self._sync_calls: dict[SyncKey, tuple[tuple[CallRef, SyncCall], ...]] = {}
@@ -300,7 +304,31 @@ class WeightAnalysis:
         found = self._pattern_of(dotted)
         return found if found is None or costs_here(found, bounded_input, arity) else None
 
-    def _pattern_of(self, dotted: str) -> str | None:
+    def typed_matching(self, call: SyncCall, bounded_input: bool = False, arity: int = 1) -> str | None:
+        """The type-keyed pattern a call's typed callee matches (``matching``
+        of what the receiver is, not of its name)."""
+        found = self._typed_pattern(call)
+        return found if found is not None and costs_here(found, bounded_input, arity) else None
+
+    def _typed_pattern(self, call: SyncCall) -> str | None:
+        """A union matches only when each of its library values of known
+        origin does: a `zmq.Socket | zmq.asyncio.Socket` may be the async one."""
+        found = None
+        for typed in call.library:
+            pattern = self._pattern_of(typed, self.type_patterns)
+            if pattern is None and not typed.startswith(UNKNOWN_ORIGIN):
+                return None  # a known value of the union that is not costly
+            found = found or pattern
+        return found
+
+    def _pattern_of(self, dotted: str, patterns: tuple[str, ...] | None = None) -> str | None:
+        if patterns is not None:
+            key = f"{dotted}\x00"
+            try:
+                return self._patterns_matched[key]
+            except KeyError:
+                found_typed = self._patterns_matched[key] = matching_pattern(dotted, patterns)
+                return found_typed
         try:
             return self._patterns_matched[dotted]
         except KeyError:
@@ -317,7 +345,7 @@ class WeightAnalysis:
                 is_async, index = local
                 return SyncCall((), True, True) if is_async else SyncCall(((facts.path, index),), False, True)
         method = info.name if info.class_name is not None else None
-        return self.resolver.resolve_sync_call(facts, info.class_name, ref, method)
+        return self.resolver.resolve_sync_call(facts, info.class_name, ref, method, info.qualname)
 
     def _local_defs(self, facts: FileFacts) -> dict[str, tuple[bool, int]]:
         found = self._local_cache.get(facts.path)
@@ -364,7 +392,9 @@ class WeightAnalysis:
             if key in chains:
                 return False
             for fact, call in self._sync_calls[key]:
-                pattern = self.matching(fact.dotted, fact.bounded_input, fact.arity)
+                pattern = self.matching(fact.dotted, fact.bounded_input, fact.arity) or self.typed_matching(
+                    call, fact.bounded_input, fact.arity
+                )
                 if pattern is not None:
                     chains[key] = BlockingChain((self._step(key),), fact.dotted, pattern)
                     return True
@@ -391,7 +421,9 @@ class WeightAnalysis:
             for fact, call in zip(info.calls, self._async_calls[key]):
                 if fact.awaited or fact.scheduled or fact.future_result:
                     continue
-                if self.matching(fact.dotted, fact.bounded_input, fact.arity) is not None:
+                if self.matching(fact.dotted, fact.bounded_input, fact.arity) is not None or self.typed_matching(
+                    call, fact.bounded_input, fact.arity
+                ):
                     continue
                 chain = self.blocking_chain(call)
                 if chain is not None:
@@ -432,7 +464,7 @@ class WeightAnalysis:
         callee as written (a str) when unknown (it cannot be resolved and is
         not known to be cheap: never heavy on its own)."""
         dotted, ref, arity = fact.dotted, fact.callee, fact.arity
-        pattern = self._pattern_of(dotted)
+        pattern = self._pattern_of(dotted) or self._typed_pattern(call)
         if pattern is not None:
             if not costs_here(pattern, fact.bounded_input, arity):
                 return None  # a known cost that grows with an input the source bounds
@@ -451,7 +483,7 @@ class WeightAnalysis:
             return None  # a scanned class with no scanned __init__
         if is_cheap_call(dotted, arity):
             return None
-        if ref.kind == UNKNOWN and ref.text == "<expr>":
+        if ref.kind == UNKNOWN and (ref.text == "<expr>" or "(" in ref.text or "[" in ref.text):
             return shown_callee(dotted) if dotted != "<expr>" else "a computed callee"
         return ref.describe()
 

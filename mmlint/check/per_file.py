@@ -23,7 +23,8 @@ from mmlint.core.source import DecodeError, decode_source, indentation_view, rou
 from mmlint.facts.anchors import anchors_of, python_tree_of, statement_anchors
 from mmlint.facts.lean import LeanView, lean_view
 from mmlint.facts.light import light_fields
-from mmlint.facts.model import FileFacts
+from mmlint.facts.values import values_of
+from mmlint.facts.model import FileFacts, ValueFact
 from mmlint.core.twins import TwinPair
 from mmlint.facts.outcome import FileOutcome, Parsed, ParseFailure, Unparsed
 from mmlint.facts.suppressions import parse_suppressions
@@ -157,16 +158,23 @@ def _analyse(
     # trees never take memory at once.
     lean: LeanView | None = None
     light: FileFacts | None = None
+    # Values come from CPython's tree whichever collector fills the rest (mmlint.facts.values).
+    values: tuple[ValueFact, ...] = ()
     if view is text:
         tree = python_tree if isinstance(python_tree, ast.Module) else python_tree_of(text)
         lean = lean_view(text, tree, twins) if tree is not None else None
         if lean is not None:
             assert tree is not None
             light = light_fields(text, tree, real_path, display_path, round_trips(data))
+        elif tree is not None:
+            values = values_of(tree)
         anchors = lean.anchors if lean is not None else (anchors_of(tree) if tree is not None else None)
         del tree
     else:
         anchors = statement_anchors(view)
+        tree = python_tree if isinstance(python_tree, ast.Module) else python_tree_of(text)
+        values = values_of(tree) if tree is not None else ()
+        del tree
     del python_tree
     try:
         try:
@@ -174,6 +182,8 @@ def _analyse(
         except cst.ParserSyntaxError:
             if lean is None:
                 raise
+            if light is not None:
+                values = light.values
             lean = light = None  # what libcst says of the file is said of the whole of it
             anchors = statement_anchors(view)
             module = cst.parse_module(view)
@@ -191,6 +201,8 @@ def _analyse(
             facts = replace(light, call_sites=call_sites, async_defs=async_defs)
         else:
             facts = collect_facts(module, real_path, display_path, twins, column_shift, anchors, text=view)
+            if values:
+                facts = replace(facts, values=values)
             if not round_trips(data):
                 facts = replace(facts, round_trips=False)
     except RecursionError:

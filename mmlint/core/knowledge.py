@@ -225,8 +225,7 @@ KNOWLEDGE_SETS: tuple[KnowledgeSet, ...] = (
     KnowledgeSet(
         "encoding-hashing",
         True,
-        "Whole-payload base64 and digests (`base64.b64decode`, `hashlib.sha256(data)`), as of request media. "
-        "Cheap when given only a literal, a constant or a constant-bounded slice.",
+        "Whole-payload base64 and digests (`base64.b64decode`, `hashlib.sha256(data)`), as of request media.",
         _calls(
             "decodes or encodes a whole payload",
             "base64.b64decode", "base64.b64encode", "base64.urlsafe_b64decode", "base64.urlsafe_b64encode",
@@ -242,7 +241,7 @@ KNOWLEDGE_SETS: tuple[KnowledgeSet, ...] = (
     KnowledgeSet(
         "deserialization",
         True,
-        "Unpickling a whole blob (`pickle.loads`, `cloudpickle.loads`). Cheap when given only a literal or a constant.",
+        "Unpickling a whole blob (`pickle.loads`, `cloudpickle.loads`).",
         _calls("unpickles a whole blob", "pickle.loads", "cloudpickle.loads", "dill.loads"),
         sized_by_input=True,
     ),
@@ -316,6 +315,92 @@ KNOWLEDGE_SETS: tuple[KnowledgeSet, ...] = (
     ),
 )
 
+
+# ------------------------------------------------------------ knowledge keyed on types
+
+# A type-keyed pattern is ``provenance::method``: what made the receiver
+# (mmlint.analysis.values: "transformers.AutoTokenizer.from_pretrained()",
+# "requests.Session()", "zmq.Context().socket()") and the method called on it
+# (``__call__`` for the receiver called itself), so the receiver's name does
+# not matter: ``self._tok_ref(text)`` tokenizes when ``_tok_ref`` holds a tokenizer.
+TYPE_SEPARATOR = "::"
+# The provenance of a value of unknown origin (an unannotated parameter): its
+# attributes keep their names, `<unknown>.tokenizer` (a processor's tokenizer).
+UNKNOWN_ORIGIN = "<unknown>"
+
+
+@dataclass(frozen=True, slots=True)
+class KnownType:
+    set_name: str  # the KnowledgeSet it belongs to: on and off with it
+    provenances: tuple[str, ...]  # fnmatch patterns over a receiver's provenance
+    methods: tuple[str, ...]  # its costly methods ("__call__": calling it)
+    reason: str
+    sized_by_input: bool = False  # as KnowledgeSet.sized_by_input
+
+    @property
+    def patterns(self) -> tuple[str, ...]:
+        return tuple(f"{provenance}{TYPE_SEPARATOR}{method}" for provenance in self.provenances for method in self.methods)
+
+
+_TOKENIZER_METHODS = (
+    "__call__", "encode", "decode", "batch_decode", "batch_encode_plus", "encode_plus", "encode_batch",
+    "decode_batch", "tokenize", "convert_ids_to_tokens", "convert_tokens_to_string", "apply_chat_template",
+)
+_HTTP_METHODS = ("get", "post", "put", "patch", "delete", "head", "options", "request", "send", "stream", "urlopen")
+_ZMQ_RECEIVES = ("recv", "recv_multipart", "recv_pyobj", "recv_json", "recv_string", "recv_serialized", "poll")
+
+KNOWN_TYPES: tuple[KnownType, ...] = (
+    KnownType(
+        "tokenizers",
+        (
+            "transformers.*Tokenizer*()", "tokenizers.*()", "*.get_tokenizer()",
+            "<unknown>.tokenizer", "<unknown>._tokenizer",
+        ),
+        _TOKENIZER_METHODS,
+        _TOKENIZE,
+        sized_by_input=True,
+    ),
+    KnownType(
+        "tokenizers",
+        ("transformers.*Processor*()", "transformers.*FeatureExtractor*()"),
+        ("__call__", "preprocess", "batch_decode", "decode", "apply_chat_template"),
+        "runs a Hugging Face processor",
+    ),
+    KnownType(
+        "http-sync",
+        ("requests.Session()", "requests.session()", "requests.sessions.Session()", "httpx.Client()", "urllib3.PoolManager()"),
+        _HTTP_METHODS,
+        "waits for a network round trip",
+    ),
+    KnownType(
+        "zmq-sync",
+        ("zmq.Context().socket()", "zmq.Context.instance().socket()", "zmq.Socket()", "zmq.sugar.*.socket()"),
+        _ZMQ_RECEIVES,
+        "waits on a synchronous ZeroMQ socket",
+    ),
+    KnownType(
+        "image-processing",
+        ("PIL.Image.open()", "PIL.Image.new()", "PIL.Image.fromarray()", "PIL.Image.frombytes()", "PIL.Image.Image()"),
+        ("load", "convert", "resize", "thumbnail", "transpose", "rotate", "filter", "tobytes", "save"),
+        "decodes or transforms a PIL image",
+    ),
+    KnownType(
+        "futures",
+        ("*Executor().submit()", "*Executor*.submit()", "concurrent.futures.Future()", "*.futures.Future()"),
+        ("result",),  # not `exception()`: often read right after `set_exception`, done
+        "waits for a future",
+    ),
+)
+
+_TYPE_CALLS = tuple((known.set_name, KnownCall(pattern, known.reason)) for known in KNOWN_TYPES for pattern in known.patterns)
+_SIZED_TYPE_PATTERNS = frozenset(pattern for known in KNOWN_TYPES if known.sized_by_input for pattern in known.patterns)
+
+
+def is_type_pattern(pattern: str) -> bool:
+    """A pattern keyed on a receiver's provenance (``provenance::method``)."""
+    return TYPE_SEPARATOR in pattern
+
+
 SETS_BY_NAME = {entry.name: entry for entry in KNOWLEDGE_SETS}
 DEFAULT_SETS = tuple(entry.name for entry in KNOWLEDGE_SETS if entry.default)
 
@@ -327,12 +412,15 @@ def patterns_of(set_names: tuple[str, ...]) -> tuple[str, ...]:
     for entry in KNOWLEDGE_SETS:
         if entry.name in chosen:
             seen.update((call.pattern, None) for call in entry.calls)
+    seen.update((call.pattern, None) for set_name, call in _TYPE_CALLS if set_name in chosen)
     return tuple(seen)
 
 
 REASONS = {call.pattern: call.reason for entry in KNOWLEDGE_SETS for call in entry.calls}
+REASONS.update((call.pattern, call.reason) for _, call in _TYPE_CALLS)
 SET_OF_PATTERN = {call.pattern: entry.name for entry in KNOWLEDGE_SETS for call in entry.calls}
-SIZED_BY_INPUT = frozenset(call.pattern for entry in KNOWLEDGE_SETS if entry.sized_by_input for call in entry.calls)
+SET_OF_PATTERN.update((call.pattern, set_name) for set_name, call in _TYPE_CALLS)
+SIZED_BY_INPUT = frozenset(call.pattern for entry in KNOWLEDGE_SETS if entry.sized_by_input for call in entry.calls) | _SIZED_TYPE_PATTERNS
 
 
 def costs_here(pattern: str, bounded_input: bool, arity: int = 1) -> bool:

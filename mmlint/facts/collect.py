@@ -57,6 +57,7 @@ from mmlint.facts.module_paths import (
     relative_anchor,
 )
 from mmlint.facts.nfkc import with_normalised_identifiers
+from mmlint.facts.once_cst import once_guarded_calls
 from mmlint.facts.positions import Range, locate, to_span
 from mmlint.facts.scopes import (
     ANNOTATION_SCOPE,
@@ -353,7 +354,7 @@ class FileWalk:
                 for stmt in (node.body.body if isinstance(node.body, cst.IndentedBlock) else ())
                 if isinstance(stmt, cst.FunctionDef)
             )
-            bases = tuple(dotted_text(arg.value) or "" for arg in node.bases if arg.keyword is None)
+            bases = tuple(dotted_text(_unsubscripted(arg.value)) or "" for arg in node.bases if arg.keyword is None)
             qual = ".".join([part.name for part in ctx.owner] + [name])
             self.classes.append(_PendingClass(node, qual, bases, methods))
         annotation_names = NameScope(ANNOTATION_SCOPE, ctx.names) if node.type_parameters is not None else None
@@ -653,7 +654,8 @@ class FileWalk:
             if text is not None:
                 head = text.split(".", 1)[0]
                 return CalleeRef(UNKNOWN if bound_in_function(head, scope) else DOTTED, text)
-        return CalleeRef(UNKNOWN, "<expr>")
+        # As mmlint.facts.light.callee_ref: a computed callee by its path.
+        return CalleeRef(UNKNOWN, _expr_path(func) or "<expr>")
 
     # -- from the walk's records to facts
 
@@ -820,6 +822,7 @@ class FileWalk:
     def _sync_def(self, pending: _PendingSyncDef) -> SyncDef:
         node, frame, owner = pending.node, pending.frame, pending.owner
         discarded, ranges = self.discarded, self.ranges
+        once = once_guarded_calls(node)
         return SyncDef(
             name=node.name.value,
             qualname=qualname(owner),
@@ -842,6 +845,7 @@ class FileWalk:
                     scheduled=id(call) in self.scheduled,
                     span=self.span(call) if id(call) in discarded and id(call) in ranges else None,
                     bounded_input=has_bounded_input(call),
+                    once=id(call) in once,
                 )
                 for call in frame.calls
             ),
@@ -888,6 +892,28 @@ def _class_name(owner: tuple[Owner, ...]) -> str | None:
     if enclosing and all(part.kind == model.CLASS for part in enclosing):
         return ".".join(part.name for part in enclosing)
     return None
+
+
+def _expr_path(node: cst.BaseExpression) -> str | None:
+    """As mmlint.facts.values.expr_path, of libcst's tree."""
+    suffix: list[str] = []
+    while True:
+        kind = type(node)
+        if kind is cst.Attribute:
+            suffix.append("." + node.attr.value)  # type: ignore[attr-defined]
+            node = node.value  # type: ignore[attr-defined]
+        elif kind is cst.Call:
+            suffix.append("()")
+            node = node.func  # type: ignore[attr-defined]
+        elif kind is cst.Subscript:
+            suffix.append("[]")
+            node = node.value  # type: ignore[attr-defined]
+        elif kind is cst.Await:
+            node = node.expression  # type: ignore[attr-defined]
+        elif kind is cst.Name:
+            return str(node.value) + "".join(reversed(suffix))  # type: ignore[attr-defined]
+        else:
+            return None
 
 
 def _unsubscripted(expr: cst.BaseExpression) -> cst.BaseExpression:

@@ -50,6 +50,8 @@ from mmlint.facts.model import (
     SyncDef,
     TwinAssignment,
 )
+from mmlint.facts.once_ast import once_guarded_calls
+from mmlint.facts.values import expr_path, values_of
 from mmlint.facts.module_paths import (
     module_name_for,
     module_path_parts,
@@ -89,7 +91,7 @@ def light_fields(text: str, tree: ast.Module, real_path: Path, display_path: str
     the collector)."""
     walk = _Walk(text, real_path)
     walk.run(tree, coroutines=True)
-    facts = walk.facts(display_path)
+    facts = replace(walk.facts(display_path), values=values_of(tree))
     return facts if round_trip else replace(facts, round_trips=False)
 
 
@@ -112,7 +114,7 @@ def light_facts(data: bytes, real_path: Path, display_path: str) -> FileFacts | 
     walk = _Walk(text, real_path)
     if not walk.run(tree):
         return None
-    facts = walk.facts(display_path)
+    facts = replace(walk.facts(display_path), values=values_of(tree))
     return facts if round_trips(data) else replace(facts, round_trips=False)
 
 
@@ -238,7 +240,8 @@ class _Walk:
             self.module_bindings.add(node.name)
         if all(part.kind == model.CLASS for part in ctx.owner):
             methods = tuple(s.name for s in node.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)))
-            bases = tuple(dotted_text(_unstarred(base)) or "" for base in node.bases)
+            # `Generic[T]`, `Base[int]`: the class subscripted is the base.
+            bases = tuple(dotted_text(_unsubscripted(_unstarred(base))) or "" for base in node.bases)
             qual = ".".join([part.name for part in ctx.owner] + [node.name])
             self.classes.append(ClassInfo(qual, bases, methods, node.lineno))
         type_params = getattr(node, "type_params", None)
@@ -515,6 +518,7 @@ class _Walk:
 
     def _sync_def(self, pending: _PendingDef) -> SyncDef:
         node, frame, owner = pending.node, pending.frame, pending.owner
+        once = once_guarded_calls(node)
         enclosing = owner[:-1]
         class_name = ".".join(p.name for p in enclosing) if enclosing and all(p.kind == model.CLASS for p in enclosing) else None
         return SyncDef(
@@ -539,6 +543,7 @@ class _Walk:
                     scheduled=id(call) in self.scheduled,
                     span=self._call_span(call) if self._droppable(call, scope, class_name, owner) else None,
                     bounded_input=has_bounded_input(call),
+                    once=id(call) in once,
                 )
                 for call, scope, in_loop in frame.calls
             ),
@@ -848,6 +853,10 @@ def _unstarred(node: ast.expr) -> ast.expr:
     return node.value if isinstance(node, ast.Starred) else node
 
 
+def _unsubscripted(node: ast.expr) -> ast.expr:
+    return node.value if isinstance(node, ast.Subscript) else node
+
+
 def stored_names(target: ast.AST) -> list[str]:
     if isinstance(target, ast.Name):
         return [target.id]
@@ -897,7 +906,9 @@ def callee_ref(func: ast.expr, scope: NameScope) -> CalleeRef:
         if text is not None:
             head = text.split(".", 1)[0]
             return CalleeRef(UNKNOWN if bound_in_function(head, scope) else DOTTED, text)
-    return CalleeRef(UNKNOWN, "<expr>")
+    # A computed callee by its path (`workers[].generate`, `get_session().get`):
+    # what mmlint.analysis.values types it by.
+    return CalleeRef(UNKNOWN, expr_path(func) or "<expr>")
 
 
 def receiver_chain(func: ast.Attribute) -> str:

@@ -97,7 +97,8 @@ class CalleeRef:
             return f"cls.{self.text}"
         if self.kind == SUPER:
             return f"super().{self.text}"
-        return self.text
+        # A computed callee's path (mmlint.facts.values.expr_path), as a reader writes it.
+        return self.text.replace("()", "(...)").replace("[]", "[...]")
 
 
 @pickles_by_fields
@@ -171,6 +172,10 @@ class CallRef:
     # None for every other call (placing each would cost a codegen of its line).
     span: Span | None = None
     bounded_input: bool = False  # as CallFact.bounded_input
+    # Runs once per object, not per call: inside a lazy-initialisation guard
+    # (`if self._x is None: self._x = load()`) or after an early return on a
+    # flag the def sets (`if self._started: return`), mmlint.facts.once_ast.
+    once: bool = False
 
 
 # Parameter kinds, as inspect names them.
@@ -296,6 +301,35 @@ class ClassInfo:
         return name in self.methods or name in self.attributes or "__getattr__" in self.methods
 
 
+# Where a ValueFact's name lives.
+ValueKind = Literal["global", "attribute", "local", "return"]
+
+
+@pickles_by_fields
+@dataclass(frozen=True, slots=True)
+class ValueFact:
+    """Where a name's value comes from, flow-insensitively (one fact per
+    assignment; a name with several is their union): mmlint.facts.values
+    writes them, mmlint.analysis.values types receivers by them.
+
+    ``source`` is an expression in a small path language: dotted names,
+    ``()`` after a call, ``[]`` after a subscript (``ModelWorker()``,
+    ``zmq.Context().socket()``, ``self.get_mm_processor()``, ``workers[]``);
+    an annotation ``T`` is written ``T()``, an instance of ``T``."""
+
+    kind: ValueKind
+    # "" for a module global; the class (qualified) whose instances hold an
+    # attribute; the def (qualname) a local or a return value belongs to.
+    holder: str
+    name: str  # the global, attribute or local ("" for a return value)
+    source: str
+    # The def (qualname) where ``source`` is evaluated ("" at module or class level).
+    context: str = ""
+    # The value is a container (a dict, list, set or tuple display or
+    # comprehension) whose elements are ``source``.
+    element: bool = False
+
+
 # ImportFact.local of `from m import *`: its target is the module m.
 STAR = "*"
 
@@ -368,3 +402,7 @@ class FileFacts:
     # The assigned twins above that MM010 can wire: at module level, or on
     # `self` in a method directly in a class body, with where each is.
     twin_assignments: tuple[TwinAssignment, ...] = ()
+    # Where names' values come from (mmlint.facts.values): module globals,
+    # instance attributes, locals and return values that a receiver's type
+    # can be read from.
+    values: tuple[ValueFact, ...] = ()

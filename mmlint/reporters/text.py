@@ -120,7 +120,7 @@ def _real_path(report: "Report", shown: str) -> Path | None:
 def _diagnostic_lines(out: _Out, d: Diagnostic, real: Path | None, width: int | None = None) -> list[str]:
     style, esc = out.style, out.escape
     heading = "\n".join(_heading_lines(out, d, width))
-    notes = _chain_notes(out, d, width) + _related_notes(out, d) + _help_lines(out, d, width) + _confirmation_lines(out, d)
+    notes = _chain_notes(out, d, width) + _related_notes(out, d, width) + _help_lines(out, d, width) + _confirmation_lines(out, d)
     source = line_of(real, d.span.line)
     if source is None:
         return [heading, *notes]
@@ -201,14 +201,18 @@ def _confirmation_lines(out: _Out, d: Diagnostic) -> list[str]:
     return [f"  {out.style(f'= {status}', 'bold magenta')}: {out.escape(visible(rest))}"]
 
 
-def _related_notes(out: _Out, d: Diagnostic) -> list[str]:
+def _related_notes(out: _Out, d: Diagnostic, width: int | None = None) -> list[str]:
     """Each related location (the coroutine a finding's call runs in, the
-    awaits of it) as a `= note:` line: where, then what."""
-    return [
-        f"  {out.style('= note', 'cyan')}: {out.escape(visible(visible_path(r.path)))}:{r.span.line}:{r.span.column}: "
-        f"{out.escape(visible(r.message))}"
-        for r in d.related
-    ]
+    awaits of it) as a `= note:` line: where, then what; past ``width`` the
+    rest goes on below, broken between words."""
+    lines: list[str] = []
+    for r in d.related:
+        text = f"{visible(visible_path(r.path))}:{r.span.line}:{r.span.column}: {visible(r.message)}"
+        room = None if width is None else max(width - len(_HELP_PREFIX), 20)
+        first, *rest = [text] if room is None else wrap_words(text, room)
+        lines.append(f"  {out.style('= note', 'cyan')}: {out.escape(first)}")
+        lines.extend(_HELP_INDENT + out.escape(part) for part in rest)
+    return lines
 
 
 _HELP_PREFIX = "  = help: "

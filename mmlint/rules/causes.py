@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from mmlint.analysis.resolve import DefKey
 from mmlint.analysis.weight import HEAVY, Weight, matching_pattern, shown_callee
 from mmlint.core.diagnostics import Span
-from mmlint.core.knowledge import costs_here, reason_of, twin_patterns_of
+from mmlint.core.knowledge import UNKNOWN_ORIGIN, costs_here, is_type_pattern, reason_of, twin_patterns_of
 from mmlint.facts.model import AsyncDef, CallFact, FileFacts
 from mmlint.rules.base import RuleContext
 
@@ -52,9 +52,15 @@ def blocking_calls(facts: FileFacts, ctx: RuleContext) -> list[BlockingCall]:
     """MM005's findings in one file, before any filter."""
     found: list[BlockingCall] = []
     patterns = tuple(ctx.settings.blocking_calls)
+    resolver = ctx.project.resolver
     for index, info in enumerate(facts.async_defs):
+        method = info.name if info.class_name is not None else None
         for call in info.calls:
             direct = blocking_reason(call, patterns)
+            if direct is None and not (call.awaited or call.scheduled):
+                # By what the callee is, not its name: `self._tok(text)` where `_tok` holds a tokenizer.
+                typed = resolver.resolve_sync_call(facts, info.class_name, call.callee, method, info.qualname)
+                direct = typed_blocking_reason(call, typed.library, patterns)
             if direct is not None:
                 shown, why = direct
                 found.append(
@@ -161,6 +167,19 @@ def discovered_twin_calls(path: str, ctx: RuleContext) -> frozenset[Span]:
 def short_name(dotted: str) -> str:
     """The last two parts of a resolved callee, for a message (the chain keeps it whole)."""
     return ".".join(shown_callee(dotted).split(".")[-2:])
+
+
+def typed_blocking_reason(call: CallFact, library: tuple[str, ...], patterns: tuple[str, ...]) -> tuple[str, str] | None:
+    """As blocking_reason, by what the callee is (SyncCall.library) rather
+    than its name: `self._tok_ref(text)` where `_tok_ref` holds a tokenizer."""
+    typed_patterns = tuple(p for p in patterns if is_type_pattern(p))
+    found = [(typed, matching_pattern(typed, typed_patterns)) for typed in library]
+    if any(pattern is None and not typed.startswith(UNKNOWN_ORIGIN) for typed, pattern in found):
+        return None  # a union matches only when each of its known values does (a socket that may be zmq.asyncio's)
+    pattern = next((pattern for _, pattern in found if pattern is not None), None)
+    if pattern is None or not costs_here(pattern, call.bounded_input, call.arity):
+        return None
+    return shown_callee(call.dotted), reason_of(pattern)
 
 
 def blocking_reason(call: CallFact, patterns: tuple[str, ...]) -> tuple[str, str] | None:

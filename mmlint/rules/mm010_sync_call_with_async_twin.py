@@ -299,6 +299,8 @@ def unfixable_reason(twin_call: TwinCall, contract: Contract, facts: FileFacts) 
         return "the file ends its lines with a bare CR (classic Mac OS), which the fixer does not rewrite"
     if not twin_call.reachable:
         return f"`{twin_call.rewritten}` is not defined or imported where the call is written"
+    if twin_call.twin.shadowable:
+        return f"a base class outside the scan comes first in the MRO and may define `{call.callee.text.rpartition('.')[2]}` or `{async_name}` itself"
     if contract.arguments_problem is not None:
         return f"the twins' arguments differ: {contract.arguments_problem}"
     if contract.verdict == NEVER:

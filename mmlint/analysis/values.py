@@ -1,0 +1,359 @@
+"""What a receiver is: a flow-insensitive provenance layer over the facts'
+ValueFacts (mmlint.facts.values), as PyCG's assignment graph is.
+
+A path (``self.model``, ``worker_map[]``, ``get_session()``) seen from a
+place (a file, the class of the calling method, the calling def) evaluates
+to a union of *atoms*: an instance or a class of the scan, a scanned def
+(a function, or a method looked up on an instance), a scanned module, a
+container of atoms, or a library value named by its provenance (the dotted
+name of what made it: ``transformers.AutoTokenizer.from_pretrained()``,
+``requests.Session()``, ``zmq.Context().socket()``). Whatever a path cannot
+be followed to stays unknown, with the first reason why (a parameter with
+no annotation, an attribute never assigned, a name from outside the scan).
+
+Resolution (mmlint.analysis.resolve) asks it only for callees it cannot
+resolve by name: a method of a typed receiver resolves through the class's
+MRO with the usual dispatch over scanned subclasses; a library provenance is
+matched against the type-keyed knowledge (mmlint.core.knowledge).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from mmlint.analysis.symbols import ClassKey, ClassSymbol, DefSymbol, ModuleSymbol, SyncDefSymbol
+from mmlint.core.knowledge import UNKNOWN_ORIGIN
+from mmlint.facts.model import CLS, SELF, SUPER, CalleeRef, FileFacts, ValueFact
+
+
+
+class Resolver(Protocol):
+    """What this layer asks of mmlint.analysis.resolve.Resolver (a Protocol:
+    resolve imports this module, never the other way round)."""
+
+    files: dict[str, FileFacts]
+    classes: dict[ClassKey, Any]
+
+    def resolve_name(self, module: str, name: str) -> Any: ...
+    def _resolve_import(self, target: str, anchor: tuple[str, ...], seen: frozenset[tuple[str, str]]) -> Any: ...
+    def _attribute(self, symbol: Any, attr: str) -> Any: ...
+    def dispatch_classes(self, key: ClassKey, method: str | None) -> tuple[ClassKey, ...]: ...
+    def lookup_method(self, key: ClassKey, name: str) -> tuple[str, int] | None: ...
+    def lookup_sync_method(self, key: ClassKey, name: str) -> tuple[str, int] | None: ...
+    def mro(self, key: ClassKey) -> tuple[Any, ...]: ...
+
+# Atoms: (kind, payload...). Kinds: "instance" / "class" (ClassKey), "def"
+# (path, is async, index), "module" (path), "library" (provenance text),
+# "elements" (a container: a tuple of atoms).
+Atom = tuple[object, ...]
+
+_SEGMENT = re.compile(r"\.?([^.()\[\]]+)|(\(\))|(\[\])")
+_MAX_DEPTH = 12
+# Container methods whose call gives an element, or the container again.
+_ELEMENT_GETTERS = frozenset({"get", "pop", "setdefault", "__getitem__", "popitem"})
+_CONTAINER_VIEWS = frozenset({"values", "copy"})
+_BUILTIN_NAMES = frozenset({"open", "dict", "list", "set", "tuple", "str", "bytes", "int", "float", "object", "type"})
+
+
+@dataclass(frozen=True, slots=True)
+class Value:
+    atoms: tuple[Atom, ...]
+    why: str = ""  # the first reason a part of it is unknown ("" when none is)
+
+    def union(self, other: "Value") -> "Value":
+        return Value(tuple(dict.fromkeys((*self.atoms, *other.atoms))), self.why or other.why)
+
+
+NOTHING = Value(())
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    path: str  # the file's display path
+    class_name: str | None  # the class the def is a method of (qualified), if any
+    scope: str  # the def's qualname, "" at module or class level
+
+
+def split_path(text: str) -> list[str]:
+    """``zmq.Context().socket()`` -> ["zmq", "Context", "()", "socket", "()"]."""
+    return [match.group(1) or match.group(2) or match.group(3) for match in _SEGMENT.finditer(text)]
+
+
+class Values:
+    """Provenance of paths across one scan (one per Resolver)."""
+
+    def __init__(self, resolver: Resolver) -> None:
+        self.resolver = resolver
+        self.files = resolver.files
+        self._by_file: dict[str, dict[tuple[str, str, str], list[ValueFact]]] = {}
+        self._defs: dict[str, dict[str, tuple[bool, int]]] = {}
+        self._memo: dict[tuple[Place, str], Value] = {}
+        self._active: set[tuple[Place, str]] = set()
+
+    # ------------------------------------------------------------ indexes
+
+    def _facts(self, path: str) -> dict[tuple[str, str, str], list[ValueFact]]:
+        found = self._by_file.get(path)
+        if found is None:
+            found = {}
+            for fact in self.files[path].values:
+                found.setdefault((fact.kind, fact.holder, fact.name), []).append(fact)
+            self._by_file[path] = found
+        return found
+
+    def _def_index(self, path: str) -> dict[str, tuple[bool, int]]:
+        found = self._defs.get(path)
+        if found is None:
+            facts = self.files[path]
+            found = {info.qualname: (False, index) for index, info in enumerate(facts.sync_defs)}
+            found.update({info.qualname: (True, index) for index, info in enumerate(facts.async_defs)})
+            self._defs[path] = found
+        return found
+
+    # ------------------------------------------------------------ evaluation
+
+    def of(self, place: Place, text: str) -> Value:
+        """What the path ``text`` may be, seen from ``place``."""
+        key = (place, text)
+        found = self._memo.get(key)
+        if found is not None:
+            return found
+        if key in self._active or len(self._active) > _MAX_DEPTH:
+            return Value((), "its value depends on itself")
+        self._active.add(key)
+        try:
+            found = self._evaluate(place, split_path(text))
+        finally:
+            self._active.discard(key)
+        self._memo[key] = found
+        return found
+
+    def _evaluate(self, place: Place, parts: list[str]) -> Value:
+        if not parts:
+            return NOTHING
+        value = self._head(place, parts[0])
+        shown = parts[0]
+        for part in parts[1:]:
+            if not value.atoms:
+                break
+            if part == "()":
+                value = self._call(value, shown)
+            elif part == "[]":
+                value = self._item(value, shown)
+            else:
+                value = self._attribute(value, part, shown)
+            shown = f"{shown}{part}" if part in ("()", "[]") else f"{shown}.{part}"
+        return value
+
+    def _from_facts(self, facts: Iterable[ValueFact], path: str, class_name: str | None) -> Value:
+        value = NOTHING
+        for fact in facts:
+            found = self.of(Place(path, class_name, fact.context), fact.source)
+            if fact.element:
+                found = Value((("elements", found.atoms),), found.why)
+            value = value.union(found)
+        return value
+
+    def _head(self, place: Place, name: str) -> Value:
+        path = place.path
+        facts = self.files[path]
+        scope = place.scope
+        while scope:
+            local = self._facts(path).get(("local", scope, name))
+            if local:
+                return self._from_facts(local, path, place.class_name)
+            parameter = self._parameter(place, scope, name)
+            if parameter is not None:
+                return parameter
+            if ".<locals>." not in scope:
+                break
+            scope = scope.rsplit(".<locals>.", 1)[0]
+        return self._global(path, name, facts)
+
+    def _parameter(self, place: Place, scope: str, name: str) -> Value | None:
+        located = self._def_index(place.path).get(scope)
+        if located is None:
+            return None
+        is_async, index = located
+        facts = self.files[place.path]
+        info = facts.async_defs[index] if is_async else facts.sync_defs[index]
+        for position, parameter in enumerate(info.params):
+            if parameter.name != name:
+                continue
+            if position == 0 and info.class_name is not None and scope == f"{info.class_name}.{info.name}":
+                key = (place.path, info.class_name)
+                if key in self.resolver.classes and "staticmethod" not in getattr(info, "decorators", ()):
+                    kind = "class" if name == "cls" or "classmethod" in getattr(info, "decorators", ()) else "instance"
+                    return Value(((kind, key),))
+            if not parameter.annotation:
+                # Of unknown origin: its attributes keep their names
+                # (`<unknown>.tokenizer`), which type-keyed knowledge may know.
+                return Value((("library", UNKNOWN_ORIGIN),), f"`{name}` is a parameter with no annotation")
+            from mmlint.facts.values import annotation_paths  # the same reading of annotations as the facts'
+
+            import ast
+
+            try:
+                node = ast.parse(parameter.annotation, mode="eval").body
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                return Value((), f"`{name}`'s annotation is not a type")
+            value = NOTHING
+            for text, element in annotation_paths(node):
+                found = self.of(Place(place.path, None, ""), text)
+                value = value.union(Value((("elements", found.atoms),), found.why) if element else found)
+            return value if value.atoms or value.why else Value((), f"`{name}`'s annotation names no class")
+        return None
+
+    def _global(self, path: str, name: str, facts: FileFacts) -> Value:
+        assigned = self._facts(path).get(("global", "", name))
+        if assigned:
+            return self._from_facts(assigned, path, None)
+        symbol = self.resolver.resolve_name(path, name)
+        if isinstance(symbol, ClassSymbol):
+            return Value((("class", symbol.key),))
+        if isinstance(symbol, SyncDefSymbol):
+            return Value((("def", symbol.key[0], False, symbol.key[1]),))
+        if isinstance(symbol, DefSymbol):
+            return Value((("def", symbol.key[0], True, symbol.key[1]),))
+        if isinstance(symbol, ModuleSymbol):
+            return Value((("module", symbol.path),))
+        for fact in reversed(facts.imports):
+            if fact.local == name:
+                parent, _, last = fact.target.rpartition(".")
+                if fact.anchor or parent:
+                    # `from .server import worker`: a global of a scanned module.
+                    module = self.resolver._resolve_import(parent, fact.anchor, frozenset()) if (parent or fact.anchor) else None
+                    if isinstance(module, ModuleSymbol):
+                        return self._module_attribute(module.path, last)
+                if fact.anchor:
+                    return Value((), f"`{name}` is imported from a module outside the scan")
+                return Value((("library", fact.target),))
+        if name in _BUILTIN_NAMES:
+            return Value((("library", name),))
+        return Value((), f"`{name}` is not bound where it is used")
+
+    def _module_attribute(self, path: str, name: str) -> Value:
+        assigned = self._facts(path).get(("global", "", name))
+        if assigned:
+            return self._from_facts(assigned, path, None)
+        symbol = self.resolver._attribute(ModuleSymbol(path), name)
+        if symbol is None:
+            return self._global(path, name, self.files[path]) if name in self.files[path].assigned_names else Value(
+                (), f"`{name}` is not defined in a scanned module"
+            )
+        return self._global_symbol(symbol)
+
+    def _global_symbol(self, symbol: object) -> Value:
+        if isinstance(symbol, ClassSymbol):
+            return Value((("class", symbol.key),))
+        if isinstance(symbol, SyncDefSymbol):
+            return Value((("def", symbol.key[0], False, symbol.key[1]),))
+        if isinstance(symbol, DefSymbol):
+            return Value((("def", symbol.key[0], True, symbol.key[1]),))
+        if isinstance(symbol, ModuleSymbol):
+            return Value((("module", symbol.path),))
+        return NOTHING
+
+    # ------------------------------------------------------------ steps
+
+    def _attribute(self, value: Value, name: str, shown: str) -> Value:
+        result = Value((), value.why)
+        for atom in value.atoms:
+            kind = atom[0]
+            if kind == "library":
+                result = result.union(Value((("library", f"{atom[1]}.{name}"),)))
+            elif kind in ("instance", "class"):
+                result = result.union(self._member(atom[1], name, shown))  # type: ignore[arg-type]
+            elif kind == "module":
+                result = result.union(self._module_attribute(atom[1], name))  # type: ignore[arg-type]
+            elif kind == "elements":
+                if name in _ELEMENT_GETTERS:
+                    result = result.union(Value((("getter", atom[1]),)))
+                elif name in _CONTAINER_VIEWS:
+                    result = result.union(Value((("view", atom[1]),)))
+                else:
+                    result = result.union(Value((), f"`{shown}.{name}` is a container's method"))
+            else:
+                result = result.union(Value((), f"`{shown}` has no attribute `{name}` mmlint can follow"))
+        return result
+
+    def _member(self, key: ClassKey, name: str, shown: str) -> Value:
+        """``name`` on an instance of ``key`` (or the class): its methods
+        along the MRO, for it and each scanned subclass that may be the
+        instance; else the attribute's assigned values."""
+        resolver = self.resolver
+        classes = resolver.dispatch_classes(key, None)
+        atoms: list[Atom] = []
+        for candidate in classes:
+            async_key = resolver.lookup_method(candidate, name)
+            if async_key is not None:
+                atoms.append(("def", async_key[0], True, async_key[1]))
+                continue
+            sync_key = resolver.lookup_sync_method(candidate, name)
+            if sync_key is not None:
+                atoms.append(("def", sync_key[0], False, sync_key[1]))
+        if atoms:
+            return Value(tuple(dict.fromkeys(atoms)))
+        value = NOTHING
+        seen = False
+        for candidate in classes:
+            for entry in resolver.mro(candidate):
+                if not isinstance(entry, tuple):
+                    continue
+                assigned = self._facts(entry[0]).get(("attribute", entry[1], name))
+                if assigned:
+                    seen = True
+                    value = value.union(self._from_facts(assigned, entry[0], entry[1]))
+                    break
+        if seen:
+            return value
+        return Value((), f"`{shown}.{name}` is never assigned in the scanned classes")
+
+    def _call(self, value: Value, shown: str) -> Value:
+        result = Value((), value.why)
+        for atom in value.atoms:
+            kind = atom[0]
+            if kind == "class":
+                result = result.union(Value((("instance", atom[1]),)))
+            elif kind == "library":
+                result = result.union(Value((("library", f"{atom[1]}()"),)))
+            elif kind == "def":
+                result = result.union(self.returns(atom[1], atom[2], atom[3], shown))  # type: ignore[arg-type]
+            elif kind == "getter":
+                result = result.union(Value(atom[1]))  # type: ignore[arg-type]
+            elif kind == "view":
+                result = result.union(Value((("elements", atom[1]),)))
+            else:
+                result = result.union(Value((), f"`{shown}(...)` is not a call mmlint can follow"))
+        return result
+
+    def returns(self, path: str, is_async: bool, index: int, shown: str) -> Value:
+        facts = self.files[path]
+        info = facts.async_defs[index] if is_async else facts.sync_defs[index]
+        returned = self._facts(path).get(("return", info.qualname, ""))
+        if not returned:
+            return Value((), f"`{shown}` has no return annotation and returns no constructed value")
+        return self._from_facts(returned, path, info.class_name)
+
+    def _item(self, value: Value, shown: str) -> Value:
+        result = Value((), value.why)
+        for atom in value.atoms:
+            if atom[0] == "elements":
+                result = result.union(Value(atom[1]))  # type: ignore[arg-type]
+            else:
+                result = result.union(Value((), f"`{shown}[...]` is not a container mmlint knows"))
+        return result
+
+
+def ref_path(ref: CalleeRef) -> str | None:
+    """The path of a callee reference, for typing (None for super())."""
+    if ref.kind == SELF:
+        return f"self.{ref.text}"
+    if ref.kind == CLS:
+        return f"cls.{ref.text}"
+    if ref.kind == SUPER or ref.text == "<expr>":
+        return None
+    return ref.text
