@@ -93,11 +93,16 @@ class AuditDef:
     weight: WeightKind | Literal[""]  # for a def that never suspends, else ""
     reason: str  # why heavy, else ""
     blocking: tuple[str, ...]  # "`wait_for_service` at b.py:3 → `requests.get`", one per call
+    # For an unknown weight: why the first unknown callee's receiver could not
+    # be typed ("`proc` is a parameter with no annotation"), "" when not said.
+    unknown_because: str = ""
 
     def describe(self) -> list[str]:
         weight = f", {self.weight}" if self.weight else ""
         reason = f" ({self.reason})" if self.reason else ""
         lines = [f"{self.path}:{self.line} {self.qualname}: {self.verdict}{weight}{reason}"]
+        if self.unknown_because:
+            lines.append(f"    unknown because {self.unknown_because}")
         return lines + [f"    blocks: {chain}" for chain in self.blocking]
 
 
@@ -258,6 +263,7 @@ def _audit_defs(report: AnalysedReport) -> tuple[AuditDef, ...]:
                     weight="" if weight is None else weight.kind,
                     reason="" if weight is None else unknown_reason(weight) if weight.kind == UNKNOWN_WEIGHT else weight.reason,
                     blocking=tuple(chain.describe() for _, chain in weights.chains_of(key)),
+                    unknown_because=weight.why if weight is not None and weight.kind == UNKNOWN_WEIGHT else "",
                 )
             )
     return tuple(found)
@@ -608,10 +614,9 @@ def render(
 
 
 def unknown_reason(weight: Weight) -> str:
-    """Why a coroutine's weight is unknown: the first callee mmlint cannot
-    see into, and why its receiver could not be typed when the resolver says."""
-    why = f" ({weight.why})" if weight.why else ""
-    return f"calls `{weight.reason}(...)`, which mmlint cannot resolve{why}, so not judged heavy"
+    """Why a coroutine's weight is unknown: the callee mmlint cannot see into
+    (AuditDef.unknown_because says why, when the resolver does)."""
+    return f"calls `{weight.reason}(...)`, which mmlint cannot resolve, so not judged heavy"
 
 
 def _assigned_twins(report: AnalysedReport) -> tuple[tuple[str, str, str, str], ...]:

@@ -146,7 +146,8 @@ def test_show_defs_says_why_a_def_is_unknown(tmp_path, monkeypatch):
         "async def built(text):\n    return make()(text)\n\n\nasync def local(text):\n    return make_it(text)\n",
         encoding="utf-8",
     )
-    reasons = {d.qualname: d.reason for d in run_audit([tmp_path], cwd=tmp_path).defs}
-    assert "(`proc` is a parameter with no annotation)" in reasons["handle"]
-    assert "(`outside.make()` is a value from outside the scanned code)" in reasons["built"]
-    assert "(`make_it` is not bound where it is used)" in reasons["local"]
+    defs = {d.qualname: d for d in run_audit([tmp_path], cwd=tmp_path).defs}
+    assert defs["handle"].unknown_because == "`proc` is a parameter with no annotation"
+    assert defs["built"].unknown_because == "`outside.make()` is a value from outside the scanned code"
+    assert defs["local"].unknown_because == "`make_it` is not bound where it is used"
+    assert defs["handle"].describe()[1] == "    unknown because `proc` is a parameter with no annotation"

@@ -278,13 +278,14 @@ class TwinAnalysis:
     def _typed_twin(self, facts: FileFacts, info: AsyncDef | SyncDef, ref: CalleeRef) -> tuple[Twin, bool, str] | None:
         """A method called on a receiver the provenance layer types as an
         instance of a scanned class (``self.input_processor.process_inputs``,
-        the attribute assigned ``InputProcessor(...)``): that class's pair."""
+        the attribute assigned ``InputProcessor(...)``) whose async twin that
+        class makes by assignment (``self.X_async = make_async(self.X)``)."""
         prefix, _, name = ref.text.rpartition(".")
         if not prefix or name in self.excluded_names or not name.isidentifier():
             return None
+        if name not in self._assigned:
+            return None  # only twins made by assignment (a method pair on a typed receiver is left to MM005)
         candidates = self.twin_names(name)
-        if not candidates and name not in self._assigned:
-            return None
         from mmlint.analysis.values import Place
 
         value = self.resolver.values.of(Place(facts.path, info.class_name, info.qualname), prefix)
