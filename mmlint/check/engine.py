@@ -25,8 +25,9 @@ from typing import TYPE_CHECKING, Literal, overload
 from mmlint.check.cache import CacheOpening, open_cache
 from mmlint.check.discovery import (
     Discovery,
+    SourceFile,
     as_resolver,
-    context_files,
+    context_sources,
     discover,
     discover_stdin,
 )
@@ -109,32 +110,36 @@ def run_check(
     sources: dict[str, StdinSource] = {}
     if stdin is None:
         discovery = discover(paths, resolver, cwd)
-        targets = _one_per_file(discovery.files, cwd)
+        governed = _one_per_file(discovery.sources, cwd)
     else:
         real = Path(os.path.abspath(cwd / (stdin.filename or "-")))
         discovery = discover_stdin(real, resolver, cwd)
         shown = str(stdin.filename) if stdin.filename is not None else "-"
-        targets = {shown: discovery.files[-1]} if discovery.files else {}
+        governed = {shown: discovery.sources[-1]} if discovery.sources else {}
         sources = {shown: stdin}
-    scopes = scopes_of(targets, discovery, resolver)
+    targets = {shown: source.path for shown, source in governed.items()}
+    scopes = scopes_of(governed, discovery, resolver.for_cwd)
     # Cross-file rules read the configured paths as context when the run covers only part of them.
     context = {
-        display_path(p, cwd): p for scope in scopes if not scope.full_scan for p in context_files(scope.settings, cwd, resolver)
+        display_path(source.path, cwd): source
+        for scope in scopes
+        if not scope.full_scan
+        for source in context_sources(scope.settings, cwd, resolver)
     }
-    context.update((display_path(p, cwd), p) for p in extra_context)
+    context.update((display_path(p, cwd), SourceFile(p, resolver.settings_for(p))) for p in extra_context)
     # A cache inside what the run reads is one the code under check could have written.
     scanned = [*discovery.walked, *(scope.settings.root for scope in scopes if scope.settings.config_file is not None)]
     opening = caches if caches is not None else open_cache(use_cache, scanned)
-    files = {**context, **targets}
+    files = {**context, **governed}
     if overlay:
-        buffers = {shown: StdinSource(overlay[real], real) for shown, real in files.items() if real in overlay}
+        buffers = {shown: StdinSource(overlay[s.path], s.path) for shown, s in files.items() if s.path in overlay}
         sources = {**buffers, **sources}
     results_key = None
     keyed: list[tuple[str, Path, bytes]] | None = None
     if findings_only and stdin is None and not overlay and opening.results is not None:
         # Hashing alone decides a hit; the prefilter (which costs more than
         # reading and hashing) runs only on a miss, over the files read again.
-        keyed = digests_of(files, resolver)
+        keyed = digests_of(files)
         if keyed is not None:
             results_key = run_key(
                 keyed,
@@ -145,11 +150,11 @@ def run_check(
             stored = opening.results.load(results_key)
             if stored is not None:
                 return _report(stored, None, {}, targets, discovery, resolver, opening.warning)
-    read = read_files(files, resolver, sources)
+    read = read_files(files, sources)
     # Imported only now: a run the results cache answers needs no rules and no analysis.
     from mmlint.check.findings import find
 
-    found = find(read, opening.cache, scopes, targets, discovery, resolver, cwd, progress=progress)
+    found = find(read, opening.cache, scopes, targets, discovery, resolver.for_cwd, cwd, progress=progress)
     results = RunResults(found.reported, found.suppressed, found.project.call_site_count, found.project.full_scan)
     # Stored only when what was analysed is what was keyed: no file changed in between.
     if results_key is not None and opening.results is not None and not found.crashed and read.digests == keyed:
@@ -188,12 +193,13 @@ def _report(
     return AnalysedReport(**{f.name: getattr(report, f.name) for f in fields(report)}, project=project)
 
 
-def _one_per_file(files: Sequence[Path], cwd: Path) -> dict[str, Path]:
-    """Display path -> path, once per real file: a symbolic link to a file that is
+def _one_per_file(files: Sequence[SourceFile], cwd: Path) -> dict[str, SourceFile]:
+    """Display path -> file, once per real file: a symbolic link to a file that is
     scanned anyway would report (and fix) the same code twice."""
     seen: set[object] = set()
-    unique: dict[str, Path] = {}
-    for path in files:
+    unique: dict[str, SourceFile] = {}
+    for source in files:
+        path = source.path
         try:
             status = os.stat(path)  # follows links: one identity per real file, cheaper than realpath
             identity: object = (status.st_dev, status.st_ino)
@@ -201,5 +207,5 @@ def _one_per_file(files: Sequence[Path], cwd: Path) -> dict[str, Path]:
             identity = os.path.realpath(path)
         if identity not in seen:
             seen.add(identity)
-            unique[display_path(path, cwd)] = path
+            unique[display_path(path, cwd)] = source
     return unique
