@@ -33,7 +33,7 @@ from mmlint.fix.run import MAX_FIX_ROUNDS, fix_in_rounds, named_links, remove_ol
 from mmlint.reporters.escaping import visible, visible_path
 
 if TYPE_CHECKING:
-    from mmlint.check.engine import StdinSource
+    from mmlint.api import StdinSource
     from mmlint.core.report import AnalysedReport
 
 
