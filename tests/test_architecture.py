@@ -77,6 +77,11 @@ def test_the_command_line_reaches_the_engine_through_the_api() -> None:
     assert _reaching_past("cli", "mmlint.check") == []
 
 
+def test_fix_does_not_import_the_rules() -> None:
+    """A diagnostic carries its fix kind: the fixer needs no rule to look it up."""
+    assert _reaching_past("fix", "mmlint.rules") == []
+
+
 def _parsed_modules() -> dict[str, ast.Module]:
     return {
         ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts): ast.parse(path.read_text(encoding="utf-8"))
