@@ -120,7 +120,7 @@ def test_text_prints_the_chain_as_a_note_and_no_twin_words() -> None:
     assert report.call_sites == 0
     rendered = text.render(report)
     assert "twin" not in rendered
-    assert rendered.rstrip().endswith("(9 files scanned).")
+    assert rendered.rstrip().endswith("(10 files scanned).")
 
 
 def test_a_chain_is_a_note_one_step_a_line() -> None:
@@ -202,3 +202,20 @@ def test_async_generators_get_streaming_advice() -> None:
     assert "between two `yield`s" in found[28].message
     assert found[28].reason == "a loop over `chunks` repeats `render_chunk(...)`"
     assert not [d for d in report.diagnostics if d.path == "fpkg/streams.py" and d.code == "MM003"]
+
+
+def test_once_per_object_guards_weigh_nothing_per_request() -> None:
+    """A lazy initialisation (`if self._x is None: self._x = ...`, through
+    `getattr(self, "_x", None)` or a `global`) and a start-up step after
+    `if self._started: return` run once per object: no finding. A guard that
+    stores nothing, or a flag the def never sets, guards nothing (fpkg/once.py)."""
+    report = _report()
+    found = sorted((d.span.line, d.code) for d in report.diagnostics if d.path == "fpkg/once.py")
+    assert found == [(67, "MM005"), (68, "MM005")]
+    facts = report.project.files["fpkg/once.py"]
+    once = {info.qualname: [call.dotted for call in info.calls if call.once] for info in facts.sync_defs}
+    assert once["settings"] == ["read_settings"]
+    assert once["Catalogue.index"] == ["read_settings"]
+    assert once["Catalogue.registry"] == ["read_settings"]
+    assert once["Catalogue.start_exporter"] == ["threading.Thread", "self._exporter.start", "self._exporter.join"]
+    assert once["Catalogue.reload"] == [] and once["Catalogue.refresh"] == []

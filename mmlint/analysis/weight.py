@@ -197,8 +197,10 @@ def input_loop(loop: str, params: Iterable[str], module_names: Iterable[str], is
 def run_where_written(calls: tuple[CallRef, ...]) -> list[CallRef]:
     """A sync def's calls that run where they are written: not those handed
     to `asyncio.run` / `run_coroutine_threadsafe` / `create_task` and the
-    like, which only create a coroutine (never blocking, they weigh nothing)."""
-    return [call for call in calls if not call.scheduled]
+    like, which only create a coroutine (never blocking, they weigh nothing),
+    nor those that run once per object (a lazy initialisation, a start-up
+    step behind a flag: CallRef.once), whose cost is not the request's."""
+    return [call for call in calls if not call.scheduled and not call.once]
 
 
 def shown_callee(dotted: str) -> str:

@@ -57,6 +57,7 @@ from mmlint.facts.module_paths import (
     relative_anchor,
 )
 from mmlint.facts.nfkc import with_normalised_identifiers
+from mmlint.facts.once_cst import once_guarded_calls
 from mmlint.facts.positions import Range, locate, to_span
 from mmlint.facts.scopes import (
     ANNOTATION_SCOPE,
@@ -821,6 +822,7 @@ class FileWalk:
     def _sync_def(self, pending: _PendingSyncDef) -> SyncDef:
         node, frame, owner = pending.node, pending.frame, pending.owner
         discarded, ranges = self.discarded, self.ranges
+        once = once_guarded_calls(node)
         return SyncDef(
             name=node.name.value,
             qualname=qualname(owner),
@@ -843,6 +845,7 @@ class FileWalk:
                     scheduled=id(call) in self.scheduled,
                     span=self.span(call) if id(call) in discarded and id(call) in ranges else None,
                     bounded_input=has_bounded_input(call),
+                    once=id(call) in once,
                 )
                 for call in frame.calls
             ),

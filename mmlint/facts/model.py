@@ -172,6 +172,10 @@ class CallRef:
     # None for every other call (placing each would cost a codegen of its line).
     span: Span | None = None
     bounded_input: bool = False  # as CallFact.bounded_input
+    # Runs once per object, not per call: inside a lazy-initialisation guard
+    # (`if self._x is None: self._x = load()`) or after an early return on a
+    # flag the def sets (`if self._started: return`), mmlint.facts.once_ast.
+    once: bool = False
 
 
 # Parameter kinds, as inspect names them.

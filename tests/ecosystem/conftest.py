@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from .releases import MULTIMODAL_PREFIX, sglang_multimodal, sglang_package, vllm_package
+from .releases import MULTIMODAL_PREFIX, sglang_multimodal, sglang_package, vllm_package, xinference_package
 
 
 @pytest.fixture(scope="session")
@@ -48,3 +48,10 @@ def vllm_0_33_0_package() -> Path:
     """The whole ``vllm`` package of 0.33.0 (its ``.py`` files; the wheel's native
     libraries are never extracted)."""
     return vllm_package("0.33.0")
+
+
+@pytest.fixture(scope="session")
+def xinference_4_1_0_package() -> Path:
+    """The whole ``xinference`` package of Xinference 4.1.0, its latest release when
+    issue 40 added it (its ``.py`` files only)."""
+    return xinference_package("4.1.0")

@@ -2,7 +2,8 @@
 
 ``sglang_multimodal(version)`` returns the ``sglang/srt/multimodal`` directory of
 that release's wheel; ``vllm_package(version)`` the whole ``vllm`` package of
-vLLM's. A wheel is downloaded with pip (no dependencies) into a cache directory
+vLLM's; ``xinference_package(version)`` the whole ``xinference`` package of
+Xinference's (a pure-Python wheel). A wheel is downloaded with pip (no dependencies) into a cache directory
 and reused between runs; only the part a test needs is extracted, once, into
 ``<cache>/<project>-<version>[-full]/``. When the package registry cannot be
 reached the calling test is skipped; any other failure is an error.
@@ -25,12 +26,13 @@ import pytest
 MULTIMODAL_PREFIX = "sglang/srt/multimodal/"
 PACKAGE_PREFIX = "sglang/"
 VLLM_PACKAGE_PREFIX = "vllm/"
+XINFERENCE_PACKAGE_PREFIX = "xinference/"
 # The released wheels are CPython 3.11 manylinux builds (sglang's pure-Python
 # ones; vLLM's are abi3 builds for CPython >= 3.8): what pip is asked for when
 # the running interpreter is not such a target.
 WHEEL_PYTHON = "3.11"
 WHEEL_PLATFORM = "manylinux_2_34_x86_64"
-_MIN_GLIBC = {"sglang": (2, 34), "vllm": (2, 28)}
+_MIN_GLIBC = {"sglang": (2, 34), "vllm": (2, 28), "xinference": (2, 17)}
 DOWNLOAD_TIMEOUT_SECONDS = 600
 
 # Words in pip's output that mean the registry was not reached (as opposed to
@@ -75,6 +77,12 @@ def sglang_package(version: str) -> Path:
 def vllm_package(version: str) -> Path:
     """The whole extracted ``vllm`` package (its ``.py`` files only) of ``vllm==version``."""
     return _extracted("vllm", version, f"vllm-{version}-full", VLLM_PACKAGE_PREFIX, suffix=".py")
+
+
+def xinference_package(version: str) -> Path:
+    """The whole extracted ``xinference`` package (its ``.py`` files only; the web
+    UI's assets are never extracted) of ``xinference==version``."""
+    return _extracted("xinference", version, f"xinference-{version}-full", XINFERENCE_PACKAGE_PREFIX, suffix=".py")
 
 
 def _extracted(project: str, version: str, folder: str, prefix: str, suffix: str = "") -> Path:

@@ -57,13 +57,33 @@ def test_mm010_on_the_whole_0_5_23_package(sglang_0_5_23_package: Path, tmp_path
     assert found == EXPECTED_0_5_23
 
 
-def test_mm001_and_mm010_never_report_one_call_on_0_5_14(sglang_0_5_14: Path) -> None:
-    root = sglang_0_5_14.parents[2]
-    report = check([sglang_0_5_14], cwd=root, select=["MM001", "MM010"])
+def _by_code(report) -> dict[str, set[tuple[str, int, int]]]:
     by_code: dict[str, set[tuple[str, int, int]]] = {"MM001": set(), "MM010": set()}
     for diagnostic in report.diagnostics:
         by_code[diagnostic.code].add((diagnostic.path, diagnostic.span.line, diagnostic.span.column))
-    assert len(by_code["MM001"]) == 32
+    return by_code
+
+
+def test_0_5_14_has_no_mm001_and_one_mm010(sglang_0_5_14: Path) -> None:
+    """0.5.14's base class has no async twin: no MM001 (nothing to rewrite to)."""
+    root = sglang_0_5_14.parents[2]
+    by_code = _by_code(check([sglang_0_5_14], cwd=root, select=["MM001", "MM010"]))
+    assert by_code["MM001"] == set()
     assert by_code["MM010"] == {("sglang/srt/multimodal/processors/ernie45_vl.py", 403, 33)}
+
+
+def test_mm001_and_mm010_never_report_one_call(sglang_copy) -> None:
+    """0.5.23 with its migration undone: 40 MM001, and none of them is also MM010."""
+    multimodal = sglang_copy("0.5.23")
+    for path in multimodal.rglob("*.py"):
+        if path.name != "base_processor.py":
+            text = path.read_text(encoding="utf-8")
+            path.write_text(
+                text.replace("await self.process_and_combine_mm_data_async(", "self.process_and_combine_mm_data("),
+                encoding="utf-8",
+            )
+    root = multimodal.parents[2]
+    by_code = _by_code(check([multimodal], cwd=root, select=["MM001", "MM010"]))
+    assert len(by_code["MM001"]) == 40
     assert not by_code["MM001"] & by_code["MM010"]
     assert not {(p, line) for p, line, _ in by_code["MM001"]} & {(p, line) for p, line, _ in by_code["MM010"]}

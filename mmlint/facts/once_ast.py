@@ -1,0 +1,129 @@
+"""Once-per-object guards in a sync def, read with the standard library's
+``ast`` (mmlint.facts.light); mmlint.facts.once_cst.once_guarded_calls reads
+the same shapes with libcst for the full facts, and the two must agree.
+
+A call runs once per object (or process), not once per request, when it sits
+
+- in the body of a lazy-initialisation guard, ``if X is None:`` or
+  ``if not X:``, whose body assigns ``X`` and stores on ``self`` / ``cls``
+  or in a ``global`` (``if self._x is None: self._x = load()``;
+  ``x = getattr(self, "_x", None)`` then ``if x is None: x = self._x = load()``);
+- after an early return on a flag the def itself sets
+  (``if self._started: return`` ... ``self._started = True``).
+
+Such calls weigh nothing on the loop: the cost is paid once, at start-up or
+on first use (CallRef.once)."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+_NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
+def _text(node: ast.AST) -> str | None:
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+def _own_nodes(nodes: list[ast.stmt]) -> Iterator[ast.AST]:
+    """Every node of these statements, not into nested defs, lambdas or classes."""
+    stack: list[ast.AST] = list(reversed(nodes))
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(child for child in ast.iter_child_nodes(node) if not isinstance(child, _NESTED))
+
+
+def _object_attribute(node: ast.AST) -> str | None:
+    """``self.a`` / ``cls.a``, or ``getattr(self, "a", ...)``, as ``self.a``."""
+    text = _text(node)
+    if text is not None and text.count(".") == 1 and text.split(".")[0] in ("self", "cls"):
+        return text
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "getattr"
+        and len(node.args) >= 2
+        and isinstance(node.args[0], ast.Name)
+        and node.args[0].id in ("self", "cls")
+        and isinstance(node.args[1], ast.Constant)
+        and isinstance(node.args[1].value, str)
+    ):
+        return f"{node.args[0].id}.{node.args[1].value}"
+    return None
+
+
+def _assigned(nodes: list[ast.stmt]) -> set[str]:
+    """Texts of the names and attributes these statements assign (own body only)."""
+    found: set[str] = set()
+    for node in _own_nodes(nodes):
+        targets: list[ast.AST] = []
+        if isinstance(node, ast.Assign):
+            targets = list(node.targets)
+        elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
+            targets = [node.target]
+        for target in targets:
+            text = _text(target)
+            if text is not None:
+                found.add(text)
+    return found
+
+
+def _guarded(test: ast.expr) -> ast.AST | None:
+    """X of ``X is None`` / ``not X``."""
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Is):
+        right = test.comparators[0]
+        if isinstance(right, ast.Constant) and right.value is None:
+            return test.left
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return test.operand
+    return None
+
+
+def _is_lazy_init(node: ast.If, globals_: set[str]) -> bool:
+    guarded = _guarded(node.test)
+    if guarded is None:
+        return False
+    assigned = _assigned(node.body)
+    stores = any(t.split(".")[0] in ("self", "cls") and t.count(".") == 1 for t in assigned) or bool(assigned & globals_)
+    if not stores:
+        return False
+    text = _text(guarded)
+    if text is not None and text in assigned:
+        return True
+    attribute = _object_attribute(guarded)
+    return attribute is not None and attribute in assigned
+
+
+def _early_return_flag(node: ast.stmt) -> str | None:
+    """``self.a`` of ``if self.a: return`` (or ``getattr(self, "a", ...)``)."""
+    if not isinstance(node, ast.If) or node.orelse or len(node.body) != 1:
+        return None
+    only = node.body[0]
+    if not isinstance(only, ast.Return) or not (only.value is None or isinstance(only.value, ast.Constant)):
+        return None
+    return _object_attribute(node.test)
+
+
+def once_guarded_calls(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[int]:
+    """ids of the ast.Call nodes of the def's own body that run once per object."""
+    body = function.body
+    globals_ = {name for node in _own_nodes(body) if isinstance(node, ast.Global) for name in node.names}
+    found: set[int] = set()
+    for index, statement in enumerate(body):
+        flag = _early_return_flag(statement)
+        if flag is not None and flag in _assigned(body[index + 1 :]):
+            found.update(id(node) for node in _own_nodes(body[index + 1 :]) if isinstance(node, ast.Call))
+            break
+    for node in _own_nodes(body):
+        if isinstance(node, ast.If) and _is_lazy_init(node, globals_):
+            found.update(id(inner) for inner in _own_nodes(node.body) if isinstance(inner, ast.Call))
+    return found
