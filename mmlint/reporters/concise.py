@@ -8,12 +8,17 @@ from typing import TYPE_CHECKING
 
 from mmlint.reporters.escaping import visible, visible_path
 from mmlint.reporters.text import output, summary
+from mmlint.reporters.options import PLAIN, RenderFields, RenderOptions, options_of
 
 if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
     from mmlint.core.report import Report
 
 
-def render(report: "Report", *, color: bool = False, quiet: bool = False) -> str:
+def render(report: "Report", options: RenderOptions = PLAIN, /, **overrides: Unpack[RenderFields]) -> str:
+    options = options_of(options, overrides)
+    color, quiet = options.color, options.quiet
     out = output(color)
     style, esc = out.style, out.escape
     for d in report.diagnostics:
