@@ -288,7 +288,7 @@ class WeightAnalysis:
         for key, info in suspension.defs.items():
             facts = self.files[key[0]]
             self._async_calls[key] = tuple(
-                self._resolve(facts, info, c.callee) for c in info.calls
+                self._runs(self._resolve(facts, info, c.callee), c) for c in info.calls
             )
         self._reach_sync()
         self._callers_of = self._callers()
@@ -347,6 +347,15 @@ class WeightAnalysis:
         method = info.name if info.class_name is not None else None
         return self.resolver.resolve_sync_call(facts, info.class_name, ref, method, info.qualname)
 
+    def _runs(self, call: SyncCall, fact: CallFact | CallRef) -> SyncCall:
+        """What a call runs where it is written: a call of a generator
+        function only creates a generator, whose body runs where it is
+        iterated (``for x in gen()``, ``next(it)``), so a call whose value is
+        not iterated there runs none of it."""
+        if fact.iterated or not call.targets or not all(self.sync_def(t).is_generator for t in call.targets):
+            return call
+        return SyncCall((), False, True)
+
     def _local_defs(self, facts: FileFacts) -> dict[str, tuple[bool, int]]:
         found = self._local_cache.get(facts.path)
         if found is None:
@@ -367,7 +376,7 @@ class WeightAnalysis:
                 continue
             info = self.sync_def(key)
             facts = self.files[key[0]]
-            resolved = tuple((c, self._resolve(facts, info, c.callee)) for c in run_where_written(info.calls))
+            resolved = tuple((c, self._runs(self._resolve(facts, info, c.callee), c)) for c in run_where_written(info.calls))
             self._sync_calls[key] = resolved
             pending.extend(t for _, call in resolved for t in call.targets if t not in self._sync_calls)
 
