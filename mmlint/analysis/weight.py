@@ -40,7 +40,7 @@ from mmlint.analysis.contexts import Contexts
 from mmlint.analysis.passes import passes_until_stable
 from mmlint.analysis.resolve import DefKey, SyncCall, SyncKey
 from mmlint.core.diagnostics import Span
-from mmlint.core.knowledge import UNKNOWN_ORIGIN, costs_here, is_type_pattern, reason_of
+from mmlint.core.knowledge import SIZED_BY_INPUT, UNKNOWN_ORIGIN, costs_here, is_type_pattern, reason_of
 from mmlint.facts.model import UNKNOWN, AsyncDef, CalleeRef, CallFact, CallRef, FileFacts, Parameter, SyncDef
 
 if TYPE_CHECKING:
@@ -405,7 +405,8 @@ class WeightAnalysis:
                     call, fact.bounded_input, fact.arity
                 )
                 if pattern is not None:
-                    chains[key] = BlockingChain((self._step(key),), fact.dotted, pattern)
+                    own = self._own_blocking(key) if pattern in SIZED_BY_INPUT else None
+                    chains[key] = own or BlockingChain((self._step(key),), fact.dotted, pattern)
                     return True
                 reached = next((chains[t] for t in call.targets if t in chains), None)
                 if reached is not None:
@@ -415,6 +416,21 @@ class WeightAnalysis:
 
         passes_until_stable(list(self._sync_calls), self._callers_of, visit)
         return chains
+
+    def _own_blocking(self, key: SyncKey) -> BlockingChain | None:
+        """The first known call a sync def makes itself whose cost does not
+        depend on its input (``bcrypt.hashpw``), or None: named in the chain
+        rather than an earlier one whose cost grows with an input of unknown
+        size (``sha256(data)``, perhaps small)."""
+        for fact, call in self._sync_calls[key]:
+            pattern = self.matching(fact.dotted, fact.bounded_input, fact.arity) or self.typed_matching(
+                call, fact.bounded_input, fact.arity
+            )
+            if pattern is None:
+                continue
+            if pattern not in SIZED_BY_INPUT:
+                return BlockingChain((self._step(key),), fact.dotted, pattern)
+        return None
 
     def blocking_chain(self, call: SyncCall) -> BlockingChain | None:
         """The chain a call of scanned sync code reaches a blocking call by, if any."""
