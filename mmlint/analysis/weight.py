@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from typing import TYPE_CHECKING, Final, Literal
 
-from mmlint.analysis.contexts import Contexts
+from mmlint.analysis.contexts import ONCE_CONTEXTS, Contexts
 from mmlint.analysis.passes import passes_until_stable
 from mmlint.analysis.resolve import DefKey, SyncCall, SyncKey
 from mmlint.core.diagnostics import Span
@@ -159,6 +159,9 @@ def _compiled(patterns: tuple[str, ...]) -> tuple[frozenset[str], tuple[str, ...
     combined = re.compile("|".join(f"(?:{part})" for part in wild)) if wild else None
     return frozenset(exact), tuple(suffixes), combined
 
+
+# Decorators that leave a function's call as it is.
+_TRANSPARENT_DECORATORS = frozenset({"staticmethod", "classmethod", "abstractmethod", "override"})
 
 _LOOP_OVER = re.compile(r"a loop over `(?P<text>.*)`")
 
@@ -352,9 +355,16 @@ class WeightAnalysis:
         function only creates a generator, whose body runs where it is
         iterated (``for x in gen()``, ``next(it)``), so a call whose value is
         not iterated there runs none of it."""
-        if fact.iterated or not call.targets or not all(self.sync_def(t).is_generator for t in call.targets):
+        if fact.iterated or not call.targets or not all(self._plain_generator(t) for t in call.targets):
             return call
         return SyncCall((), False, True)
+
+    def _plain_generator(self, key: SyncKey) -> bool:
+        """A generator function whose call returns the generator itself: no
+        decorator but transparent ones (a ``@contextmanager`` runs the body
+        at ``with``)."""
+        info = self.sync_def(key)
+        return info.is_generator and all(name.rsplit(".", 1)[-1] in _TRANSPARENT_DECORATORS for name in info.decorators)
 
     def _local_defs(self, facts: FileFacts) -> dict[str, tuple[bool, int]]:
         found = self._local_cache.get(facts.path)
@@ -622,6 +632,47 @@ class WeightAnalysis:
     @functools.cached_property
     def contexts(self) -> Contexts:
         return Contexts(self.files, self.resolver)
+
+    @functools.cached_property
+    def once_only(self) -> frozenset[DefKey]:
+        """The async defs that run only once per process or per actor: a
+        start-up or shutdown hook, an actor's lifecycle hook
+        (contexts.ONCE_CONTEXTS), and a def with no context of its own that
+        is awaited only from those (every await of it resolved, and its name
+        never handed on or called without `await` anywhere). What runs there
+        is not the loop's per-request cost."""
+        defs = self.suspension.defs
+        contexts = self.contexts
+        own = {key: contexts.of(key, info) for key, info in defs.items()}
+        once = {key for key, context in own.items() if context in ONCE_CONTEXTS}
+        if not once:
+            return frozenset()
+        awaited_by: dict[DefKey, set[DefKey]] = {}
+        unresolved: set[str] = set()
+        for key, info in defs.items():
+            for index, fact in enumerate(info.awaits):
+                resolution = self.suspension.resolution(key, index)
+                for target in resolution.targets:
+                    awaited_by.setdefault(target, set()).add(key)
+                if not resolution.fully_resolved and fact.callee is not None:
+                    unresolved.add(fact.callee.text.rsplit(".", 1)[-1])
+        # Names used other than by a resolved await: scheduled, handed on, called from sync code.
+        elsewhere = unresolved | {name for facts in self.files.values() for name, _ in facts.handed_coroutines}
+        for facts in self.files.values():
+            for info in facts.async_defs:
+                elsewhere.update(call.callee.text.rsplit(".", 1)[-1] for call in info.calls if not call.awaited)
+            for sync in facts.sync_defs:
+                elsewhere.update(call.callee.text.rsplit(".", 1)[-1] for call in sync.calls)
+        changed = True
+        while changed:
+            changed = False
+            for key, callers in awaited_by.items():
+                if key in once or own.get(key) or defs[key].name in elsewhere:
+                    continue
+                if callers <= once:
+                    once.add(key)
+                    changed = True
+        return frozenset(once)
 
     @functools.cached_property
     def _awaits_by_root(self) -> dict[DefKey, list[tuple[str, Span]]]:

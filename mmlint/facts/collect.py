@@ -74,6 +74,7 @@ from mmlint.facts.shapes import (
     HANDOFF_CONSUMERS,
     assigned_twin,
     handed_functions,
+    lifespans_handed,
     has_bounded_input,
     is_bounded_iterable,
     literal_all,
@@ -582,6 +583,7 @@ class FileWalk:
             self.scheduled.update(id(arg.value) for arg in node.args if type(arg.value) is cst.Call)
         if name_node.value in HANDOFF_CONSUMERS:
             self.handed_coroutines.extend(handed_functions(node))
+        self.handed_coroutines.extend(lifespans_handed(node))
         if name_node.value in self.pairs:
             self.twin_calls.append((node, name_node, ctx, link))
         return False

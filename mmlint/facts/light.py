@@ -461,6 +461,10 @@ class _Walk:
             self.scheduled.update(id(value) for value in _argument_values(node) if type(value) is ast.Call)
         if name in HANDOFF_CONSUMERS:
             self.handed.extend(handed_functions(node))
+        if name:  # as mmlint.facts.shapes.lifespans_handed
+            self.handed.extend(
+                (tail, "lifespan") for keyword in node.keywords if keyword.arg == "lifespan" and (tail := dotted_tail(keyword.value))
+            )
         stack.extend((child, ctx) for child in reversed(call_arguments(node)))
         stack.append((func, ctx))
         return True
