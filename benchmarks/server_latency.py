@@ -3,6 +3,7 @@ without it: `mmlint check - --stdin-filename FILE` in a fresh process.
 
     python benchmarks/server_latency.py               # 20 edits, 3 cold starts
     python benchmarks/server_latency.py --edits 40 --cold 5 --file base_processor.py
+    python benchmarks/server_latency.py --changes 60 --starts 5   # the editor's view, beside ruff server
 
 On a copy of sglang 0.5.23's srt/multimodal (cached by the ecosystem test
 harness) in a temporary directory, with a cache directory of its own:
@@ -17,8 +18,23 @@ harness) in a temporary directory, with a cache directory of its own:
   empty cache (which reads the one file: no `paths` are configured). No target;
   reported so that the cost of the first open is known.
 
-Prints the figures and PASS/FAIL for the warm target; exits 1 when it is missed
-or a measured command fails.
+Beside `ruff server` (`python -m ruff server`, 1-5 ms a change), when ruff is
+installed, the same editor's view of both servers, on the same copy:
+
+- first diagnostics: from the `initialize` request, sent as the process
+  starts (so its start-up counts), to the first publishDiagnostics of a
+  processor file opened right after `initialized`; mmlint on a warm cache
+  (the usual start: the cache outlives the editor) and on an empty one.
+  Goal: at most 0.5 s (warm).
+- per change: --changes didChange notifications (a new last line), each
+  after a pause longer than the debounce (typing that paused; a change in a
+  burst waits for the pause by design), timed to the publishDiagnostics of
+  that version; p50 and p95 on the processor file (goal: p95 at most 50 ms)
+  and on `processors/base_processor.py` (goal: p95 at most 150 ms).
+
+Prints the figures and PASS/FAIL for the warm target and the goals; exits 1
+when the warm target is missed or a measured command fails (a missed goal
+is reported, not fatal).
 """
 
 from __future__ import annotations
@@ -40,6 +56,11 @@ from server_client import LspClient  # noqa: E402  (tests/server_client.py)
 VERSION = "0.5.23"
 TARGET_RATIO = 0.5
 TWIN = "process_and_combine_mm_data"
+FIRST_GOAL = 0.5
+CHANGE_GOALS = {"processor": 0.050, "base_processor.py": 0.150}
+PAUSE = 0.2  # between changes: longer than the default debounce (100 ms)
+MMLINT_SERVER = [sys.executable, "-m", "mmlint", "server"]
+RUFF_SERVER = [sys.executable, "-m", "ruff", "server"]
 
 
 def processor_file(root: Path, name: str | None) -> Path:
@@ -83,11 +104,106 @@ def time_cold_open(root: Path, path: Path, cache: Path) -> float:
         client.stop()
 
 
+def ruff_available() -> bool:
+    return subprocess.run([sys.executable, "-m", "ruff", "--version"], capture_output=True).returncode == 0
+
+
+def versioned(command: list[str]) -> bool:
+    """Whether the server's publishDiagnostics carry the document's version (ruff's need not)."""
+    return command is MMLINT_SERVER
+
+
+def time_first_diagnostics(command: list[str], root: Path, path: Path, env: dict[str, str]) -> float:
+    """From `initialize`, sent as the process starts, to the opened file's first diagnostics."""
+    client = LspClient(root, env, command=command)
+    try:
+        start = time.perf_counter()
+        client.initialize(root)
+        uri = client.open(path)
+        client.diagnostics(uri, version=1 if versioned(command) else None, timeout=600)
+        return time.perf_counter() - start
+    finally:
+        client.stop()
+
+
+def time_changes(command: list[str], root: Path, path: Path, env: dict[str, str], changes: int) -> list[float]:
+    """Each change's didChange → publishDiagnostics of its version, after a pause."""
+    text = path.read_text(encoding="utf-8")
+    client = LspClient(root, env, command=command)
+    seconds = []
+    try:
+        client.initialize(root)
+        uri = client.open(path)
+        client.diagnostics(uri, version=1 if versioned(command) else None, timeout=600)
+        for change in range(changes):
+            version = change + 2
+            time.sleep(PAUSE)
+            mark = client.mark()
+            start = time.perf_counter()
+            client.change(uri, f"{text}\n# change {change}\n", version)
+            client.diagnostics(uri, start=mark, version=version if versioned(command) else None, timeout=600)
+            seconds.append(time.perf_counter() - start)
+    finally:
+        client.stop()
+    return seconds
+
+
+def p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+
+
+def editor_view(root: Path, scratch: Path, processor: Path, starts: int, changes: int) -> list[str]:
+    """The figures beside ruff server, as table rows, and the goals' verdicts."""
+    servers = {"mmlint server": MMLINT_SERVER}
+    if ruff_available():
+        servers["ruff server"] = RUFF_SERVER
+    warm_env = {**os.environ, "MMLINT_CACHE_DIR": str(scratch / "editor-warm")}
+    # Fills the cache (a server stopped at once may not have persisted its facts yet).
+    subprocess.run([sys.executable, "-m", "mmlint", "check", "--quiet", "."], cwd=root, env=warm_env, capture_output=True)
+    time_first_diagnostics(MMLINT_SERVER, root, processor, warm_env)
+    first: dict[str, list[float]] = {name: [] for name in servers}
+    cold: list[float] = []
+    for index in range(starts):  # interleaved
+        for name, command in servers.items():
+            first[name].append(time_first_diagnostics(command, root, processor, warm_env))
+        cold_env = {**os.environ, "MMLINT_CACHE_DIR": str(scratch / f"editor-cold-{index}")}
+        cold.append(time_first_diagnostics(MMLINT_SERVER, root, processor, cold_env))
+    files = {"processor": processor, "base_processor.py": root / "processors" / "base_processor.py"}
+    per_change = {
+        (label, name): time_changes(command, root, path, warm_env, changes)
+        for label, path in files.items() for name, command in servers.items()
+    }
+    rows = ["| measurement | " + " | ".join(servers) + " |", "| --- |" + " ---: |" * len(servers)]
+    rows.append(f"| first diagnostics from initialize (warm cache), median of {starts} | "
+                + " | ".join(f"{statistics.median(first[name]) * 1000:.0f} ms" for name in servers) + " |")
+    rows.append(f"| first diagnostics from initialize (empty cache), median of {starts} | "
+                + f"{statistics.median(cold) * 1000:.0f} ms |" + " |" * (len(servers) - 1))
+    for label, path in files.items():
+        for stat, pick in (("p50", statistics.median), ("p95", p95)):
+            rows.append(f"| per change, {path.name}, {stat} of {changes} | "
+                        + " | ".join(f"{pick(per_change[(label, name)]) * 1000:.1f} ms" for name in servers) + " |")
+    verdicts = []
+    warm_first = statistics.median(first["mmlint server"])
+    verdicts.append(f"{'PASS' if warm_first <= FIRST_GOAL else 'MISSED'}: first diagnostics {warm_first * 1000:.0f} ms "
+                    f"(goal <= {FIRST_GOAL * 1000:.0f} ms)")
+    for label, goal in CHANGE_GOALS.items():
+        got = p95(per_change[(label, "mmlint server")])
+        verdicts.append(f"{'PASS' if got <= goal else 'MISSED'}: p95 per change on {files[label].name} "
+                        f"{got * 1000:.1f} ms (goal <= {goal * 1000:.0f} ms)")
+    if "ruff server" not in servers:
+        verdicts.append("ruff is not installed: no figures beside ruff server")
+    return rows + [""] + verdicts
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--edits", type=int, default=20, help="warm edits to time (default 20)")
     parser.add_argument("--cold", type=int, default=3, help="cold starts to time (default 3)")
     parser.add_argument("--file", help="the file of processors/ to edit (default: the largest processor)")
+    parser.add_argument("--changes", type=int, default=40, help="paused changes to time per file and server (default 40)")
+    parser.add_argument("--starts", type=int, default=3, help="server starts to time, per server (default 3)")
+    parser.add_argument("--only-editor", action="store_true", help="only the editor's view beside ruff server")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="mmlint-server-bench-") as scratch_dir:
@@ -99,6 +215,12 @@ def main() -> int:
         text = path.read_text(encoding="utf-8")
         files = sum(1 for _ in root.rglob("*.py"))
         print(f"sglang {VERSION} srt/multimodal: {files} files; editing {relative} ({len(text.splitlines())} lines)")
+        editor = editor_view(root, scratch, path, args.starts, args.changes)
+        print()
+        print("\n".join(editor))
+        print(f"(cpus: {os.cpu_count()}, python {sys.version.split()[0]}, changes {PAUSE * 1000:.0f} ms apart)")
+        if args.only_editor:
+            return 0
 
         # Cold: a fresh empty cache for every start, the runs interleaved.
         cold_server, cold_check = [], []

@@ -90,8 +90,8 @@ def test_diagnostics_on_open_are_checks_with_severity_links_and_related_location
         for got in published:
             assert got["source"] == "mmlint"
             assert got["severity"] == (2 if got["code"] == "MM009" else 1)
-            page = Path(got["codeDescription"]["href"].removeprefix("file://"))
-            assert page.name == f"{got['code']}.md" and page.is_file()
+            # The rule's page on the project's repository: it works from a wheel install too.
+            assert got["codeDescription"]["href"] == f"https://github.com/mmlint/mmlint/blob/main/rules/{got['code']}.md"
         related = {(r["path"], r["line"], r["message"]) for d in want for r in d.get("related", ())}
         shown = {
             (Path(r["location"]["uri"].removeprefix("file://")).relative_to(package).as_posix(),
@@ -100,6 +100,48 @@ def test_diagnostics_on_open_are_checks_with_severity_links_and_related_location
         }
         assert shown == related, path
     assert any("relatedInformation" in d for path in files for d in lsp.diagnostics(uris[path]))
+    assert lsp.stop() == 0
+
+
+_BLOCKING_THROUGH_A_CHAIN = """\
+import time
+
+
+def inner():
+    time.sleep(1)
+
+
+def helper():
+    inner()
+
+
+async def handler():
+    helper()
+"""
+
+
+def test_hovering_a_finding_explains_it_and_links_its_rule(client, tmp_path, env) -> None:
+    root = tmp_path / "app"
+    root.mkdir()
+    (root / "app.py").write_text(_BLOCKING_THROUGH_A_CHAIN, encoding="utf-8")
+    (expected,) = check_json(root, env, "app.py")
+    lsp = client(root=root)
+    uri = lsp.open(root / "app.py")
+    (diagnostic,) = lsp.diagnostics(uri)
+    start = diagnostic["range"]["start"]
+    inside = {"line": start["line"], "character": start["character"] + 3}
+    hover = lsp.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": inside})
+    assert hover["range"] == diagnostic["range"]
+    assert hover["contents"]["kind"] == "markdown"
+    text = hover["contents"]["value"]
+    href = "https://github.com/mmlint/mmlint/blob/main/rules/MM005.md"
+    assert text.startswith("**MM005** `blocking-call-in-async`: a call known to block")
+    assert "Chain:\n\n1. `helper` at app.py:8\n2. `inner` at app.py:4\n3. `time.sleep`" in text
+    assert f"Why: {expected['reason']}" in text and "Help: `helper(...)` in `async def handler`" in text
+    assert text.endswith(f"[MM005 documentation]({href}), or `mmlint explain MM005`")
+    assert diagnostic["codeDescription"]["href"] == href
+    nowhere = lsp.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}})
+    assert nowhere is None
     assert lsp.stop() == 0
 
 
@@ -165,6 +207,37 @@ def _cross_file_package(root: Path) -> tuple[Path, Path]:
     return callee, caller
 
 
+# Every analysis takes a second longer: time for the text to move on while one runs.
+_SLOW_ANALYSIS = """
+    import time
+    from mmlint.server.analysis import Analyser
+    original = Analyser.analyse
+    def analyse(self, *args, **kwargs):
+        time.sleep(1.0)
+        return original(self, *args, **kwargs)
+    Analyser.analyse = analyse
+"""
+
+
+def test_a_run_whose_text_moved_on_is_dropped_and_the_newer_one_publishes(client, package) -> None:
+    lsp = client({"debounce": 200}, command=_server_patched(_SLOW_ANALYSIS))
+    clip = package / "mmproc/processors/clip.py"
+    text = clip.read_text(encoding="utf-8")
+    uri = lsp.open(clip)
+    lsp.diagnostics(uri, version=1)
+    lsp.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}})  # runs done
+    time.sleep(0.5)  # quiet: the next change is analysed at once
+    mark = lsp.mark()
+    lsp.change(uri, text + "\n", 2)
+    time.sleep(0.5)  # its run is analysing (a second), not waiting: this change cannot cancel it
+    lsp.change(uri, text + "\n\n", 3)
+    assert [d["code"] for d in lsp.diagnostics(uri, start=mark, version=3)] == ["MM001"]
+    time.sleep(1.5)  # nothing more comes
+    published = [m["params"]["version"] for m in lsp.messages[mark:] if m.get("method") == "textDocument/publishDiagnostics"]
+    assert published == [3]  # version 2's result was stale when it came: dropped
+    assert lsp.stop() == 0
+
+
 def test_editing_a_callee_makes_an_mm004_appear_in_its_open_caller(client, tmp_path) -> None:
     root = tmp_path / "cross"
     callee, caller = _cross_file_package(root)
@@ -183,6 +256,22 @@ def test_editing_a_callee_makes_an_mm004_appear_in_its_open_caller(client, tmp_p
     mark = lsp.mark()
     lsp.change(callee_uri, callee.read_text(), 3)  # undo: the caller is clean again
     assert lsp.diagnostics(caller_uri, start=mark) == []
+    assert lsp.stop() == 0
+
+
+def test_an_opened_document_gets_its_own_diagnostics_first_and_its_contexts_after(client, tmp_path) -> None:
+    # The workspace is read after the document's own diagnostics are out: on an
+    # empty cache, reading it parses the whole tree (seconds on sglang's multimodal).
+    root = tmp_path / "context-after"
+    callee, caller = _cross_file_package(root)
+    callee.write_text(callee.read_text().replace("        await asyncio.sleep(0)\n", ""))  # hollow, on disk
+    lsp = client(root=root)
+    uri = lsp.open(caller)
+    assert lsp.diagnostics(uri, version=1) == []  # its own: the callee is not read yet
+    published = lsp.wait_for(lambda m: m.get("method") == "textDocument/publishDiagnostics"
+                             and m["params"]["uri"] == uri and m["params"]["diagnostics"])
+    assert [d["code"] for d in published["params"]["diagnostics"]] == ["MM004"]  # with the workspace as context
+    assert published["params"]["version"] == 1
     assert lsp.stop() == 0
 
 
@@ -234,6 +323,20 @@ def test_fix_all_and_the_fix_all_command_give_what_mmlint_fix_writes(client, pac
     assert applied["documentChanges"][0]["textDocument"]["version"] == 1  # refused by a client whose buffer moved on
     assert apply_edits(text, edits_of(applied, uri)) == expected
     assert tree_digest(package) == before
+    assert lsp.stop() == 0
+
+
+@pytest.mark.parametrize(("only", "kind"), [
+    (None, "quickfix"), (["quickfix", "source"], "quickfix"), (["source"], "source.fixAll.mmlint"),
+    (["source.fixAll"], "source.fixAll.mmlint"), (["quickfix"], "quickfix"),
+])
+def test_fix_all_is_offered_once_whatever_kinds_the_client_asks_for(client, package, only, kind) -> None:
+    lsp = client()
+    uri = lsp.open(package / "mmproc/processors/qwen_vl.py")
+    diagnostics = lsp.diagnostics(uri)
+    actions = _code_actions(lsp, uri, diagnostics[:1], only=only)
+    fix_alls = [a for a in actions if "fix all" in a["title"].lower()]
+    assert [a["kind"] for a in fix_alls] == [kind]
     assert lsp.stop() == 0
 
 
@@ -322,6 +425,38 @@ def test_settings_from_initialization_options_and_the_workspace_configuration(cl
     lsp.notify("workspace/didChangeConfiguration", {"settings": {"mmlint": {"select": ["MM001"]}}})
     assert [d["code"] for d in lsp.diagnostics(uri_of(clip), start=mark)] == ["MM001"]
     assert lsp.stop() == 0 and pulled.stop() == 0
+
+
+def test_a_configuration_edited_on_disk_is_watched_and_applies_without_a_keystroke(package, env) -> None:
+    capabilities = {"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": True}}}
+    lsp = LspClient(package, env, capabilities=capabilities)
+    try:
+        lsp.initialize(package)
+        registration = lsp.wait_for(lambda m: m.get("method") == "client/registerCapability")
+        (watch,) = registration["params"]["registrations"]
+        assert watch["method"] == "workspace/didChangeWatchedFiles"
+        globs = {w["globPattern"] for w in watch["registerOptions"]["watchers"]}
+        assert globs == {"**/pyproject.toml", "**/mmlint.toml", "**/.mmlint.toml"}
+
+        clip, llava = package / "mmproc/processors/clip.py", package / "mmproc/processors/llava.py"
+        uris = [lsp.open(clip), lsp.open(llava)]
+        assert all("MM001" in [d["code"] for d in lsp.diagnostics(uri, version=1)] for uri in uris)
+        config = package / "pyproject.toml"
+        config.write_text(config.read_text(encoding="utf-8").replace('select = ["MM"]', 'select = ["MM"]\nignore = ["MM001"]'))
+        mark = lsp.mark()
+        lsp.notify("workspace/didChangeWatchedFiles", {"changes": [{"uri": uri_of(config), "type": 2}]})
+        assert [[d["code"] for d in lsp.diagnostics(uri, start=mark, version=1, timeout=30)] for uri in uris] == [[], ["MM003"]]
+        assert lsp.stop() == 0
+    finally:
+        lsp.close()
+
+
+def test_a_client_without_dynamic_registration_is_not_asked_to_watch(client, package) -> None:
+    lsp = client()
+    lsp.open(package / "mmproc/processors/clip.py")
+    lsp.diagnostics(uri_of(package / "mmproc/processors/clip.py"))
+    assert lsp.stop() == 0
+    assert not any(m.get("method") == "client/registerCapability" for m in lsp.messages)
 
 
 def test_a_config_file_setting_governs_every_document(client, package, tmp_path) -> None:

@@ -19,7 +19,8 @@ from lsprotocol import types  # noqa: E402
 from mmlint.core.diagnostics import Diagnostic, Span  # noqa: E402
 from mmlint.server.actions import encode_like, fix_all, fix_one, suppressed_text  # noqa: E402
 from mmlint.server.analysis import Analyser, MemoryFactsCache  # noqa: E402
-from mmlint.server.protocol import Lines, text_edits, to_lsp, units  # noqa: E402
+from mmlint.server.hover import hover_markdown  # noqa: E402
+from mmlint.server.protocol import RULE_DOCS_URL, Lines, rule_url, text_edits, to_lsp, units  # noqa: E402
 from mmlint.server.settings import ServerSettings, read_settings  # noqa: E402
 from server_client import apply_edits  # noqa: E402
 
@@ -84,6 +85,64 @@ def test_an_lsp_message_is_the_message_with_its_help_below() -> None:
     assert shown.message == "short\nhelp: do this"
     plain = Diagnostic("a.py", Span(1, 1, 1, 2), "MM001", "sync-twin-call", "short")
     assert to_lsp(plain, lines, uri_of=lambda path: None, lines_of=lambda path: None).message == "short"
+
+
+def test_rule_links_point_at_the_repository_pyproject_names_where_every_page_is() -> None:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:
+        import tomli as tomllib
+
+    from mmlint.rules import all_rules
+
+    root = Path(__file__).resolve().parent.parent
+    repository = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["project"]["urls"]["Repository"]
+    assert RULE_DOCS_URL == f"{repository}/blob/main/rules/{{code}}.md"
+    for rule in all_rules():
+        assert rule_url(rule.code, None) == f"{repository}/blob/main/rules/{rule.code}.md"
+        assert (root / "rules" / f"{rule.code}.md").is_file()
+    assert rule_url("MM001", "https://docs.example/{name}.html") == "https://docs.example/sync-twin-call.html"
+    assert rule_url("XX001", None) is None
+
+
+def test_a_hover_keeps_code_spans_shows_other_markup_literally_and_names_explain() -> None:
+    finding = Diagnostic("a.py", Span(1, 1, 1, 2), "MM001", "sync-twin-call", "calls `f_x` from *here*_")
+    text = hover_markdown([finding], {"MM001": None})
+    assert text is not None
+    assert "calls `f_x` from \\*here\\*\\_" in text
+    assert text.endswith("Documentation: `mmlint explain MM001`")
+    assert hover_markdown([], {}) is None
+
+
+def test_code_actions_are_functions_of_a_documents_state_and_the_client(tmp_path, cache_dir) -> None:
+    import ast
+
+    from mmlint.server import code_actions
+    from mmlint.server.analysis import Snapshot
+    from mmlint.server.documents import DocumentState
+
+    source = Path(code_actions.__file__).read_text(encoding="utf-8")
+    imported = {node.module for node in ast.walk(ast.parse(source)) if isinstance(node, ast.ImportFrom)}
+    assert "mmlint.server.server" not in imported and "pygls" not in str(imported)
+
+    path = tmp_path / "proc.py"
+    path.write_text("class P:\n    async def run(self, out):\n        await out.ready()\n        return self.process_and_combine_mm_data(out)\n")
+    analyser = Analyser(tmp_path, ServerSettings(), use_cache=False)
+    data = path.read_bytes()
+    state = DocumentState("file:///proc.py")
+    state.analysed(Snapshot(state.uri, 4, path, data), analyser.analyse({path: data})[path])
+    client = code_actions.ClientView("utf-16", versioned_edits=True)
+    everything = types.Range(types.Position(0, 0), types.Position(4, 0))
+    found = code_actions.code_actions(state, client, everything, None, lambda new: analyser.analyse_one(path, new, {}))
+    assert [a.title for a in found] == [
+        "mmlint: fix MM001 (sync-twin-call)",
+        "mmlint: suppress MM001 with `# mmlint: ignore[MM001]`",
+        "Fix all mmlint problems in this file",
+    ]
+    (change,) = found[0].edit.document_changes
+    assert change.text_document.version == 4
+    plain = code_actions.ClientView("utf-16", versioned_edits=False)
+    assert code_actions.code_actions(state, plain, everything, ["quickfix"], lambda new: analyser.analyse_one(path, new, {}))[0].edit.changes
 
 
 # -- the suppression action ------------------------------------------------------------------

@@ -225,8 +225,7 @@ KNOWLEDGE_SETS: tuple[KnowledgeSet, ...] = (
     KnowledgeSet(
         "encoding-hashing",
         True,
-        "Whole-payload base64 and digests (`base64.b64decode`, `hashlib.sha256(data)`), as of request media. "
-        "Cheap when given only a literal, a constant or a constant-bounded slice.",
+        "Whole-payload base64 and digests (`base64.b64decode`, `hashlib.sha256(data)`), as of request media.",
         _calls(
             "decodes or encodes a whole payload",
             "base64.b64decode", "base64.b64encode", "base64.urlsafe_b64decode", "base64.urlsafe_b64encode",
@@ -253,7 +252,7 @@ KNOWLEDGE_SETS: tuple[KnowledgeSet, ...] = (
     KnowledgeSet(
         "deserialization",
         True,
-        "Unpickling a whole blob (`pickle.loads`, `cloudpickle.loads`). Cheap when given only a literal or a constant.",
+        "Unpickling a whole blob (`pickle.loads`, `cloudpickle.loads`).",
         _calls("unpickles a whole blob", "pickle.loads", "cloudpickle.loads", "dill.loads"),
         sized_by_input=True,
     ),

@@ -154,14 +154,20 @@ class Analyser:
         self.facts = MemoryFactsCache(opening.cache)
         self._walked: tuple[Path, ...] | None = None  # the workspace's files, as the last walk found them
         self._rescan = True
+        self._workspace = True
         self._caches = CacheOpening(self.facts)
 
-    def analyse(self, documents: Mapping[Path, bytes], *, rescan: bool = True) -> dict[Path, DocumentResult]:
+    def analyse(
+        self, documents: Mapping[Path, bytes], *, rescan: bool = True, workspace: bool = True
+    ) -> dict[Path, DocumentResult]:
         """Every document's result. Never raises: a bad configuration or a
         crash becomes the ``error`` of the documents it concerns. ``rescan``:
         walk the workspace again (False: a keystroke creates no file, so the
-        last walk's files stand)."""
+        last walk's files stand). ``workspace`` False: the walked files are
+        not read (the configured `paths` still are), for a document's first
+        diagnostics before its context is in."""
         self._rescan = rescan or self._walked is None
+        self._workspace = workspace
         on_disk = {path: data for path, data in documents.items() if path.is_file()}
         results: dict[Path, DocumentResult] = {}
         try:
@@ -196,6 +202,8 @@ class Analyser:
         """The workspace's files, walked again unless a run asked to keep the
         last walk. A workspace whose configuration names its `paths` has those
         as context, as `check` run there would (the engine reads them)."""
+        if not self._workspace:
+            return ()
         if not self._rescan and self._walked is not None:
             return self._walked
         files: tuple[Path, ...] = ()

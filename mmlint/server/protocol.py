@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Callable
-from pathlib import Path
 
 from lsprotocol import types
 
@@ -16,7 +15,10 @@ from mmlint.core.source import split_lines
 from mmlint.rules import rule_by_code
 
 SOURCE = "mmlint"
-RULE_PAGES = Path(__file__).resolve().parent.parent.parent / "rules"  # a checkout's rules/*.md
+# The rule pages on the project's repository (pyproject's [project.urls]
+# Repository, whose rules/ holds them): an address that works from a wheel
+# install too, where no rules/ directory comes along.
+RULE_DOCS_URL = "https://github.com/mmlint/mmlint/blob/main/rules/{code}.md"
 
 
 def units(text: str, encoding: str) -> int:
@@ -52,14 +54,17 @@ class Lines:
         return types.Range(self.position(span.line, span.column), self.position(span.end_line, span.end_column))
 
 
-def rule_link(code: str, template: str | None) -> types.CodeDescription | None:
+def rule_url(code: str, template: str | None) -> str | None:
+    """The address of the rule's page (``template``: the ruleDocsUrl setting, with {code} and {name})."""
     rule = rule_by_code(code)
     if rule is None:
         return None
-    if template:
-        return types.CodeDescription(href=template.replace("{code}", code).replace("{name}", rule.name))
-    page = RULE_PAGES / f"{code}.md"
-    return types.CodeDescription(href=page.as_uri()) if page.is_file() else None
+    return (template or RULE_DOCS_URL).replace("{code}", code).replace("{name}", rule.name)
+
+
+def rule_link(code: str, template: str | None) -> types.CodeDescription | None:
+    url = rule_url(code, template)
+    return types.CodeDescription(href=url) if url is not None else None
 
 
 def to_lsp(

@@ -1,13 +1,16 @@
 """The language server: pygls over stdio.
 
-Documents come and go with didOpen / didChange / didClose; every change
-asks the analysis loop for a run: at once on open and save and after a quiet
-spell, while a change right after another waits until typing pauses (the
-debounce), and changes made during a run are taken together by the next. A run analyses every
-open document together, each workspace folder through its own Analyser, on
-one worker thread, and publishes the diagnostics of each document whose text
-or diagnostics changed: editing a callee updates its callers' diagnostics.
-Code actions and commands wait for the run that covers the text they see."""
+A small state machine. Documents come and go with didOpen / didClose, each
+with one DocumentState (mmlint.server.documents). Every change asks for a
+run, which is one task: at once on open and save and after a quiet spell;
+a change right after another restarts it after the debounce (a newer change
+cancels a run still waiting), and a run already analysing when the text
+moves on has its result dropped, the newer run covering it. A run analyses
+every open document together, each workspace folder through its own
+Analyser, on one worker thread, and publishes the diagnostics of each
+document whose text or diagnostics changed: editing a callee updates its
+callers' diagnostics. Code actions, hover and commands wait for the run
+that covers the text they see."""
 
 from __future__ import annotations
 
@@ -30,12 +33,17 @@ from mmlint.facts.libcst_internals import skip_node_validation
 from mmlint.server.actions import encode_like, text_of
 from mmlint.server import code_actions
 from mmlint.server.analysis import Analyser, DocumentResult, Snapshot, errors_of
-from mmlint.server.protocol import Lines, to_lsp
+from mmlint.server.documents import DocumentState
+from mmlint.server.hover import hover_markdown
+from mmlint.server.protocol import Lines, rule_url, to_lsp
 from mmlint.server.settings import ServerSettings, read_settings
 from mmlint.server.wire import UNPARSABLE, MmlintProtocol
 from mmlint.server.worker import DaemonWorker
 
 FIX_ALL_COMMAND = "mmlint.fixAll"
+# The files that configure mmlint (mmlint.config): a change to one re-analyses the open documents.
+CONFIG_NAMES = ("pyproject.toml", "mmlint.toml", ".mmlint.toml")
+CONFIG_WATCH_ID = "mmlint-configuration-files"
 SOURCE_SUFFIXES = (".py", ".pyi")
 SETTINGS_WAIT_SECONDS = 5.0
 
@@ -47,23 +55,16 @@ class MmlintServer(LanguageServer):
         )
         self.initial_settings = ServerSettings()
         self.settings = ServerSettings()
-        self.open_uris: dict[str, None] = {}  # the Python documents open, in opening order
+        self.documents: dict[str, DocumentState] = {}  # the Python documents open, in opening order
         self.analysers: dict[Path, Analyser] = {}
-        self.results: dict[str, tuple[Snapshot, DocumentResult]] = {}
-        self.published: dict[str, tuple[int | None, list[types.Diagnostic]]] = {}
-        # By URI: the code actions of the text the last run analysed, made at the first request.
-        self.action_plans: dict[str, code_actions.DocumentActions] = {}
         self.shown_warnings: set[str] = set()  # warnings said once (an unsafe cache)
         self.last_errors: set[str] = set()  # the errors of the last run (a bad configuration)
         self.executor = DaemonWorker("mmlint-analysis")  # exit never waits for it
-        self._requested = 0  # changes asked for, and the last one a finished run covered
-        self._covered = 0
-        self._urgent = False
-        self._in_burst = False  # the last didChange came within the debounce of the one before
-        self._last_request = float("-inf")  # when the last didChange came
-        self._wake: asyncio.Event | None = None
-        self._waiters: list[tuple[int, asyncio.Future[None]]] = []
-        self._loop_task: asyncio.Task[None] | None = None
+        self._run_task: asyncio.Task[None] | None = None  # the latest run asked for
+        self._run_started = False  # whether it is past its wait (debounce, settings) and analysing
+        self._rescan = False  # the next run walks the workspace again (open, save, close, settings)
+        self._last_change = float("-inf")  # when the last didChange came
+        self._created = time.monotonic()
         self._settings_ready: asyncio.Event | None = None  # set once the workspace configuration is in
         self.shut_down = False  # the client asked for shutdown before exit (or the end of input)
 
@@ -78,79 +79,81 @@ class MmlintServer(LanguageServer):
 
     def request_run(self, *, urgent: bool = False) -> None:
         """A run for a change (didChange), or ``urgent`` for anything else (open, save, settings)."""
-        if not urgent:
+        delay = 0.0
+        if urgent:
+            self._rescan = True  # only these walk the workspace again: a keystroke creates no file
+        else:
             now = time.monotonic()
-            self._in_burst = now - self._last_request < self.settings.debounce_ms / 1000
-            self._last_request = now
-        self._requested += 1
-        self._urgent = self._urgent or urgent
-        if self._wake is None:
-            self._wake = asyncio.Event()
-        if self._loop_task is None:
-            self._loop_task = asyncio.get_running_loop().create_task(self._analysis_loop())
-        self._wake.set()
+            if now - self._last_change < self.settings.debounce_ms / 1000:
+                delay = self.settings.debounce_ms / 1000  # in a burst: wait until typing pauses
+            self._last_change = now
+        waiting = self._run_task
+        if waiting is not None and not waiting.done() and not self._run_started:
+            waiting.cancel()  # it has not read the documents yet: this run covers its changes
+        self._run_started = False
+        self._run_task = asyncio.get_running_loop().create_task(self._run(delay))
 
     async def up_to_date(self) -> None:
         """Wait for a run that has seen every change made so far."""
-        if self._covered >= self._requested:
-            return
-        future = asyncio.get_running_loop().create_future()
-        self._waiters.append((self._requested, future))
-        await future
+        while True:
+            task = self._run_task
+            if task is None or task.done():
+                return
+            await asyncio.wait({task})  # cancelled or finished: a newer one may have replaced it
 
     def settings_ready(self) -> asyncio.Event:
         if self._settings_ready is None:
             self._settings_ready = asyncio.Event()
         return self._settings_ready
 
-    async def _analysis_loop(self) -> None:
-        assert self._wake is not None
+    async def _run(self, delay: float) -> None:
         # The first run waits for the pulled settings (a client that never answers costs a few seconds).
-        try:
-            await asyncio.wait_for(self.settings_ready().wait(), SETTINGS_WAIT_SECONDS)
-        except asyncio.TimeoutError:
-            pass
-        while True:
-            await self._wake.wait()
+        left = self._created + SETTINGS_WAIT_SECONDS - time.monotonic()
+        if not self.settings_ready().is_set() and left > 0:
             try:
-                await self._one_run()
-            except Exception as error:  # a bug of ours: logged, and the loop goes on
-                self.log(types.MessageType.Error, f"mmlint: analysis failed: {type(error).__name__}: {error}")
-
-    async def _one_run(self) -> None:
-        # A change after a quiet spell is analysed at once; one in a burst
-        # waits until the burst has been quiet for the debounce.
-        while self._in_burst and not self._urgent:
-            seen = self._requested
-            await asyncio.sleep(self.settings.debounce_ms / 1000)
-            if self._requested == seen:
-                break
-        assert self._wake is not None
-        self._wake.clear()
-        # Only open, save, close and new settings walk the workspace again.
-        rescan, self._urgent = self._urgent, False
-        covers = self._requested
+                await asyncio.wait_for(self.settings_ready().wait(), left)
+            except asyncio.TimeoutError:
+                pass
+        if delay:
+            await asyncio.sleep(delay)
+        if asyncio.current_task() is self._run_task:
+            self._run_started = True
+        rescan, self._rescan = self._rescan, False
         try:
-            snapshots = self._snapshots()
-            results = await asyncio.get_running_loop().run_in_executor(self.executor, self._analyse, snapshots, rescan)
-            self._publish(snapshots, results)
-            self.action_plans = {}  # another document's change may change a fix (a discovered twin)
-            # The new facts reach the disk cache once the diagnostics are out.
-            for analyser in list(self.analysers.values()):
-                try:
-                    self.executor.submit(analyser.facts.persist)
-                except RuntimeError:  # shut down meanwhile: the cache is only a cache
-                    break
-        finally:  # whatever happened, the code actions waiting for this run go on
-            self._covered = max(self._covered, covers)
-            for waiter in [w for w in self._waiters if w[0] <= self._covered]:
-                self._waiters.remove(waiter)
-                if not waiter[1].done():
-                    waiter[1].set_result(None)
+            await self._analyse_and_publish(rescan)
+        except Exception as error:  # a bug of ours: logged, and the next change runs again
+            self.log(types.MessageType.Error, f"mmlint: analysis failed: {type(error).__name__}: {error}")
+
+    async def _analyse_and_publish(self, rescan: bool) -> None:
+        snapshots = self._snapshots()
+        loop = asyncio.get_running_loop()
+        opened = [s for s in snapshots if self.documents[s.uri].result is None]
+        if opened and rescan:
+            # A document just opened gets its own diagnostics first, before the
+            # workspace is walked and read (its whole tree parsed, on an empty cache).
+            first = await loop.run_in_executor(self.executor, self._analyse, opened, False, False)
+            if not self._stale(opened):
+                self._publish(opened, first)
+        results = await loop.run_in_executor(self.executor, self._analyse, snapshots, rescan)
+        if self._stale(snapshots):
+            return  # the text moved on while it ran: the run asked for by that change publishes
+        self._publish(snapshots, results)
+        # The new facts reach the disk cache once the diagnostics are out.
+        for analyser in list(self.analysers.values()):
+            try:
+                self.executor.submit(analyser.facts.persist)
+            except RuntimeError:  # shut down meanwhile: the cache is only a cache
+                break
+
+    def _stale(self, snapshots: list[Snapshot]) -> bool:
+        """Whether a document the run read has changed since (a closed one is left out, not stale)."""
+        return any(
+            s.uri in self.documents and self.workspace.get_text_document(s.uri).version != s.version for s in snapshots
+        )
 
     def _snapshots(self) -> list[Snapshot]:
         snapshots = []
-        for uri in self.open_uris:
+        for uri in self.documents:
             document = self.workspace.get_text_document(uri)
             path = to_fs_path(uri)
             if path is None:
@@ -182,15 +185,18 @@ class MmlintServer(LanguageServer):
             analyser = self.analysers[root] = Analyser(root, self.settings, walk=root in self.folders())
         return analyser
 
-    def _analyse(self, snapshots: list[Snapshot], rescan: bool = True) -> dict[str, DocumentResult]:
+    def _analyse(self, snapshots: list[Snapshot], rescan: bool = True, workspace: bool = True) -> dict[str, DocumentResult]:
         """On the worker thread: every open document, by workspace folder
-        (``rescan``: walk the folders again for their files)."""
+        (``rescan``: walk the folders again for their files; ``workspace``
+        False: without the walked files as context)."""
         by_root: dict[Path, dict[Path, Snapshot]] = {}
         for snapshot in snapshots:
             by_root.setdefault(self.root_of(snapshot.path), {})[snapshot.path] = snapshot
         results: dict[str, DocumentResult] = {}
         for root, documents in by_root.items():
-            analysed = self.analyser_for(root).analyse({path: s.data for path, s in documents.items()}, rescan=rescan)
+            analysed = self.analyser_for(root).analyse(
+                {path: s.data for path, s in documents.items()}, rescan=rescan, workspace=workspace
+            )
             results.update((documents[path].uri, result) for path, result in analysed.items())
         return results
 
@@ -199,19 +205,19 @@ class MmlintServer(LanguageServer):
         texts = {s.uri: s for s in snapshots}
         for snapshot in snapshots:
             result = results.get(snapshot.uri)
-            if result is None or snapshot.uri not in self.open_uris:
+            state = self.documents.get(snapshot.uri)
+            if result is None or state is None:
                 continue
-            self.results[snapshot.uri] = (snapshot, result)
+            state.analysed(snapshot, result)
             try:
                 diagnostics = self.lsp_diagnostics(result, texts)
             except Exception as error:  # a bug of ours: it costs this document, not the others
                 self.log(types.MessageType.Error, f"mmlint: {result.path}: cannot show its diagnostics: "
                                                   f"{type(error).__name__}: {error}\n{traceback.format_exc()}")
                 continue
-            last = self.published.get(snapshot.uri)
-            if last is not None and last == (snapshot.version, diagnostics):
+            if state.published == (snapshot.version, diagnostics):
                 continue  # neither the text nor its diagnostics changed
-            self.published[snapshot.uri] = (snapshot.version, diagnostics)
+            state.published = (snapshot.version, diagnostics)
             self.text_document_publish_diagnostics(
                 types.PublishDiagnosticsParams(uri=snapshot.uri, diagnostics=diagnostics, version=snapshot.version)
             )
@@ -269,7 +275,8 @@ class MmlintServer(LanguageServer):
             self.log(types.MessageType.Warning, f"mmlint: {warning}")
         self.settings = settings
         self.analysers = {}  # new select / ignore / config: new resolvers (the facts stay on disk)
-        self.action_plans = {}
+        for state in self.documents.values():
+            state.actions = None
         self.last_errors = set()
 
     async def pull_settings(self) -> None:
@@ -287,16 +294,45 @@ class MmlintServer(LanguageServer):
         if section is not None:
             self.apply_settings(read_settings(section, self.initial_settings, where="workspace configuration"))
 
+    async def watch_configuration_files(self) -> None:
+        """Ask the client to tell of changes to configuration files, where it can be asked."""
+        workspace = self.client_capabilities.workspace
+        watched = workspace.did_change_watched_files if workspace is not None else None
+        if watched is None or not watched.dynamic_registration:
+            return
+        watchers = [types.FileSystemWatcher(glob_pattern=f"**/{name}") for name in CONFIG_NAMES]
+        registration = types.Registration(
+            id=CONFIG_WATCH_ID,
+            method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+            register_options=types.DidChangeWatchedFilesRegistrationOptions(watchers=watchers),
+        )
+        try:
+            await self.client_register_capability_async(types.RegistrationParams(registrations=[registration]))
+        except Exception as error:  # the client refused: configuration edits apply at the next change
+            self.log(types.MessageType.Warning, f"mmlint: cannot watch the configuration files: {error}")
+
     # -- what code actions see -------------------------------------------------------------
 
-    def current(self, uri: str) -> tuple[Snapshot, DocumentResult] | None:
-        """The last result for ``uri``, if it is of the text the client has now."""
-        entry = self.results.get(uri)
-        if entry is None or uri not in self.open_uris:
+    def current(self, uri: str) -> DocumentState | None:
+        """The document's state, if its last run analysed the text the client has now."""
+        state = self.documents.get(uri)
+        if state is None or state.snapshot is None:
             return None
-        if entry[0].version != self.workspace.get_text_document(uri).version:
+        if state.snapshot.version != self.workspace.get_text_document(uri).version:
             return None
-        return entry
+        return state
+
+    def client_view(self) -> code_actions.ClientView:
+        return code_actions.ClientView.of(self.client_capabilities, self.workspace.position_encoding)
+
+    def reanalyser(self, state: DocumentState) -> code_actions.Reanalyse:
+        """Analyses another text of ``state``'s document (fix all's rounds), the
+        other documents as the last run read them; called on the worker thread."""
+        assert state.snapshot is not None
+        path = state.snapshot.path
+        others = {s.snapshot.path: s.snapshot.data for s in self.documents.values() if s.snapshot is not None}
+        return lambda data: self.analyser_for(self.root_of(path)).analyse_one(path, data, others)
+
 
 def _uri_argument(argument: Any) -> str | None:
     if isinstance(argument, str):
@@ -305,6 +341,15 @@ def _uri_argument(argument: Any) -> str | None:
         uri = argument.get("uri")
         return uri if isinstance(uri, str) else None
     return None
+
+
+def _contains(where: types.Range, position: types.Position) -> bool:
+    start, end = where.start, where.end
+    return (start.line, start.character) <= (position.line, position.character) <= (end.line, end.character)
+
+
+def _is_configuration(uri: str) -> bool:
+    return uri.rsplit("/", 1)[-1] in CONFIG_NAMES
 
 
 def is_python(document: types.TextDocumentItem) -> bool:
@@ -325,6 +370,14 @@ def build_server() -> MmlintServer:
             await ls.pull_settings()
         finally:
             ls.settings_ready().set()
+        await ls.watch_configuration_files()
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    def did_change_watched_files(ls: MmlintServer, params: types.DidChangeWatchedFilesParams) -> None:
+        # The configuration is read afresh by every run (Analyser._resolver); what
+        # was missing is a run: without one, an edit on disk waited for a keystroke.
+        if ls.documents and any(_is_configuration(change.uri) for change in params.changes):
+            ls.request_run(urgent=True)
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     async def did_change_configuration(ls: MmlintServer, params: types.DidChangeConfigurationParams) -> None:
@@ -336,29 +389,25 @@ def build_server() -> MmlintServer:
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: MmlintServer, params: types.DidOpenTextDocumentParams) -> None:
         if is_python(params.text_document):
-            ls.open_uris[params.text_document.uri] = None
+            ls.documents[params.text_document.uri] = DocumentState(params.text_document.uri)
             ls.request_run(urgent=True)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: MmlintServer, params: types.DidChangeTextDocumentParams) -> None:
-        if params.text_document.uri in ls.open_uris:
+        if params.text_document.uri in ls.documents:
             ls.request_run()
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: MmlintServer, params: types.DidSaveTextDocumentParams) -> None:
-        if params.text_document.uri in ls.open_uris:
+        if params.text_document.uri in ls.documents:
             ls.request_run(urgent=True)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: MmlintServer, params: types.DidCloseTextDocumentParams) -> None:
         uri = params.text_document.uri
-        if uri in ls.open_uris:
-            del ls.open_uris[uri]
-            ls.results.pop(uri, None)
-            ls.published.pop(uri, None)
-            ls.action_plans.pop(uri, None)
+        if ls.documents.pop(uri, None) is not None:
             ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
-            if ls.open_uris:  # its unsaved text no longer stands for the file
+            if ls.documents:  # its unsaved text no longer stands for the file
                 ls.request_run(urgent=True)
 
     @server.feature(
@@ -367,9 +416,28 @@ def build_server() -> MmlintServer:
     )
     async def code_action(ls: MmlintServer, params: types.CodeActionParams) -> list[types.CodeAction]:
         await ls.up_to_date()
-        loop = asyncio.get_running_loop()
+        state = ls.current(params.text_document.uri)
+        if state is None:
+            return []
         only = [str(kind) for kind in params.context.only] if params.context.only else None
-        return await loop.run_in_executor(ls.executor, code_actions.code_actions, ls, params.text_document.uri, params.range, only)
+        return await asyncio.get_running_loop().run_in_executor(
+            ls.executor, code_actions.code_actions, state, ls.client_view(), params.range, only, ls.reanalyser(state)
+        )
+
+    @server.feature(types.TEXT_DOCUMENT_HOVER)
+    async def hover(ls: MmlintServer, params: types.HoverParams) -> types.Hover | None:
+        """The findings under the cursor, explained (mmlint.server.hover)."""
+        await ls.up_to_date()
+        state = ls.current(params.text_document.uri)
+        if state is None or state.result is None:
+            return None
+        result = state.result
+        lines = Lines(text_of(result.data) or "", ls.workspace.position_encoding or types.PositionEncodingKind.Utf16)
+        under = [d for d in result.diagnostics if _contains(lines.range(d.span), params.position)]
+        markdown = hover_markdown(under, {d.code: rule_url(d.code, ls.settings.rule_docs_url) for d in under})
+        if markdown is None:
+            return None
+        return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, markdown), lines.range(under[0].span))
 
     @server.command(FIX_ALL_COMMAND)
     async def fix_all_command(ls: MmlintServer, *arguments: Any) -> bool:
@@ -380,10 +448,12 @@ def build_server() -> MmlintServer:
         if uri is None:
             raise ValueError("mmlint.fixAll takes the document's URI")
         await ls.up_to_date()
-        entry = ls.current(uri)
-        if entry is None:
+        state = ls.current(uri)
+        if state is None:
             return False
-        edit = await asyncio.get_running_loop().run_in_executor(ls.executor, code_actions.fix_all_edit, ls, *entry)
+        edit = await asyncio.get_running_loop().run_in_executor(
+            ls.executor, code_actions.fix_all_edit, state, ls.client_view(), ls.reanalyser(state)
+        )
         if edit is None:
             return False
         applied = await ls.workspace_apply_edit_async(types.ApplyWorkspaceEditParams(edit=edit, label="mmlint: fix all"))
@@ -392,8 +462,8 @@ def build_server() -> MmlintServer:
     @server.feature(types.SHUTDOWN)
     def shutdown(ls: MmlintServer, params: None) -> None:
         ls.shut_down = True
-        if ls._loop_task is not None:
-            ls._loop_task.cancel()
+        if ls._run_task is not None:
+            ls._run_task.cancel()
         ls.executor.shutdown(wait=False, cancel_futures=True)
 
     return server

@@ -22,7 +22,7 @@ class ServerSettings:
     # A change within this of the one before waits until the changes pause this long.
     debounce_ms: int = DEFAULT_DEBOUNCE_MS
     # Where a diagnostic's code links to ({code}, {name}); None: the rule's page
-    # under rules/ when mmlint runs from a checkout that has it.
+    # on the project's repository (mmlint.server.protocol.RULE_DOCS_URL).
     rule_docs_url: str | None = None
     warnings: tuple[str, ...] = field(default=(), compare=False)
 
