@@ -23,7 +23,8 @@ def render(report: "Report", options: RenderOptions = PLAIN, /, **overrides: Unp
     style, esc = out.style, out.escape
     for d in report.diagnostics:
         location = f"{visible_path(d.path)}:{d.span.line}:{d.span.column}:"
-        out.print(f"{style(esc(location), 'bold')} {style(d.code, 'bold red')} {esc(visible(d.message))}")
+        measured = f" ({visible(d.confirmation.describe())})" if d.confirmation is not None else ""
+        out.print(f"{style(esc(location), 'bold')} {style(d.code, 'bold red')} {esc(visible(d.message) + measured)}")
     if not quiet:
         out.print(esc(summary(report)))
     return out.text()
