@@ -10,6 +10,13 @@ would report as values.
 ``fix()`` rewrites (or, with ``write=False``, plans) the fixable sites in the
 same rounds as `mmlint fix` and returns the FixRun; ``audit()`` returns the
 Audit that `mmlint audit` prints.
+
+The command line is this module's first caller: ``scan()`` is ``check()``
+for a caller that has built its own ConfigResolver (the command line's
+--extend-select, --exclude, --force-paths) and wants the run's options
+(progress, the caches, standard input, findings only); ``discover_files``,
+``configuration_below``, ``cache_root`` and ``clean_cache`` are the rest of
+what `mmlint` needs of the engine.
 """
 
 from __future__ import annotations
@@ -17,11 +24,16 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Literal, overload
 
 from mmlint.audit import Audit, build_audit
 from mmlint.baseline import apply_baseline
-from mmlint.check.discovery import DiscoveryError
-from mmlint.check.engine import AnalysedReport, Report, run_check
+from mmlint.check.cache import Cleaned, clean
+from mmlint.check.cache import cache_root as cache_root
+from mmlint.check.config_below import configuration_below as configuration_below
+from mmlint.check.discovery import DiscoveryError, discover
+from mmlint.check.engine import AnalysedReport, Report
+from mmlint.check.reading import StdinSource as StdinSource
 from mmlint.config.load import ConfigError
 from mmlint.config.resolve import ConfigResolver
 from mmlint.core.diagnostics import Diagnostic, Span
@@ -46,7 +58,65 @@ def check(
     ``call_sites``. ``config`` names a configuration file for every file, else
     each file is governed by the closest one at or above it (as in ruff). Raises ConfigError or DiscoveryError for bad input."""
     where, resolver = _resolver(config, cwd, select, ignore)
-    return run_check([Path(p) for p in paths] if paths else None, resolver, where)
+    return scan([Path(p) for p in paths] if paths else None, resolver, where)
+
+
+@overload
+def scan(
+    paths: Sequence[Path] | None,
+    resolver: ConfigResolver,
+    cwd: Path,
+    *,
+    progress: bool = False,
+    use_cache: bool = True,
+    stdin: StdinSource | None = None,
+    findings_only: Literal[False] = False,
+) -> AnalysedReport: ...
+
+
+@overload
+def scan(
+    paths: Sequence[Path] | None,
+    resolver: ConfigResolver,
+    cwd: Path,
+    *,
+    progress: bool = False,
+    use_cache: bool = True,
+    stdin: StdinSource | None = None,
+    findings_only: bool,
+) -> Report: ...
+
+
+def scan(
+    paths: Sequence[Path] | None,
+    resolver: ConfigResolver,
+    cwd: Path,
+    *,
+    progress: bool = False,
+    use_cache: bool = True,
+    stdin: StdinSource | None = None,
+    findings_only: bool = False,
+) -> Report:
+    """check() with a resolver built by the caller (``cwd`` absolute or not):
+    ``progress`` (a bar on stderr when it fits), ``use_cache`` (the facts and
+    results caches), ``stdin`` (a source to check instead of ``paths``) and
+    ``findings_only`` (a run the results cache may answer: a Report without
+    the project)."""
+    from mmlint.check import engine  # looked up at each call: a test may stand in for the engine
+
+    return engine.run_check(
+        paths, resolver, cwd, progress=progress, use_cache=use_cache, stdin=stdin, findings_only=findings_only
+    )
+
+
+def clean_cache(root: Path) -> Cleaned:
+    """Remove the cache's entries under ``root`` (mmlint.api.cache_root()): `mmlint clean`."""
+    return clean(root)
+
+
+def discover_files(paths: Sequence[Path] | None, resolver: ConfigResolver, cwd: Path) -> tuple[Path, ...]:
+    """The files a run over ``paths`` would read (absolute, in its order)."""
+    return discover(paths, resolver, cwd).files
 
 
 def fix(
@@ -67,12 +137,12 @@ def fix(
     where, resolver = _resolver(config, cwd, select, ignore)
     targets = [Path(p) for p in paths] if paths else None
 
-    def scan() -> AnalysedReport:
-        report = run_check(targets, resolver, where)
+    def scanned() -> AnalysedReport:
+        report = scan(targets, resolver, where)
         return apply_baseline(report, Path(baseline)).report if baseline is not None else report
 
     run, _ = fix_in_rounds(
-        scan(), lambda _buffers: scan(), write=write, links=named_links(tuple(targets or ()), where), max_rounds=MAX_FIX_ROUNDS
+        scanned(), lambda _buffers: scanned(), write=write, links=named_links(tuple(targets or ()), where), max_rounds=MAX_FIX_ROUNDS
     )
     return run
 

@@ -61,6 +61,27 @@ def _violations() -> list[str]:
     return found
 
 
+def _reaching_past(room: str, forbidden: str) -> list[str]:
+    """Run-time imports of ``forbidden`` (a dotted prefix) by the modules of ``room``."""
+    found = []
+    for path in sorted((PACKAGE / room).rglob("*.py")):
+        for imported, line in _runtime_imports(ast.parse(path.read_text(encoding="utf-8"))):
+            if imported == forbidden or imported.startswith(forbidden + "."):
+                found.append(f"{path.relative_to(PACKAGE.parent)}:{line} imports {imported}")
+    return found
+
+
+def test_the_command_line_reaches_the_engine_through_the_api() -> None:
+    """mmlint.cli is mmlint.api's first caller: no mmlint.check module but
+    through it (types for annotations, under TYPE_CHECKING, are fine)."""
+    assert _reaching_past("cli", "mmlint.check") == []
+
+
+def test_fix_does_not_import_the_rules() -> None:
+    """A diagnostic carries its fix kind: the fixer needs no rule to look it up."""
+    assert _reaching_past("fix", "mmlint.rules") == []
+
+
 def _parsed_modules() -> dict[str, ast.Module]:
     return {
         ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts): ast.parse(path.read_text(encoding="utf-8"))

@@ -120,7 +120,7 @@ def test_text_prints_the_chain_as_a_note_and_no_twin_words() -> None:
     assert report.call_sites == 0
     rendered = text.render(report)
     assert "twin" not in rendered
-    assert rendered.rstrip().endswith("(10 files scanned).")
+    assert rendered.rstrip().endswith("(12 files scanned).")
 
 
 def test_a_chain_is_a_note_one_step_a_line() -> None:
@@ -219,3 +219,37 @@ def test_once_per_object_guards_weigh_nothing_per_request() -> None:
     assert once["Catalogue.registry"] == ["read_settings"]
     assert once["Catalogue.start_exporter"] == ["threading.Thread", "self._exporter.start", "self._exporter.join"]
     assert once["Catalogue.reload"] == [] and once["Catalogue.refresh"] == []
+
+
+def test_a_generator_function_runs_where_it_is_iterated() -> None:
+    """Calling a generator function only creates the generator: its blocking
+    read runs where it is iterated, on the loop (`for`, `next`, `join`, a
+    helper's `list(...)`) or in a worker thread, where it is no finding
+    (fpkg/generators.py)."""
+    report = _report()
+    found = sorted((d.span.line, d.code) for d in report.diagnostics if d.path == "fpkg/generators.py")
+    assert found == [(29, "MM005"), (35, "MM005"), (41, "MM005"), (42, "MM005")]
+    facts = report.project.files["fpkg/generators.py"]
+    defs = {info.qualname: info for info in facts.sync_defs}
+    assert defs["read_chunks"].is_generator and not defs["all_chunks"].is_generator
+    assert [call.iterated for call in defs["all_chunks"].calls] == [True, True]
+    (in_thread,) = [info for info in facts.async_defs if info.name == "stream_in_thread"]
+    assert not next(call for call in in_thread.calls if call.dotted == "read_chunks").iterated
+
+
+def test_start_up_shutdown_and_lifecycle_hooks_run_once() -> None:
+    """A `lifespan=` function, `@app.on_event(...)`, `add_event_handler`, an
+    actor's `__post_create__` / `__pre_destroy__`, and a helper awaited only
+    from them run once per process or actor: no finding. The same read in a
+    route, an actor method, or a helper a hook and a route both await is one
+    (fpkg/startup.py)."""
+    report = _report()
+    found = sorted((d.span.line, d.code) for d in report.diagnostics if d.path == "fpkg/startup.py")
+    assert found == [(50, "MM005"), (55, "MM005"), (72, "MM005")]
+    weights = report.project.weight(report.settings.heavy_calls)
+    defs = report.project.suspension.defs
+    once = sorted(defs[key].qualname for key in weights.once_only if key[0] == "fpkg/startup.py")
+    assert once == ["JournalActor.__post_create__", "JournalActor.__pre_destroy__", "Server._lifespan", "flush", "recover", "warm_up"]
+    contexts = {defs[key].qualname: weights.contexts.of(key, defs[key]) for key in weights.once_only if key[0] == "fpkg/startup.py"}
+    assert contexts["warm_up"] == contexts["flush"] == contexts["Server._lifespan"] == "start-up or shutdown hook"
+    assert contexts["JournalActor.__post_create__"] == "actor lifecycle hook" and contexts["recover"] == ""

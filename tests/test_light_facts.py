@@ -90,6 +90,14 @@ class Base(os.PathLike, metaclass=Meta):
                 key()
     handler_async = make_async(None)
 def _private(x=(yield_ := 1)): return x
+def chunks(path):
+    def inner(): yield path
+    with open(path) as f: yield from iter(f.read, "")
+def consume(path):
+    it = chunks(path)
+    def later(): return next(chunks(path))
+    for part in enumerate(zip(chunks(path), other())): pass
+    return sorted(chunks(path)), "".join(map(str, chunks(path))), [c for c in chunks(path)], chunks(path), next(it)
 '''
 
 # The fields later merged work added: a literal `__all__`, star imports, twins

@@ -177,9 +177,9 @@ def test_a_file_changed_between_hashing_and_analysis_is_not_kept(cache_dir, proj
 
     real_read = engine.read_files
 
-    def read_after_an_edit(files, resolver, sources, **options):
+    def read_after_an_edit(*args, **options):
         (project / "p.py").write_text("x = 1\n", encoding="utf-8")
-        return real_read(files, resolver, sources, **options)
+        return real_read(*args, **options)
 
     monkeypatch.setattr(engine, "read_files", read_after_an_edit)
     assert "MM001" not in run()[1]  # what was analysed: the new bytes

@@ -185,3 +185,14 @@ def test_each_callee_is_resolved_once_per_class_and_file(monkeypatch, tmp_path) 
     # From Engine: self.poll and self.status in start, self.poll in status,
     # time.sleep in poll; self.poll in Fast.run; however often each is called.
     assert len(asked) == len(set(asked)) == 5
+
+
+def test_password_hashing_is_the_named_cause() -> None:
+    """`bcrypt.hashpw` / `checkpw` are slow by design (the `password-hashing`
+    set): on the loop each is a finding, offloaded none is, and a chain names
+    bcrypt rather than a digest of the password before it (wpkg/passwords.py)."""
+    report = check(["wpkg/passwords.py"], cwd=PACKAGE, select=["MM005"])
+    found = {d.span.line: d for d in report.diagnostics}
+    assert sorted(found) == [18, 23, 28]
+    assert found[18].message == "blocks the event loop: hashes a password (slow by design)"
+    assert found[23].chain == ("`prehash` at wpkg/passwords.py:9", "`bcrypt.hashpw`")

@@ -15,6 +15,10 @@ a generated gRPC `*Servicer` base from a `*_pb2_grpc` module: its methods are
 the server's entry points); a hand-off (`add_api_route(path, f)`,
 `run_coroutine_threadsafe(self.f(), loop)`), which names a method only when
 made in the method's own file and no module-level function there has that name.
+
+Two contexts run once per process or per actor: a start-up or shutdown hook
+(`@app.on_event(...)`, `add_event_handler`, a `lifespan=` function) and an
+actor's lifecycle hooks (`__post_create__`, `__pre_destroy__`).
 """
 
 from __future__ import annotations
@@ -33,18 +37,27 @@ ACTOR_INIT = "actor `async __init__`"
 OVERRIDE = "override of an async method"
 ACTOR_METHOD = "actor method"
 SERVICER = "gRPC servicer method"
+STARTUP = "start-up or shutdown hook"
+ACTOR_LIFECYCLE = "actor lifecycle hook"
+# Contexts that run once per process or per actor, never per request: what
+# runs only there is not the loop's per-request cost (WeightAnalysis.once_only).
+ONCE_CONTEXTS = frozenset({STARTUP, ACTOR_LIFECYCLE})
+# An `xoscar` actor's hooks, run once when the actor is created and destroyed.
+ACTOR_HOOKS = frozenset({"__post_create__", "__pre_destroy__"})
 
 # Bases that make a class an actor, by their last name, when imported from `xoscar`.
 ACTOR_BASES = frozenset({"StatelessActor", "Actor"})
 
 # Decorators that register an async def as a web route (FastAPI, Starlette, Flask-style).
 ROUTE_DECORATORS = frozenset({"get", "post", "put", "delete", "patch", "head", "options", "api_route", "route", "websocket"})
-_DECORATOR_CONTEXTS = {"exception_handler": EXCEPTION_HANDLER, "middleware": MIDDLEWARE, "on_event": CALLBACK}
+# `on_event` takes only "startup" and "shutdown" (FastAPI, Starlette).
+_DECORATOR_CONTEXTS = {"exception_handler": EXCEPTION_HANDLER, "middleware": MIDDLEWARE, "on_event": STARTUP}
 _HANDOFF_CONTEXTS = {
     "add_exception_handler": EXCEPTION_HANDLER, "exception_handler": EXCEPTION_HANDLER,
     "add_middleware": MIDDLEWARE, "middleware": MIDDLEWARE, "Depends": DEPENDENCY, "Security": DEPENDENCY,
     "add_api_route": ROUTE, "add_route": ROUTE, "add_websocket_route": ROUTE,
     "run_coroutine_threadsafe": LOOP_HANDOFF, "call_soon_threadsafe": LOOP_HANDOFF,
+    "add_event_handler": STARTUP, "lifespan": STARTUP,  # `FastAPI(lifespan=f)`
 }
 PROTOCOL_METHODS = frozenset({"__aenter__", "__aexit__", "__anext__", "__await__", "__call__"})
 
@@ -95,6 +108,8 @@ class Contexts:
         if info.name == "__init__":
             return ACTOR_INIT
         context = self.class_context(key[0], info.class_name)
+        if context == ACTOR_METHOD and info.name in ACTOR_HOOKS:
+            return ACTOR_LIFECYCLE
         if context:
             return context
         facts = self.files.get(key[0])

@@ -36,11 +36,11 @@ from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from typing import TYPE_CHECKING, Final, Literal
 
-from mmlint.analysis.contexts import Contexts
+from mmlint.analysis.contexts import ONCE_CONTEXTS, Contexts
 from mmlint.analysis.passes import passes_until_stable
 from mmlint.analysis.resolve import DefKey, SyncCall, SyncKey
 from mmlint.core.diagnostics import Span
-from mmlint.core.knowledge import UNKNOWN_ORIGIN, costs_here, is_type_pattern, reason_of
+from mmlint.core.knowledge import SIZED_BY_INPUT, UNKNOWN_ORIGIN, costs_here, is_type_pattern, reason_of
 from mmlint.facts.model import UNKNOWN, AsyncDef, CalleeRef, CallFact, CallRef, FileFacts, Parameter, SyncDef
 
 if TYPE_CHECKING:
@@ -159,6 +159,9 @@ def _compiled(patterns: tuple[str, ...]) -> tuple[frozenset[str], tuple[str, ...
     combined = re.compile("|".join(f"(?:{part})" for part in wild)) if wild else None
     return frozenset(exact), tuple(suffixes), combined
 
+
+# Decorators that leave a function's call as it is.
+_TRANSPARENT_DECORATORS = frozenset({"staticmethod", "classmethod", "abstractmethod", "override"})
 
 _LOOP_OVER = re.compile(r"a loop over `(?P<text>.*)`")
 
@@ -312,7 +315,7 @@ class WeightAnalysis:
         for key, info in suspension.defs.items():
             facts = self.files[key[0]]
             self._async_calls[key] = tuple(
-                self._resolve(facts, info, c.callee) for c in info.calls
+                self._runs(self._resolve(facts, info, c.callee), c) for c in info.calls
             )
         self._reach_sync()
         self._callers_of = self._callers()
@@ -371,6 +374,22 @@ class WeightAnalysis:
         method = info.name if info.class_name is not None else None
         return self.resolver.resolve_sync_call(facts, info.class_name, ref, method, info.qualname)
 
+    def _runs(self, call: SyncCall, fact: CallFact | CallRef) -> SyncCall:
+        """What a call runs where it is written: a call of a generator
+        function only creates a generator, whose body runs where it is
+        iterated (``for x in gen()``, ``next(it)``), so a call whose value is
+        not iterated there runs none of it."""
+        if fact.iterated or not call.targets or not all(self._plain_generator(t) for t in call.targets):
+            return call
+        return SyncCall((), False, True)
+
+    def _plain_generator(self, key: SyncKey) -> bool:
+        """A generator function whose call returns the generator itself: no
+        decorator but transparent ones (a ``@contextmanager`` runs the body
+        at ``with``)."""
+        info = self.sync_def(key)
+        return info.is_generator and all(name.rsplit(".", 1)[-1] in _TRANSPARENT_DECORATORS for name in info.decorators)
+
     def _local_defs(self, facts: FileFacts) -> dict[str, tuple[bool, int]]:
         found = self._local_cache.get(facts.path)
         if found is None:
@@ -391,7 +410,7 @@ class WeightAnalysis:
                 continue
             info = self.sync_def(key)
             facts = self.files[key[0]]
-            resolved = tuple((c, self._resolve(facts, info, c.callee)) for c in run_where_written(info.calls))
+            resolved = tuple((c, self._runs(self._resolve(facts, info, c.callee), c)) for c in run_where_written(info.calls))
             self._sync_calls[key] = resolved
             pending.extend(t for _, call in resolved for t in call.targets if t not in self._sync_calls)
 
@@ -420,7 +439,8 @@ class WeightAnalysis:
                     call, fact.bounded_input, fact.arity
                 )
                 if pattern is not None:
-                    chains[key] = BlockingChain((self._step(key),), fact.dotted, pattern)
+                    own = self._own_blocking(key) if pattern in SIZED_BY_INPUT else None
+                    chains[key] = own or BlockingChain((self._step(key),), fact.dotted, pattern)
                     return True
                 reached = next((chains[t] for t in call.targets if t in chains), None)
                 if reached is not None:
@@ -430,6 +450,21 @@ class WeightAnalysis:
 
         passes_until_stable(list(self._sync_calls), self._callers_of, visit)
         return chains
+
+    def _own_blocking(self, key: SyncKey) -> BlockingChain | None:
+        """The first known call a sync def makes itself whose cost does not
+        depend on its input (``bcrypt.hashpw``), or None: named in the chain
+        rather than an earlier one whose cost grows with an input of unknown
+        size (``sha256(data)``, perhaps small)."""
+        for fact, call in self._sync_calls[key]:
+            pattern = self.matching(fact.dotted, fact.bounded_input, fact.arity) or self.typed_matching(
+                call, fact.bounded_input, fact.arity
+            )
+            if pattern is None:
+                continue
+            if pattern not in SIZED_BY_INPUT:
+                return BlockingChain((self._step(key),), fact.dotted, pattern)
+        return None
 
     def blocking_chain(self, call: SyncCall) -> BlockingChain | None:
         """The chain a call of scanned sync code reaches a blocking call by, if any."""
@@ -621,6 +656,47 @@ class WeightAnalysis:
     @functools.cached_property
     def contexts(self) -> Contexts:
         return Contexts(self.files, self.resolver)
+
+    @functools.cached_property
+    def once_only(self) -> frozenset[DefKey]:
+        """The async defs that run only once per process or per actor: a
+        start-up or shutdown hook, an actor's lifecycle hook
+        (contexts.ONCE_CONTEXTS), and a def with no context of its own that
+        is awaited only from those (every await of it resolved, and its name
+        never handed on or called without `await` anywhere). What runs there
+        is not the loop's per-request cost."""
+        defs = self.suspension.defs
+        contexts = self.contexts
+        own = {key: contexts.of(key, info) for key, info in defs.items()}
+        once = {key for key, context in own.items() if context in ONCE_CONTEXTS}
+        if not once:
+            return frozenset()
+        awaited_by: dict[DefKey, set[DefKey]] = {}
+        unresolved: set[str] = set()
+        for key, info in defs.items():
+            for index, fact in enumerate(info.awaits):
+                resolution = self.suspension.resolution(key, index)
+                for target in resolution.targets:
+                    awaited_by.setdefault(target, set()).add(key)
+                if not resolution.fully_resolved and fact.callee is not None:
+                    unresolved.add(fact.callee.text.rsplit(".", 1)[-1])
+        # Names used other than by a resolved await: scheduled, handed on, called from sync code.
+        elsewhere = unresolved | {name for facts in self.files.values() for name, _ in facts.handed_coroutines}
+        for facts in self.files.values():
+            for info in facts.async_defs:
+                elsewhere.update(call.callee.text.rsplit(".", 1)[-1] for call in info.calls if not call.awaited)
+            for sync in facts.sync_defs:
+                elsewhere.update(call.callee.text.rsplit(".", 1)[-1] for call in sync.calls)
+        changed = True
+        while changed:
+            changed = False
+            for key, callers in awaited_by.items():
+                if key in once or own.get(key) or defs[key].name in elsewhere:
+                    continue
+                if callers <= once:
+                    once.add(key)
+                    changed = True
+        return frozenset(once)
 
     @functools.cached_property
     def _awaits_by_root(self) -> dict[DefKey, list[tuple[str, Span]]]:

@@ -34,8 +34,10 @@ __all__ = [
     "DEFAULT_EXCLUDES",
     "Discovery",
     "DiscoveryError",
+    "SourceFile",
     "as_resolver",
     "context_files",
+    "context_sources",
     "discover",
     "discover_stdin",
     "glob_relpath",
@@ -60,8 +62,17 @@ class DiscoveryError(Exception):
 
 
 @dataclass(frozen=True)
+class SourceFile:
+    """A file to read and the Settings that govern it, decided once, by
+    discovery: every later stage carries them instead of asking again."""
+
+    path: Path  # absolute
+    settings: Settings
+
+
+@dataclass(frozen=True)
 class Discovery:
-    files: tuple[Path, ...]  # absolute, sorted, deduplicated
+    sources: tuple[SourceFile, ...]  # absolute, sorted, deduplicated, each with its settings
     # Files named on the command line that `exclude` removed (the CLI may say so).
     explicitly_excluded: tuple[Path, ...]
     # True when no PATH was given: the configured paths (or the cwd) were scanned.
@@ -74,6 +85,12 @@ class Discovery:
     # The files named explicitly (as strings): only these may be symbolic
     # links, since a walk passes none (the reach resolves their module path).
     named: frozenset[str] = frozenset()
+    # The settings governing each of ``walked`` (a configuration whose scan came out empty still hears of it).
+    walked_settings: tuple[Settings, ...] = ()
+
+    @property
+    def files(self) -> tuple[Path, ...]:
+        return tuple(source.path for source in self.sources)
 
 
 def discover(paths: Sequence[Path] | None, config: Settings | ConfigResolver, cwd: Path) -> Discovery:
@@ -92,24 +109,24 @@ def discover(paths: Sequence[Path] | None, config: Settings | ConfigResolver, cw
         targets = [(Path(os.path.abspath(cwd / path)), str(path)) for path in paths or ()]
     walker = _Walker(resolver)
     excluded: list[Path] = []
-    walked: list[Path] = []
+    walked: dict[Path, Settings] = {}
     for path, shown in targets:
         mode = _stat(path, shown)
         if stat.S_ISDIR(mode):
-            walker.walk(path, shown)
-            walked.append(path)
+            walked[path] = walker.walk(path, shown)
         elif stat.S_ISREG(mode):
             if not walker.add_named_file(path, shown) and not full_scan:
                 excluded.append(path)
         else:
             raise DiscoveryError(f"{shown}: not a regular file or directory")
     return Discovery(
-        files=tuple(Path(path) for path in sorted(walker.files, key=_path_order)),
+        sources=tuple(SourceFile(Path(path), walker.files[path]) for path in sorted(walker.files, key=_path_order)),
         explicitly_excluded=tuple(sorted(set(excluded))),
         full_scan=full_scan,
         warnings=tuple(dict.fromkeys(walker.warnings)),
-        walked=tuple(dict.fromkeys(walked)),
+        walked=tuple(walked),
         named=frozenset(walker.named),
+        walked_settings=tuple(walked.values()),
     )
 
 
@@ -118,9 +135,10 @@ def discover_stdin(path: Path, config: Settings | ConfigResolver, cwd: Path) -> 
     absolute, which need not exist), unless `exclude` removes it, as for a file
     named explicitly."""
     walker = _Walker(as_resolver(config, cwd))
-    excluded = walker.named_file_excluded(path)
+    settings = walker.named_file_settings(path)
+    excluded = settings is None
     return Discovery(
-        files=() if excluded else (path,),
+        sources=() if settings is None else (SourceFile(path, settings),),
         explicitly_excluded=(path,) if excluded else (),
         full_scan=False,
         named=frozenset(() if excluded else (str(path),)),
@@ -136,10 +154,17 @@ def context_files(settings: Settings, cwd: Path, config: Settings | ConfigResolv
     """The files of the configured ``paths`` of ``settings`` (read as context by
     cross-file rules when PATH names only some files); empty when none are
     configured. ``config`` decides the excludes below them (default: ``settings``)."""
+    return tuple(source.path for source in context_sources(settings, cwd, config))
+
+
+def context_sources(
+    settings: Settings, cwd: Path, config: Settings | ConfigResolver | None = None
+) -> tuple[SourceFile, ...]:
+    """context_files, each with the settings governing it."""
     if not settings.paths:
         return ()
     resolver = as_resolver(config if config is not None else settings, cwd)
-    return discover([Path(p) for p in settings.paths], resolver, cwd).files
+    return discover([Path(p) for p in settings.paths], resolver, cwd).sources
 
 
 def glob_relpath(path: Path, root: Path) -> str:
@@ -162,44 +187,51 @@ class _Walker:
     def __init__(self, resolver: ConfigResolver) -> None:
         self.resolver = resolver
         self._excludes: dict[int, tuple[GlobPattern, ...]] = {}  # by id of a Settings the resolver keeps
-        self.files: set[str] = set()  # strings: a Path per file is built once, at the end
+        # Strings (a Path per file is built once, at the end) -> the settings governing each.
+        self.files: dict[str, Settings] = {}
         self.named: set[str] = set()  # files named explicitly, which may be links
         self.warnings: list[str] = []
 
     def add_named_file(self, path: Path, shown: str) -> bool:
         """Add a file named explicitly; False when `exclude` removes it."""
         _check_readable(path, shown)
-        if self.named_file_excluded(path):
+        settings = self.named_file_settings(path)
+        if settings is None:
             return False
-        self.files.add(str(path))
+        self.files[str(path)] = settings
         self.named.add(str(path))
         return True
 
-    def named_file_excluded(self, path: Path) -> bool:
-        """Whether `exclude` removes ``path`` (which need not exist) when named
-        explicitly, or, with --force-paths, it lies outside the configured `paths`."""
+    def named_file_settings(self, path: Path) -> Settings | None:
+        """The settings governing ``path`` (which need not exist) when named
+        explicitly; None when `exclude` removes it, or, with --force-paths, it
+        lies outside the configured `paths`."""
         settings = self.resolver.settings_for(path)
         if self.resolver.force_paths and settings.paths and not _under_any(str(path), settings.paths):
-            return True
+            return None
         relative = _relative_to(str(path), _root_of(settings))
         # Outside the root, the file is matched by its path relative to the scan
         # path, here its own directory: its name.
         relpath = relative.replace(os.sep, "/") if relative is not None else path.name
-        return self._excluded(settings, relpath, is_dir=False)
+        return None if self._excluded(settings, relpath, is_dir=False) else settings
 
-    def walk(self, directory: Path, shown: str) -> None:
-        settings = self.resolver.settings_for_directory(directory)
-        rules = IgnoreRules.for_walk(str(directory), _root_of(settings), self.warnings.append)
+    def walk(self, directory: Path, shown: str) -> Settings:
+        """Walk ``directory``; the settings governing it."""
+        top = self.resolver.settings_for_directory(directory)
+        rules = IgnoreRules.for_walk(str(directory), _root_of(top), self.warnings.append)
         try:
             children = _list_directory(str(directory))
         except OSError as error:
             raise DiscoveryError(f"{shown}: cannot read directory: {error.strerror or error}") from None
-        stack = [(children, str(directory), shown, rules)]
+        stack: list[tuple[list[os.DirEntry[str]], str, str, IgnoreRules, Settings | None]] = [
+            (children, str(directory), shown, rules, top)
+        ]
         while stack:
-            entries, parent, current_shown, rules = stack.pop()
+            entries, parent, current_shown, rules, known = stack.pop()
             # Paths under a configuration's root are matched relative to it; a
             # directory outside it is matched relative to where the walk started.
-            settings = self.resolver.settings_for_directory(Path(parent))
+            # Each directory is looked up once; its files carry what it found.
+            settings = known if known is not None else self.resolver.settings_for_directory(Path(parent))
             base = _relative_to(parent, _root_of(settings))
             if base is None:
                 base = _relative_to(parent, str(directory))
@@ -216,7 +248,8 @@ class _Walker:
                     # One unreadable corner must not hide the rest of the tree.
                     self.warnings.append(f"{child_shown}: cannot read directory: {error.strerror or error}; skipped")
                     continue
-                stack.append((grandchildren, entry.path, child_shown, rules.enter(entry.path)))
+                stack.append((grandchildren, entry.path, child_shown, rules.enter(entry.path), None))
+        return top
 
     def _visit(self, entry: os.DirEntry[str], prefix: str, settings: Settings, rules: IgnoreRules | None) -> bool | None:
         """Add ``entry`` if it is a source file to read; True for a directory to walk into."""
@@ -245,7 +278,7 @@ class _Walker:
         if not name.endswith(SOURCE_SUFFIXES) or self._excluded(settings, relpath, is_dir=False):
             return None
         if rules is None or not rules.ignores(entry.path, is_dir=False):
-            self.files.add(entry.path)
+            self.files[entry.path] = settings
         return None
 
     def _excluded(self, settings: Settings, relpath: str, *, is_dir: bool) -> bool:

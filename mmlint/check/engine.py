@@ -18,21 +18,22 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import fields, replace
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, overload
 
 from mmlint.check.cache import CacheOpening, open_cache
 from mmlint.check.discovery import (
     Discovery,
+    SourceFile,
     as_resolver,
-    context_files,
+    context_sources,
     discover,
     discover_stdin,
 )
 from mmlint.check.reading import StdinSource, digests_of, read_files
 from mmlint.check.results import RunResults, ScopeInput, run_key
-from mmlint.check.scopes import scopes_of
+from mmlint.check.scopes import Scope, scopes_of
 from mmlint.config.resolve import ConfigResolver
 from mmlint.config.settings import Settings
 from mmlint.core.paths import display_path
@@ -106,70 +107,120 @@ def run_check(
     are for `mmlint server`."""
     cwd = Path(os.path.abspath(cwd))
     resolver = as_resolver(config, cwd)
-    sources: dict[str, StdinSource] = {}
-    if stdin is None:
-        discovery = discover(paths, resolver, cwd)
-        targets = _one_per_file(discovery.files, cwd)
-    else:
-        real = Path(os.path.abspath(cwd / (stdin.filename or "-")))
-        discovery = discover_stdin(real, resolver, cwd)
-        shown = str(stdin.filename) if stdin.filename is not None else "-"
-        targets = {shown: discovery.files[-1]} if discovery.files else {}
-        sources = {shown: stdin}
-    scopes = scopes_of(targets, discovery, resolver)
-    # Cross-file rules read the configured paths as context when the run covers only part of them.
-    context = {
-        display_path(p, cwd): p for scope in scopes if not scope.full_scan for p in context_files(scope.settings, cwd, resolver)
-    }
-    context.update((display_path(p, cwd), p) for p in extra_context)
-    # A cache inside what the run reads is one the code under check could have written.
-    scanned = [*discovery.walked, *(scope.settings.root for scope in scopes if scope.settings.config_file is not None)]
-    opening = caches if caches is not None else open_cache(use_cache, scanned)
-    files = {**context, **targets}
-    if overlay:
-        buffers = {shown: StdinSource(overlay[real], real) for shown, real in files.items() if real in overlay}
-        sources = {**buffers, **sources}
-    results_key = None
-    keyed: list[tuple[str, Path, bytes]] | None = None
+    run = _targets(paths, stdin, resolver, cwd)
+    scopes = scopes_of(run.governed, run.discovery, resolver.for_cwd)
+    files = {**_context(scopes, extra_context, resolver, cwd), **run.governed}
+    opening = caches if caches is not None else open_cache(use_cache, _scanned(run.discovery, scopes))
+    sources = _buffers(files, overlay, run.stdin)
+    keyed = None
     if findings_only and stdin is None and not overlay and opening.results is not None:
-        # Hashing alone decides a hit; the prefilter (which costs more than
-        # reading and hashing) runs only on a miss, over the files read again.
-        keyed = digests_of(files, resolver)
-        if keyed is not None:
-            results_key = run_key(
-                keyed,
-                [ScopeInput(scope.settings, tuple(scope.targets), scope.full_scan) for scope in scopes],
-                resolver.for_cwd,
-                cwd,
-            )
-            stored = opening.results.load(results_key)
-            if stored is not None:
-                return _report(stored, None, {}, targets, discovery, resolver, opening.warning)
-    read = read_files(files, resolver, sources)
+        keyed = _keyed(files, scopes, resolver.for_cwd, cwd)
+        stored = opening.results.load(keyed.key) if keyed is not None else None
+        if stored is not None:
+            return _report(stored, None, {}, run, resolver, opening.warning)
+    read = read_files(files, sources)
     # Imported only now: a run the results cache answers needs no rules and no analysis.
     from mmlint.check.findings import find
 
-    found = find(read, opening.cache, scopes, targets, discovery, resolver, cwd, progress=progress)
+    targets = run.targets
+    found = find(read, opening.cache, scopes, targets, run.discovery, resolver.for_cwd, cwd, progress=progress)
     results = RunResults(found.reported, found.suppressed, found.project.call_site_count, found.project.full_scan)
     # Stored only when what was analysed is what was keyed: no file changed in between.
-    if results_key is not None and opening.results is not None and not found.crashed and read.digests == keyed:
-        opening.results.store(results_key, results)
+    if keyed is not None and opening.results is not None and not found.crashed and read.digests == keyed.digests:
+        opening.results.store(keyed.key, results)
         opening.results.finish()
     outcomes = {shown: found.outcomes[shown] for shown in targets}
-    report = _report(results, found.project, outcomes, targets, discovery, resolver, opening.warning)
+    report = _report(results, found.project, outcomes, run, resolver, opening.warning)
     return replace(report, digests={shown: digest for shown, _, digest in read.digests})
+
+
+# -- the stages ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Targets:
+    """What the run checks: the discovery, each target (by display path) with
+    its settings, and standard input's text by display path (when read)."""
+
+    discovery: Discovery
+    governed: dict[str, SourceFile]
+    stdin: dict[str, StdinSource]
+
+    @property
+    def targets(self) -> dict[str, Path]:
+        return {shown: source.path for shown, source in self.governed.items()}
+
+
+def _targets(paths: Sequence[Path] | None, stdin: StdinSource | None, resolver: ConfigResolver, cwd: Path) -> _Targets:
+    """Discovery: each file once, with the settings that govern it."""
+    if stdin is None:
+        discovery = discover(paths, resolver, cwd)
+        return _Targets(discovery, _one_per_file(discovery.sources, cwd), {})
+    real = Path(os.path.abspath(cwd / (stdin.filename or "-")))
+    discovery = discover_stdin(real, resolver, cwd)
+    shown = str(stdin.filename) if stdin.filename is not None else "-"
+    return _Targets(discovery, {shown: discovery.sources[-1]} if discovery.sources else {}, {shown: stdin})
+
+
+def _context(
+    scopes: Sequence[Scope], extra_context: Sequence[Path], resolver: ConfigResolver, cwd: Path
+) -> dict[str, SourceFile]:
+    """The files read as context: the configured paths of a configuration the
+    run covers only part of (cross-file rules read them), and ``extra_context``."""
+    context = {
+        display_path(source.path, cwd): source
+        for scope in scopes
+        if not scope.full_scan
+        for source in context_sources(scope.settings, cwd, resolver)
+    }
+    context.update((display_path(p, cwd), SourceFile(p, resolver.settings_for(p))) for p in extra_context)
+    return context
+
+
+def _scanned(discovery: Discovery, scopes: Sequence[Scope]) -> list[Path]:
+    """What the run reads: a cache inside it is one the code under check could have written."""
+    return [*discovery.walked, *(scope.settings.root for scope in scopes if scope.settings.config_file is not None)]
+
+
+def _buffers(
+    files: Mapping[str, SourceFile], overlay: Mapping[Path, bytes] | None, stdin: Mapping[str, StdinSource]
+) -> dict[str, StdinSource]:
+    """The text of the files that is not the disk's: an editor's buffers, standard input."""
+    if not overlay:
+        return dict(stdin)
+    buffers = {shown: StdinSource(overlay[s.path], s.path) for shown, s in files.items() if s.path in overlay}
+    return {**buffers, **stdin}
+
+
+@dataclass(frozen=True)
+class _Keyed:
+    """A run's key in the results cache, and the digests it was taken from."""
+
+    key: str
+    digests: list[tuple[str, Path, bytes]]
+
+
+def _keyed(files: Mapping[str, SourceFile], scopes: Sequence[Scope], for_cwd: Settings, cwd: Path) -> _Keyed | None:
+    """Hashing alone decides a hit; the prefilter (which costs more than
+    reading and hashing) runs only on a miss, over the files read again.
+    None when a file cannot be read."""
+    digests = digests_of(files)
+    if digests is None:
+        return None
+    scope_inputs = [ScopeInput(scope.settings, tuple(scope.targets), scope.full_scan) for scope in scopes]
+    return _Keyed(run_key(digests, scope_inputs, for_cwd, cwd), digests)
 
 
 def _report(
     results: RunResults,
     project: Project | None,
     outcomes: dict[str, FileOutcome],
-    targets: dict[str, Path],
-    discovery: Discovery,
+    run: _Targets,
     resolver: ConfigResolver,
     cache_warning: str | None,
 ) -> Report:
     """An AnalysedReport with the project, else (findings from the results cache) a Report."""
+    targets, discovery = run.targets, run.discovery
     report = Report(
         files_scanned=len(targets),
         call_sites=results.call_sites,
@@ -188,12 +239,13 @@ def _report(
     return AnalysedReport(**{f.name: getattr(report, f.name) for f in fields(report)}, project=project)
 
 
-def _one_per_file(files: Sequence[Path], cwd: Path) -> dict[str, Path]:
-    """Display path -> path, once per real file: a symbolic link to a file that is
+def _one_per_file(files: Sequence[SourceFile], cwd: Path) -> dict[str, SourceFile]:
+    """Display path -> file, once per real file: a symbolic link to a file that is
     scanned anyway would report (and fix) the same code twice."""
     seen: set[object] = set()
-    unique: dict[str, Path] = {}
-    for path in files:
+    unique: dict[str, SourceFile] = {}
+    for source in files:
+        path = source.path
         try:
             status = os.stat(path)  # follows links: one identity per real file, cheaper than realpath
             identity: object = (status.st_dev, status.st_ino)
@@ -201,5 +253,5 @@ def _one_per_file(files: Sequence[Path], cwd: Path) -> dict[str, Path]:
             identity = os.path.realpath(path)
         if identity not in seen:
             seen.add(identity)
-            unique[display_path(path, cwd)] = path
+            unique[display_path(path, cwd)] = source
     return unique

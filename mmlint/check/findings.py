@@ -31,7 +31,6 @@ from mmlint.check.progress import scan_progress
 from mmlint.check.reach import Candidate, reach
 from mmlint.check.scopes import Scope, covers
 from mmlint.check.workers import run_all
-from mmlint.config.resolve import ConfigResolver
 from mmlint.config.settings import Settings
 from mmlint.core.diagnostics import Diagnostic, Span
 from mmlint.core.paths import display_path
@@ -64,13 +63,15 @@ def find(
     scopes: Sequence[Scope],
     targets: Mapping[str, Path],
     discovery: Discovery,
-    resolver: ConfigResolver,
+    for_cwd: Settings,
     cwd: Path,
     *,
     progress: bool,
 ) -> Found:
+    """Each file's settings came with it (in ``read``'s tasks and in
+    ``scopes``); ``for_cwd``: the working directory's, which the project is seen by."""
     outcomes = _analyse(read, facts_cache, progress=progress)
-    project = _project(outcomes, _reached(read, outcomes, facts_cache, discovery), targets, discovery, resolver, cwd)
+    project = _project(outcomes, _reached(read, outcomes, facts_cache, discovery), targets, discovery, for_cwd, cwd)
     failures = {shown: o for shown, o in outcomes.items() if shown in targets and isinstance(o, ParseFailure)}
     reported: list[Diagnostic] = []
     suppressed: list[Diagnostic] = []
@@ -219,7 +220,7 @@ def _project(
     reached: Mapping[str, FileFacts],
     targets: Mapping[str, Path],
     discovery: Discovery,
-    resolver: ConfigResolver,
+    settings: Settings,
     cwd: Path,
 ) -> Project:
     """The whole scan, as the cwd's configuration sees it (the project stage
@@ -230,7 +231,6 @@ def _project(
         for shown, o in outcomes.items()
         if isinstance(o, Parsed) or shown in reached
     }
-    settings = resolver.for_cwd
     return Project(
         files=parsed,
         targets=frozenset(targets),

@@ -9,6 +9,7 @@ import ast
 import contextlib
 import re
 import warnings
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
@@ -20,7 +21,7 @@ from mmlint.config.settings import Budgets
 from mmlint.core.diagnostics import Span
 from mmlint.core.gc_tuning import collect_less_often
 from mmlint.core.source import DecodeError, decode_source, indentation_view, round_trips
-from mmlint.facts.anchors import anchors_of, python_tree_of, statement_anchors
+from mmlint.facts.anchors import Anchor, anchors_of, python_tree_of, statement_anchors
 from mmlint.facts.lean import LeanView, lean_view
 from mmlint.facts.light import light_fields
 from mmlint.facts.values import values_of
@@ -30,6 +31,8 @@ from mmlint.facts.outcome import FileOutcome, Parsed, ParseFailure, Unparsed
 from mmlint.facts.suppressions import parse_suppressions
 
 if TYPE_CHECKING:
+    import libcst as cst
+
     from mmlint.check.workers import WorkerDeath
 
 _in_worker = False  # this process is a worker (prepare_worker ran): budgets are enforced on it
@@ -127,13 +130,36 @@ def _analyse(
 ) -> FileOutcome:
     """``deep``: the file may nest past the nesting budget (CPython judges it
     first); ``refusal``: why it is past its cost budget, once it is not past
-    the nesting budget."""
-    # Imported here, not at the top: a run whose files all come from the cache
-    # (and `--version`, `rules`, `explain`) never pays for importing libcst.
-    import libcst as cst
+    the nesting budget. The stages: decode → CPython's verdicts → CPython's
+    tree (_python_side) → libcst's (_libcst_module) → the facts (_facts)."""
+    text = _decoded(data)
+    if isinstance(text, ParseFailure):
+        return text
+    python_tree: ast.Module | None = None
+    if deep:
+        judged = _python_refuses(text, display_path, budgets.max_nesting_depth)
+        if isinstance(judged, ParseFailure):
+            return judged
+        python_tree = judged
+        del judged  # one reference to the tree: dropped before libcst parses
+    if refusal is not None:
+        return ParseFailure(Span(1, 1, 1, 1), refusal, kind="not analysed")
+    suppressions = parse_suppressions(text)
+    # libcst reads the decoded text (its own decoding misses a cookie line ended
+    # by a lone CR), without the form feeds Python's indentation ignores.
+    view, column_shift = indentation_view(text)
+    side = _python_side(data, text, view, python_tree, real_path, display_path, twins)
+    del python_tree
+    parsed = _libcst_module(text, view, display_path, side, skip_file=suppressions.skip_file)
+    if not isinstance(parsed, tuple):
+        return parsed
+    module, side = parsed
+    facts = _facts(module, side, data, view, real_path, display_path, twins, column_shift)
+    return facts if isinstance(facts, ParseFailure) else Parsed(facts, suppressions)
 
-    from mmlint.facts.collect import collect_coroutine_facts, collect_facts
 
+def _decoded(data: bytes) -> str | ParseFailure:
+    """The file's text, or why Python could not read it."""
     try:
         text = decode_source(data)
     except DecodeError as error:
@@ -141,41 +167,55 @@ def _analyse(
     if "\x00" in text:  # libcst would parse it; Python refuses to
         line = text.count("\n", 0, text.index("\x00")) + 1
         return ParseFailure(Span(line, 1, line, 1), "source code cannot contain null bytes")
-    python_tree: ast.Module | ParseFailure | None = None
-    if deep:
-        python_tree = _python_refuses(text, display_path, budgets.max_nesting_depth)
-        if isinstance(python_tree, ParseFailure):
-            return python_tree
-    if refusal is not None:
-        return ParseFailure(Span(1, 1, 1, 1), refusal, kind="not analysed")
-    suppressions = parse_suppressions(text)
-    # libcst reads the decoded text (its own decoding misses a cookie line ended
-    # by a lone CR), without the form feeds Python's indentation ignores.
-    view, column_shift = indentation_view(text)
-    # CPython's tree gives the statement anchors (mmlint.facts.anchors) and,
-    # where most sync bodies need no libcst (mmlint.facts.lean), the fields
-    # its light tier fills; all taken before libcst's tree exists, so the two
-    # trees never take memory at once.
-    lean: LeanView | None = None
-    light: FileFacts | None = None
-    # Values come from CPython's tree whichever collector fills the rest (mmlint.facts.values).
-    values: tuple[ValueFact, ...] = ()
-    if view is text:
-        tree = python_tree if isinstance(python_tree, ast.Module) else python_tree_of(text)
-        lean = lean_view(text, tree, twins) if tree is not None else None
-        if lean is not None:
-            assert tree is not None
-            light = light_fields(text, tree, real_path, display_path, round_trips(data))
-        elif tree is not None:
-            values = values_of(tree)
-        anchors = lean.anchors if lean is not None else (anchors_of(tree) if tree is not None else None)
-        del tree
-    else:
+    return text
+
+
+class _PythonSide(NamedTuple):
+    """What CPython's tree gives before libcst's exists: the statement anchors
+    (mmlint.facts.anchors) and, where most sync bodies need no libcst
+    (mmlint.facts.lean), the lean view and the light tier's fields; the
+    values (mmlint.facts.values) whichever collector fills the rest."""
+
+    lean: LeanView | None
+    light: FileFacts | None
+    values: tuple[ValueFact, ...]
+    anchors: Sequence[Anchor] | None
+
+
+def _python_side(
+    data: bytes,
+    text: str,
+    view: str,
+    python_tree: ast.Module | None,
+    real_path: Path,
+    display_path: str,
+    twins: tuple[TwinPair, ...],
+) -> _PythonSide:
+    """All taken before libcst's tree exists, so the two trees never take memory at once."""
+    if view is not text:
         anchors = statement_anchors(view)
-        tree = python_tree if isinstance(python_tree, ast.Module) else python_tree_of(text)
-        values = values_of(tree) if tree is not None else ()
-        del tree
-    del python_tree
+        tree = python_tree if python_tree is not None else python_tree_of(text)
+        return _PythonSide(None, None, values_of(tree) if tree is not None else (), anchors)
+    tree = python_tree if python_tree is not None else python_tree_of(text)
+    if tree is None:
+        return _PythonSide(None, None, (), None)
+    lean = lean_view(text, tree, twins)
+    if lean is None:
+        return _PythonSide(None, None, values_of(tree), anchors_of(tree))
+    return _PythonSide(lean, light_fields(text, tree, real_path, display_path, round_trips(data)), (), lean.anchors)
+
+
+def _libcst_module(
+    text: str, view: str, display_path: str, side: _PythonSide, *, skip_file: bool
+) -> tuple[cst.Module, _PythonSide] | FileOutcome:
+    """libcst's tree of the lean view (else of the whole file), with what
+    CPython's side becomes when libcst must read the whole of it; or the outcome
+    of a file libcst cannot read."""
+    # Imported here, not at the top: a run whose files all come from the cache
+    # (and `--version`, `rules`, `explain`) never pays for importing libcst.
+    import libcst as cst
+
+    lean, light, values, anchors = side
     try:
         try:
             module = cst.parse_module(lean.text if lean is not None else view)
@@ -188,23 +228,41 @@ def _analyse(
             anchors = statement_anchors(view)
             module = cst.parse_module(view)
     except cst.ParserSyntaxError as error:
-        if suppressions.skip_file:  # not checked, so not even for syntax
+        if skip_file:  # not checked, so not even for syntax
             return Unparsed("skip-file")
         return _python_verdict(text, display_path) or ParseFailure(
             Span(1, 1, 1, 1), f"mmlint's parser (libcst) cannot read this file, though Python can: {_first_line(error.message)}"
         )
     except (RecursionError, UnicodeError, ValueError) as error:  # absurdly deep nesting, odd bytes
         return ParseFailure(Span(1, 1, 1, 1), f"could not parse: {type(error).__name__}: {_first_line(str(error))}")
+    return module, _PythonSide(lean, light, values, anchors)
+
+
+def _facts(
+    module: cst.Module,
+    side: _PythonSide,
+    data: bytes,
+    view: str,
+    real_path: Path,
+    display_path: str,
+    twins: tuple[TwinPair, ...],
+    column_shift: Mapping[int, int],
+) -> FileFacts | ParseFailure:
+    """The file's facts from libcst's tree and CPython's side; a failure of
+    ours becomes the file's outcome, never the run's."""
+    from mmlint.facts.collect import collect_coroutine_facts, collect_facts
+
+    lean, light, values, anchors = side
     try:
         if lean is not None and light is not None:
             call_sites, async_defs = collect_coroutine_facts(module, real_path, twins, anchors, lean.text)
-            facts = replace(light, call_sites=call_sites, async_defs=async_defs)
-        else:
-            facts = collect_facts(module, real_path, display_path, twins, column_shift, anchors, text=view)
-            if values:
-                facts = replace(facts, values=values)
-            if not round_trips(data):
-                facts = replace(facts, round_trips=False)
+            return replace(light, call_sites=call_sites, async_defs=async_defs)
+        facts = collect_facts(module, real_path, display_path, twins, column_shift, anchors, text=view)
+        if values:
+            facts = replace(facts, values=values)
+        if not round_trips(data):
+            facts = replace(facts, round_trips=False)
+        return facts
     except RecursionError:
         return ParseFailure(Span(1, 1, 1, 1), "nested too deeply for mmlint to analyse (RecursionError)")
     except MemoryError:
@@ -215,7 +273,6 @@ def _analyse(
             f"mmlint could not analyse this file: internal error {type(error).__name__}: "
             f"{_first_line(str(error))} (please report it)",
         )
-    return Parsed(facts, suppressions)
 
 
 def prepare_worker() -> None:

@@ -88,48 +88,77 @@ def reach(
     A reached file's facts hold the sync defs of what was asked of it, and
     the methods of its classes that may derive from a scanned class (which a
     `self.` call in the base may run); its other defs no chain can enter."""
-    index = _ModuleIndex(analysed, candidates)
-    known: dict[str, FileFacts] = dict(analysed)
-    light: dict[str, _LightFile] = {}
-    views: dict[str, _FileView] = {}
-    unparsable: set[str] = set()
-    seen: set[tuple[str, str]] = set()
-    asked: dict[str, set[str]] = {}  # light-tier file -> the groups its steps asked of it
-    # Names asked of files not read yet: read together when nothing else is
-    # left to follow, a round at a time (in worker processes when many).
-    waiting: dict[str, list[str]] = {}
-    pending = [(shown, _member(info.owner)) for shown, facts in analysed.items() for info in facts.async_defs]
-    while pending or waiting:
-        if not pending:
-            pending += _read_waiting(waiting, candidates, cache, known, light, unparsable)
-            waiting = {}
-            continue
-        shown, name = pending.pop()
-        if (shown, name) in seen or shown in unparsable:
-            continue
-        facts = known.get(shown)
-        if facts is None:
-            waiting.setdefault(shown, []).append(name)
-            continue
-        view = views.get(shown)
-        if view is None:
-            view = views[shown] = _FileView(facts, light.get(shown))
-        local, texts, wanted = _followed(view, name)
-        seen.add((shown, name))
-        if shown in light:
-            asked.setdefault(shown, set()).add(".".join(wanted))
-        pending += ((shown, other) for other in local)
-        pending += index.matching(_named_modules(view, texts))
-    for shown, file in light.items():
-        for group in asked.get(shown, ()):
-            file.defs_of(group)
-        view = views.get(shown) or _FileView(file.header, file)
-        for group in _dispatch_groups(view, index):
-            file.defs_of(group)
+    walk = _Reach(analysed, candidates, cache)
+    walk.follow([(shown, _member(info.owner)) for shown, facts in analysed.items() for info in facts.async_defs])
+    walk.complete_light_files()
     if cache is not None:
         cache.finish()
-    # The files' order; a file whose stored groups did not decode and that no longer reads as the run hashed it is left out.
-    return {shown: light[shown].assembled() for shown in candidates if shown in light and not light[shown].broken}
+    return walk.reached()
+
+
+class _Reach:
+    """One reach's state, and its stages: follow the steps (reading the files
+    they lead into a round at a time), complete what the light files give,
+    and assemble their facts."""
+
+    def __init__(
+        self, analysed: Mapping[str, FileFacts], candidates: Mapping[str, Candidate], cache: OutcomeCache | None
+    ) -> None:
+        self.candidates = candidates
+        self.cache = cache
+        self.index = _ModuleIndex(analysed, candidates)
+        self.known: dict[str, FileFacts] = dict(analysed)
+        self.light: dict[str, _LightFile] = {}
+        self.views: dict[str, _FileView] = {}
+        self.unparsable: set[str] = set()
+        self.seen: set[tuple[str, str]] = set()
+        self.asked: dict[str, set[str]] = {}  # light-tier file -> the groups its steps asked of it
+
+    def follow(self, pending: list[tuple[str, str]]) -> None:
+        """Follow every step (a name asked of a file) until nothing new is reached."""
+        # Names asked of files not read yet: read together when nothing else is
+        # left to follow, a round at a time (in worker processes when many).
+        waiting: dict[str, list[str]] = {}
+        while pending or waiting:
+            if not pending:
+                pending += _read_waiting(waiting, self.candidates, self.cache, self.known, self.light, self.unparsable)
+                waiting = {}
+                continue
+            shown, name = pending.pop()
+            if (shown, name) in self.seen or shown in self.unparsable:
+                continue
+            facts = self.known.get(shown)
+            if facts is None:
+                waiting.setdefault(shown, []).append(name)
+                continue
+            pending += self._step(shown, name, facts)
+
+    def _step(self, shown: str, name: str, facts: FileFacts) -> list[tuple[str, str]]:
+        """What asking ``name`` of the file ``shown`` leads to."""
+        view = self.views.get(shown)
+        if view is None:
+            view = self.views[shown] = _FileView(facts, self.light.get(shown))
+        local, texts, wanted = _followed(view, name)
+        self.seen.add((shown, name))
+        if shown in self.light:
+            self.asked.setdefault(shown, set()).add(".".join(wanted))
+        return [*((shown, other) for other in local), *self.index.matching(_named_modules(view, texts))]
+
+    def complete_light_files(self) -> None:
+        """Each light file's defs: the groups asked of it, and the methods
+        dynamic dispatch may run."""
+        for shown, file in self.light.items():
+            for group in self.asked.get(shown, ()):
+                file.defs_of(group)
+            view = self.views.get(shown) or _FileView(file.header, file)
+            for group in _dispatch_groups(view, self.index):
+                file.defs_of(group)
+
+    def reached(self) -> dict[str, FileFacts]:
+        """The files' order; a file whose stored groups did not decode and that
+        no longer reads as the run hashed it is left out."""
+        light = self.light
+        return {shown: light[shown].assembled() for shown in self.candidates if shown in light and not light[shown].broken}
 
 
 def _read_waiting(

@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mmlint.check.cost import over_size_budget
+from mmlint.check.discovery import SourceFile
 from mmlint.check.prefilter import Prefilter
-from mmlint.config.resolve import ConfigResolver
 from mmlint.config.settings import Budgets
 from mmlint.core.twins import TwinPair
 
@@ -77,13 +77,14 @@ def _refusal_digest(why: str) -> bytes:
     return hashlib.sha256(b"mmlint: not read: " + why.encode()).digest()
 
 
-def digests_of(files: Mapping[str, Path], resolver: ConfigResolver) -> list[tuple[str, Path, bytes]] | None:
+def digests_of(files: Mapping[str, SourceFile]) -> list[tuple[str, Path, bytes]] | None:
     """(display path, real path, sha256 of the bytes) of every file, in the
     run's order, as _read gives them; None when one cannot be read."""
     digests: list[tuple[str, Path, bytes]] = []
-    for shown, real in files.items():
+    for shown, source in files.items():
+        real = source.path
         try:
-            digest = hashlib.sha256(_read_within(real, resolver.settings_for(real).budgets)).digest()
+            digest = hashlib.sha256(_read_within(real, source.settings.budgets)).digest()
         except _OverSizeBudget as refusal:
             digest = _refusal_digest(str(refusal))
         except OSError:
@@ -92,16 +93,12 @@ def digests_of(files: Mapping[str, Path], resolver: ConfigResolver) -> list[tupl
     return digests
 
 
-def read_files(
-    files: Mapping[str, Path],
-    resolver: ConfigResolver,
-    sources: Mapping[str, StdinSource],
-) -> FilesRead:
+def read_files(files: Mapping[str, SourceFile], sources: Mapping[str, StdinSource]) -> FilesRead:
     """Read each file once, hash it and run the prefilter; keep the bytes of
     only the files the prefilter passes. ``sources`` holds what was already
     read (standard input) by display path. Each file is read with the twins
-    and budgets of its configuration; a file over its size budget is refused
-    unread."""
+    and budgets of its configuration, as discovery found it; a file over its
+    size budget is refused unread."""
     from mmlint.check.per_file import FileTask  # the per-file pass: not needed before a results-cache miss
 
     prefilters: dict[tuple[TwinPair, ...], Prefilter] = {}
@@ -111,8 +108,8 @@ def read_files(
     held: dict[str, bytes] = {}
     tasks: list[FileTask] = []
     digests: list[tuple[str, Path, bytes]] = []
-    for shown, real in files.items():
-        settings = resolver.settings_for(real)
+    for shown, source in files.items():
+        real, settings = source.path, source.settings
         try:
             if shown in sources:
                 data, complete = sources[shown].data, sources[shown].complete

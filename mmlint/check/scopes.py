@@ -8,8 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from mmlint.check.discovery import Discovery
-from mmlint.config.resolve import ConfigResolver
+from mmlint.check.discovery import Discovery, SourceFile
 from mmlint.config.settings import Settings
 
 __all__ = ["Scope", "covers", "scopes_of"]
@@ -26,15 +25,14 @@ class Scope:
     full_scan: bool
 
 
-def scopes_of(targets: Mapping[str, Path], discovery: Discovery, resolver: ConfigResolver) -> list[Scope]:
-    """The configurations governing the targets, and those of the directories
-    walked (a configuration whose scan came out empty still hears of it, MM008)."""
+def scopes_of(targets: Mapping[str, SourceFile], discovery: Discovery, for_cwd: Settings) -> list[Scope]:
+    """The configurations governing the targets (as discovery found them), and
+    those of the directories walked (a configuration whose scan came out empty
+    still hears of it, MM008); ``for_cwd``: the working directory's."""
     governed: dict[int, tuple[Settings, dict[str, Path]]] = {}
-    for shown, real in targets.items():
-        settings = resolver.settings_for(real)
-        governed.setdefault(id(settings), (settings, {}))[1][shown] = real
-    walked = [resolver.settings_for_directory(path) for path in discovery.walked]
-    for settings in ([resolver.for_cwd] if discovery.full_scan else []) + walked:
+    for shown, source in targets.items():
+        governed.setdefault(id(source.settings), (source.settings, {}))[1][shown] = source.path
+    for settings in ([for_cwd] if discovery.full_scan else []) + list(discovery.walked_settings):
         governed.setdefault(id(settings), (settings, {}))
     return [
         Scope(settings, files, covers(discovery, settings))

@@ -25,6 +25,7 @@ from mmlint.cli.common import (
 )
 from mmlint.cli.terminal import terminal_width, use_color
 from mmlint.reporters import FORMATS, get_reporter
+from mmlint.reporters.options import RenderOptions
 
 if TYPE_CHECKING:
     from mmlint.core.confirmation import Confirmation
@@ -101,20 +102,18 @@ def command(paths: tuple[Path, ...], config_file: Path | None, select: tuple[str
             report, diagnostics=apply_confirmations(report.diagnostics, confirmations, drop_refuted=drop_refuted)
         )
     render = get_reporter(output_format)
-    color = use_color(no_color, output)
+    options = RenderOptions(color=use_color(no_color, output), quiet=quiet, statistics=statistics)
     if output_format == "text":
         with stdin_on_disk(report, stdin) as shown_report:  # snippets of the input, not of a file on disk
-            text = render(
-                shown_report, color=color, quiet=quiet, statistics=statistics, width=terminal_width(output)
-            )
+            text = render(shown_report, dataclasses.replace(options, width=terminal_width(output)))
     elif output_format == "concise":
-        text = render(report, color=color, quiet=quiet)
+        text = render(report, dataclasses.replace(options, statistics=False))
     elif statistics:
         from mmlint.reporters.json_report import render_statistics
 
         text = render_statistics(report)
     else:
-        text = render(report, color=color)
+        text = render(report, RenderOptions(color=options.color))
     emit(text, output)
     if not quiet:
         for note in notes:

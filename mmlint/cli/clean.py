@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import click
 
-from mmlint.check.cache import cache_root, clean
 from mmlint.cli.common import ToolError
 from mmlint.reporters.escaping import visible
 
@@ -12,8 +11,10 @@ from mmlint.reporters.escaping import visible
 @click.command("clean")
 def command() -> None:
     """Remove the cache's entries, facts and findings ($MMLINT_CACHE_DIR, else ~/.cache/mmlint), and say how much that freed."""
+    from mmlint.api import cache_root, clean_cache  # the engine's: imported only when the command runs
+
     root = cache_root()
-    result = clean(root)
+    result = clean_cache(root)
     if result.errors:
         more = f" (and {len(result.errors) - 1} more)" if len(result.errors) > 1 else ""
         raise ToolError(f"could not remove {len(result.errors)} cache entries: {result.errors[0]}{more}")

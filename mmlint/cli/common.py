@@ -15,7 +15,6 @@ from typing import IO, TYPE_CHECKING, Any, Literal, ParamSpec, TypeVar, overload
 
 import click
 
-from mmlint.check.discovery import DiscoveryError
 from mmlint.config.load import ConfigError, parse_codes
 from mmlint.config.resolve import ConfigResolver
 from mmlint.core.write import write_report
@@ -23,7 +22,7 @@ from mmlint.core.report import AnalysedReport, Report
 from mmlint.reporters.escaping import visible
 
 if TYPE_CHECKING:
-    from mmlint.check.engine import StdinSource
+    from mmlint.api import StdinSource
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -108,16 +107,17 @@ def run_scan(
 ) -> Report:
     """Build the configuration resolver from the options and run the check
     pipeline: what every scanning command (check, fix, audit, baseline) starts
-    with. ``stdin``: an mmlint.check.engine.StdinSource to check instead of PATHs;
-    ``findings_only``: see mmlint.check.engine.run_check."""
-    from mmlint.check.engine import run_check
+    with. ``stdin``: an mmlint.api.StdinSource to check instead of PATHs;
+    ``findings_only``: see mmlint.api.scan. The api is imported only here:
+    a command that scans nothing never imports the engine."""
+    from mmlint.api import scan
     from mmlint.core.paths import display_path
 
     resolver = build_resolver(config_file, select, ignore)
     cwd = logical_cwd()
     if not paths and resolver.for_cwd.config_file is None and not quiet:
         _point_at_configuration_below(cwd)
-    report = run_check(
+    report = scan(
         list(paths) or None,
         resolver,
         cwd,
@@ -147,7 +147,7 @@ def _point_at_configuration_below(cwd: Path) -> None:
     """No configuration governs a run with no PATH: say so when one lies a few
     levels below (sglang's python/pyproject.toml, seen from the checkout's root),
     with the two ways to use it."""
-    from mmlint.check.config_below import configuration_below
+    from mmlint.api import configuration_below
     from mmlint.core.paths import display_path
 
     found = configuration_below(cwd)
@@ -264,7 +264,7 @@ stdin_filename_option = click.option(
 
 def read_stdin(paths: Sequence[Path], stdin_filename: Path | None) -> StdinSource | None:
     """The source on standard input when PATH is `-` (alone), else None."""
-    from mmlint.check.engine import StdinSource
+    from mmlint.api import StdinSource
 
     if STDIN not in paths:
         if stdin_filename is not None:
@@ -349,6 +349,15 @@ def build_resolver(config_file: Path | None, select: Sequence[str] | str | None,
         raise ToolError(str(error)) from None
 
 
+def _is_discovery_error(error: Exception) -> bool:
+    """A PATH that does not exist or cannot be read (mmlint.api.DiscoveryError).
+    The command line reaches discovery only through mmlint.api, imported only
+    by a command that scans: when it was not imported, no such error was raised
+    (so `--version` and `rules` import no engine to ask)."""
+    api = sys.modules.get("mmlint.api")
+    return api is not None and isinstance(error, api.DiscoveryError)
+
+
 def tool_errors(function: Callable[P, R]) -> Callable[P, R]:
     """Turn bad input met while running (a PATH that vanished, an unreadable
     configuration) into a one-line message and exit code 2, never a traceback."""
@@ -357,8 +366,12 @@ def tool_errors(function: Callable[P, R]) -> Callable[P, R]:
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return function(*args, **kwargs)
-        except (ConfigError, DiscoveryError) as error:
+        except ConfigError as error:
             raise ToolError(str(error)) from None
+        except Exception as error:
+            if _is_discovery_error(error):
+                raise ToolError(str(error)) from None
+            raise
 
     return wrapper
 

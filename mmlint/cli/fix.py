@@ -33,7 +33,7 @@ from mmlint.fix.run import MAX_FIX_ROUNDS, fix_in_rounds, named_links, remove_ol
 from mmlint.reporters.escaping import visible, visible_path
 
 if TYPE_CHECKING:
-    from mmlint.check.engine import StdinSource
+    from mmlint.api import StdinSource
     from mmlint.core.report import AnalysedReport
 
 
@@ -158,7 +158,7 @@ def command(
     # With --diff, stdout is the patch alone, and with `-` the fixed source: the summary goes to stderr.
     to_stderr = show_diff or stdin is not None
     color = use_color(no_color, None) and (stdin is None or sys.stderr.isatty())
-    suppressed = sum(1 for d in report.suppressed if fix_kind_of(d.code) == "call-rewrite")
+    suppressed = sum(1 for d in report.suppressed if fix_kind_of(d) == "call-rewrite")
     for text, colour in render_summary(run, mode=mode, quiet=quiet, suppressed=suppressed):
         click.echo(click.style(text, fg=colour) if colour and color else text, err=to_stderr, color=color)
     _say_if_stopped(run)

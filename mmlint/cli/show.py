@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from mmlint.check.discovery import discover
+from mmlint.api import discover_files
 from mmlint.config.resolve import ConfigResolver
 from mmlint.core.paths import display_path
 from mmlint.reporters.escaping import visible
@@ -19,8 +19,7 @@ from mmlint.reporters.escaping import visible
 
 def show_files(resolver: ConfigResolver, paths: list[Path], cwd: Path) -> None:
     """One line per file the run would read, in the order it reports them."""
-    discovery = discover(paths or None, resolver, cwd)
-    for path in discovery.files:
+    for path in discover_files(paths or None, resolver, cwd):
         click.echo(visible(display_path(path, cwd)))
 
 

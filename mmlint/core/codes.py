@@ -5,6 +5,11 @@ when a rule module and this catalogue disagree."""
 
 from __future__ import annotations
 
+from typing import Literal
+
+# The kind of fix a rule declares (mmlint.rules.base.Rule.fix_kind).
+FixKind = Literal["call-rewrite", "text-edits"]
+
 RULE_NAMES: dict[str, str] = {
     "MM001": "sync-twin-call",
     "MM002": "unawaitable-call-site",
@@ -23,3 +28,12 @@ RULE_NAMES: dict[str, str] = {
 }
 
 RULE_CODES: tuple[str, ...] = tuple(sorted(RULE_NAMES))
+
+# The kind of fix each fixable code's rule declares (Rule.fix_kind; the
+# registry refuses a rule that disagrees): what a diagnostic built without
+# one (by hand, by an older mmlint) carries, so `fix` needs no rule to ask.
+FIX_KINDS: dict[str, FixKind] = {
+    "MM001": "call-rewrite",
+    "MM009": "text-edits",
+    "MM010": "call-rewrite",
+}

@@ -4,6 +4,7 @@ the one call rewrite (``AwaitRewrite``) a fixable diagnostic carries."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal
 
 # At run time, not only for type checking: the cache's codec reads the hints.
 from mmlint.core.confirmation import Confirmation
@@ -128,6 +129,10 @@ class Diagnostic:
     # whose fix kind is "call-rewrite": the fixer plans it again from the
     # tokens, with these names.
     rewrite: AwaitRewrite | None = field(default=None, compare=False)
+    # The kind of fix its rule declares ("": none), which stage of `fix` takes
+    # it, so the fixer needs no rules (a diagnostic built without one: its
+    # code's, mmlint.core.codes.FIX_KINDS).
+    fix_kind: Literal["", "call-rewrite", "text-edits"] = field(default="", compare=False)
     # What the finding is about, for sorting and filtering (JSON and SARIF
     # carry them; see README "Finding fields"): the weight of the code that
     # runs on the loop ("heavy", "light"), why, in one phrase, naming the

@@ -239,6 +239,17 @@ KNOWLEDGE_SETS: tuple[KnowledgeSet, ...] = (
         sized_by_input=True,
     ),
     KnowledgeSet(
+        "password-hashing",
+        True,
+        "Password hashing and key derivation, slow by design (`bcrypt.hashpw` / `checkpw`, "
+        "`hashlib.pbkdf2_hmac`, `hashlib.scrypt`): each call costs tens to hundreds of milliseconds "
+        "whatever its input.",
+        _calls(
+            "hashes a password (slow by design)",
+            "bcrypt.hashpw", "bcrypt.checkpw", "bcrypt.kdf", "hashlib.pbkdf2_hmac", "hashlib.scrypt",
+        ),
+    ),
+    KnowledgeSet(
         "deserialization",
         True,
         "Unpickling a whole blob (`pickle.loads`, `cloudpickle.loads`).",

@@ -57,6 +57,7 @@ from mmlint.facts.module_paths import (
     relative_anchor,
 )
 from mmlint.facts.nfkc import with_normalised_identifiers
+from mmlint.facts.iterated_cst import iterated_calls
 from mmlint.facts.once_cst import once_guarded_calls
 from mmlint.facts.positions import Range, locate, to_span
 from mmlint.facts.scopes import (
@@ -73,6 +74,7 @@ from mmlint.facts.shapes import (
     HANDOFF_CONSUMERS,
     assigned_twin,
     handed_functions,
+    lifespans_handed,
     has_bounded_input,
     is_bounded_iterable,
     literal_all,
@@ -586,6 +588,7 @@ class FileWalk:
             self.scheduled.update(id(arg.value) for arg in node.args if type(arg.value) is cst.Call)
         if name_node.value in HANDOFF_CONSUMERS:
             self.handed_coroutines.extend(handed_functions(node))
+        self.handed_coroutines.extend(lifespans_handed(node))
         if name_node.value in self.pairs:
             self.twin_calls.append((node, name_node, ctx, link))
         return False
@@ -832,6 +835,7 @@ class FileWalk:
         node, frame, owner = pending.node, pending.frame, pending.owner
         discarded, ranges = self.discarded, self.ranges
         once = once_guarded_calls(node)
+        iterated = iterated_calls(node)
         return SyncDef(
             name=node.name.value,
             qualname=qualname(owner),
@@ -855,9 +859,11 @@ class FileWalk:
                     span=self.span(call) if id(call) in discarded and id(call) in ranges else None,
                     bounded_input=has_bounded_input(call),
                     once=id(call) in once,
+                    iterated=id(call) in iterated,
                 )
                 for call in frame.calls
             ),
+            is_generator=frame.is_generator,
         )
 
     def _async_def(self, pending: _PendingAsyncDef) -> AsyncDef:

@@ -26,6 +26,7 @@ from mmlint.facts.ir import (
     Try,
 )
 from mmlint.facts.model import AwaitFact, CallFact, TimeoutFact
+from mmlint.facts.iterated_cst import iterated_calls
 from mmlint.facts.shapes import has_bounded_input
 from mmlint.core.diagnostics import Span
 from mmlint.facts.model import CalleeRef, ScopeKind
@@ -79,6 +80,7 @@ class BodyBuilder:
         self.awaits: list[AwaitFact] = []
         self.calls: list[CallFact] = []
         self.timeouts: list[TimeoutFact] = []
+        self.iterated = iterated_calls(func)
         # Every node on the path from a suspension point up to the function.
         self.marked: set[int] = set()
         for point in (*frame.awaits, *frame.async_comps):
@@ -269,6 +271,7 @@ class BodyBuilder:
                 in_loop=bool(self.frame.unbounded_loop) and self.walk.in_loop(node),
                 discarded=id(node) in self.walk.discarded,
                 bounded_input=has_bounded_input(node),
+                iterated=id(node) in self.iterated,
             )
         )
         if dotted == "asyncio.wait_for" and node.args:

@@ -50,6 +50,7 @@ from mmlint.facts.model import (
     SyncDef,
     TwinAssignment,
 )
+from mmlint.facts.iterated_ast import is_generator_function, iterated_calls
 from mmlint.facts.once_ast import once_guarded_calls
 from mmlint.facts.values import expr_path, values_of
 from mmlint.facts.module_paths import (
@@ -464,6 +465,10 @@ class _Walk:
             self.scheduled.update(id(value) for value in _argument_values(node) if type(value) is ast.Call)
         if name in HANDOFF_CONSUMERS:
             self.handed.extend(handed_functions(node))
+        if name:  # as mmlint.facts.shapes.lifespans_handed
+            self.handed.extend(
+                (tail, "lifespan") for keyword in node.keywords if keyword.arg == "lifespan" and (tail := dotted_tail(keyword.value))
+            )
         stack.extend((child, ctx) for child in reversed(call_arguments(node)))
         stack.append((func, ctx))
         return True
@@ -527,6 +532,7 @@ class _Walk:
     def _sync_def(self, pending: _PendingDef) -> SyncDef:
         node, frame, owner = pending.node, pending.frame, pending.owner
         once = once_guarded_calls(node)
+        iterated = iterated_calls(node)
         enclosing = owner[:-1]
         class_name = ".".join(p.name for p in enclosing) if enclosing and all(p.kind == model.CLASS for p in enclosing) else None
         return SyncDef(
@@ -552,9 +558,11 @@ class _Walk:
                     span=self._call_span(call) if self._droppable(call, scope, class_name, owner) else None,
                     bounded_input=has_bounded_input(call),
                     once=id(call) in once,
+                    iterated=id(call) in iterated,
                 )
                 for call, scope, in_loop in frame.calls
             ),
+            is_generator=is_generator_function(node),
         )
 
     def _droppable(self, call: ast.Call, scope: NameScope, class_name: str | None, owner: tuple[Owner, ...]) -> bool:

@@ -141,6 +141,10 @@ class CallFact:
     # constant, a constant-bounded slice): a call whose cost grows with its
     # input is cheap here (mmlint.facts.shapes.has_bounded_input).
     bounded_input: bool = False
+    # Its value is iterated where it is written (`for x in f()`, `list(f())`,
+    # a local iterated later in the same body): a call of a generator
+    # function runs its body only then (mmlint.facts.iterated_ast).
+    iterated: bool = False
 
     @property
     def in_genexp(self) -> bool:
@@ -176,6 +180,7 @@ class CallRef:
     # (`if self._x is None: self._x = load()`) or after an early return on a
     # flag the def sets (`if self._started: return`), mmlint.facts.once_ast.
     once: bool = False
+    iterated: bool = False  # as CallFact.iterated
 
 
 # Parameter kinds, as inspect names them.
@@ -282,6 +287,9 @@ class SyncDef:
     has_loop: bool  # a `for` / `while` statement in its own body
     calls: tuple[CallRef, ...]  # in its own body, source order
     unbounded_loop: str = ""  # as AsyncDef.unbounded_loop
+    # A `yield` in its own body: calling it only creates a generator, and its
+    # body runs where that is iterated (CallRef.iterated).
+    is_generator: bool = False
 
 
 @pickles_by_fields

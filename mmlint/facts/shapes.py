@@ -66,6 +66,16 @@ def receiver_chain(func: cst.Attribute) -> str:
     return ".".join(reversed(parts))
 
 
+def lifespans_handed(call: cst.Call) -> list[tuple[str, str]]:
+    """(function, "lifespan") for a ``lifespan=f`` argument (FastAPI, Starlette):
+    the function runs once, at start-up and shutdown."""
+    return [
+        (tail, "lifespan")
+        for arg in call.args
+        if arg.keyword is not None and arg.keyword.value == "lifespan" and (tail := dotted_tail(arg.value))
+    ]
+
+
 def handed_functions(call: cst.Call) -> list[tuple[str, str]]:
     """(function, consumer) for each function an argument of a hand-off
     call refers to or calls: ``run_coroutine_threadsafe(self.beat(), loop)``

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
+from mmlint.core.codes import FIX_KINDS, FixKind
 from mmlint.core.diagnostics import Diagnostic, Span
 from mmlint.core.source import decode_keeping_format
 from mmlint.core.write import ChangedMeanwhile, NotTheFileRead, SourceFile
@@ -34,11 +35,7 @@ from mmlint.fix.verify import (
     verify_comment_edit,
     verify_only_edits_changed,
 )
-from mmlint.rules import rule_by_code
-from mmlint.rules.base import FixKind
-from mmlint.rules.mm999_syntax_error import SyntaxErrorRule
-
-SYNTAX_ERROR_CODE = SyntaxErrorRule.code  # a file that did not parse is left alone
+SYNTAX_ERROR_CODE = "MM999"  # a file that did not parse is left alone (mmlint.core.codes)
 
 
 @dataclass(frozen=True)
@@ -139,16 +136,17 @@ def _rewrite_verified(source: bytes, fixes: list[CallFix], unfixed: list[Unfixed
     return StageResult(rewrite.new, rewrite.fixed, tuple(unfixed) + rewrite.unfixed)
 
 
-# The stage for each kind of fix a rule declares (mmlint.rules.base.Rule.fix_kind).
+# The stage for each kind of fix a diagnostic carries (its rule's: mmlint.rules.base.Rule.fix_kind).
 STAGES: dict[FixKind, Fixer] = {
     "call-rewrite": CallRewriteFixer(),
     "text-edits": CommentEditFixer(),
 }
 
 
-def fix_kind_of(code: str) -> FixKind | None:
-    rule = rule_by_code(code)
-    return None if rule is None else rule.fix_kind
+def fix_kind_of(diagnostic: Diagnostic) -> FixKind | None:
+    """The kind of fix the diagnostic's rule declares, as the diagnostic
+    carries it (built without one, by hand: its code's in the catalogue)."""
+    return diagnostic.fix_kind or FIX_KINDS.get(diagnostic.code)
 
 
 def _remap(span: Span, positions: PositionMap) -> Span | None:
@@ -164,7 +162,7 @@ def _stage_work(file: FileToFix) -> list[tuple[Fixer, list[Diagnostic]]]:
     that are not fixable still go to their stage, which reports them with a reason."""
     work: dict[int, tuple[Fixer, list[Diagnostic]]] = {}
     for diagnostic in file.diagnostics:
-        kind = fix_kind_of(diagnostic.code)
+        kind = fix_kind_of(diagnostic)
         if kind is None or (kind == "text-edits" and not (diagnostic.fixable and diagnostic.edits)):
             continue
         fixer = STAGES[kind]

@@ -74,7 +74,7 @@ class FixRun:
 
 
 def _is_fix_relevant(diagnostic: Diagnostic) -> bool:
-    return diagnostic.code == SYNTAX_ERROR_CODE or fix_kind_of(diagnostic.code) is not None
+    return diagnostic.code == SYNTAX_ERROR_CODE or fix_kind_of(diagnostic) is not None
 
 
 def fix_report(

@@ -8,17 +8,23 @@ from typing import TYPE_CHECKING
 
 from mmlint.reporters.escaping import visible, visible_path
 from mmlint.reporters.text import output, summary
+from mmlint.reporters.options import PLAIN, RenderFields, RenderOptions, options_of
 
 if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
     from mmlint.core.report import Report
 
 
-def render(report: "Report", *, color: bool = False, quiet: bool = False) -> str:
+def render(report: "Report", options: RenderOptions = PLAIN, /, **overrides: Unpack[RenderFields]) -> str:
+    options = options_of(options, overrides)
+    color, quiet = options.color, options.quiet
     out = output(color)
     style, esc = out.style, out.escape
     for d in report.diagnostics:
         location = f"{visible_path(d.path)}:{d.span.line}:{d.span.column}:"
-        out.print(f"{style(esc(location), 'bold')} {style(d.code, 'bold red')} {esc(visible(d.message))}")
+        measured = f" ({visible(d.confirmation.describe())})" if d.confirmation is not None else ""
+        out.print(f"{style(esc(location), 'bold')} {style(d.code, 'bold red')} {esc(visible(d.message) + measured)}")
     if not quiet:
         out.print(esc(summary(report)))
     return out.text()

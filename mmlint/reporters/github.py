@@ -8,8 +8,11 @@ from typing import TYPE_CHECKING
 from mmlint.core.diagnostics import Diagnostic
 from mmlint.reporters.escaping import visible
 from mmlint.reporters.levels import level_of
+from mmlint.reporters.options import PLAIN, RenderFields, RenderOptions
 
 if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
     from mmlint.core.report import Report
 
 # GitHub's own escaping (actions/toolkit, command.ts): the message may hold any
@@ -54,7 +57,7 @@ def format_command(diagnostic: Diagnostic) -> str:
     return f"::{level_of(diagnostic.code)} {joined}::{escape_message(text)}"
 
 
-def render(report: "Report", *, color: bool = False) -> str:
+def render(report: "Report", options: RenderOptions = PLAIN, /, **overrides: Unpack[RenderFields]) -> str:
     """All diagnostics of ``report`` as workflow commands, one per line.
 
     ``color`` is ignored: the runner parses these lines, it does not show them."""

@@ -6,8 +6,11 @@ from typing import TYPE_CHECKING, Any
 
 from mmlint.core.diagnostics import Diagnostic
 from mmlint.reporters.escaping import json_text
+from mmlint.reporters.options import PLAIN, RenderFields, RenderOptions
 
 if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
     from mmlint.core.report import Report
 
 REPORT_VERSION = 1
@@ -71,7 +74,7 @@ def render_statistics(report: "Report") -> str:
     return json_text([counts[code] for code in sorted(counts)])
 
 
-def render(report: "Report", *, color: bool = False) -> str:
+def render(report: "Report", options: RenderOptions = PLAIN, /, **overrides: Unpack[RenderFields]) -> str:
     payload = {
         "version": REPORT_VERSION,
         "files_scanned": report.files_scanned,

@@ -9,8 +9,11 @@ from typing import TYPE_CHECKING
 
 from mmlint.core.diagnostics import Diagnostic
 from mmlint.reporters.escaping import visible, visible_path
+from mmlint.reporters.options import PLAIN, RenderFields, RenderOptions
 
 if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
     from mmlint.core.report import Report
 
 SUITE_NAME = "mmlint"
@@ -25,7 +28,7 @@ def _xml_text(text: str) -> str:
     return visible(text, keep="\t\n\r").replace("\ufffe", "\\ufffe").replace("\uffff", "\\uffff")
 
 
-def render(report: "Report", *, color: bool = False) -> str:
+def render(report: "Report", options: RenderOptions = PLAIN, /, **overrides: Unpack[RenderFields]) -> str:
     """The JUnit XML document for ``report``. ``color`` is ignored."""
     diagnostics = report.diagnostics
     flagged = {diagnostic.path for diagnostic in diagnostics}

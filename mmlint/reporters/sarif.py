@@ -19,8 +19,11 @@ from mmlint.reporters.escaping import json_text
 from mmlint.reporters.json_report import finding_fields
 from mmlint.reporters.levels import level_of
 from mmlint.rules import Rule, all_rules
+from mmlint.reporters.options import PLAIN, RenderFields, RenderOptions
 
 if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
     from mmlint.core.report import Report
 
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -30,7 +33,7 @@ SOURCE_ROOT = "%SRCROOT%"
 _SECTION_HEADING = re.compile(r"^## +(.+?)\s*$", re.MULTILINE)
 
 
-def render(report: "Report", *, color: bool = False) -> str:
+def render(report: "Report", options: RenderOptions = PLAIN, /, **overrides: Unpack[RenderFields]) -> str:
     """The SARIF log of ``report`` as indented JSON. ``color`` is ignored."""
     return json_text(sarif_log(report))
 

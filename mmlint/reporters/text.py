@@ -19,15 +19,18 @@ from mmlint.core.diagnostics import Diagnostic
 from mmlint.core.report import twins_in_play
 from mmlint.reporters.escaping import visible, visible_path
 from mmlint.reporters.snippets import line_of
+from mmlint.reporters.options import PLAIN, RenderFields, RenderOptions, options_of
 
 if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
     from mmlint.core.report import Report
 
 
-def render(
-    report: "Report", *, color: bool = False, quiet: bool = False, statistics: bool = False, width: int | None = None
-) -> str:
-    """``width``: the terminal's, to wrap the help text to; None (piped) never wraps."""
+def render(report: "Report", options: RenderOptions = PLAIN, /, **overrides: Unpack[RenderFields]) -> str:
+    """``options.width``: the terminal's, to wrap the help text to; None (piped) never wraps."""
+    options = options_of(options, overrides)
+    color, quiet, statistics, width = options.color, options.quiet, options.statistics, options.width
     out = output(color)
     if statistics:
         _statistics(out, report)

@@ -8,7 +8,7 @@ import pkgutil
 from functools import cache
 from typing import TYPE_CHECKING
 
-from mmlint.core.codes import RULE_NAMES
+from mmlint.core.codes import FIX_KINDS, RULE_NAMES
 from mmlint.rules.base import ConfigUsage, Example, Rule, RuleContext
 
 if TYPE_CHECKING:
@@ -36,6 +36,8 @@ def all_rules() -> tuple[Rule, ...]:
             raise RuntimeError(f"duplicate rule code {rule.code} in {module.__name__} and {type(found[rule.code]).__module__}")
         if RULE_NAMES.get(rule.code) != rule.name:
             raise RuntimeError(f"{module.__name__}: {rule.code} {rule.name} is not in mmlint.core.codes as such")
+        if FIX_KINDS.get(rule.code) != rule.fix_kind:
+            raise RuntimeError(f"{module.__name__}: {rule.code}'s fix kind {rule.fix_kind} is not in mmlint.core.codes.FIX_KINDS")
         found[rule.code] = rule
     if missing := sorted(set(RULE_NAMES) - set(found)):
         raise RuntimeError(f"no rule module for {', '.join(missing)} (listed in mmlint.core.codes)")

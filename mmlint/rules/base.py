@@ -6,11 +6,10 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
+from mmlint.core.codes import FixKind
 from mmlint.core.diagnostics import Diagnostic, Owner, Span
-
-FixKind = Literal["call-rewrite", "text-edits"]
 
 if TYPE_CHECKING:
     from mmlint.analysis.project import Project
@@ -119,4 +118,6 @@ class Rule:
         return ()
 
     def diagnostic(self, path: str, span: Span, message: str, **extra: Any) -> Diagnostic:
-        return Diagnostic(path=path, span=span, code=self.code, name=self.name, message=message, **extra)
+        return Diagnostic(
+            path=path, span=span, code=self.code, name=self.name, message=message, fix_kind=self.fix_kind or "", **extra
+        )

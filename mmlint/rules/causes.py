@@ -111,7 +111,8 @@ def blocking_calls(facts: FileFacts, ctx: RuleContext) -> list[BlockingCall]:
                     cost.chain,
                 )
             )
-    return found
+    once = weights.once_only  # start-up, shutdown and lifecycle hooks: not per request
+    return [call for call in found if call.key not in once]
 
 
 def cause_of(key: DefKey, weight: Weight, ctx: RuleContext) -> BlockingCall | None:

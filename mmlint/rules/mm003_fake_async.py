@@ -197,6 +197,8 @@ class FakeAsync(Rule):
             context = weights.contexts.of(key, fn)
             if context and weight.kind != HEAVY:
                 continue  # a coroutine its context requires, doing nothing heavy: nothing to fix
+            if key in weights.once_only:
+                continue  # runs once per process or actor (start-up, shutdown, lifecycle hooks)
             if folded_into_mm005(key, weight, ctx):
                 continue  # one finding per cause: MM005 at the call names this def (mmlint.rules.causes)
             sites = weights.awaiting_sites(key)

@@ -123,6 +123,8 @@ class HollowAwaitRule(Rule):
             weight = weights.weight(callee)
             if weight is None or weight.kind not in reported:
                 continue
+            if hollow.enclosing in weights.once_only:
+                continue  # awaited once per process or actor (start-up, shutdown, lifecycle hooks)
             last = by_line[(hollow.chain[-1].path, hollow.chain[-1].line)]
             if not hollow.ends_in_cycle and root_is_reported(last, weights, ctx, reported):
                 continue  # one finding per root cause: MM003 there lists this await

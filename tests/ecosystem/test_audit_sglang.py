@@ -83,13 +83,31 @@ def test_exactly_the_helpers_and_entry_points_that_never_suspend(report) -> None
     assert never == NEVER_SUSPENDING
 
 
+# One finding per cause: each MM003 whose costliest call is an MM005 in the
+# same def is that MM005, with the def and the awaits of it as related
+# locations. (the def's file, its line) -> (file, line) of the MM005 at its cause.
+FOLDED = {
+    ("processors/ernie45_vl.py", 116): ("processors/ernie45_vl.py", 122),  # true-heavy: resizes the image
+    ("processors/ernie45_vl.py", 174): ("processors/ernie45_vl.py", 183),  # true-heavy: vr.get_batch decodes frames
+    ("processors/minimax_m3_vl.py", 207): ("processors/minimax_m3_vl.py", 217),  # true-heavy: decodes frames
+    ("processors/qwen_vl.py", 248): ("processors/qwen_vl.py", 267),  # true-heavy: decodes frames
+    ("processors/whisper.py", 166): ("processors/whisper.py", 195),  # true-heavy: load_audio decodes the audio
+    # Newly heavy by evidence (base64 knowledge): _resolve_media_item base64-decodes
+    # each data: URL and downloads each http(s) URL, per request item: true-heavy.
+    ("processors/inkling.py", 300): ("processors/inkling.py", 324),
+}
+
+
 def test_exactly_the_awaits_of_them_are_hollow(report) -> None:
     """One finding per root cause: each hollow await is a related location of
-    its root's MM003 (the coroutine that never suspends), not an MM004 of its own."""
-    assert not [d for d in report.diagnostics if d.code == "MM004"]
-    related = {(r.path, r.span.line) for d in report.diagnostics if d.code == "MM003" for r in d.related}
-    assert related == HOLLOW_AWAITS
-    (root,) = [d for d in report.diagnostics if d.code == "MM003" and d.path == "processors/qwen_vl.py" and d.span.line == 248]
+    the MM005 its root coroutine was folded into, not an MM004 of its own."""
+    assert not [d for d in report.diagnostics if d.code in ("MM003", "MM004")]
+    related = {(r.path, r.span.line) for d in report.diagnostics if d.code == "MM005" for r in d.related}
+    assert related == HOLLOW_AWAITS | FOLDED.keys()
+    by_site = {(d.path, d.span.line): d for d in report.diagnostics if d.code == "MM005"}
+    for root, cause in FOLDED.items():
+        assert root in {(r.path, r.span.line) for r in by_site[cause].related}, root
+    root = by_site[("processors/qwen_vl.py", 267)]
     assert ("processors/interns1pro.py", 65) in {(r.path, r.span.line) for r in root.related}
     assert "awaited from 2 places" in root.help
 
@@ -107,6 +125,42 @@ def test_awaiting_the_executor_backed_twin_is_not_hollow(report) -> None:
     assert verdicts[("processors/base_processor.py", "BaseMultimodalProcessor.process_and_combine_mm_data_async")] == SOME
 
 
+# MM005s the new knowledge adds (base64, digests, torch.cuda.empty_cache), each read.
+NEW_KNOWLEDGE = {
+    # mimo_v2: has_audio_track per video base64-decodes a data: URL (a whole video)
+    # or downloads an http(s) URL, then probes it with torchcodec: true-heavy.
+    ("processors/mimo_v2.py", 1926): "true-heavy",
+    ("processors/mimo_v2.py", 1931): "true-heavy",
+    ("processors/mimo_v2.py", 1936): "true-heavy",
+    # inkling: _resolve_media_item per audio item (base64 / download): true-heavy.
+    # (:324, the same per image, is the cause of inkling.py:300's fake async, above.)
+    ("processors/inkling.py", 326): "true-heavy",
+    # process_mm_data runs the whole HF processor (every image, the prompt's
+    # tokens) on the loop: true-heavy. The chain names the costliest call it
+    # knows, torch.cuda.empty_cache on the OOM retry (a fallback path); the
+    # processor call itself (`processor.__call__` through _call_processor) is
+    # not typed.
+    ("processors/minicpm.py", 202): "true-heavy",
+    ("processors/moss_vl.py", 552): "true-heavy",
+    # _mix_config_into_hash runs hash_feature over every item's pixel tensor
+    # (sglang.srt.managers.mm_utils, outside this tree): true-heavy. The chain
+    # names its sha256 of 8 bytes and the config, which is cheap.
+    ("processors/unlimited_ocr.py", 112): "true-heavy",
+    # _build_items hashes every patch's pixel tensor (resolve_multimodal_item_hash
+    # -> hash_feature): true-heavy. The chain names _layout_namespace's sha256 of
+    # a short layout string, which is cheap.
+    ("processors/minicpmv4_6.py", 488): "true-heavy",
+    ("processors/minicpmv4_6.py", 501): "true-heavy",
+    # _artifact_key: sha256 of the canonical JSON of a small key (the media's
+    # digest, the processor fingerprint, a few options); the media itself is
+    # hashed on io_executor. Constant-size input: false (see FALSE_BLOCKING).
+    ("media_artifacts/base.py", 312): "false",
+    ("media_artifacts/base.py", 341): "false",
+    ("media_artifacts/base.py", 458): "false",
+}
+FALSE_BLOCKING = {site for site, verdict in NEW_KNOWLEDGE.items() if verdict == "false"}
+
+
 def test_no_timeout_findings_and_blocking_calls_only_of_known_work(report) -> None:
     """MM005 fires on the tokenizer, image, video and audio calls of the
     knowledge sets the processors make on the loop (51 in this release), and
@@ -118,17 +172,28 @@ def test_no_timeout_findings_and_blocking_calls_only_of_known_work(report) -> No
     runs `prepare_artifact_batch` on the loop, which for KimiK3ImageProcessor
     converts every image (kimi_k3_image_processing.py). The chain through
     MuseSpark1xOmni is cut: that class overrides the calling coroutine with an
-    executor offload, so the path never runs."""
+    executor offload, so the path never runs. The new knowledge adds 13
+    (NEW_KNOWLEDGE, each judged)."""
     assert [d for d in report.diagnostics if d.code in ("MM006", "MM007")] == []
     blocking = [d for d in report.diagnostics if d.code == "MM005"]
-    assert len(blocking) == 51  # one more, a sync twin called from async code, is MM010's
+    # 51 of before (five of them now also the MM003 they absorbed), 13 new;
+    # a sync twin called from async code is MM010's.
+    assert len(blocking) == 64
+    assert NEW_KNOWLEDGE.keys() <= {(d.path, d.span.line) for d in blocking}
     (fallback,) = [d for d in blocking if d.path == "media_artifacts/base.py" and d.span.line == 222]
     assert "KimiK3ImageProcessor.prepare_artifact_batch" in fallback.chain[0]
-    known = set(patterns_of(("tokenizers", "chat-templates", "image-decoding", "image-processing", "audio-decoding")))
+    known = set(patterns_of(("tokenizers", "chat-templates", "image-decoding", "image-processing", "audio-decoding", "encoding-hashing", "memory-reclaim")))
     for d in blocking:
         assert d.weight == "heavy" and d.chain, d
         callee = d.chain[-1].strip("`")
         assert matching_pattern(callee, tuple(known)) is not None, d
+
+
+@pytest.mark.xfail(strict=True, reason="sha256 of a small, fixed-shape cache key (media_artifacts/base.py "
+                   "_artifact_key) counts as a whole payload: the input-size bound does not see through "
+                   "`_digest_bytes(_canonical_json(payload))`")
+def test_no_false_blocking_call(report) -> None:
+    assert not FALSE_BLOCKING & {(d.path, d.span.line) for d in report.diagnostics if d.code == "MM005"}
 
 
 def test_the_audit_agrees_with_the_analysis(report) -> None:
