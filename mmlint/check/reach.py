@@ -442,27 +442,38 @@ def _followed(view: _FileView, name: str) -> tuple[set[str], list[str], tuple[st
             continue
         if klass is not None and ref.kind in (SELF, CLS):
             local.add(f"{head}.{ref.text}")
-        elif klass is not None and ref.kind == UNKNOWN and ref.text.startswith("self."):
-            # `self.holder.method(...)`: the classes the attribute is assigned
-            # instances of (`self.holder = Holder(...)`), their method and
-            # __init__ (where a twin may be assigned), as the provenance layer types it.
-            parts = ref.text.split(".")
-            if len(parts) == 3:
-                for source in view.attribute_sources(head, parts[1]):
-                    refer(f"{source}.{parts[2]}")
-                    refer(source)
         elif klass is not None and ref.kind == SUPER:
             for base in klass.bases:
                 if base:
                     refer(f"{base}.{ref.text}")
         else:
             refs.append(ref)
-    for text in _module_level(refs):
+    for text in _referred(view, head if klass is not None else None, refs):
         refer(text)
     if klass is None and head not in facts.functions and (head in view.imports_by_local or view.star_imports):
         texts.append(name)  # a re-export, by name or through a star import
     local.discard(name)
     return local, texts, wanted
+
+
+def _referred(view: _FileView, klass: str | None, refs: list[CalleeRef | None]) -> list[str]:
+    """The texts the references lead on by: module-level names, and in a
+    method of ``klass`` the classes of typed ``self.`` attributes."""
+    found = list(_module_level(refs))
+    if klass is not None:
+        found += (text for ref in refs if ref is not None and ref.kind == UNKNOWN for text in _through_attribute(view, klass, ref.text))
+    return found
+
+
+def _through_attribute(view: _FileView, klass: str, text: str) -> list[str]:
+    """``self.holder.method`` in a method of ``klass``: the classes the
+    attribute is assigned instances of (``self.holder = Holder(...)``), their
+    method and their ``__init__`` (where a twin may be assigned), as the
+    provenance layer (mmlint.analysis.values) types the receiver."""
+    parts = text.split(".")
+    if len(parts) != 3 or parts[0] != "self":
+        return []
+    return [name for source in view.attribute_sources(klass, parts[1]) for name in (f"{source}.{parts[2]}", source)]
 
 
 def _dispatch_groups(view: _FileView, index: _ModuleIndex) -> list[str]:
