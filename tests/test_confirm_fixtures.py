@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
@@ -31,7 +32,9 @@ def service(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFac
     run = run_pytest(root, "-n", "0", "-W", "ignore::DeprecationWarning", "--mmlint-confirm",
                      "--mmlint-threshold-ms=10")
     assert run.returncode == 0, run.stdout + run.stderr
-    assert "mmlint confirm: 6 confirmed, 1 refuted, 1 not reached, 1 unexplained" in run.stdout
+    # At least the CPU loop is unexplained: a loaded machine that deschedules the
+    # loop thread past the threshold may sample another stall beside it.
+    assert re.search(r"mmlint confirm: 6 confirmed, 1 refuted, 1 not reached, [1-9]\d* unexplained", run.stdout), run.stdout
     return root, confirmed_report(root)
 
 
@@ -56,9 +59,10 @@ def test_a_cheap_call_is_refuted_and_an_untested_one_not_reached(service: tuple[
 
 def test_a_stall_no_finding_explains_is_listed_with_its_stack(service: tuple[Path, dict[str, Any]]) -> None:
     report = service[1]
-    # The offloaded sleep is neither a finding nor a stall: the CPU loop is the only one.
-    assert not any("nap_offloaded" in f["key"] for f in report["findings"])
-    (stall,) = report["unexplained"]
+    # The offloaded sleep is neither a finding nor a stall; the CPU loop is a
+    # stall (a loaded machine may add others in code the fixture does not own).
+    assert not any("nap_offloaded" in f["key"] or "nap_offloaded" in u["function"] for f in report["findings"] for u in report["unexplained"])
+    (stall,) = [u for u in report["unexplained"] if u["path"] == "svc/numeric.py"]
     assert (stall["path"], stall["line"], stall["function"]) == ("svc/numeric.py", 4, "svc.numeric.sum_squares")
     assert stall["blocked_ms"] > 10
     assert stall["stack"][:2] == ["svc/numeric.py:4 sum_squares", "svc/work.py:59 crunch"]
