@@ -124,15 +124,20 @@ def _needs_cross_platform_flags(project: str = "sglang") -> bool:
 def _download_wheel(wheels: Path, version: str, project: str = "sglang") -> Path:
     """Download the wheel into a temporary directory beside the cache, then move
     it in, so an interrupted download never leaves a partial wheel behind."""
-    wheels.mkdir(parents=True, exist_ok=True)
-    command = [
-        sys.executable, "-m", "pip", "download",
-        "--no-deps", "--only-binary=:all:", "--disable-pip-version-check", "--no-input",
-    ]  # fmt: skip
+    flags = ["--only-binary=:all:"]
     if _needs_cross_platform_flags(project):
-        command += ["--python-version", WHEEL_PYTHON, "--platform", WHEEL_PLATFORM]
-    requirement = f"{project}=={version}"
-    with tempfile.TemporaryDirectory(dir=wheels, prefix=".download-") as staging:
+        flags += ["--python-version", WHEEL_PYTHON, "--platform", WHEEL_PLATFORM]
+    return _pip_download(wheels, f"{project}=={version}", flags, f"{project}-{version}-*.whl", "wheel")
+
+
+def _pip_download(into: Path, requirement: str, flags: list[str], pattern: str, kind: str) -> Path:
+    """``pip download --no-deps`` of ``requirement`` into a temporary directory
+    beside ``into``, then the file matching ``pattern`` moved in. Skips the
+    calling test when the registry cannot be reached; any other failure is an
+    EcosystemSetupError."""
+    into.mkdir(parents=True, exist_ok=True)
+    command = [sys.executable, "-m", "pip", "download", "--no-deps", "--disable-pip-version-check", "--no-input", *flags]
+    with tempfile.TemporaryDirectory(dir=into, prefix=".download-") as staging:
         command += ["--dest", staging, requirement]
         try:
             result = subprocess.run(
@@ -146,12 +151,12 @@ def _download_wheel(wheels: Path, version: str, project: str = "sglang") -> Path
             if any(marker in output for marker in _NETWORK_FAILURE_MARKERS):
                 pytest.skip(f"{requirement}: package registry unreachable: {last_line}")
             raise EcosystemSetupError(f"pip download {requirement} failed: {last_line}")
-        downloaded = sorted(Path(staging).glob(f"{project}-{version}-*.whl"))
+        downloaded = sorted(Path(staging).glob(pattern))
         if not downloaded:
-            raise EcosystemSetupError(f"pip download {requirement} produced no wheel: {_last_line(output)}")
-        wheel = wheels / downloaded[0].name
-        os.replace(downloaded[0], wheel)
-    return wheel
+            raise EcosystemSetupError(f"pip download {requirement} produced no {kind}: {_last_line(output)}")
+        target = into / downloaded[0].name
+        os.replace(downloaded[0], target)
+    return target
 
 
 def _last_line(text: str) -> str:
@@ -235,31 +240,5 @@ def pycg_snippets(version: str = PYCG_VERSION) -> Path:
 
 
 def _download_sdist(sdists: Path, project: str, version: str) -> Path:
-    """``pip download --no-deps --no-binary :all:``, into a temporary directory
-    beside the cache, then moved in (as _download_wheel)."""
-    sdists.mkdir(parents=True, exist_ok=True)
-    requirement = f"{project}=={version}"
-    command = [
-        sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:",
-        "--disable-pip-version-check", "--no-input",
-    ]  # fmt: skip
-    with tempfile.TemporaryDirectory(dir=sdists, prefix=".download-") as staging:
-        command += ["-d", staging, requirement]
-        try:
-            result = subprocess.run(
-                command, capture_output=True, text=True, timeout=DOWNLOAD_TIMEOUT_SECONDS, stdin=subprocess.DEVNULL
-            )
-        except subprocess.TimeoutExpired:
-            pytest.skip(f"{requirement}: pip download timed out after {DOWNLOAD_TIMEOUT_SECONDS}s (registry unreachable?)")
-        output = f"{result.stdout}\n{result.stderr}"
-        if result.returncode != 0:
-            last_line = _last_line(result.stderr) or _last_line(result.stdout) or f"exit code {result.returncode}"
-            if any(marker in output for marker in _NETWORK_FAILURE_MARKERS):
-                pytest.skip(f"{requirement}: package registry unreachable: {last_line}")
-            raise EcosystemSetupError(f"pip download {requirement} failed: {last_line}")
-        downloaded = sorted(Path(staging).glob(f"{project}-{version}.tar.gz"))
-        if not downloaded:
-            raise EcosystemSetupError(f"pip download {requirement} produced no sdist: {_last_line(output)}")
-        archive = sdists / downloaded[0].name
-        os.replace(downloaded[0], archive)
-    return archive
+    """``pip download --no-deps --no-binary :all:`` into the sdists cache (as _download_wheel)."""
+    return _pip_download(sdists, f"{project}=={version}", ["--no-binary", ":all:"], f"{project}-{version}.tar.gz", "sdist")
