@@ -23,9 +23,8 @@ from mmlint.core.gc_tuning import collect_less_often
 from mmlint.core.source import DecodeError, decode_source, indentation_view, round_trips
 from mmlint.facts.anchors import Anchor, anchors_of, python_tree_of, statement_anchors
 from mmlint.facts.lean import LeanView, lean_view
-from mmlint.facts.light import light_fields
-from mmlint.facts.values import values_of
-from mmlint.facts.model import FileFacts, ValueFact
+from mmlint.facts.light import LightFields, light_fields
+from mmlint.facts.model import FileFacts
 from mmlint.core.twins import TwinPair
 from mmlint.facts.outcome import FileOutcome, Parsed, ParseFailure, Unparsed
 from mmlint.facts.suppressions import parse_suppressions
@@ -172,13 +171,13 @@ def _decoded(data: bytes) -> str | ParseFailure:
 
 class _PythonSide(NamedTuple):
     """What CPython's tree gives before libcst's exists: the statement anchors
-    (mmlint.facts.anchors) and, where most sync bodies need no libcst
-    (mmlint.facts.lean), the lean view and the light tier's fields; the
-    values (mmlint.facts.values) whichever collector fills the rest."""
+    (mmlint.facts.anchors), every field but the call sites and the async defs
+    (mmlint.facts.light.light_fields, None when CPython cannot parse the
+    file: libcst's collector then reads them all), and the lean view where
+    most sync bodies need no libcst (mmlint.facts.lean)."""
 
     lean: LeanView | None
-    light: FileFacts | None
-    values: tuple[ValueFact, ...]
+    light: LightFields | None
     anchors: Sequence[Anchor] | None
 
 
@@ -192,17 +191,14 @@ def _python_side(
     twins: tuple[TwinPair, ...],
 ) -> _PythonSide:
     """All taken before libcst's tree exists, so the two trees never take memory at once."""
-    if view is not text:
-        anchors = statement_anchors(view)
-        tree = python_tree if python_tree is not None else python_tree_of(text)
-        return _PythonSide(None, None, values_of(tree) if tree is not None else (), anchors)
     tree = python_tree if python_tree is not None else python_tree_of(text)
     if tree is None:
-        return _PythonSide(None, None, (), None)
+        return _PythonSide(None, None, statement_anchors(view) if view is not text else None)
+    light = light_fields(text, tree, real_path, display_path, round_trips(data))
+    if view is not text:
+        return _PythonSide(None, light, statement_anchors(view))
     lean = lean_view(text, tree, twins)
-    if lean is None:
-        return _PythonSide(None, None, values_of(tree), anchors_of(tree))
-    return _PythonSide(lean, light_fields(text, tree, real_path, display_path, round_trips(data)), (), lean.anchors)
+    return _PythonSide(lean, light, lean.anchors if lean is not None else anchors_of(tree))
 
 
 def _libcst_module(
@@ -215,16 +211,14 @@ def _libcst_module(
     # (and `--version`, `rules`, `explain`) never pays for importing libcst.
     import libcst as cst
 
-    lean, light, values, anchors = side
+    lean, light, anchors = side
     try:
         try:
             module = cst.parse_module(lean.text if lean is not None else view)
         except cst.ParserSyntaxError:
             if lean is None:
                 raise
-            if light is not None:
-                values = light.values
-            lean = light = None  # what libcst says of the file is said of the whole of it
+            lean = None  # what libcst says of the file is said of the whole of it
             anchors = statement_anchors(view)
             module = cst.parse_module(view)
     except cst.ParserSyntaxError as error:
@@ -235,7 +229,7 @@ def _libcst_module(
         )
     except (RecursionError, UnicodeError, ValueError) as error:  # absurdly deep nesting, odd bytes
         return ParseFailure(Span(1, 1, 1, 1), f"could not parse: {type(error).__name__}: {_first_line(str(error))}")
-    return module, _PythonSide(lean, light, values, anchors)
+    return module, _PythonSide(lean, light, anchors)
 
 
 def _facts(
@@ -252,14 +246,14 @@ def _facts(
     ours becomes the file's outcome, never the run's."""
     from mmlint.facts.collect import collect_coroutine_facts, collect_facts
 
-    lean, light, values, anchors = side
+    lean, light, anchors = side
     try:
-        if lean is not None and light is not None:
-            call_sites, async_defs = collect_coroutine_facts(module, real_path, twins, anchors, lean.text)
-            return replace(light, call_sites=call_sites, async_defs=async_defs)
+        if light is not None:
+            call_sites, async_defs = collect_coroutine_facts(
+                module, real_path, twins, anchors, lean.text if lean is not None else view, column_shift, light.iterated_starts
+            )
+            return replace(light.facts, call_sites=call_sites, async_defs=async_defs)
         facts = collect_facts(module, real_path, display_path, twins, column_shift, anchors, text=view)
-        if values:
-            facts = replace(facts, values=values)
         if not round_trips(data):
             facts = replace(facts, round_trips=False)
         return facts

@@ -57,8 +57,6 @@ from mmlint.facts.module_paths import (
     relative_anchor,
 )
 from mmlint.facts.nfkc import with_normalised_identifiers
-from mmlint.facts.iterated_cst import iterated_calls
-from mmlint.facts.once_cst import once_guarded_calls
 from mmlint.facts.positions import Range, locate, to_span
 from mmlint.facts.scopes import (
     ANNOTATION_SCOPE,
@@ -109,11 +107,17 @@ def collect_facts(
     anchors: Sequence[Anchor] | None = None,
     text: str | None = None,
 ) -> FileFacts:
-    """The facts of one parsed file. ``column_shift`` and ``anchors``: see
+    """Every fact of one parsed file from libcst's tree alone: for a file
+    CPython cannot parse (mmlint.check.per_file), where the light tier
+    (mmlint.facts.light) has no tree to read the rest from, and for tests
+    of the collector. ``column_shift`` and ``anchors``: see
     mmlint.facts.positions.locate (``module`` parsed from a view of the file,
     mmlint.core.source.indentation_view; the statements' anchors in that view,
     mmlint.facts.anchors.statement_anchors, which spare a codegen of the whole module).
-    ``text``: what ``module`` was parsed from (else its code is generated)."""
+    ``text``: what ``module`` was parsed from (else its code is generated).
+    Calls of a def are marked neither iterated nor once-guarded here: only
+    CPython's tree is read for those shapes (mmlint.facts.iterated_ast,
+    mmlint.facts.once_ast)."""
     # Python compares identifiers NFKC-normalised, and so do the facts (mmlint.facts.nfkc).
     module = with_normalised_identifiers(module, module.code if text is None else text)
     walk = FileWalk(module, real_path, twins, column_shift, anchors)
@@ -127,12 +131,15 @@ def collect_coroutine_facts(
     twins: tuple[TwinPair, ...],
     anchors: Sequence[Anchor] | None,
     text: str,
+    column_shift: Mapping[int, int] | None = None,
+    iterated_starts: frozenset[tuple[int, int]] = frozenset(),
 ) -> tuple[tuple[CallSite, ...], tuple[AsyncDef, ...]]:
     """Only the call sites and the async defs of a parsed file, the two fields
-    the light tier leaves to this collector (mmlint.facts.lean): nothing is
-    placed or built for the rest. Arguments as collect_facts's."""
+    the light tier (mmlint.facts.light.light_fields) leaves to this collector:
+    nothing is placed or built for the rest. ``iterated_starts``: that tier's
+    (LightFields.iterated_starts). Other arguments as collect_facts's."""
     module = with_normalised_identifiers(module, text)
-    walk = FileWalk(module, real_path, twins, None, anchors)
+    walk = FileWalk(module, real_path, twins, column_shift, anchors, iterated_starts)
     walk.run()
     return walk.coroutine_facts()
 
@@ -241,8 +248,10 @@ class FileWalk:
         twins: tuple[TwinPair, ...],
         column_shift: Mapping[int, int] | None = None,
         anchors: Sequence[Anchor] | None = None,
+        iterated_starts: frozenset[tuple[int, int]] = frozenset(),
     ) -> None:
         self.module = module
+        self.iterated_starts = iterated_starts
         self.column_shift = column_shift
         self.anchors = anchors
         self.real_path = real_path
@@ -834,8 +843,6 @@ class FileWalk:
     def _sync_def(self, pending: _PendingSyncDef) -> SyncDef:
         node, frame, owner = pending.node, pending.frame, pending.owner
         discarded, ranges = self.discarded, self.ranges
-        once = once_guarded_calls(node)
-        iterated = iterated_calls(node)
         return SyncDef(
             name=node.name.value,
             qualname=qualname(owner),
@@ -858,8 +865,6 @@ class FileWalk:
                     scheduled=id(call) in self.scheduled,
                     span=self.span(call) if id(call) in discarded and id(call) in ranges else None,
                     bounded_input=has_bounded_input(call),
-                    once=id(call) in once,
-                    iterated=id(call) in iterated,
                 )
                 for call in frame.calls
             ),

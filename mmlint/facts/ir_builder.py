@@ -26,7 +26,6 @@ from mmlint.facts.ir import (
     Try,
 )
 from mmlint.facts.model import AwaitFact, CallFact, TimeoutFact
-from mmlint.facts.iterated_cst import iterated_calls
 from mmlint.facts.shapes import has_bounded_input
 from mmlint.core.diagnostics import Span
 from mmlint.facts.model import CalleeRef, ScopeKind
@@ -59,6 +58,7 @@ class WalkRecords(Protocol):
     links: dict[int, Link]
     call_places: dict[int, tuple[tuple[ScopeKind, ...], Link]]
     discarded: set[int]
+    iterated_starts: frozenset[tuple[int, int]]  # mmlint.facts.light.LightFields'
 
     def span(self, node: cst.CSTNode) -> Span: ...
 
@@ -80,7 +80,6 @@ class BodyBuilder:
         self.awaits: list[AwaitFact] = []
         self.calls: list[CallFact] = []
         self.timeouts: list[TimeoutFact] = []
-        self.iterated = iterated_calls(func)
         # Every node on the path from a suspension point up to the function.
         self.marked: set[int] = set()
         for point in (*frame.awaits, *frame.async_comps):
@@ -253,9 +252,10 @@ class BodyBuilder:
         chain, link = self.walk.call_places[id(node)]
         awaited, parens, in_fstring, in_annotation, scheduled = call_place_flags(node, link)
         name = callee_name(node)
+        span = self.walk.span(node)
         self.calls.append(
             CallFact(
-                self.walk.span(node),
+                span,
                 dotted,
                 future_result,
                 self.walk.callee_ref(node.func),
@@ -271,7 +271,7 @@ class BodyBuilder:
                 in_loop=bool(self.frame.unbounded_loop) and self.walk.in_loop(node),
                 discarded=id(node) in self.walk.discarded,
                 bounded_input=has_bounded_input(node),
-                iterated=id(node) in self.iterated,
+                iterated=(span.line, span.column) in self.walk.iterated_starts,
             )
         )
         if dotted == "asyncio.wait_for" and node.args:

@@ -23,7 +23,7 @@ import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from mmlint.core.diagnostics import Owner, Span, qualname
 from mmlint.core.source import DecodeError, decode_source, round_trips
@@ -50,7 +50,7 @@ from mmlint.facts.model import (
     SyncDef,
     TwinAssignment,
 )
-from mmlint.facts.iterated_ast import is_generator_function, iterated_calls
+from mmlint.facts.iterated_ast import CONSUMERS, CONSUMING_METHODS, IteratedRoots
 from mmlint.facts.once_ast import once_guarded_calls
 from mmlint.facts.values import expr_path, values_of
 from mmlint.facts.module_paths import (
@@ -85,15 +85,24 @@ _LINE_ENDS_KEPT = re.compile(r"(?<=\n)|(?<=\r)(?!\n)")  # split after each line 
 _ABSTRACT = ("abstractmethod", "abstractproperty")
 
 
-def light_fields(text: str, tree: ast.Module, real_path: Path, display_path: str, round_trip: bool) -> FileFacts:
+class LightFields(NamedTuple):
+    """What this tier reads of a file that may define coroutines."""
+
+    facts: FileFacts  # every field but the call sites and the async defs
+    # Where each call whose value an async def iterates where it is written
+    # starts, (line, column) as its Span: mmlint.facts.iterated_ast stays the
+    # one reading of that shape, and the collector looks its calls up here.
+    iterated_starts: frozenset[tuple[int, int]]
+
+
+def light_fields(text: str, tree: ast.Module, real_path: Path, display_path: str, round_trip: bool) -> LightFields:
     """Every field this tier fills, of a file that may define coroutines
-    (``tree``: CPython's of ``text``): as the collector's for the same file;
-    call sites and async defs stay empty (mmlint.facts.lean takes those from
-    the collector)."""
+    (``tree``: CPython's of ``text``); call sites and async defs stay empty
+    (the collector, mmlint.facts.collect, fills those two)."""
     walk = _Walk(text, real_path)
     walk.run(tree, coroutines=True)
     facts = replace(walk.facts(display_path), values=values_of(tree))
-    return facts if round_trip else replace(facts, round_trips=False)
+    return LightFields(facts if round_trip else replace(facts, round_trips=False), walk.iterated_starts())
 
 
 def light_facts(data: bytes, real_path: Path, display_path: str) -> FileFacts | None:
@@ -126,6 +135,8 @@ class _Frame:
     calls: list[tuple[ast.Call, NameScope, bool]] = field(default_factory=list)  # call, its scope, in a loop
     has_loop: bool = False
     unbounded_loop: str = ""
+    is_generator: bool = False  # a `yield` or `yield from` of its own
+    iterated: IteratedRoots = field(default_factory=IteratedRoots)  # mmlint.facts.iterated_ast
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,6 +182,7 @@ class _Walk:
         # id(call) for each call that is a direct argument of a coroutine consumer (TASK_WRAPPERS).
         self.scheduled: set[int] = set()
         self.async_qualnames: set[str] = set()  # of the coroutine definitions (walked with ``coroutines``)
+        self.coroutines: list[tuple[ast.AsyncFunctionDef, _Frame]] = []  # the same definitions
         # Calls in the module's own body: (call, its scope, imports seen before it).
         self.module_calls: list[tuple[ast.Call, NameScope, int]] = []
 
@@ -213,6 +225,7 @@ class _Walk:
             self.defs.append(_PendingDef(node, frame, owner, len(self.imports)))
         else:  # a coroutine's own facts are the collector's (mmlint.facts.lean)
             self.async_qualnames.add(qualname(owner))
+            self.coroutines.append((node, frame))  # type: ignore[arg-type]  # not a FunctionDef here
         body = _Ctx(body_names, frame, owner, False, False)
         decorators = _Ctx(ctx.names, ctx.frame, ctx.owner, False, False)
         # Pushed last-first: decorators, type parameters, parameters, return annotation, body.
@@ -268,6 +281,8 @@ class _Walk:
         else:
             order.append((node.elt, inner))
         for index, generator in enumerate(node.generators):
+            if ctx.frame is not None:
+                ctx.frame.iterated.roots.append(generator.iter)
             for name in stored_names(generator.target):
                 bind(inner.names, name)
             order.append((generator.target, inner))
@@ -292,6 +307,8 @@ class _Walk:
                 holder = _twin_holder(ctx.owner, node.targets[0], node.value)
                 if holder is not None:
                     self.twin_assignments.append((node.targets[0], twin, holder))
+        if ctx.frame is not None and len(node.targets) == 1 and type(node.targets[0]) is ast.Name:
+            ctx.frame.iterated.named.append((node.targets[0].id, node.value))
         for target in node.targets:
             self._class_attribute(ctx.owner, target)
             names = self._bind(ctx, target)
@@ -335,6 +352,8 @@ class _Walk:
             self._bind(ctx, node.target)
         if frame is not None:
             frame.has_loop = True
+            if not isinstance(node, ast.While):
+                frame.iterated.roots.append(node.iter)
             if not frame.unbounded_loop and not (isinstance(node, (ast.For, ast.AsyncFor)) and is_bounded_iterable(node.iter)):
                 frame.unbounded_loop = self._loop_description(node)
         _push_children(node, _Ctx(ctx.names, ctx.frame, ctx.owner, ctx.at_module, True), stack)
@@ -455,8 +474,12 @@ class _Walk:
             self.module_calls.append((node, ctx.names, len(self.imports)))
         if isinstance(func, ast.Attribute):
             name = func.attr
+            if name in CONSUMING_METHODS and ctx.frame is not None:
+                ctx.frame.iterated.consumed(node)
         elif isinstance(func, ast.Name):
             name = func.id
+            if name in CONSUMERS and ctx.frame is not None:
+                ctx.frame.iterated.consumed(node)
         else:
             if isinstance(func, ast.Call):  # `app.exception_handler(E)(handler)`
                 self.handed.extend(handed_functions(node))
@@ -532,7 +555,7 @@ class _Walk:
     def _sync_def(self, pending: _PendingDef) -> SyncDef:
         node, frame, owner = pending.node, pending.frame, pending.owner
         once = once_guarded_calls(node)
-        iterated = iterated_calls(node)
+        iterated = frame.iterated.calls()
         enclosing = owner[:-1]
         class_name = ".".join(p.name for p in enclosing) if enclosing and all(p.kind == model.CLASS for p in enclosing) else None
         return SyncDef(
@@ -558,11 +581,11 @@ class _Walk:
                     span=self._call_span(call) if self._droppable(call, scope, class_name, owner) else None,
                     bounded_input=has_bounded_input(call),
                     once=id(call) in once,
-                    iterated=id(call) in iterated,
+                    iterated=call in iterated,
                 )
                 for call, scope, in_loop in frame.calls
             ),
-            is_generator=is_generator_function(node),
+            is_generator=frame.is_generator,
         )
 
     def _droppable(self, call: ast.Call, scope: NameScope, class_name: str | None, owner: tuple[Owner, ...]) -> bool:
@@ -590,12 +613,31 @@ class _Walk:
     def _function_set(self) -> frozenset[str]:
         return frozenset(self.functions)
 
+    def _return(self, node: ast.Return, ctx: _Ctx, stack: _Stack) -> bool:
+        if node.value is not None and ctx.frame is not None:
+            ctx.frame.iterated.roots.append(node.value)  # the caller iterates it
+        return False
+
+    def _yield(self, node: ast.Yield | ast.YieldFrom, ctx: _Ctx, stack: _Stack) -> bool:
+        if ctx.frame is not None:
+            ctx.frame.is_generator = True
+            if type(node) is ast.YieldFrom:
+                ctx.frame.iterated.roots.append(node.value)
+        return False
+
     def _call_span(self, call: ast.Call) -> Span:
         """The call's range as libcst's PositionProvider places it: without
         parentheses around it (unlike its codegen), columns in characters."""
         line, end_line = call.lineno, call.end_lineno or call.lineno
         column = self._characters(line, call.col_offset)
         return Span(line, column + 1, end_line, self._characters(end_line, call.end_col_offset or 0) + 1)
+
+    def iterated_starts(self) -> frozenset[tuple[int, int]]:
+        return frozenset(
+            (call.lineno, self._characters(call.lineno, call.col_offset) + 1)
+            for _, frame in self.coroutines
+            for call in frame.iterated.calls()
+        )
 
     def _characters(self, line: int, offset: int) -> int:
         """How many characters the first ``offset`` bytes of ``line`` hold (ast counts UTF-8 bytes)."""
@@ -1050,6 +1092,9 @@ _HANDLERS: dict[type, _Handler] = {
     ast.Import: _Walk._import,
     ast.ImportFrom: _Walk._import_from,
     ast.Call: _Walk._call,
+    ast.Return: _Walk._return,
+    ast.Yield: _Walk._yield,
+    ast.YieldFrom: _Walk._yield,
     ast.Expr: _Walk._expr,
     ast.Dict: _Walk._dict,
     ast.match_case: _Walk._match_case,

@@ -1,6 +1,6 @@
 """Once-per-object guards in a sync def, read with the standard library's
-``ast`` (mmlint.facts.light); mmlint.facts.once_cst.once_guarded_calls reads
-the same shapes with libcst for the full facts, and the two must agree.
+``ast`` by the light tier (mmlint.facts.light): the one reading of these
+shapes (the collector of the async defs, mmlint.facts.collect, reads none).
 
 A call runs once per object (or process), not once per request, when it sits
 
