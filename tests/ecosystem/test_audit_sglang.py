@@ -160,8 +160,20 @@ NEW_KNOWLEDGE = {
 }
 FALSE_BLOCKING = {site for site, verdict in NEW_KNOWLEDGE.items() if verdict == "false"}
 
+# MM005s the reach adds by following typed receivers (`self.x = Class(...)` then
+# `self.x.method(...)`, or a method's annotated return), each read.
+TYPED_ATTRIBUTES = {
+    # assemble -> InklingProcessor.process_images -> InklingImageProcessor.preprocess
+    # opens and converts every image of the request with PIL (inkling/
+    # image_processing.py), on the loop of an entry point that never suspends: true-heavy.
+    ("processors/inkling.py", 327): "true-heavy",
+    # MiniCPMV4_6ImageProcessor.preprocess converts, resizes and slices every image
+    # (:458) and every frame of every video (:461) on the loop: true-heavy.
+    ("processors/minicpmv4_6.py", 458): "true-heavy",
+    ("processors/minicpmv4_6.py", 461): "true-heavy",
+}
 
-@pytest.mark.xfail(strict=True, reason='multimodal MM005 count 67, judged 64: findings added by the reach following typed attributes (i39-graph, merged last) are not yet judged; see the closing note of this release')
+
 def test_no_timeout_findings_and_blocking_calls_only_of_known_work(report) -> None:
     """MM005 fires on the tokenizer, image, video and audio calls of the
     knowledge sets the processors make on the loop (51 in this release), and
@@ -174,13 +186,13 @@ def test_no_timeout_findings_and_blocking_calls_only_of_known_work(report) -> No
     converts every image (kimi_k3_image_processing.py). The chain through
     MuseSpark1xOmni is cut: that class overrides the calling coroutine with an
     executor offload, so the path never runs. The new knowledge adds 13
-    (NEW_KNOWLEDGE, each judged)."""
+    (NEW_KNOWLEDGE, each judged), typed attributes 3 more (TYPED_ATTRIBUTES)."""
     assert [d for d in report.diagnostics if d.code in ("MM006", "MM007")] == []
     blocking = [d for d in report.diagnostics if d.code == "MM005"]
-    # 51 of before (five of them now also the MM003 they absorbed), 13 new;
-    # a sync twin called from async code is MM010's.
-    assert len(blocking) == 64
-    assert NEW_KNOWLEDGE.keys() <= {(d.path, d.span.line) for d in blocking}
+    # 51 of before (five of them now also the MM003 they absorbed), 13 new, 3
+    # through typed attributes; a sync twin called from async code is MM010's.
+    assert len(blocking) == 67
+    assert (NEW_KNOWLEDGE.keys() | TYPED_ATTRIBUTES.keys()) <= {(d.path, d.span.line) for d in blocking}
     (fallback,) = [d for d in blocking if d.path == "media_artifacts/base.py" and d.span.line == 222]
     assert "KimiK3ImageProcessor.prepare_artifact_batch" in fallback.chain[0]
     known = set(patterns_of(("tokenizers", "chat-templates", "image-decoding", "image-processing", "audio-decoding", "encoding-hashing", "memory-reclaim")))

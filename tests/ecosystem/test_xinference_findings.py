@@ -22,9 +22,17 @@ general shape still to do:
 - a profiling-only ``torch.cuda.synchronize`` behind a module flag that is
   off by default (``profile_stage``);
 - small state files (launch arguments, asset inventories) written per
-  management operation.
-One is false: trt_llm/pd.py:220 calls ``validate_handoff_scope(handoff)``
-without a salt, so ``cache_scope`` hashes nothing.
+  management operation;
+- ``sqlite3`` reads and writes of a row or a few in the download-task and
+  router stores, per download operation, progress snapshot or watch poll:
+  38 of the 42 findings the reach added by following typed attributes
+  (``self._download_task_store = DownloadTaskStore(...)``), which also added
+  one heavy (worker.py:7211) and took two MM003 out (``NO_LONGER``).
+Two are false: trt_llm/pd.py:220 calls ``validate_handoff_scope(handoff)``
+without a salt, so ``cache_scope`` hashes nothing; worker.py:7164 calls
+``remove_virtual_env`` only for an invalid Python version, for which it
+returns before any ``rmtree`` (the reach does not carry the branch's condition
+into the callee).
 """
 
 from __future__ import annotations
@@ -65,8 +73,46 @@ VERDICTS = {
     ("MM005", "xinference/client/restful/async_restful_client.py", 545): (HEAVY, "reads a whole mask file in the async client"),
     ("MM005", "xinference/client/restful/async_restful_client.py", 759): (HEAVY, "reads a whole video file in the async client"),
     ("MM005", "xinference/core/model.py", 767): (LIGHT, "empty_cache on the OOM fallback path"),
+    ("MM005", "xinference/core/router_orchestration.py", 344): (LIGHT, "one-row sqlite read of the node per watch call"),
+    ("MM005", "xinference/core/router_orchestration.py", 348): (LIGHT, "a one-row sqlite read per assignment, a few, per poll"),
     ("MM005", "xinference/core/router_orchestration.py", 349): (LIGHT, "sha256 of a small assignment list per poll"),
+    ("MM005", "xinference/core/router_orchestration.py", 550): (LIGHT, "one-row sqlite read of the node per watch call"),
+    ("MM005", "xinference/core/router_orchestration.py", 554): (LIGHT, "sqlite read of a node's few bindings per poll"),
+    ("MM005", "xinference/core/router_orchestration.py", 557): (LIGHT, "a one-row sqlite read per binding, a few, per poll"),
     ("MM005", "xinference/core/router_orchestration.py", 560): (LIGHT, "sha256 of a small binding list per poll"),
+    ("MM005", "xinference/core/supervisor.py", 1111): (LIGHT, "sqlite update once at supervisor activation"),
+    ("MM005", "xinference/core/supervisor.py", 2879): (LIGHT, "one-row sqlite read per progress snapshot (1 s)"),
+    ("MM005", "xinference/core/supervisor.py", 2894): (LIGHT, "one-row sqlite update per progress snapshot (1 s)"),
+    ("MM005", "xinference/core/supervisor.py", 2992): (LIGHT, "one-row sqlite read per cache operation"),
+    ("MM005", "xinference/core/supervisor.py", 3029): (LIGHT, "one-row sqlite read per cache operation"),
+    ("MM005", "xinference/core/supervisor.py", 3036): (LIGHT, "one-row sqlite upsert per cache operation"),
+    ("MM005", "xinference/core/supervisor.py", 3076): (LIGHT, "one-row sqlite delete per finished cache operation"),
+    ("MM005", "xinference/core/supervisor.py", 3079): (LIGHT, "one-row sqlite update on the cancelled-download path"),
+    ("MM005", "xinference/core/supervisor.py", 3082): (LIGHT, "one-row sqlite update on the failed-download path"),
+    ("MM005", "xinference/core/supervisor.py", 4473): (LIGHT, "one-row sqlite read per progress query"),
+    ("MM005", "xinference/core/supervisor.py", 4506): (LIGHT, "one-row sqlite read per pause"),
+    ("MM005", "xinference/core/supervisor.py", 4519): (LIGHT, "one-row sqlite update per pause"),
+    ("MM005", "xinference/core/supervisor.py", 4527): (LIGHT, "one-row sqlite update per pause"),
+    ("MM005", "xinference/core/supervisor.py", 4530): (LIGHT, "one-row sqlite update per pause"),
+    ("MM005", "xinference/core/supervisor.py", 4535): (LIGHT, "one-row sqlite read per pause"),
+    ("MM005", "xinference/core/supervisor.py", 4546): (LIGHT, "one-row sqlite update per pause"),
+    ("MM005", "xinference/core/supervisor.py", 4551): (LIGHT, "one-row sqlite update per pause"),
+    ("MM005", "xinference/core/supervisor.py", 4558): (LIGHT, "one-row sqlite update per pause"),
+    ("MM005", "xinference/core/supervisor.py", 4560): (LIGHT, "one-row sqlite read per pause"),
+    ("MM005", "xinference/core/supervisor.py", 4563): (LIGHT, "one-row sqlite read per resume"),
+    ("MM005", "xinference/core/supervisor.py", 4600): (LIGHT, "one-row sqlite update per resume"),
+    ("MM005", "xinference/core/supervisor.py", 4608): (LIGHT, "one-row sqlite read on the failed-resume path"),
+    ("MM005", "xinference/core/supervisor.py", 4610): (LIGHT, "one-row sqlite update on the failed-resume path"),
+    ("MM005", "xinference/core/supervisor.py", 4625): (LIGHT, "one-row sqlite read per resume"),
+    ("MM005", "xinference/core/supervisor.py", 4639): (LIGHT, "one-row sqlite delete per cancel"),
+    ("MM005", "xinference/core/supervisor.py", 4643): (LIGHT, "one-row sqlite delete per cancel"),
+    ("MM005", "xinference/core/supervisor.py", 4649): (LIGHT, "one-row sqlite delete per cancel"),
+    ("MM005", "xinference/core/supervisor.py", 4655): (LIGHT, "one-row sqlite read per cache deletion"),
+    ("MM005", "xinference/core/supervisor.py", 4662): (LIGHT, "one-row sqlite read per cache deletion"),
+    ("MM005", "xinference/core/supervisor.py", 4686): (LIGHT, "lists the few unfinished downloads per cache deletion"),
+    ("MM005", "xinference/core/supervisor.py", 4706): (LIGHT, "one-row sqlite delete per cache deletion"),
+    ("MM005", "xinference/core/supervisor.py", 4714): (LIGHT, "lists the few unfinished downloads per listing"),
+    ("MM005", "xinference/core/supervisor.py", 4719): (LIGHT, "one-row sqlite read per active download per listing"),
     ("MM003", "xinference/core/supervisor.py", 7129): (LIGHT, "in-memory loop over a router's few replicas"),
     ("MM003", "xinference/core/supervisor.py", 7135): (LIGHT, "in-memory loop over a router's few replicas"),
     ("MM003", "xinference/core/supervisor.py", 7139): (LIGHT, "in-memory loop over a router's few replicas"),
@@ -78,14 +124,15 @@ VERDICTS = {
     ("MM003", "xinference/core/worker.py", 2955): (HEAVY, "stats the cache of every model spec per listing"),
     ("MM003", "xinference/core/worker.py", 3450): (LIGHT, "host checks over a handful of engines"),
     ("MM005", "xinference/core/worker.py", 5371): (LIGHT, "writes the small launch-args file per model launch"),
-    ("MM003", "xinference/core/worker.py", 5710): (LIGHT, "in-memory loop over a few controlnet names"),
     ("MM005", "xinference/core/worker.py", 6053): (LIGHT, "rewrites the small launch-args file per termination"),
     ("MM005", "xinference/core/worker.py", 6216): (LIGHT, "writes the small launch-args file per config restore"),
     ("MM005", "xinference/core/worker.py", 6303): (LIGHT, "writes the small launch-args file per reload"),
     ("MM005", "xinference/core/worker.py", 6928): (HEAVY, "reads the cache manifests under a model's whole tree"),
     ("MM005", "xinference/core/worker.py", 6942): (HEAVY, "reads every cache manifest under the cache dir"),
     ("MM005", "xinference/core/worker.py", 7085): (HEAVY, "rmtree of a model's cache directory"),
-    ("MM003", "xinference/core/worker.py", 7154): (LIGHT, "realpath over a few virtual envs"),
+    ("MM005", "xinference/core/worker.py", 7164): (FALSE, "an invalid version returns False before any rmtree"),
+    ("MM005", "xinference/core/worker.py", 7211): (HEAVY, "rmtree of whole virtual envs on the worker's loop"),
+    ("MM005", "xinference/core/worker_handoff.py", 655): (LIGHT, "writes the small launch-args file per worker handoff"),
     ("MM005", "xinference/core/worker_relaunch.py", 380): (LIGHT, "opens a log file per worker relaunch"),
     ("MM005", "xinference/deploy/api_host.py", 383): (LIGHT, "writes a small settings file per API replacement"),
     ("MM005", "xinference/deploy/api_host.py", 424): (LIGHT, "writes a small settings file at start-up"),
@@ -169,6 +216,7 @@ VERDICTS = {
     ("MM005", "xinference/model/llm/vllm/xavier/transfer.py", 957): (HEAVY, "queue.Queue.get waits for a free swap buffer per KV receive"),
     ("MM005", "xinference/model/llm/vllm/xavier/transfer.py", 991): (HEAVY, "queue.Queue.get waits for a free swap buffer per KV receive"),
     ("MM005", "xinference/model/llm/vllm/xavier/v1_connector.py", 977): (HEAVY, "hashes every block of the prompt's prefix"),
+    ("MM005", "xinference/model/llm/vllm/xavier/v1_connector.py", 1131): (LIGHT, "reads the procfs boot id once, attaching the directory"),
     ("MM005", "xinference/model/llm/vllm/xavier/v1_connector.py", 1315): (LIGHT, "profiling-only synchronize, off by default"),
     ("MM005", "xinference/model/llm/vllm/xavier/v1_connector.py", 1327): (LIGHT, "profiling-only synchronize, off by default"),
     ("MM005", "xinference/model/llm/vllm/xavier/v1_connector.py", 1339): (LIGHT, "profiling-only synchronize, off by default"),
@@ -225,8 +273,18 @@ HOOKS = (
 # The false finding a generator function's call took out (SyncDef.is_generator,
 # CallFact.iterated): the generator is advanced by next() in the executor.
 GENERATORS = (("MM005", "xinference/model/llm/mlx/core.py", 2032),)
+# Judged before and reported no more, since the reach follows typed attributes.
+NO_LONGER = (
+    # Its loop now reaches `match_llm`, not bound where it is used: unknown, never
+    # a finding on that alone (was judged light, an in-memory loop).
+    ("MM003", "xinference/core/worker.py", 5710),
+    # Folded into the MM005 at its cause (the rmtree through VirtualEnvManager),
+    # worker.py:7164, which lists the def as a related location.
+    ("MM003", "xinference/core/worker.py", 7154),
+)
 # The heavy share reached so far (see the module's docstring): the goal is 0.7.
-HEAVY_SHARE_REACHED = 0.47
+# 73 of 193 (0.378) since the typed attributes' 38 light sqlite findings (was 0.47).
+HEAVY_SHARE_REACHED = 0.37
 
 
 @pytest.fixture(scope="module")
@@ -243,17 +301,17 @@ def test_every_finding_is_one_judged() -> None:
     assert all(verdict in (HEAVY, LIGHT, FALSE) for verdict, _ in VERDICTS.values())
 
 
-@pytest.mark.xfail(strict=True, reason='about 46 new findings (supervisor.py and others): findings added by the reach following typed attributes (i39-graph, merged last) are not yet judged; see the closing note of this release')
 def test_the_findings_are_exactly_the_judged_ones(report) -> None:
     assert _found(report) == set(VERDICTS)
     assert not _found(report) & set(ONCE)
-    assert not _found(report) & {*HOOKS, *GENERATORS}
+    assert not _found(report) & {*HOOKS, *GENERATORS, *NO_LONGER}
+    related = {(d.path, d.span.line): {(r.path, r.span.line) for r in d.related} for d in report.diagnostics}
+    assert ("xinference/core/worker.py", 7154) in related[("xinference/core/worker.py", 7164)]
     assert not any("thirdparty/" in d.path for d in report.diagnostics)
 
 
-@pytest.mark.xfail(strict=True, reason='its counts follow the judged set: findings added by the reach following typed attributes (i39-graph, merged last) are not yet judged; see the closing note of this release')
 def test_the_heavy_share_and_the_false_findings(report) -> None:
     heavy = sum(VERDICTS[key][0] == HEAVY for key in _found(report))
     assert heavy / len(VERDICTS) >= HEAVY_SHARE_REACHED, (heavy, len(VERDICTS))
     false = {key for key in _found(report) if VERDICTS[key][0] == FALSE}
-    assert false == {("MM005", "xinference/model/llm/trt_llm/pd.py", 220)}
+    assert false == {("MM005", "xinference/model/llm/trt_llm/pd.py", 220), ("MM005", "xinference/core/worker.py", 7164)}
