@@ -110,14 +110,14 @@ def test_running_out_of_memory_on_one_file_costs_only_that_file(tmp_path, monkey
     (tmp_path / "small.py").write_text(PROCESSOR.replace("await ", "").replace("_async", ""))
     import mmlint.facts.collect as collect
 
-    real = collect.collect_coroutine_facts
+    real = collect.collect_facts
 
     def exhausted(module, real_path, *args, **kwargs):
         if real_path.name == "huge.py":
             raise MemoryError
         return real(module, real_path, *args, **kwargs)
 
-    monkeypatch.setattr(collect, "collect_coroutine_facts", exhausted)
+    monkeypatch.setattr(collect, "collect_facts", exhausted)
     result = _run(tmp_path, monkeypatch, "check", "--no-cache")
     assert result.exit_code == 1, result.output
     (line,) = [line for line in result.stdout.splitlines() if line.startswith("huge.py:1:1: MM999")]

@@ -17,11 +17,10 @@ import pytest
 from mmlint.check import per_file
 from mmlint.check.per_file import analyse_file
 from mmlint.config.settings import DEFAULT_TWINS
-from mmlint.core.source import decode_source, round_trips
+from mmlint.core.source import decode_source
 from mmlint.facts.anchors import python_tree_of, statement_anchors
 from mmlint.facts import lean
 from mmlint.facts.lean import LeanView, lean_view
-from mmlint.facts.light import light_fields
 from mmlint.facts.model import FileFacts
 from mmlint.facts.outcome import Parsed
 
@@ -200,24 +199,6 @@ def compare_lean(monkeypatch: pytest.MonkeyPatch, paths: list[Path]) -> tuple[in
     return used, problems
 
 
-def compare_light(paths: list[Path]) -> list[str]:
-    """The files (parsed, with or without coroutines) where the light tier's
-    fields differ from the collector's."""
-    problems = []
-    for path in paths:
-        data = path.read_bytes()
-        outcome = analyse_file(data, path, path.as_posix(), DEFAULT_TWINS)
-        if not isinstance(outcome, Parsed):
-            continue
-        text = decode_source(data)
-        tree = python_tree_of(text)
-        if tree is None:
-            continue
-        light = light_fields(text, tree, path, path.as_posix(), round_trips(data))
-        problems += [f"{path.as_posix()}: {name}" for name in FILLED_BY_LIGHT if getattr(light, name) != getattr(outcome.facts, name)]
-    return problems
-
-
 FIXTURE_PACKAGES = sorted(path.name for path in (REPO / "fixtures").iterdir() if path.is_dir())
 
 
@@ -248,16 +229,6 @@ def test_every_test_module_has_the_outcome_of_its_whole_parse(monkeypatch: pytes
     used, problems = compare_lean(monkeypatch, _test_modules())
     assert problems == []
     assert used >= 50  # not vacuous: most of these files take the lean view
-
-
-@pytest.mark.slow
-def test_the_light_tier_fills_its_fields_as_the_collector_does_in_files_with_coroutines() -> None:
-    assert compare_light(_fixtures()) == []
-
-
-@pytest.mark.slow
-def test_the_light_tier_agrees_on_the_test_modules_too() -> None:
-    assert compare_light(_test_modules()) == []
 
 
 def test_the_service_sample_agrees(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

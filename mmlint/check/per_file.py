@@ -194,7 +194,7 @@ def _python_side(
     tree = python_tree if python_tree is not None else python_tree_of(text)
     if tree is None:
         return _PythonSide(None, None, statement_anchors(view) if view is not text else None)
-    light = light_fields(text, tree, real_path, display_path, round_trips(data))
+    light = light_fields(text, tree, real_path, display_path, round_trip=True)  # _facts judges the bytes
     if view is not text:
         return _PythonSide(None, light, statement_anchors(view))
     lean = lean_view(text, tree, twins)
@@ -244,19 +244,14 @@ def _facts(
 ) -> FileFacts | ParseFailure:
     """The file's facts from libcst's tree and CPython's side; a failure of
     ours becomes the file's outcome, never the run's."""
-    from mmlint.facts.collect import collect_coroutine_facts, collect_facts
+    from mmlint.facts.collect import collect_facts
 
     lean, light, anchors = side
     try:
-        if light is not None:
-            call_sites, async_defs = collect_coroutine_facts(
-                module, real_path, twins, anchors, lean.text if lean is not None else view, column_shift, light.iterated_starts
-            )
-            return replace(light.facts, call_sites=call_sites, async_defs=async_defs)
-        facts = collect_facts(module, real_path, display_path, twins, column_shift, anchors, text=view)
-        if not round_trips(data):
-            facts = replace(facts, round_trips=False)
-        return facts
+        facts = collect_facts(
+            module, real_path, display_path, twins, column_shift, anchors, lean.text if lean is not None else view, light
+        )
+        return facts if round_trips(data) else replace(facts, round_trips=False)
     except RecursionError:
         return ParseFailure(Span(1, 1, 1, 1), "nested too deeply for mmlint to analyse (RecursionError)")
     except MemoryError:

@@ -18,7 +18,7 @@ scope's bindings are known (a binding may follow its use).
 from __future__ import annotations
 
 import dataclasses
-import functools
+from dataclasses import replace
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,9 +29,10 @@ import libcst as cst
 from mmlint.core.diagnostics import Owner, Span, qualname
 from mmlint.core.twins import TwinPair
 from mmlint.facts import model
-from mmlint.facts.anchors import Anchor
+from mmlint.facts.anchors import Anchor, python_tree_of
 from mmlint.facts.ir import has_suspension_point
 from mmlint.facts.ir_builder import BodyBuilder, Frame
+from mmlint.facts.light import LightFields, light_fields
 from mmlint.facts.model import (
     CLS,
     DOTTED,
@@ -42,14 +43,10 @@ from mmlint.facts.model import (
     UNKNOWN,
     AsyncDef,
     CalleeRef,
-    CallRef,
     CallSite,
-    ClassInfo,
     FileFacts,
     ImportFact,
     ScopeKind,
-    SyncDef,
-    TwinAssignment,
 )
 from mmlint.facts.module_paths import (
     module_name_for,
@@ -69,13 +66,7 @@ from mmlint.facts.scopes import (
     bound_in_function,
 )
 from mmlint.facts.shapes import (
-    HANDOFF_CONSUMERS,
-    assigned_twin,
-    handed_functions,
-    lifespans_handed,
-    has_bounded_input,
     is_bounded_iterable,
-    literal_all,
     loop_description,
     receiver_chain,
 )
@@ -83,7 +74,6 @@ from mmlint.facts.stub_like import is_stub_like_body
 from mmlint.facts.syntax import (
     Link,
     callee_name,
-    decorator_texts,
     dotted_tail,
     dotted_text,
     expression_flags,
@@ -106,42 +96,53 @@ def collect_facts(
     column_shift: Mapping[int, int] | None = None,
     anchors: Sequence[Anchor] | None = None,
     text: str | None = None,
+    light: LightFields | None = None,
 ) -> FileFacts:
-    """Every fact of one parsed file from libcst's tree alone: for a file
-    CPython cannot parse (mmlint.check.per_file), where the light tier
-    (mmlint.facts.light) has no tree to read the rest from, and for tests
-    of the collector. ``column_shift`` and ``anchors``: see
-    mmlint.facts.positions.locate (``module`` parsed from a view of the file,
-    mmlint.core.source.indentation_view; the statements' anchors in that view,
-    mmlint.facts.anchors.statement_anchors, which spare a codegen of the whole module).
-    ``text``: what ``module`` was parsed from (else its code is generated).
-    Calls of a def are marked neither iterated nor once-guarded here: only
-    CPython's tree is read for those shapes (mmlint.facts.iterated_ast,
-    mmlint.facts.once_ast)."""
+    """The facts of one parsed file: its call sites and async defs from
+    libcst's tree (this collector), every other field from the light tier's
+    reading of CPython's tree (``light``: mmlint.facts.light.light_fields,
+    read here from the text when not given). Each field has that one source:
+    a file this interpreter's CPython cannot parse (newer syntax) has its call
+    sites and async defs, and no defs, classes or imports for the cross-file
+    analysis. ``column_shift`` and ``anchors``: see mmlint.facts.positions.locate
+    (``module`` parsed from a view of the file, mmlint.core.source.indentation_view;
+    the statements' anchors in that view, mmlint.facts.anchors.statement_anchors,
+    which spare a codegen of the whole module). ``text``: what ``module`` was
+    parsed from (else its code is generated)."""
+    source = module.code if text is None else text
+    if light is None:
+        tree = python_tree_of(source)
+        if tree is not None:
+            light = light_fields(source, tree, real_path, display_path, round_trip=True)
     # Python compares identifiers NFKC-normalised, and so do the facts (mmlint.facts.nfkc).
-    module = with_normalised_identifiers(module, module.code if text is None else text)
-    walk = FileWalk(module, real_path, twins, column_shift, anchors)
+    walk = FileWalk(
+        with_normalised_identifiers(module, source),
+        real_path,
+        twins,
+        column_shift,
+        anchors,
+        light.iterated_starts if light is not None else frozenset(),
+    )
     walk.run()
-    return walk.facts(display_path)
-
-
-def collect_coroutine_facts(
-    module: cst.Module,
-    real_path: Path,
-    twins: tuple[TwinPair, ...],
-    anchors: Sequence[Anchor] | None,
-    text: str,
-    column_shift: Mapping[int, int] | None = None,
-    iterated_starts: frozenset[tuple[int, int]] = frozenset(),
-) -> tuple[tuple[CallSite, ...], tuple[AsyncDef, ...]]:
-    """Only the call sites and the async defs of a parsed file, the two fields
-    the light tier (mmlint.facts.light.light_fields) leaves to this collector:
-    nothing is placed or built for the rest. ``iterated_starts``: that tier's
-    (LightFields.iterated_starts). Other arguments as collect_facts's."""
-    module = with_normalised_identifiers(module, text)
-    walk = FileWalk(module, real_path, twins, column_shift, anchors, iterated_starts)
-    walk.run()
-    return walk.coroutine_facts()
+    call_sites, async_defs = walk.coroutine_facts()
+    if light is not None:
+        return replace(light.facts, call_sites=call_sites, async_defs=async_defs)
+    module_name, is_package = module_name_for(real_path)
+    return FileFacts(
+        path=display_path,
+        module=module_name,
+        is_package=is_package,
+        module_path=module_path_parts(real_path),
+        newline=module.default_newline,
+        call_sites=call_sites,
+        async_defs=async_defs,
+        sync_defs=(),
+        imports=(),
+        classes=(),
+        functions=(),
+        assigned_names=(),
+        module_bindings=frozenset(),
+    )
 
 
 class _Context:
@@ -174,22 +175,6 @@ class _PendingAsyncDef:
     owner: tuple[Owner, ...]  # with the def itself last
     class_node: cst.ClassDef | None  # the class it is directly defined in
     imports_seen: int  # module-level imports visited before it
-
-
-@dataclass(frozen=True)
-class _PendingSyncDef:
-    node: cst.FunctionDef
-    frame: Frame
-    owner: tuple[Owner, ...]  # with the def itself last
-    imports_seen: int
-
-
-@dataclass(frozen=True)
-class _PendingClass:
-    node: cst.ClassDef
-    name: str
-    bases: tuple[str, ...]
-    methods: tuple[str, ...]
 
 
 # Field names that never hold code.
@@ -260,13 +245,10 @@ class FileWalk:
             self.pairs.setdefault(pair.sync, (pair, False))
             self.pairs.setdefault(pair.async_, (pair, True))
         self.module_scope = NameScope(GLOBAL_SCOPE, None)
+        # The module's imports, read only to resolve the names its async defs
+        # call (FileFacts.imports are the light tier's).
         self.imports: list[ImportFact] = []
-        self.functions: list[str] = []
-        self.assigned_names: list[str] = []
-        self.module_bindings: set[str] = set()
-        self.classes: list[_PendingClass] = []
         self.async_defs: list[_PendingAsyncDef] = []
-        self.sync_defs: list[_PendingSyncDef] = []
         self.def_frames: list[tuple[cst.FunctionDef, Frame]] = []
         self.twin_calls: list[tuple[cst.Call, cst.Name, _Context, Link]] = []
         # id(await or async CompFor) -> its ancestor chain, itself first.
@@ -281,15 +263,7 @@ class FileWalk:
         # consumer (TASK_WRAPPERS): it only creates a coroutine.
         self.scheduled: set[int] = set()
         self.ranges: dict[int, Range] = {}  # id(node) -> range (mmlint.facts.positions.Positions)
-        self.starts: dict[int, tuple[int, int]] = {}  # id(def or class) -> where it starts
-        self.handed_coroutines: list[tuple[str, str]] = []
-        self.assigned_twins: list[tuple[str, str, str]] = []
-        self.all_names: tuple[str, ...] | None = None  # the module's literal `__all__`, the last one
-        # (target, its link, (sync, async, wrapper), holding class or "" for the module)
-        self.twin_assignments: list[tuple[cst.BaseExpression, Link, tuple[str, str, str], str]] = []
-        self.class_attributes: dict[str, list[str]] = {}  # class (qualified) -> ClassInfo.attributes
-        # Calls in the module's own body, with the imports seen before each.
-        self.module_calls: list[tuple[cst.Call, int]] = []
+        self.starts: dict[int, tuple[int, int]] = {}  # id(async def) -> where it starts
 
     # -- the walk
 
@@ -312,10 +286,6 @@ class FileWalk:
     def _function_def(self, node: cst.FunctionDef, ctx: _Context, link: Link, stack: _Stack) -> bool:
         name = node.name.value
         bind(ctx.names, name)
-        if ctx.chain == (model.MODULE,):
-            self.module_bindings.add(name)
-        if not ctx.owner:
-            self.functions.append(name)
         annotation_names = NameScope(ANNOTATION_SCOPE, ctx.names) if node.type_parameters is not None else None
         outer = ctx.with_names(annotation_names) if annotation_names is not None else ctx
         body_names = NameScope(FUNCTION_SCOPE, annotation_names or ctx.names)
@@ -325,8 +295,6 @@ class FileWalk:
         self.def_frames.append((node, frame))
         if node.asynchronous is not None:
             self.async_defs.append(_PendingAsyncDef(node, frame, owner, ctx.class_node, len(self.imports)))
-        else:
-            self.sync_defs.append(_PendingSyncDef(node, frame, owner, len(self.imports)))
         body = _Context(body_names, (kind,), frame, owner)
         # Pushed last-first: decorators, type parameters, parameters, return annotation, body.
         _push(node.body, body, link, stack)
@@ -359,17 +327,6 @@ class FileWalk:
     def _class_def(self, node: cst.ClassDef, ctx: _Context, link: Link, stack: _Stack) -> bool:
         name = node.name.value
         bind(ctx.names, name)
-        if ctx.chain == (model.MODULE,):
-            self.module_bindings.add(name)
-        if all(part.kind == model.CLASS for part in ctx.owner):
-            methods = tuple(
-                stmt.name.value
-                for stmt in (node.body.body if isinstance(node.body, cst.IndentedBlock) else ())
-                if isinstance(stmt, cst.FunctionDef)
-            )
-            bases = tuple(dotted_text(_unsubscripted(arg.value)) or "" for arg in node.bases if arg.keyword is None)
-            qual = ".".join([part.name for part in ctx.owner] + [name])
-            self.classes.append(_PendingClass(node, qual, bases, methods))
         annotation_names = NameScope(ANNOTATION_SCOPE, ctx.names) if node.type_parameters is not None else None
         header = ctx.with_names(annotation_names) if annotation_names is not None else ctx
         body_names = NameScope(CLASS_SCOPE, annotation_names or ctx.names)
@@ -424,52 +381,15 @@ class FileWalk:
         return names
 
     def _assign(self, node: cst.Assign, ctx: _Context, link: Link, stack: _Stack) -> bool:
-        if isinstance(node.value, cst.Call) and len(node.targets) == 1:
-            twin = assigned_twin(node.targets[0].target, node.value)
-            if twin is not None:
-                self.assigned_twins.append(twin)
-                holder = _twin_holder(ctx.owner, node.targets[0].target, node.value)
-                if holder is not None:
-                    self.twin_assignments.append((node.targets[0].target, link, twin, holder))
         for target in node.targets:
-            self._class_attribute(ctx.owner, target.target)
-            names = self._bind_targets(ctx, target.target)
-            if not ctx.owner:
-                self.module_bindings.update(names)
-                if isinstance(target.target, cst.Name):
-                    self.assigned_names.append(target.target.value)
-                    if target.target.value == "__all__":
-                        self.all_names = literal_all(node.value)
+            self._bind_targets(ctx, target.target)
         if ctx.owner and ctx.frame is not None:
             ctx.frame.assigns.append(node)
         return False
 
-    def _ann_assign(self, node: cst.AnnAssign, ctx: _Context, link: Link, stack: _Stack) -> bool:
-        self._class_attribute(ctx.owner, node.target)
-        names = self._bind_targets(ctx, node.target)
-        if ctx.chain == (model.MODULE,):
-            self.module_bindings.update(names)
-        return False
-
-    def _binding_target(self, node: cst.AugAssign | cst.NamedExpr, ctx: _Context, link: Link, stack: _Stack) -> bool:
-        self._class_attribute(ctx.owner, node.target)
+    def _binding_target(self, node: cst.AnnAssign | cst.AugAssign | cst.NamedExpr, ctx: _Context, link: Link, stack: _Stack) -> bool:
         self._bind_targets(ctx, node.target)
         return False
-
-    def _class_attribute(self, owner: tuple[Owner, ...], target: cst.BaseExpression) -> None:
-        """Record a name an assignment gives instances of a class: a target in
-        the class body, or ``self.X`` in a method directly in it."""
-        depth = next((i for i, part in enumerate(owner) if part.kind != model.CLASS), len(owner))
-        if depth == 0:
-            return
-        holder = ".".join(part.name for part in owner[:depth])
-        if depth == len(owner):
-            names = stored_names(target)
-        else:
-            elements = [e.value for e in target.elements] if isinstance(target, (cst.Tuple, cst.List)) else [target]
-            names = [e.attr.value for e in elements if _on_self(e) and isinstance(e, cst.Attribute)]
-        if names:
-            self.class_attributes.setdefault(holder, []).extend(names)
 
     def _for(self, node: cst.For, ctx: _Context, link: Link, stack: _Stack) -> bool:
         self._bind_targets(ctx, node.target)
@@ -515,8 +435,6 @@ class FileWalk:
         for alias in node.names:
             if (bound := import_head(alias)) is not None:
                 bind(ctx.names, bound)
-                if ctx.chain == (model.MODULE,):
-                    self.module_bindings.add(bound)
         if ctx.owner:  # a function's or class's own binding, not the module's
             return True
         for alias in node.names:
@@ -536,8 +454,6 @@ class FileWalk:
         for alias in node.names:
             if (bound := import_head(alias)) is not None:
                 bind(ctx.names, bound)
-                if ctx.chain == (model.MODULE,):
-                    self.module_bindings.add(bound)
         if ctx.owner:
             return True
         target = dotted_text(node.module) if node.module is not None else None
@@ -582,22 +498,14 @@ class FileWalk:
             parent = link[1]
             if parent is not None and type(parent[0]) is cst.Expr:
                 self.discarded.add(id(node))
-        elif not ctx.owner:
-            self.call_scopes[id(func)] = ctx.names
-            self.module_calls.append((node, len(self.imports)))
         if type(func) is cst.Attribute:
             name_node = func.attr
         elif type(func) is cst.Name:
             name_node = func
         else:
-            if type(func) is cst.Call:  # `app.exception_handler(E)(handler)`
-                self.handed_coroutines.extend(handed_functions(node))
             return False
         if name_node.value in TASK_WRAPPERS:
             self.scheduled.update(id(arg.value) for arg in node.args if type(arg.value) is cst.Call)
-        if name_node.value in HANDOFF_CONSUMERS:
-            self.handed_coroutines.extend(handed_functions(node))
-        self.handed_coroutines.extend(lifespans_handed(node))
         if name_node.value in self.pairs:
             self.twin_calls.append((node, name_node, ctx, link))
         return False
@@ -694,17 +602,13 @@ class FileWalk:
                 kept.update(id(r.value) for r in frame.returns if isinstance(r.value, cst.Call))
         return kept
 
-    def _placed_nodes(self, *, sync_defs: bool = True) -> list[tuple[cst.CSTNode, Link]]:
-        """The nodes whose ranges become facts, each with its ancestor chain;
-        without ``sync_defs``, only those of the call sites and async defs."""
+    def _placed_nodes(self) -> list[tuple[cst.CSTNode, Link]]:
+        """The nodes whose ranges become facts (of the call sites and the async
+        defs), each with its ancestor chain."""
         placed: list[tuple[cst.CSTNode, Link]] = []
         for call, name_node, _ctx, link in self.twin_calls:
             placed += ((call, link), (call.func, link), (name_node, link))
         call_places = self.call_places
-        if sync_defs:
-            placed += ((target, link) for target, link, _, _ in self.twin_assignments)
-            for sync in self.sync_defs:
-                placed += ((call, call_places[id(call)][1]) for call in self._droppable_calls(sync))
         for pending in self.async_defs:
             placed += ((node, self.links[id(node)]) for node in pending.frame.awaits)
             for call in pending.frame.calls:
@@ -715,99 +619,14 @@ class FileWalk:
                     placed.append((name, link))
         return placed
 
-    def _droppable_calls(self, pending: _PendingSyncDef) -> list[cst.Call]:
-        """The discarded calls of a sync def whose callee may resolve to a
-        scanned async def (MM011): a method through self./cls./super() in a
-        class, a module-level def or import, an attribute of an import or a
-        class, or an async def nested in this one. Only these are placed: a
-        discarded `logger.info(...)` or `items.append(...)` never is."""
-        found: list[cst.Call] = []
-        class_name = _class_name(pending.owner)
-        for call in pending.frame.calls:
-            if id(call) not in self.discarded:
-                continue
-            ref = self.callee_ref(call.func)
-            head = ref.text.split(".", 1)[0]
-            if ref.kind in (SELF, CLS, SUPER):
-                possible = class_name is not None
-            elif ref.kind in (NAME, DOTTED):
-                possible = head in self.module_bindings and head not in self._assigned_set and (
-                    ref.kind == NAME or head not in self._function_set
-                )
-            else:
-                possible = ref.text.isidentifier() and f"{qualname(pending.owner)}.<locals>.{ref.text}" in self._async_qualnames
-            if possible:
-                found.append(call)
-        return found
-
-    @functools.cached_property
-    def _assigned_set(self) -> frozenset[str]:
-        return frozenset(self.assigned_names)
-
-    @functools.cached_property
-    def _function_set(self) -> frozenset[str]:
-        return frozenset(self.functions)
-
-    @functools.cached_property
-    def _async_qualnames(self) -> frozenset[str]:
-        return frozenset(qualname(pending.owner) for pending in self.async_defs)
-
-    def _definitions(self) -> list[cst.FunctionDef | cst.ClassDef]:
-        """The defs and classes whose start or name becomes a fact."""
-        return [
-            *(pending.node for pending in self.sync_defs),
-            *(pending.node for pending in self.async_defs),
-            *(pending.node for pending in self.classes),
-        ]
-
     def coroutine_facts(self) -> tuple[tuple[CallSite, ...], tuple[AsyncDef, ...]]:
-        positions = locate(self.module, self._placed_nodes(sync_defs=False), self._definitions(), self.anchors, self.column_shift)
+        definitions = [pending.node for pending in self.async_defs]
+        positions = locate(self.module, self._placed_nodes(), definitions, self.anchors, self.column_shift)
         self.ranges, self.starts = positions.ranges, positions.starts
         kept = self._kept_coroutines()
         return (
             tuple(self._call_site(*record, kept) for record in self.twin_calls),
             tuple(self._async_def(pending) for pending in self.async_defs),
-        )
-
-    def facts(self, display_path: str) -> FileFacts:
-        positions = locate(self.module, self._placed_nodes(), self._definitions(), self.anchors, self.column_shift)
-        self.ranges, self.starts = positions.ranges, positions.starts
-        kept = self._kept_coroutines()
-        module_name, is_package = module_name_for(self.real_path)
-        return FileFacts(
-            path=display_path,
-            module=module_name,
-            is_package=is_package,
-            module_path=module_path_parts(self.real_path),
-            newline=self.module.default_newline,
-            call_sites=tuple(self._call_site(*record, kept) for record in self.twin_calls),
-            async_defs=tuple(self._async_def(pending) for pending in self.async_defs),
-            sync_defs=tuple(self._sync_def(pending) for pending in self.sync_defs),
-            imports=tuple(self.imports),
-            classes=tuple(
-                ClassInfo(
-                    c.name,
-                    c.bases,
-                    c.methods,
-                    self.ranges[id(c.node.name)][0],
-                    tuple(dict.fromkeys(self.class_attributes.get(c.name, ()))),
-                )
-                for c in self.classes
-            ),
-            functions=tuple(self.functions),
-            assigned_names=tuple(self.assigned_names),
-            module_bindings=frozenset(self.module_bindings),
-            handed_coroutines=tuple(dict.fromkeys(self.handed_coroutines)),
-            assigned_twins=tuple(dict.fromkeys(self.assigned_twins)),
-            all_names=self.all_names,
-            twin_assignments=tuple(
-                TwinAssignment(sync, async_, wrapper, holder or None, self.ranges[id(target)][0])
-                for target, _, (sync, async_, wrapper), holder in self.twin_assignments
-            ),
-            module_calls=tuple(
-                CallRef(self.dotted_callee(call, seen), self.callee_ref(call.func), len(call.args))
-                for call, seen in self.module_calls
-            ),
         )
 
     def _call_site(self, node: cst.Call, name_node: cst.Name, ctx: _Context, link: Link, kept: set[int]) -> CallSite:
@@ -838,37 +657,6 @@ class FileWalk:
             delegation=any(o.kind == model.ASYNC_DEF and o.name == pair.async_ for o in owner),
             coroutine_kept=id(node) in kept,
             owner=owner,
-        )
-
-    def _sync_def(self, pending: _PendingSyncDef) -> SyncDef:
-        node, frame, owner = pending.node, pending.frame, pending.owner
-        discarded, ranges = self.discarded, self.ranges
-        return SyncDef(
-            name=node.name.value,
-            qualname=qualname(owner),
-            class_name=_class_name(owner),
-            owner=owner,
-            line=self.starts[id(node)][0],
-            is_stub=is_stub_body(node.body),
-            is_abstract=is_abstract(node),
-            decorators=decorator_texts(node),
-            params=parameters_of(node.params),
-            has_loop=frame.has_loop,
-            unbounded_loop=frame.unbounded_loop,
-            calls=tuple(
-                CallRef(
-                    self.dotted_callee(call, pending.imports_seen),
-                    self.callee_ref(call.func),
-                    len(call.args),
-                    bool(frame.unbounded_loop) and self.in_loop(call),
-                    discarded=id(call) in discarded,
-                    scheduled=id(call) in self.scheduled,
-                    span=self.span(call) if id(call) in discarded and id(call) in ranges else None,
-                    bounded_input=has_bounded_input(call),
-                )
-                for call in frame.calls
-            ),
-            is_generator=frame.is_generator,
         )
 
     def _async_def(self, pending: _PendingAsyncDef) -> AsyncDef:
@@ -941,26 +729,6 @@ def _unsubscripted(expr: cst.BaseExpression) -> cst.BaseExpression:
 
 
 
-def _twin_holder(owner: tuple[Owner, ...], target: cst.BaseExpression, value: cst.Call) -> str | None:
-    """Who holds a twin assigned through a wrapper: "" for a module-level
-    name wrapping a module-level name, the class (qualified) for `self.X_async
-    = wrapper(self.X)` in a method directly in its body; None otherwise."""
-    wrapped = value.args[0].value
-    if isinstance(wrapped, cst.Attribute) and isinstance(wrapped.value, cst.Name) and wrapped.value.value in ("asyncio", "functools"):
-        wrapped = value.args[1].value if len(value.args) > 1 else wrapped  # partial(asyncio.to_thread, X)
-    if not owner:
-        return "" if isinstance(target, cst.Name) and isinstance(wrapped, cst.Name) else None
-    if len(owner) < 2 or owner[-1].kind == model.CLASS or not all(part.kind == model.CLASS for part in owner[:-1]):
-        return None
-    if not (_on_self(target) and _on_self(wrapped)):
-        return None
-    return ".".join(part.name for part in owner[:-1])
-
-
-def _on_self(node: cst.BaseExpression) -> bool:
-    return isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self"
-
-
 # node type -> its handler (the node's own type as first argument); True: its children are pushed already.
 _HANDLERS: dict[type[cst.CSTNode], Callable[[FileWalk, Any, _Context, Link, _Stack], bool]] = {
     cst.FunctionDef: FileWalk._function_def,
@@ -972,7 +740,7 @@ _HANDLERS: dict[type[cst.CSTNode], Callable[[FileWalk, Any, _Context, Link, _Sta
     cst.GeneratorExp: FileWalk._comprehension,
     cst.CompFor: FileWalk._inner_comp_for,
     cst.Assign: FileWalk._assign,
-    cst.AnnAssign: FileWalk._ann_assign,
+    cst.AnnAssign: FileWalk._binding_target,
     cst.AugAssign: FileWalk._binding_target,
     cst.NamedExpr: FileWalk._binding_target,
     cst.For: FileWalk._for,

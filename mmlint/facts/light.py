@@ -225,7 +225,7 @@ class _Walk:
             self.defs.append(_PendingDef(node, frame, owner, len(self.imports)))
         else:  # a coroutine's own facts are the collector's (mmlint.facts.lean)
             self.async_qualnames.add(qualname(owner))
-            self.coroutines.append((node, frame))  # type: ignore[arg-type]  # not a FunctionDef here
+            self.coroutines.append((node, frame))
         body = _Ctx(body_names, frame, owner, False, False)
         decorators = _Ctx(ctx.names, ctx.frame, ctx.owner, False, False)
         # Pushed last-first: decorators, type parameters, parameters, return annotation, body.

@@ -1,14 +1,13 @@
 """The lean view gives every analysed file of two real packages the outcome
-of its whole parse, and the light tier fills its fields there as the
-collector does (tests/test_lean.py for the why): sglang 0.5.23's and vLLM
-0.33.0's whole packages, every file the prefilter passes."""
+of its whole parse (tests/test_lean.py for the why): sglang 0.5.23's and
+vLLM 0.33.0's whole packages, every file the prefilter passes."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-from test_lean import compare_lean, compare_light
+from test_lean import compare_lean
 
 from mmlint.check.prefilter import Prefilter
 from mmlint.config.settings import DEFAULT_TWINS
@@ -27,9 +26,3 @@ def test_every_analysed_file_has_the_outcome_of_its_whole_parse(name: str, reque
     used, problems = compare_lean(monkeypatch, paths)
     assert problems == []
     assert len(paths) > 100 and used > len(paths) // 2  # most take the lean view
-
-
-@pytest.mark.parametrize("name", ["sglang_0_5_23_package", "vllm_0_33_0_package"])
-def test_the_light_tier_agrees_with_the_collector_on_every_analysed_file(name: str, request: pytest.FixtureRequest) -> None:
-    paths = _analysed(request.getfixturevalue(name))
-    assert len(paths) > 100 and compare_light(paths) == []
