@@ -619,9 +619,12 @@ class FileWalk:
                     placed.append((name, link))
         return placed
 
+    def _definitions(self) -> list[cst.FunctionDef]:
+        """The defs whose start and name become facts: the async defs."""
+        return [pending.node for pending in self.async_defs]
+
     def coroutine_facts(self) -> tuple[tuple[CallSite, ...], tuple[AsyncDef, ...]]:
-        definitions = [pending.node for pending in self.async_defs]
-        positions = locate(self.module, self._placed_nodes(), definitions, self.anchors, self.column_shift)
+        positions = locate(self.module, self._placed_nodes(), self._definitions(), self.anchors, self.column_shift)
         self.ranges, self.starts = positions.ranges, positions.starts
         kept = self._kept_coroutines()
         return (
