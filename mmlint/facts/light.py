@@ -51,7 +51,7 @@ from mmlint.facts.model import (
     TwinAssignment,
 )
 from mmlint.facts.iterated_ast import CONSUMERS, CONSUMING_METHODS, IteratedRoots
-from mmlint.facts.once_ast import once_guarded_calls
+from mmlint.facts.once_ast import is_guard, once_guarded_calls
 from mmlint.facts.values import expr_path, values_of
 from mmlint.facts.module_paths import (
     module_name_for,
@@ -136,6 +136,8 @@ class _Frame:
     has_loop: bool = False
     unbounded_loop: str = ""
     is_generator: bool = False  # a `yield` or `yield from` of its own
+    guards: list[ast.If] = field(default_factory=list)  # mmlint.facts.once_ast.is_guard's
+    globals_: set[str] = field(default_factory=set)  # names its `global` statements declare
     iterated: IteratedRoots = field(default_factory=IteratedRoots)  # mmlint.facts.iterated_ast
 
 
@@ -396,6 +398,8 @@ class _Walk:
         return True
 
     def _global(self, node: ast.Global, ctx: _Ctx, stack: _Stack) -> bool:
+        if ctx.frame is not None:
+            ctx.frame.globals_.update(node.names)
         if ctx.names.kind != GLOBAL_SCOPE:
             for name in node.names:
                 ctx.names.declared[name] = self.module_scope
@@ -554,7 +558,7 @@ class _Walk:
 
     def _sync_def(self, pending: _PendingDef) -> SyncDef:
         node, frame, owner = pending.node, pending.frame, pending.owner
-        once = once_guarded_calls(node)
+        once = once_guarded_calls(node, [call for call, _, _ in frame.calls], frame.guards, frame.globals_)
         iterated = frame.iterated.calls()
         enclosing = owner[:-1]
         class_name = ".".join(p.name for p in enclosing) if enclosing and all(p.kind == model.CLASS for p in enclosing) else None
@@ -580,7 +584,7 @@ class _Walk:
                     scheduled=id(call) in self.scheduled,
                     span=self._call_span(call) if self._droppable(call, scope, class_name, owner) else None,
                     bounded_input=has_bounded_input(call),
-                    once=id(call) in once,
+                    once=call in once,
                     iterated=call in iterated,
                 )
                 for call, scope, in_loop in frame.calls
@@ -612,6 +616,11 @@ class _Walk:
     @functools.cached_property
     def _function_set(self) -> frozenset[str]:
         return frozenset(self.functions)
+
+    def _if(self, node: ast.If, ctx: _Ctx, stack: _Stack) -> bool:
+        if ctx.frame is not None and is_guard(node):
+            ctx.frame.guards.append(node)
+        return False
 
     def _return(self, node: ast.Return, ctx: _Ctx, stack: _Stack) -> bool:
         if node.value is not None and ctx.frame is not None:
@@ -1093,6 +1102,7 @@ _HANDLERS: dict[type, _Handler] = {
     ast.ImportFrom: _Walk._import_from,
     ast.Call: _Walk._call,
     ast.Return: _Walk._return,
+    ast.If: _Walk._if,
     ast.Yield: _Walk._yield,
     ast.YieldFrom: _Walk._yield,
     ast.Expr: _Walk._expr,

@@ -113,17 +113,30 @@ def _early_return_flag(node: ast.stmt) -> str | None:
     return _object_attribute(node.test)
 
 
-def once_guarded_calls(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[int]:
-    """ids of the ast.Call nodes of the def's own body that run once per object."""
+def is_guard(node: ast.If) -> bool:
+    """The test of a lazy-initialisation guard, ``X is None`` / ``not X``: the
+    light walk keeps such ifs of each def for once_guarded_calls."""
+    return _guarded(node.test) is not None
+
+
+def once_guarded_calls(
+    function: ast.FunctionDef | ast.AsyncFunctionDef, calls: list[ast.Call], guards: list[ast.If], globals_: set[str]
+) -> set[ast.Call]:
+    """The calls of the def's own body (``calls``, in the light walk's frame)
+    that run once per object: ``guards``, the def's own ifs that is_guard
+    kept; ``globals_``, the names its ``global`` statements declare. A call is
+    placed by where it starts, against the statements' ranges."""
     body = function.body
-    globals_ = {name for node in _own_nodes(body) if isinstance(node, ast.Global) for name in node.names}
-    found: set[int] = set()
+    found: set[ast.Call] = set()
     for index, statement in enumerate(body):
         flag = _early_return_flag(statement)
         if flag is not None and flag in _assigned(body[index + 1 :]):
-            found.update(id(node) for node in _own_nodes(body[index + 1 :]) if isinstance(node, ast.Call))
+            after = (statement.end_lineno or statement.lineno, statement.end_col_offset or 0)
+            found.update(call for call in calls if (call.lineno, call.col_offset) >= after)
             break
-    for node in _own_nodes(body):
-        if isinstance(node, ast.If) and _is_lazy_init(node, globals_):
-            found.update(id(inner) for inner in _own_nodes(node.body) if isinstance(inner, ast.Call))
+    for node in guards:
+        if _is_lazy_init(node, globals_):
+            first, last = node.body[0], node.body[-1]
+            start, end = (first.lineno, first.col_offset), (last.end_lineno or last.lineno, last.end_col_offset or 0)
+            found.update(call for call in calls if start <= (call.lineno, call.col_offset) < end)
     return found

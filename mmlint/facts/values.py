@@ -212,10 +212,10 @@ class _Walk:
                 callee = expr_path(decorator)
                 if callee is not None:
                     self.found.append(ValueFact("argument", callee, "0", node.name, context))
-        stack: list[ast.AST] = [child for child in ast.iter_child_nodes(node) if not isinstance(child, ast.stmt)]
+        stack = _expression_children(node)
         while stack:
             child = stack.pop()
-            if isinstance(child, ast.Lambda):
+            if type(child) is ast.Lambda:
                 continue
             if isinstance(child, ast.Call):
                 callee = expr_path(child.func)
@@ -227,7 +227,7 @@ class _Walk:
                     for keyword in child.keywords:
                         if keyword.arg is not None:
                             self._argument(callee, keyword.arg, keyword.value, context)
-            stack.extend(grandchild for grandchild in ast.iter_child_nodes(child) if not isinstance(grandchild, ast.stmt))
+            stack += _expression_children(child)
 
     def _argument(self, callee: str, name: str, argument: ast.expr, context: str) -> None:
         if isinstance(argument, (ast.Name, ast.Attribute, ast.Call, ast.Subscript)):
@@ -313,3 +313,31 @@ def values_of(tree: ast.Module) -> tuple[ValueFact, ...]:
     walk._annotated_return = {}
     walk.body(tree.body, _Scope("module", ""), frozenset())
     return tuple(dict.fromkeys(walk.found))
+
+
+# What _expression_children leaves out: nodes no call can be below, fields
+# that never hold an expression. A statement's own expressions are walked
+# once per statement, so this is most of values_of's time.
+_LEAVES = frozenset(
+    {ast.Constant, ast.Name, ast.Load, ast.Store, ast.Del, *ast.operator.__subclasses__(),
+     *ast.cmpop.__subclasses__(), *ast.unaryop.__subclasses__(), *ast.boolop.__subclasses__()}
+)
+_NO_EXPRESSION = frozenset({"ctx", "op", "ops", "type_comment", "conversion", "kind", "level", "is_async"})
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _expression_children(node: ast.AST) -> list[ast.AST]:
+    """The child nodes of ``node`` in ast.iter_child_nodes's order, without
+    statements (nested statements are not the statement's own) and leaves."""
+    node_type = type(node)
+    names = _FIELDS.get(node_type)
+    if names is None:
+        names = _FIELDS[node_type] = tuple(name for name in node_type._fields if name not in _NO_EXPRESSION)
+    children: list[ast.AST] = []
+    for name in names:
+        value = getattr(node, name, None)
+        if type(value) is list:
+            children += [item for item in value if type(item) not in _LEAVES and isinstance(item, ast.AST) and not isinstance(item, ast.stmt)]
+        elif value is not None and type(value) not in _LEAVES and isinstance(value, ast.AST) and not isinstance(value, ast.stmt):
+            children.append(value)
+    return children
