@@ -50,6 +50,7 @@ def checks(figures: dict[tuple[str, str], Samples]) -> list[Check]:
         Check("5 MB module, peak RSS ÷ parse's", _ratio(figures, "generated", "cold", "parse", rss=True), "×", 1.5),
         Check("vLLM package, cold ÷ stdlib-ast script", _ratio(figures, "vllm", "cold", "ast"), "×", 0.5),
         Check("vLLM package, warm ÷ read-and-hash walk", _ratio(figures, "vllm", "warm", "hash"), "×", 3.0),
+        Check("litellm/proxy, cold ÷ stdlib-ast script", _ratio(figures, "litellm", "cold", "ast"), "×", 0.5),
         # Against the cold run, not the warm one: a faster warm run must not call for a new layer.
         Check("sglang package, one file changed ÷ cold", _ratio(figures, "whole", "edited", "cold"), "×", 0.30),
         Check("vLLM package, one file changed ÷ cold", _ratio(figures, "vllm", "edited", "cold"), "×", 0.30),

@@ -1,11 +1,12 @@
 """Speed and memory of mmlint against floors measured in the same run (issue 8).
 
-    python benchmarks/scan.py                        # all three targets, medians of 3
+    python benchmarks/scan.py                        # all five targets, medians of 3
     python benchmarks/scan.py --only multimodal --repeat 5
     python benchmarks/scan.py --markdown             # tables as Markdown, for the README
     python benchmarks/scan.py --mmlint "/other/venv/bin/python -m mmlint"
 
-Targets: sglang's whole package and its srt/multimodal (wheel cached by the
+Targets: sglang's whole package and its srt/multimodal, vLLM's whole package
+and litellm's proxy package (wheels cached by the
 ecosystem test harness, tests/ecosystem), and a generated ~5.6 MB module of
 20,000 async defs, checked with the per-file budgets raised by an mmlint.toml
 beside it (it is past the defaults: targets.GENERATED_BUDGETS). Floors: the stdlib-`ast` script doing MM001-MM003, reading
@@ -49,7 +50,7 @@ from targets import (
 )
 
 FLOORS = Path(__file__).resolve().parent / "floors.py"
-TARGET_LABELS = {"whole": "sglang/", "multimodal": "srt/multimodal", "generated": "5 MB module", "vllm": "vllm/"}
+TARGET_LABELS = {"whole": "sglang/", "multimodal": "srt/multimodal", "generated": "5 MB module", "vllm": "vllm/", "litellm": "litellm/proxy"}
 ROWS = [
     ("ast", "stdlib-ast script, MM001-MM003, every file"),
     ("hash", "read + sha256 every .py file"),
@@ -73,7 +74,7 @@ def parse_arguments() -> argparse.Namespace:
     parser.add_argument("--sglang", default="0.5.23", metavar="VERSION", help="sglang release to scan (default: 0.5.23)")
     parser.add_argument("--repeat", type=int, default=3, help="fresh processes per figure; the median is shown (default: 3)")
     parser.add_argument(
-        "--only", action="append", choices=TARGET_NAMES, help="run only this target (repeatable; default: all four)"
+        "--only", action="append", choices=TARGET_NAMES, help="run only this target (repeatable; default: all five)"
     )
     parser.add_argument("--markdown", action="store_true", help="print the tables as Markdown")
     parser.add_argument(

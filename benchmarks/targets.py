@@ -1,6 +1,6 @@
 """What the benchmark scans: sglang's released package (whole, or its
-srt/multimodal) and vLLM's whole package, fetched and cached by the
-ecosystem test harness, and a
+srt/multimodal), vLLM's whole package and litellm's proxy package, fetched
+and cached by the ecosystem test harness, and a
 generated single module of about 5 MB (checked with the per-file budgets
 raised: GENERATED_BUDGETS); and which of their files mmlint's prefilter
 sends to the parser."""
@@ -16,14 +16,18 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests"))
 
 from ecosystem.releases import (  # noqa: E402
+    litellm_proxy_package,
     sglang_multimodal,
     sglang_package,
     vllm_package,
 )
 from floors import python_files  # noqa: E402
 
-TARGET_NAMES = ("whole", "multimodal", "generated", "vllm")
+TARGET_NAMES = ("whole", "multimodal", "generated", "vllm", "litellm")
 VLLM_VERSION = "0.33.0"
+# litellm's proxy package: many async defs in large modules, where a cost
+# that grows faster than the input shows (issue 38).
+LITELLM_VERSION = "1.110.2"
 # The targets re-checked after one file changed (the "edited" row): whole packages.
 EDITED_TARGETS = ("whole", "vllm")
 GENERATED_DEFS = 20_000
@@ -109,6 +113,8 @@ def resolve(name: str, version: str, scratch: Path) -> Path:
         return multimodal(version)
     if name == "vllm":
         return vllm_package(VLLM_VERSION)
+    if name == "litellm":
+        return litellm_proxy_package(LITELLM_VERSION)
     return write_generated(scratch)
 
 

@@ -28,12 +28,13 @@ MULTIMODAL_PREFIX = "sglang/srt/multimodal/"
 PACKAGE_PREFIX = "sglang/"
 VLLM_PACKAGE_PREFIX = "vllm/"
 XINFERENCE_PACKAGE_PREFIX = "xinference/"
+LITELLM_PROXY_PREFIX = "litellm/proxy/"
 # The released wheels are CPython 3.11 manylinux builds (sglang's pure-Python
 # ones; vLLM's are abi3 builds for CPython >= 3.8): what pip is asked for when
 # the running interpreter is not such a target.
 WHEEL_PYTHON = "3.11"
 WHEEL_PLATFORM = "manylinux_2_34_x86_64"
-_MIN_GLIBC = {"sglang": (2, 34), "vllm": (2, 28), "xinference": (2, 17)}
+_MIN_GLIBC = {"sglang": (2, 34), "vllm": (2, 28), "xinference": (2, 17), "litellm": (2, 28)}
 DOWNLOAD_TIMEOUT_SECONDS = 600
 
 # Words in pip's output that mean the registry was not reached (as opposed to
@@ -84,6 +85,12 @@ def xinference_package(version: str) -> Path:
     """The whole extracted ``xinference`` package (its ``.py`` files only; the web
     UI's assets are never extracted) of ``xinference==version``."""
     return _extracted("xinference", version, f"xinference-{version}-full", XINFERENCE_PACKAGE_PREFIX, suffix=".py")
+
+
+def litellm_proxy_package(version: str) -> Path:
+    """litellm's ``proxy`` package (its ``.py`` files only) of ``litellm==version``:
+    851 files, about 5,000 async defs, modules of 20,000 lines (benchmarks/scan.py)."""
+    return _extracted("litellm", version, f"litellm-{version}-proxy", LITELLM_PROXY_PREFIX, suffix=".py")
 
 
 def _extracted(project: str, version: str, folder: str, prefix: str, suffix: str = "") -> Path:
