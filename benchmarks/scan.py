@@ -54,6 +54,7 @@ TARGET_LABELS = {"whole": "sglang/", "multimodal": "srt/multimodal", "generated"
 ROWS = [
     ("ast", "stdlib-ast script, MM001-MM003, every file"),
     ("hash", "read + sha256 every .py file"),
+    ("astparse", "CPython ast.parse of prefiltered files, 1 process"),
     ("parse", "libcst parse_module of prefiltered files, 1 process"),
     ("cold", "mmlint check, cold (empty cache)"),
     ("warm", "mmlint check, warm (nothing changed)"),
@@ -127,6 +128,7 @@ def main() -> int:
                 jobs += [
                     (name, "ast", [sys.executable, str(FLOORS), "ast", str(target)], lambda: base_env),
                     (name, "hash", [sys.executable, str(FLOORS), "hash", str(target)], lambda: base_env),
+                    (name, "astparse", [sys.executable, str(FLOORS), "astparse", str(listing)], lambda: base_env),
                     (name, "parse", [sys.executable, str(FLOORS), "parse", str(listing)], lambda: base_env),
                     (name, "cold", check, fresh_cache),
                     (name, "warm", check, lambda env=warm_env: env),

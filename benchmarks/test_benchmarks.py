@@ -104,6 +104,7 @@ def test_floors_count_what_they_read(tmp_path):
     listing = tmp_path / "list"
     listing.write_text(f"{tmp_path / 'a.py'}\n{tmp_path / 'b.py'}\n")
     assert floors.parse_listed(listing) == 1
+    assert floors.ast_parse_listed(listing) == 1
 
 
 def _samples(seconds: float, peak_mib: float = 50) -> Samples:
