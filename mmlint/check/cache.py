@@ -25,8 +25,8 @@ restoring one from a checkout (the key of an entry is computable from public
 inputs), is a miss, and so is anything whose MAC fails, which does not
 unpickle, or whose format, key or top-level type is not the expected one.
 (A hand-written codec to plain data and `marshal` read a warm run's entries
-only 2-5 % faster on sglang and vLLM, benchmarks/codec_ab.py: not enough to
-keep 750 lines.) The directory must be the user's
+of sglang and vLLM together at most 5 % faster, benchmarks/codec_ab.py: not
+the 10 % that would have kept its 750 lines.) The directory must be the user's
 own (owned by them, writable by no one else) and must not lie inside what the
 run scans (its walked directories, their configuration's directory and
 repository): otherwise the run goes on uncached with a warning. `MMLINT_NO_CACHE=1` or `--no-cache`
