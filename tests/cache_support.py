@@ -18,29 +18,29 @@ def cache_entries(cache_dir):
 
 
 def signed_entry(cache_dir, fields) -> bytes:
-    """An entry file holding ``fields`` (format, key, payload) with the MAC the
+    """An entry file holding ``fields`` (format, key, value) with the MAC the
     user's own mmlint gives it: what only someone holding the key can write.
     Written out here, not through mmlint's own writer, so a test of what the
     reader accepts does not lean on it."""
     import hashlib
     import hmac
-    import marshal
+    import pickle
 
     from mmlint.check.cache import KEY_FILE
 
-    signed = marshal.dumps(tuple(fields), 4)
+    signed = pickle.dumps(tuple(fields), pickle.HIGHEST_PROTOCOL)
     return hmac.new((cache_dir / KEY_FILE).read_bytes(), signed, hashlib.sha256).hexdigest().encode() + signed
 
 
 def unsigned_entry(fields) -> bytes:
     """The same layout with a MAC of zeros: what someone without the key writes."""
-    import marshal
+    import pickle
 
-    return b"0" * 64 + marshal.dumps(tuple(fields), 4)
+    return b"0" * 64 + pickle.dumps(tuple(fields), pickle.HIGHEST_PROTOCOL)
 
 
 def entry_fields(path):
-    """(format, key, payload) of an entry file, its MAC not checked."""
-    import marshal
+    """(format, key, value) of an entry file, its MAC not checked (a test's own cache)."""
+    import pickle
 
-    return marshal.loads(path.read_bytes()[64:])
+    return pickle.loads(path.read_bytes()[64:])

@@ -87,6 +87,9 @@ def test_the_fingerprint_holds_the_versions(monkeypatch):
     monkeypatch.undo()
     monkeypatch.setattr(build_fingerprint, "package_digest", lambda root: b"another package")
     assert build_fingerprint.build_fingerprint.__wrapped__() != base
+    monkeypatch.undo()
+    monkeypatch.setattr(build_fingerprint.pickle, "HIGHEST_PROTOCOL", build_fingerprint.pickle.HIGHEST_PROTOCOL + 1)
+    assert build_fingerprint.build_fingerprint.__wrapped__() != base  # the protocol the cache writes
 
 
 def test_every_cache_key_holds_the_fingerprint(monkeypatch, tmp_path):

@@ -12,6 +12,7 @@ from mmlint.api import check
 from mmlint.check import build_fingerprint
 from mmlint.check import cache as cache_module
 from mmlint.cli import cli
+from mmlint.facts.outcome import Parsed
 
 
 @pytest.fixture
@@ -77,9 +78,9 @@ def test_no_cache_flag_and_environment(cache_dir, project, monkeypatch):
     assert entries(cache_dir) == []
 
 
-def test_entries_are_plain_data(cache_dir, project):
+def test_entries_are_the_outcome_under_its_format_and_key(cache_dir, project):
     check(cwd=project)
     [entry] = entries(cache_dir)
     form, key, outcome = entry_fields(entry)
     assert (form, key) == (cache_module.FORMAT, entry.name)
-    assert outcome[0] == "Parsed" and outcome[1][0] == "p.py"
+    assert type(outcome) is Parsed and outcome.facts.path == "p.py"

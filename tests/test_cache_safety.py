@@ -1,5 +1,6 @@
-"""The facts cache holds data only: real outcomes round-trip, a planted pickle
-never runs, an entry that does not fit the outcome types is a miss, a
+"""The facts cache unpickles only what the user's own mmlint signed: real
+outcomes round-trip, a planted pickle never runs (unsigned, or signed with
+another key), an entry of the wrong format, key or type is a miss, a
 directory someone else can write is refused with one warning, `mmlint clean`
 empties the cache and a size cap prunes the least recently used entries."""
 
@@ -19,8 +20,10 @@ from mmlint.api import check
 from mmlint.check import cache as cache_module
 from mmlint.check.cache import FORMAT, RESULTS_FORMAT, FactsCache
 from mmlint.check.per_file import analyse_file
+from mmlint.check.results import RunResults
 from mmlint.cli import cli
 from mmlint.core.diagnostics import Span
+from mmlint.facts.light_groups import LightEntry
 from mmlint.facts.model import TwinPair
 from mmlint.facts.outcome import FileOutcome, Parsed, ParseFailure, Unparsed
 
@@ -75,25 +78,27 @@ def test_a_planted_pickle_never_runs(cache_dir, project, tmp_path):
     assert not marker.exists()
 
 
-def planted(key: str, outcome_data, form: str = FORMAT) -> bytes:
-    """An entry signed with the user's key: what the codec and key checks see."""
-    return signed_entry(Path(os.environ["MMLINT_CACHE_DIR"]), [form, key, outcome_data])
+def planted(key: str, value, form: str = FORMAT) -> bytes:
+    """An entry signed with the user's key: what the MAC and type checks see."""
+    return signed_entry(Path(os.environ["MMLINT_CACHE_DIR"]), [form, key, value])
+
+
+HIDING = Unparsed("prefilter")  # an outcome that hides the file's findings
 
 
 @pytest.mark.parametrize(
     "make_entry",
     [
-        lambda key: planted(key, ["Unparsed", 1]),  # wrong type
-        lambda key: planted(key, ["Unparsed"]),  # wrong arity
-        lambda key: planted(key, ["ParseFailure", [1, 1, 1], "boom"]),  # a Span of 3
-        lambda key: planted(key, ["ParseFailure", [1, 1, 1, True], "boom"]),  # a bool for an int
-        lambda key: planted(key, ["Secret", "x"]),  # unknown class
-        lambda key: planted(key, {"Unparsed": "prefilter"}),
-        lambda key: planted(key, ["Unparsed", "prefilter"], "facts-v1"),  # another format
-        lambda key: unsigned_entry([FORMAT, key, ["Unparsed", "prefilter"]]),  # unsigned
-        lambda key: planted(key, ["Unparsed", "prefilter"])[1:],  # the MAC cut short
-        lambda key: planted("0" * 64, ["Unparsed", "prefilter"]),  # another key
-        lambda key: planted(key, ["Unparsed", "prefilter"])[:-3],  # truncated
+        lambda key: planted(key, ("Unparsed", "prefilter")),  # the codec's plain data: a tuple, not an outcome
+        lambda key: planted(key, "prefilter"),  # another type
+        lambda key: planted(key, RunResults((), (), 0, True)),  # another cache's type
+        lambda key: planted(key, LightEntry(None)),  # the light tier's type, where an outcome is asked for
+        lambda key: planted(key, [HIDING]),
+        lambda key: planted(key, HIDING, "facts-v2"),  # another format
+        lambda key: unsigned_entry([FORMAT, key, HIDING]),  # unsigned
+        lambda key: planted(key, HIDING)[1:],  # the MAC cut short
+        lambda key: planted("0" * 64, HIDING),  # another key
+        lambda key: planted(key, HIDING)[:-3],  # truncated
         lambda key: b"\xff\xfe",
         lambda key: b"",
     ],
@@ -104,22 +109,59 @@ def test_an_entry_that_does_not_fit_is_a_miss(cache_dir, project, make_entry):
     [entry] = entries(cache_dir)
     entry.write_bytes(make_entry(entry.name))
     assert codes(check(cwd=project)) == expected
-    assert entry_fields(entry)[2][0] == "Parsed"  # stored again
+    assert type(entry_fields(entry)[2]) is Parsed  # stored again
+
+
+def test_a_signed_entry_that_does_not_unpickle_is_a_miss(cache_dir, project):
+    """A class gone from this build (an entry the key does not tell apart):
+    unpickling fails, and the run reads the file again."""
+    import hashlib
+    import hmac
+
+    expected = codes(check(cwd=project))
+    [entry] = entries(cache_dir)
+    signed = pickle.dumps((FORMAT, entry.name, Unparsed("prefilter")), pickle.HIGHEST_PROTOCOL)
+    signed = signed.replace(b"Unparsed", b"Vanished")
+    secret = (cache_dir / cache_module.KEY_FILE).read_bytes()
+    entry.write_bytes(hmac.new(secret, signed, hashlib.sha256).hexdigest().encode() + signed)
+    assert codes(check(cwd=project)) == expected
+    assert type(entry_fields(entry)[2]) is Parsed
+
+
+@pytest.mark.parametrize("signed_with", ["nothing", "another key"])
+def test_a_pickle_in_the_entry_layout_never_runs_without_the_users_key(cache_dir, project, tmp_path, signed_with):
+    """The MAC is checked before anything is unpickled."""
+    import hashlib
+    import hmac
+
+    expected = codes(check(cwd=project))
+    marker = tmp_path / "marker"
+
+    class Payload:
+        def __reduce__(self):
+            return (open, (str(marker), "w"))
+
+    [entry] = entries(cache_dir)
+    signed = pickle.dumps((FORMAT, entry.name, Payload()), pickle.HIGHEST_PROTOCOL)
+    mac = b"0" * 64 if signed_with == "nothing" else hmac.new(b"guess" * 7, signed, hashlib.sha256).hexdigest().encode()
+    entry.write_bytes(mac + signed)
+    assert codes(check(cwd=project)) == expected
+    assert not marker.exists()
 
 
 def test_a_valid_entry_under_its_key_is_trusted(cache_dir, project):
-    """An entry the user's own key signed is trusted whole: which is why the key
-    and the directory must be the user's own."""
+    """An entry the user's own key signed is trusted whole (it is unpickled):
+    which is why the key and the directory must be the user's own."""
     check(cwd=project)
     [entry] = entries(cache_dir)
-    entry.write_bytes(planted(entry.name, ["Unparsed", "prefilter"]))
+    entry.write_bytes(planted(entry.name, HIDING))
     assert codes(check(cwd=project)) == []
 
 
 def plant_hiding_entry(cache_dir, project):
     check(cwd=project)
     [entry] = entries(cache_dir)
-    entry.write_bytes(planted(entry.name, ["Unparsed", "prefilter"]))
+    entry.write_bytes(planted(entry.name, HIDING))
 
 
 @pytest.mark.skipif(os.name != "posix", reason="owner and mode are POSIX")
@@ -246,17 +288,13 @@ def _forged_results(cache_dir: Path, project: Path) -> list[Path]:
     file would: unsigned, or signed with a guessed key."""
     import hashlib
     import hmac
-    import marshal
-
-    from mmlint.check.cache import results_codec
-    from mmlint.check.results import RunResults
 
     first = CliRunner().invoke(cli, ["check", "--quiet"])
     assert first.exit_code == 1 and "MM001" in first.stdout
     stored = sorted(p for p in (cache_dir / RESULTS_FORMAT).rglob("*") if p.is_file())
     assert len(stored) == 1
-    nothing = results_codec().encode(RunResults((), (), 0, True), RunResults)
-    signed = marshal.dumps((RESULTS_FORMAT, stored[0].name, nothing), 4)
+    nothing = RunResults((), (), 0, True)
+    signed = pickle.dumps((RESULTS_FORMAT, stored[0].name, nothing), pickle.HIGHEST_PROTOCOL)
     return [stored[0], unsigned_entry((RESULTS_FORMAT, stored[0].name, nothing)),
             hmac.new(b"guess", signed, hashlib.sha256).hexdigest().encode() + signed]
 

@@ -2,13 +2,13 @@
 (mmlint.check.cache, mmlint.check.results).
 
 Two builds sharing one cache directory must never take each other's entries:
-a rule, the collector, a budget or the codec may differ in any module. So the
-fingerprint covers every file of the package as it is on disk (each file's
+a rule, the collector, a budget or a class the cache pickles may differ in
+any module. So the fingerprint covers every file of the package as it is on disk (each file's
 path relative to the package and the sha256 of its bytes, in sorted order:
 code and data alike; only ``__pycache__`` and compiled ``.pyc``/``.pyo`` files
 are left out, as Python derives them from the sources), mmlint's version,
 libcst's version, and Python's implementation, version, bytecode tag and
-marshal version.
+highest pickle protocol (the one the cache writes).
 
 It is taken once per process, when a cache is first keyed. Reading and
 hashing the package's ~130 files takes about 4 ms (a warm `check` of sglang
@@ -20,8 +20,8 @@ what decides.
 from __future__ import annotations
 
 import hashlib
-import marshal
 import os
+import pickle
 import sys
 from functools import cache
 from pathlib import Path
@@ -44,7 +44,7 @@ def build_fingerprint() -> bytes:
             sys.implementation.name,
             sys.version,
             str(sys.implementation.cache_tag),
-            str(marshal.version),
+            str(pickle.HIGHEST_PROTOCOL),
         )
     )
     digest = hashlib.sha256(versions.encode("utf-8", "surrogateescape") + b"\0")

@@ -15,16 +15,18 @@ unchanged tree costs reading and hashing it. Any change is a miss, and the run
 then reads facts from the facts cache and runs the rules afresh.
 
 Where: `$MMLINT_CACHE_DIR`, else `$XDG_CACHE_HOME/mmlint`, else
-`~/.cache/mmlint`. An entry is plain data (tuples and scalars,
-mmlint.core.datacodec) written by `marshal`, which reads it back twice as
-fast as `json` and, unlike `pickle`, builds nothing but such values.
-Decoding it can build only the outcome, fact and diagnostic classes, each
-field checked against its type, and anything else (wrong shape, unknown
-class, truncated, another format) is a miss. The key of an entry is
-computable from public inputs, so every entry carries an HMAC-SHA256 under a
-per-user secret (`key` in the cache root, created 0600), checked before
-anything is read from it: an entry anyone else wrote, by planting a file or
-restoring one from a checkout, is a miss. The directory must be the user's
+`~/.cache/mmlint`. An entry is the `pickle` (HIGHEST_PROTOCOL) of
+``(format, key, value)``, the value the outcome, light-tier entry or findings
+themselves, behind an HMAC-SHA256 under a per-user secret (`key` in the cache
+root, created 0600, refused unless the user's own and private). The MAC is
+checked before anything is unpickled, so only bytes this user's mmlint wrote
+are ever unpickled: an entry anyone else wrote, by planting a file or
+restoring one from a checkout (the key of an entry is computable from public
+inputs), is a miss, and so is anything whose MAC fails, which does not
+unpickle, or whose format, key or top-level type is not the expected one.
+(A hand-written codec to plain data and `marshal` read a warm run's entries
+of sglang and vLLM together at most 5 % faster, benchmarks/codec_ab.py: not
+the 10 % that would have kept its 750 lines.) The directory must be the user's
 own (owned by them, writable by no one else) and must not lie inside what the
 run scans (its walked directories, their configuration's directory and
 repository): otherwise the run goes on uncached with a warning. `MMLINT_NO_CACHE=1` or `--no-cache`
@@ -38,21 +40,20 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import hmac
-import marshal
 import os
+import pickle
 import secrets
 import stat
 import tempfile
 import time
 from dataclasses import dataclass, replace
 from functools import cache, lru_cache
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, cast
 
 from mmlint.check import build_fingerprint
 from mmlint.check.results import RunResults
-from mmlint.core.datacodec import DataCodec, JsonData, reachable_dataclasses
 from mmlint.core.safe_read import PlacedFileError, read_placed
 
 if TYPE_CHECKING:
@@ -60,8 +61,8 @@ if TYPE_CHECKING:
     from mmlint.facts.model import FileFacts, SyncDef
     from mmlint.facts.outcome import FileOutcome
 
-FORMAT = "facts-v2"
-RESULTS_FORMAT = "results-v1"
+FORMAT = "facts-v3"
+RESULTS_FORMAT = "results-v2"
 FORMAT_PREFIXES = ("facts-v", "results-v", "prefilter-v")  # for `mmlint clean`: every format's directory, and the prefilter verdicts earlier versions kept
 DEFAULT_MAX_MB = 256
 PRUNE_TO = 0.8  # of the cap, so that pruning is not needed again at the next store
@@ -81,66 +82,41 @@ def cache_enabled(requested: bool = True) -> bool:
     return requested and os.environ.get("MMLINT_NO_CACHE", "").strip().lower() not in ("1", "true", "yes")
 
 
-@cache
-def outcome_codec() -> DataCodec:
-    """The codec for FileOutcome values and light-tier entries. Its allowed
-    classes are exactly those the two reach through their type hints. What
-    repeats across a file's calls and defs is shared: callee references,
-    owners, parameters, calls in sync defs and imports (a third of them
-    distinct, on sglang), and the suspension IR (a twelfth of its sequences)."""
-    from mmlint.core.diagnostics import Owner
-    from mmlint.facts import ir
-    from mmlint.facts.light_groups import LightEntry
-    from mmlint.facts.model import CalleeRef, CallRef, ImportFact, Parameter
-
-    shared = (CalleeRef, Owner, Parameter, CallRef, ImportFact, *reachable_dataclasses(ir.Node))
-    return DataCodec(reachable_dataclasses(_file_outcome(), LightEntry), shared=shared)
-
-
 def light_entry(facts: FileFacts | None) -> LightEntry:
     """A light-tier file's facts as the facts cache keeps them: the sync defs
-    by group (mmlint.facts.light_groups), each encoded on its own."""
+    by group (mmlint.facts.light_groups), each pickled on its own."""
     from mmlint.facts.light_groups import LightEntry, grouped
 
     if facts is None:
         return LightEntry(None)
-    codec, hint = outcome_codec(), _sync_defs()
     groups = grouped(facts.sync_defs)
     bodies = tuple(
-        marshal.dumps(codec.encode(tuple(facts.sync_defs[index] for index in indices), hint), _MARSHAL_VERSION)
-        for indices in groups.values()
+        pickle.dumps(tuple(facts.sync_defs[index] for index in indices), PICKLE_PROTOCOL) for indices in groups.values()
     )
     return LightEntry(replace(facts, sync_defs=()), tuple(groups), tuple(map(tuple, groups.values())), bodies)
 
 
 @lru_cache(maxsize=1 << 14)
 def group_sync_defs(body: bytes) -> tuple[SyncDef, ...]:
-    """One group of a LightEntry decoded; raises CodecError (or ValueError,
-    EOFError, TypeError) for anything else. The same bytes decode once per
+    """One group of a LightEntry unpickled; raises (ValueError for anything but
+    a tuple of SyncDef) otherwise. The same bytes are unpickled once per
     process: `mmlint server` keeps its entries in memory and asks for the
-    same groups at every change. ``body`` comes from an entry whose MAC was
-    checked, or from this process."""
-    defs: tuple[SyncDef, ...] = outcome_codec().decode(marshal.loads(body), _sync_defs())
+    same groups at every change. ``body`` must come from an entry whose MAC
+    was checked, or from this process: it is unpickled."""
+    from mmlint.facts.model import SyncDef
+
+    defs = pickle.loads(body)  # noqa: S301  # our own bytes (see above)
+    if type(defs) is not tuple or any(type(info) is not SyncDef for info in defs):
+        raise ValueError("not a group of sync defs")
     return defs
 
 
 @cache
-def _sync_defs() -> object:
-    from mmlint.facts.model import SyncDef
+def _outcome_classes() -> tuple[type, ...]:
+    """FileOutcome's members, imported when first needed: a run the results cache answers never loads an outcome."""
+    from mmlint.facts.outcome import ParseFailure, Parsed, Unparsed
 
-    return tuple[SyncDef, ...]
-
-
-def _file_outcome() -> object:
-    """FileOutcome, imported when first needed: a run the results cache answers never decodes an outcome."""
-    from mmlint.facts.outcome import FileOutcome
-
-    return FileOutcome
-
-
-@cache
-def results_codec() -> DataCodec:
-    return DataCodec(reachable_dataclasses(RunResults))
+    return (Parsed, Unparsed, ParseFailure)
 
 
 def unsafe_directory_reason(directory: Path) -> str | None:
@@ -298,16 +274,16 @@ def _user_secret(root: Path) -> bytes:
 
 _MAC_DIGITS = 64  # an HMAC-SHA256 in hex
 
-# Pinned, not the running Python's default: an entry's bytes then depend on
-# its data alone (every supported Python reads version 4).
-_MARSHAL_VERSION = 4
+# The build fingerprint covers it (mmlint.check.build_fingerprint): a
+# Python whose highest protocol differs keys its entries apart.
+PICKLE_PROTOCOL = pickle.HIGHEST_PROTOCOL
 
 
-def entry_bytes(secret: bytes, fields: tuple[str, str, JsonData]) -> bytes:
-    """An entry file's bytes: the MAC under ``secret``, then the marshalled
-    ``(format, key, payload)``. Raises ValueError for what marshal cannot
-    write (a value nested too deeply)."""
-    signed = marshal.dumps(fields, _MARSHAL_VERSION)
+def entry_bytes(secret: bytes, fields: tuple[str, str, object]) -> bytes:
+    """An entry file's bytes: the MAC under ``secret``, then the pickled
+    ``(format, key, value)``. Raises for what pickle cannot write (a value
+    nested too deeply: RecursionError)."""
+    signed = pickle.dumps(fields, PICKLE_PROTOCOL)
     return _mac(secret, signed) + signed
 
 
@@ -318,7 +294,7 @@ def _mac(secret: bytes, signed: bytes) -> bytes:
 class _EntryStore:
     """Entries of one format: files named by their key, in two-character
     shards, written atomically, each the MAC (64 hex digits) and then the
-    `marshal` bytes of ``(format, key, payload)`` it covers (entry_bytes).
+    pickled ``(format, key, value)`` it covers (entry_bytes).
     ``pruned`` are the directories whose entries share the size cap."""
 
     format = ""
@@ -340,8 +316,9 @@ class _EntryStore:
     def _path(self, key: str) -> Path:
         return self.directory / key[:2] / key
 
-    def _load_payload(self, key: str) -> object:
-        """The payload stored under ``key``; raises for every kind of miss."""
+    def _load_value(self, key: str, expected: tuple[type, ...]) -> object:
+        """The value stored under ``key``, one of the ``expected`` classes;
+        raises for every kind of miss."""
         path = self._path(key)
         # Never through a link, never a FIFO or device, never past the cap (mmlint.core.safe_read).
         placed = read_placed(path, self.max_bytes, follow_links=False)
@@ -349,18 +326,20 @@ class _EntryStore:
         mac, signed = raw[:_MAC_DIGITS], raw[_MAC_DIGITS:]
         if not hmac.compare_digest(_mac(self._secret, signed), mac):
             raise ValueError("not an entry this user's mmlint wrote")
-        entry = marshal.loads(signed)  # only after the MAC: marshal is for data we wrote
+        entry = pickle.loads(signed)  # noqa: S301  # only after the MAC: bytes this user's mmlint wrote
         if type(entry) is not tuple or len(entry) != 3 or entry[0] != self.format or entry[1] != key:
             raise ValueError("not an entry of this format and key")
+        if type(entry[2]) not in expected:
+            raise ValueError(f"not one of {[cls.__name__ for cls in expected]}")
         if time.time() - modified > _HIT_TOUCH_SECONDS:
             with contextlib.suppress(OSError):
                 os.utime(path)
         return entry[2]
 
-    def _store_payload(self, key: str, encode: Callable[[], JsonData]) -> None:
+    def _store_value(self, key: str, value: object) -> None:
         target = self._path(key)
         try:
-            raw = entry_bytes(self._secret, (self.format, key, encode()))
+            raw = entry_bytes(self._secret, (self.format, key, value))
             target.parent.mkdir(exist_ok=True, mode=0o700)
             descriptor, temp_name = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
             try:
@@ -371,7 +350,7 @@ class _EntryStore:
                 with contextlib.suppress(OSError):
                     os.unlink(temp_name)
                 raise
-        except Exception:  # read-only home, full disk, too deep to encode or marshal: run uncached
+        except Exception:  # read-only home, full disk, too deep to pickle: run uncached
             return
         self._stored = True
         _sizes.grew(self._pruned, len(raw))
@@ -407,23 +386,23 @@ class FactsCache(_EntryStore):
 
     def load(self, key: str) -> FileOutcome | None:
         """The outcome stored under ``key``, or None for a miss: missing, unreadable,
-        not this format, not this key, or anything that does not decode to an outcome."""
+        not signed with the user's key, not this format, not this key, or anything
+        that does not unpickle to an outcome."""
         try:
-            outcome: FileOutcome = outcome_codec().decode(self._load_payload(key), _file_outcome())
-            return outcome
+            return cast("FileOutcome", self._load_value(key, _outcome_classes()))
         except Exception:  # every way an entry can be bad is a miss
             return None
 
     def store(self, key: str, outcome: FileOutcome) -> None:
-        self._store_payload(key, lambda: outcome_codec().encode(outcome, _file_outcome()))
+        self._store_value(key, outcome)
 
     def load_light(self, key: str) -> LightEntry | None:
         """The light-tier entry stored under ``key`` (mmlint.check.reach), or
-        None for a miss (its groups are decoded when asked, not here)."""
+        None for a miss (its groups are unpickled when asked, not here)."""
         from mmlint.facts.light_groups import LightEntry
 
         try:
-            entry: LightEntry = outcome_codec().decode(self._load_payload(key), LightEntry)
+            entry = cast("LightEntry", self._load_value(key, (LightEntry,)))
         except Exception:  # every way an entry can be bad is a miss
             return None
         if not len(entry.groups) == len(entry.positions) == len(entry.bodies):
@@ -431,9 +410,7 @@ class FactsCache(_EntryStore):
         return entry
 
     def store_light(self, key: str, entry: LightEntry) -> None:
-        from mmlint.facts.light_groups import LightEntry
-
-        self._store_payload(key, lambda: outcome_codec().encode(entry, LightEntry))
+        self._store_value(key, entry)
 
 
 class ResultsCache(_EntryStore):
@@ -443,13 +420,12 @@ class ResultsCache(_EntryStore):
 
     def load(self, key: str) -> RunResults | None:
         try:
-            results: RunResults = results_codec().decode(self._load_payload(key), RunResults)
-            return results
+            return cast(RunResults, self._load_value(key, (RunResults,)))
         except Exception:  # every way an entry can be bad is a miss
             return None
 
     def store(self, key: str, results: RunResults) -> None:
-        self._store_payload(key, lambda: results_codec().encode(results, RunResults))
+        self._store_value(key, results)
 
 
 def _entries(directory: Path) -> Iterator[tuple[Path, int, float]]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-# At run time, not only for type checking: the cache's codec reads the hints.
+# At run time, not only for type checking: the hints resolve (tests/test_pickling.py walks them).
 from mmlint.core.confirmation import Confirmation
 from mmlint.core.pickling import pickles_by_fields
 

@@ -21,7 +21,8 @@ class LightEntry:
     """A light-tier file as the facts cache keeps it: its facts without their
     sync defs (None: the file does not parse), and those sync defs by group:
     each group's name, where its defs stand among the file's sync defs, and
-    the defs themselves encoded (marshalled data, decoded when the group is asked)."""
+    the defs themselves pickled (unpickled when the group is asked:
+    mmlint.check.cache.group_sync_defs)."""
 
     facts: FileFacts | None
     groups: tuple[str, ...] = ()
