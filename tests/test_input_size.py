@@ -10,9 +10,13 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
+from mmlint.api import check
 from mmlint.facts.collect import collect_facts
 from mmlint.facts.input_size import short_meaning
 from mmlint.facts.model import FileFacts
+
+FINDINGS = Path(__file__).resolve().parent.parent / "fixtures" / "findings"
+
 
 def _facts(source: str, tmp_path: Path) -> FileFacts:
     path = tmp_path / "m.py"
@@ -242,3 +246,19 @@ def test_the_collector_finds_a_coroutine_calls_judgement_past_wide_characters(tm
 )
 def test_short_meaning(text: str, meaning: str) -> None:
     assert short_meaning(text) == meaning
+
+
+def test_a_bounded_digest_neither_reports_nor_weighs() -> None:
+    """fixtures/findings/fpkg/digests.py: `lookup` reaches a digest of a path
+    and an identifier (not heavy: no MM003 nor MM005; `.hexdigest()` is not
+    known to be cheap, so unknown); `fingerprint` one of the request's body (heavy)."""
+    report = check(cwd=FINDINGS)
+    weights = report.project.weight(report.settings.heavy_calls)
+    by_name = {
+        report.project.suspension.defs[key].qualname: weights.weight(key)
+        for key in report.project.suspension.defs_by_path["fpkg/digests.py"]
+    }
+    assert by_name["lookup"] is not None and by_name["lookup"].kind != "heavy"
+    assert by_name["fingerprint"] is not None and by_name["fingerprint"].kind == "heavy"
+    lines = {d.span.line for d in report.diagnostics if d.path == "fpkg/digests.py"}
+    assert lines == {14, 23, 38, 45, 61}
