@@ -664,8 +664,8 @@ class _Walk:
         for node, frame in self.coroutines:
             bounds = InputBounds(node)
             for call, _, _ in frame.calls:
-                reason = "" if has_bounded_input(call) else bounds.reason(call)
-                if reason:
+                reason = bounds.reason(call)  # a lookup of the callee's name first: most calls stop there
+                if reason and not has_bounded_input(call):
                     found[self._call_span(call)] = reason
         return found
 
