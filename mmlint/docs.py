@@ -181,6 +181,8 @@ def render_readme_knowledge_sets() -> str:
         patterns = [f"`{call.pattern}`" for call in entry.calls]
         shown = ", ".join(patterns[:6]) + (", ..." if len(patterns) > 6 else "")
         sized = " Cheap when given only a literal, a constant or a constant-bounded slice." if entry.sized_by_input else ""
+        if entry.light_when_short:
+            sized += " Also when given an identifier, a name, a path or a tested http(s) URL."
         rows.append(f"| `{entry.name}` | {'on' if entry.default else 'opt-in'} | {entry.doc}{sized} | {shown} |")
     rows.append(README_KNOWLEDGE_END)
     return "\n".join(rows)

@@ -44,6 +44,13 @@ class KnowledgeSet:
     # given only a literal, a constant or a constant-bounded slice, they are
     # cheap (``tokenizer.encode(PLACEHOLDER)``, ``convert_ids_to_tokens(ids[-8:])``).
     sized_by_input: bool = False
+    # Its calls cost only in proportion to their input, with no fixed cost of
+    # note (a digest, base64, compression: bytes in, bytes out): an input
+    # short by evidence, an identifier, a name, a path or a tested http(s)
+    # URL (mmlint.facts.input_size), makes them cheap too. Not a tokenizer's:
+    # each call has a fixed cost of its own and is made per token, in loops
+    # over the output, where a short input is no evidence of a light def.
+    light_when_short: bool = False
 
 
 def _calls(reason: str, *patterns: str) -> tuple[KnownCall, ...]:
@@ -221,6 +228,7 @@ KNOWLEDGE_SETS: tuple[KnowledgeSet, ...] = (
             "lzma.decompress", "bz2.compress", "bz2.decompress",
         ),
         sized_by_input=True,
+        light_when_short=True,
     ),
     KnowledgeSet(
         "encoding-hashing",
@@ -237,6 +245,7 @@ KNOWLEDGE_SETS: tuple[KnowledgeSet, ...] = (
             "hashlib.blake2b", "hashlib.blake2s", "hashlib.sha3_256", "hashlib.new", "xxhash.xxh64", "xxhash.xxh3_64",
         ),
         sized_by_input=True,
+        light_when_short=True,
     ),
     KnowledgeSet(
         "password-hashing",
@@ -432,6 +441,7 @@ REASONS.update((call.pattern, call.reason) for _, call in _TYPE_CALLS)
 SET_OF_PATTERN = {call.pattern: entry.name for entry in KNOWLEDGE_SETS for call in entry.calls}
 SET_OF_PATTERN.update((call.pattern, set_name) for set_name, call in _TYPE_CALLS)
 SIZED_BY_INPUT = frozenset(call.pattern for entry in KNOWLEDGE_SETS if entry.sized_by_input for call in entry.calls) | _SIZED_TYPE_PATTERNS
+LIGHT_WHEN_SHORT = frozenset(call.pattern for entry in KNOWLEDGE_SETS if entry.light_when_short for call in entry.calls)
 
 
 def costs_here(pattern: str, bounded_input: bool, arity: int = 1) -> bool:

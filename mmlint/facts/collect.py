@@ -122,6 +122,7 @@ def collect_facts(
         column_shift,
         anchors,
         light.iterated_starts if light is not None else frozenset(),
+        light.input_bounds if light is not None else {},
     )
     walk.run()
     call_sites, async_defs = walk.coroutine_facts()
@@ -234,9 +235,11 @@ class FileWalk:
         column_shift: Mapping[int, int] | None = None,
         anchors: Sequence[Anchor] | None = None,
         iterated_starts: frozenset[tuple[int, int]] = frozenset(),
+        input_bounds: Mapping[Span, str] | None = None,
     ) -> None:
         self.module = module
         self.iterated_starts = iterated_starts
+        self.input_bounds: Mapping[Span, str] = input_bounds or {}
         self.column_shift = column_shift
         self.anchors = anchors
         self.real_path = real_path

@@ -8,6 +8,7 @@ ancestors, and the nodes on those chains are the only ones the builder opens.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -59,6 +60,7 @@ class WalkRecords(Protocol):
     call_places: dict[int, tuple[tuple[ScopeKind, ...], Link]]
     discarded: set[int]
     iterated_starts: frozenset[tuple[int, int]]  # mmlint.facts.light.LightFields'
+    input_bounds: Mapping[Span, str]  # mmlint.facts.light.LightFields'
 
     def span(self, node: cst.CSTNode) -> Span: ...
 
@@ -253,6 +255,8 @@ class BodyBuilder:
         awaited, parens, in_fstring, in_annotation, scheduled = call_place_flags(node, link)
         name = callee_name(node)
         span = self.walk.span(node)
+        fixed = has_bounded_input(node)
+        bound = "" if fixed else self.walk.input_bounds.get(span, "")
         self.calls.append(
             CallFact(
                 span,
@@ -270,8 +274,9 @@ class BodyBuilder:
                 scheduled=scheduled,
                 in_loop=bool(self.frame.unbounded_loop) and self.walk.in_loop(node),
                 discarded=id(node) in self.walk.discarded,
-                bounded_input=has_bounded_input(node),
+                bounded_input=fixed or bool(bound),
                 iterated=(span.line, span.column) in self.walk.iterated_starts,
+                input_bound=bound,
             )
         )
         if dotted == "asyncio.wait_for" and node.args:

@@ -20,7 +20,7 @@ import io
 import re
 import tokenize
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -50,6 +50,7 @@ from mmlint.facts.model import (
     SyncDef,
     TwinAssignment,
 )
+from mmlint.facts.input_size import InputBounds, has_bounded_input
 from mmlint.facts.iterated_ast import CONSUMERS, CONSUMING_METHODS, IteratedRoots
 from mmlint.facts.once_ast import is_guard, once_guarded_calls
 from mmlint.facts.values import expr_path, values_of
@@ -73,7 +74,6 @@ from mmlint.facts.shape_words import (
     HANDOFF_CONSUMERS,
     NOT_IMPLEMENTED,
     OFFLOAD_HINTS,
-    is_bounded_slice,
     is_constant_name,
 )
 
@@ -93,6 +93,10 @@ class LightFields(NamedTuple):
     # starts, (line, column) as its Span: mmlint.facts.iterated_ast stays the
     # one reading of that shape, and the collector looks its calls up here.
     iterated_starts: frozenset[tuple[int, int]]
+    # Why the input of each call of an async def judged short by evidence is
+    # (mmlint.facts.input_size.InputBounds.reason), by the call's Span (its
+    # start alone is shared with a call on its value, `sha256(x).hexdigest()`).
+    input_bounds: Mapping[Span, str] = {}
 
 
 def light_fields(text: str, tree: ast.Module, real_path: Path, display_path: str, round_trip: bool) -> LightFields:
@@ -102,7 +106,8 @@ def light_fields(text: str, tree: ast.Module, real_path: Path, display_path: str
     walk = _Walk(text, real_path)
     walk.run(tree, coroutines=True)
     facts = replace(walk.facts(display_path), values=values_of(tree))
-    return LightFields(facts if round_trip else replace(facts, round_trips=False), walk.iterated_starts())
+    facts = facts if round_trip else replace(facts, round_trips=False)
+    return LightFields(facts, walk.iterated_starts(), walk.input_bounds())
 
 
 def light_facts(data: bytes, real_path: Path, display_path: str) -> FileFacts | None:
@@ -560,6 +565,8 @@ class _Walk:
         node, frame, owner = pending.node, pending.frame, pending.owner
         once = once_guarded_calls(node, [call for call, _, _ in frame.calls], frame.guards, frame.globals_)
         iterated = frame.iterated.calls()
+        bounds = InputBounds(node)
+        bounded = {id(call): (True, "") if has_bounded_input(call) else _bounded_by(bounds, call) for call, _, _ in frame.calls}
         enclosing = owner[:-1]
         class_name = ".".join(p.name for p in enclosing) if enclosing and all(p.kind == model.CLASS for p in enclosing) else None
         return SyncDef(
@@ -583,7 +590,8 @@ class _Walk:
                     discarded=id(call) in self.discarded,
                     scheduled=id(call) in self.scheduled,
                     span=self._call_span(call) if self._droppable(call, scope, class_name, owner) else None,
-                    bounded_input=has_bounded_input(call),
+                    bounded_input=bounded[id(call)][0],
+                    input_bound=bounded[id(call)][1],
                     once=call in once,
                     iterated=call in iterated,
                 )
@@ -647,6 +655,19 @@ class _Walk:
             for _, frame in self.coroutines
             for call in frame.iterated.calls()
         )
+
+    def input_bounds(self) -> dict[Span, str]:
+        """Why the input of each call of an async def that is short by
+        evidence, not by a size the source fixes, is (mmlint.facts.input_size),
+        by its Span as the collector places it."""
+        found = {}
+        for node, frame in self.coroutines:
+            bounds = InputBounds(node)
+            for call, _, _ in frame.calls:
+                reason = bounds.reason(call)  # a lookup of the callee's name first: most calls stop there
+                if reason and not has_bounded_input(call):
+                    found[self._call_span(call)] = reason
+        return found
 
     def _characters(self, line: int, offset: int) -> int:
         """How many characters the first ``offset`` bytes of ``line`` hold (ast counts UTF-8 bytes)."""
@@ -1116,41 +1137,7 @@ if hasattr(ast, "TypeAlias"):
     _HANDLERS[ast.TypeAlias] = _Walk._type_alias
 
 
-def has_bounded_input(call: ast.Call) -> bool:
-    """mmlint.facts.shapes.has_bounded_input on stdlib ast."""
-    if any(keyword.arg is None for keyword in call.keywords):
-        return False  # `**kw`: libcst counts it among the positional arguments
-    return bool(call.args) and all(
-        not isinstance(arg, ast.Starred) and _is_bounded_value(arg) for arg in call.args
-    )
-
-
-def _is_bounded_value(node: ast.expr) -> bool:
-    if isinstance(node, ast.Constant):
-        return type(node.value) in (str, bytes, int, float, complex)
-    if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
-        return all(not isinstance(element, ast.Starred) and _is_bounded_value(element) for element in node.elts)
-    text = dotted_text(node)
-    if text is not None:
-        return is_constant_name(text)
-    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
-        part = node.slice
-        return part.step is None and is_bounded_slice(part.lower, part.upper, _is_constant_number, _is_negative)
-    return False
-
-
-def _is_constant_number(node: ast.expr) -> bool:
-    if isinstance(node, ast.Constant):
-        return type(node.value) is int
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-        return _is_constant_number(node.operand)
-    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)):
-        return _is_constant_number(node.left) and _is_constant_number(node.right)
-    text = dotted_text(node)
-    return text is not None and is_constant_name(text)
-
-
-def _is_negative(node: ast.expr) -> bool:
-    if isinstance(node, ast.UnaryOp):
-        return isinstance(node.op, ast.USub)
-    return isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub) and _is_negative(node.left)
+def _bounded_by(bounds: InputBounds, call: ast.Call) -> tuple[bool, str]:
+    """(CallRef.bounded_input, CallRef.input_bound) of a call whose input's size the source does not fix."""
+    reason = bounds.reason(call)
+    return bool(reason), reason

@@ -138,13 +138,19 @@ class CallFact:
     # when the callee is an async def, is dropped (MM011).
     discarded: bool = False
     # Every positional argument's size is fixed by the source (a literal, a
-    # constant, a constant-bounded slice): a call whose cost grows with its
-    # input is cheap here (mmlint.facts.shapes.has_bounded_input).
+    # constant, a constant-bounded slice: mmlint.facts.shapes.has_bounded_input)
+    # or short by evidence (``input_bound``): a call whose cost grows with its
+    # input is cheap here.
     bounded_input: bool = False
     # Its value is iterated where it is written (`for x in f()`, `list(f())`,
     # a local iterated later in the same body): a call of a generator
     # function runs its body only then (mmlint.facts.iterated_ast).
     iterated: bool = False
+    # Why every positional argument is short though the source does not fix
+    # its size ("`first_frame` is tested to be an http(s) URL", "`rid` is an
+    # identifier, short by its meaning": mmlint.facts.input_size); "" when
+    # not so. Set, ``bounded_input`` is too.
+    input_bound: str = ""
 
     @property
     def in_genexp(self) -> bool:
@@ -181,6 +187,7 @@ class CallRef:
     # flag the def sets (`if self._started: return`), mmlint.facts.once_ast.
     once: bool = False
     iterated: bool = False  # as CallFact.iterated
+    input_bound: str = ""  # as CallFact.input_bound
 
 
 # Parameter kinds, as inspect names them.

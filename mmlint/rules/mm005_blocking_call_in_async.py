@@ -49,7 +49,12 @@ class BlockingCallInAsync(Rule):
     proportion to its input: given none, or only a literal, a constant or a
     slice with constant bounds
     (`tokenizer.encode(PLACEHOLDER)`, `convert_ids_to_tokens(ids[-8:])`), it
-    is cheap and not reported; `ids[8:]` and `ids[:-2]` grow with `ids`.
+    is cheap and not reported; `ids[8:]` and `ids[:-2]` grow with `ids`. A
+    digest, base64 or compression call is cheap too when its input is short
+    by evidence: built from literals, identifiers, names and paths
+    (`request.rid`, `self.model_name`, `file_path`), or a value tested to be
+    an http(s) URL in the same def (`if url.startswith(("http://",
+    "https://")):`); a bare `url` may be a `data:` URL, a whole image.
 
     Calls of scanned sync functions are followed too: a call, in an
     `async def`, of a sync function that reaches a blocking call through

@@ -1,0 +1,402 @@
+"""How large the input of a call whose cost grows with it can be, read with
+the standard library's ``ast``: the one reading of these shapes. The light
+tier's walk (mmlint.facts.light) judges each call of its sync defs here, and
+hands the collector of the async defs (mmlint.facts.collect) the judgement of
+each call of an async def by its span.
+
+A known call whose cost grows with its input (a digest, base64, a tokenizer:
+mmlint.core.knowledge's ``sized_by_input`` sets) is light when its input is
+small. Two readings say so:
+
+- ``has_bounded_input``: every positional argument is of a size the source
+  fixes: a literal, a constant, a slice with constant bounds
+  (CallFact.bounded_input);
+- ``InputBounds.reason``: every positional argument is built only from
+  literals and values that are short whatever the request is, and why
+  (CallFact.input_bound):
+
+  - a name or attribute that is short by its meaning (``SHORT_NAMES``,
+    ``SHORT_SUFFIXES``: identifiers, names, file paths, host names);
+  - a value tested to be an http(s) URL in the same def: inside
+    ``if x.startswith(("http://", "https://")):`` (one operand of an ``and``
+    is enough; ``x.lower().startswith(...)`` too), or after
+    ``if not x.startswith(...): return`` (or ``raise``, ``continue``,
+    ``break``), or ``assert x.startswith(...)``, with no assignment to ``x``
+    in between;
+  - a local name every assignment of which, in the def's own body, is such a
+    value and no list or set (which ``append`` grows), and no other binding
+    (not a parameter, a loop target, an augmented assignment...);
+  - an f-string, a ``+`` or ``%`` of such values, a ``str(...)``,
+    ``.encode()`` / ``.decode()`` / ``.lower()`` / ``.format(...)`` /
+    ``.join([...])`` of them, a conditional expression of two.
+
+Anything else is of unknown size: the call stays as costly as its set says.
+Only the sized calls are judged, by their last name (``SIZED_NAMES``); the
+short names and the URL tests only for the sets whose cost is their input's
+size alone (``light_when_short``: digests, base64, compression,
+``LIGHT_WHEN_SHORT_NAMES``). A tokenizer's call has a fixed cost of its own
+and is made per token, in loops over the output: a short input is no
+evidence of a light def there, only one the source fixes (an f-string of
+literals and constants, a local assigned only such) is.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from typing import Final
+
+from mmlint.core.knowledge import LIGHT_WHEN_SHORT, SIZED_BY_INPUT
+from mmlint.facts.shape_words import is_bounded_slice, is_constant_name
+
+# Values short by their meaning, whatever the request: what each holds, and
+# why it stays small.
+# - identifiers (``id``, ``rid``, ``uid``, ``uuid``, ``*_id``): a request,
+#   session or trace id, a UUID or a counter, tens of bytes (``*_ids``, a
+#   list of token ids, is not one);
+# - names (``name``, ``*_name``): a model, file, tool or user name, what a
+#   person types or a configuration holds;
+# - file paths (``path``, ``filename``, ``*_path``, ``*_filename``): at most
+#   PATH_MAX (4096 bytes on Linux); the file's contents are another value;
+# - host names (``host``, ``hostname``): at most 253 characters (RFC 1035).
+# Not short by their name alone: ``url`` / ``uri`` (a ``data:`` URL carries a
+# whole base64 image or audio clip, as OpenAI-style ``image_url`` fields
+# do: short only when tested to be http(s)); ``key`` (a cache key is often
+# the request's options serialised to be hashed); ``text``, ``prompt``,
+# ``data``, ``body``, ``content``, ``image``, ``payload``.
+_IDENTIFIER, _NAME, _PATH, _HOST = "an identifier", "a name", "a file path", "a host name"
+SHORT_NAMES: Final = {
+    "id": _IDENTIFIER, "rid": _IDENTIFIER, "uid": _IDENTIFIER, "uuid": _IDENTIFIER, "name": _NAME,
+    "path": _PATH, "filename": _PATH, "host": _HOST, "hostname": _HOST,
+}
+SHORT_SUFFIXES: Final = {"_id": _IDENTIFIER, "_name": _NAME, "_path": _PATH, "_filename": _PATH}
+
+# The last names of the calls whose cost grows with their input (a typed
+# receiver called itself, ``__call__``, has no name of its own to go by),
+# and of those whose cost is only their input's size (mmlint.core.knowledge's
+# ``light_when_short`` sets: digests, base64, compression): ``sha256`` of
+# ``hashlib.sha256``.
+SIZED_NAMES: Final = frozenset(pattern.rsplit("::", 1)[-1].rsplit(".", 1)[-1] for pattern in SIZED_BY_INPUT) - {"__call__"}
+LIGHT_WHEN_SHORT_NAMES: Final = frozenset(pattern.rsplit(".", 1)[-1] for pattern in LIGHT_WHEN_SHORT)
+
+# Methods whose value is about as long as their receiver and arguments.
+_KEEPING_METHODS: Final = frozenset(
+    {"encode", "decode", "lower", "upper", "casefold", "strip", "lstrip", "rstrip", "removeprefix", "removesuffix", "format"}
+)
+# An http(s) URL: its length is bounded by what servers and clients accept
+# (a few kilobytes), and it is no ``data:`` URL.
+_URL_PREFIXES: Final = ("http://", "https://")
+_NESTED: Final = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+_EXITS: Final = (ast.Return, ast.Raise, ast.Continue, ast.Break)
+_DEPTH: Final = 6  # how far a local's value is followed through other locals
+
+Position = tuple[int, int]  # (line, column) as ast gives them: where a node starts
+
+
+def has_bounded_input(call: ast.Call) -> bool:
+    """mmlint.facts.shapes.has_bounded_input on stdlib ast: every positional
+    argument (there is one) is a literal, a constant or a constant-bounded slice."""
+    if any(keyword.arg is None for keyword in call.keywords):
+        return False  # `**kw`: libcst counts it among the positional arguments
+    return bool(call.args) and all(not isinstance(arg, ast.Starred) and _is_bounded_value(arg) for arg in call.args)
+
+
+def short_meaning(text: str) -> str:
+    """What a name or attribute chain (``request.rid``) is when its last name
+    says it is short ("an identifier", "a name", ...), else ""."""
+    last = text.rsplit(".", 1)[-1].lstrip("_")
+    if last in SHORT_NAMES:
+        return SHORT_NAMES[last]
+    return next((kind for suffix, kind in SHORT_SUFFIXES.items() if last.endswith(suffix)), "")
+
+
+def url_tested(test: ast.expr) -> str | None:
+    """``x`` of ``x.startswith(("http://", "https://"))`` (each prefix an
+    http(s) one; ``x.lower()`` / ``x.strip()`` before it too), as dotted text."""
+    if not (isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute) and test.func.attr == "startswith"):
+        return None
+    if len(test.args) != 1 or test.keywords:
+        return None
+    prefix = test.args[0]
+    prefixes = prefix.elts if isinstance(prefix, ast.Tuple) else [prefix]
+    if not prefixes or not all(
+        isinstance(item, ast.Constant) and isinstance(item.value, str) and item.value.lower().startswith(_URL_PREFIXES)
+        for item in prefixes
+    ):
+        return None
+    receiver = test.func.value
+    while (
+        isinstance(receiver, ast.Call)
+        and isinstance(receiver.func, ast.Attribute)
+        and receiver.func.attr in ("lower", "casefold", "strip", "lstrip", "rstrip")
+        and not receiver.args
+        and not receiver.keywords
+    ):
+        receiver = receiver.func.value
+    return _dotted(receiver)
+
+
+class InputBounds:
+    """The judgements of one def's calls (its own body): built once per def,
+    its guards and locals read only when a sized call asks."""
+
+    def __init__(self, function: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        self.function = function
+        self._regions: list[tuple[str, Position, Position]] | None = None
+        self._locals: dict[str, list[ast.expr]] | None = None
+        self._visiting: set[str] = set()
+        self._by_meaning = False  # the call judged is a light_when_short one: short names and URL tests count
+
+    def reason(self, call: ast.Call) -> str:
+        """Why every positional argument of ``call`` is short ("`first_frame`
+        is tested to be an http(s) URL"), when the call is a sized one
+        (SIZED_NAMES) and they are; "" otherwise (unknown: unbounded)."""
+        func = call.func
+        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+        if name not in SIZED_NAMES or not call.args or any(keyword.arg is None for keyword in call.keywords):
+            return ""
+        self._by_meaning = name in LIGHT_WHEN_SHORT_NAMES
+        reasons = []
+        for arg in call.args:
+            found = None if isinstance(arg, ast.Starred) else self._judge(arg, 0)
+            if found is None:
+                return ""
+            reasons.append(found)
+        return next((reason for reason in reasons if reason), "its input is built from literals")
+
+    def _judge(self, node: ast.expr, depth: int) -> str | None:
+        """None: of unknown size; "": fixed by the source; else why it is short."""
+        if _is_bounded_value(node):
+            return ""
+        if isinstance(node, ast.JoinedStr):
+            return self._all([part for value in node.values if isinstance(value, ast.FormattedValue) for part in _formatted(value)], depth)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mod)):
+            return self._all([node.left, node.right], depth)
+        if isinstance(node, ast.IfExp):
+            return self._all([node.body, node.orelse], depth)
+        if isinstance(node, (ast.List, ast.Tuple)):
+            return self._all(node.elts, depth)
+        if isinstance(node, ast.Call):
+            return self._call(node, depth)
+        text = _dotted(node)
+        if text is None:
+            return None
+        meaning = short_meaning(text) if self._by_meaning else ""
+        if meaning:
+            return f"`{text}` is {meaning}, short by its meaning"
+        if self._by_meaning and self._url_at(text, (node.lineno, node.col_offset)):
+            return f"`{text}` is tested to be an http(s) URL"
+        if isinstance(node, ast.Name) and depth < _DEPTH:
+            return self._local(node.id, depth)
+        return None
+
+    def _all(self, nodes: list[ast.expr], depth: int) -> str | None:
+        reasons = []
+        for node in nodes:
+            found = None if isinstance(node, ast.Starred) else self._judge(node, depth)
+            if found is None:
+                return None
+            reasons.append(found)
+        return next((reason for reason in reasons if reason), "")
+
+    def _call(self, node: ast.Call, depth: int) -> str | None:
+        if any(keyword.arg is None for keyword in node.keywords):
+            return None
+        keywords = [keyword.value for keyword in node.keywords]
+        func = node.func
+        if isinstance(func, ast.Name) and func.id == "str" and len(node.args) <= 1 and not keywords:
+            return self._all(node.args, depth)
+        if not isinstance(func, ast.Attribute):
+            return None
+        if func.attr in _KEEPING_METHODS:
+            return self._all([func.value, *node.args, *keywords], depth)
+        if func.attr == "join" and len(node.args) == 1 and not keywords and isinstance(node.args[0], (ast.List, ast.Tuple)):
+            return self._all([func.value, node.args[0]], depth)
+        return None
+
+    def _local(self, name: str, depth: int) -> str | None:
+        """A local name every binding of which is an assignment of a short value."""
+        values = self._local_values().get(name)
+        if not values or name in self._visiting or any(_holds_mutable(value) for value in values):
+            return None
+        self._visiting.add(name)
+        try:
+            found = self._all(values, depth + 1)
+        finally:
+            self._visiting.discard(name)
+        if found is None:
+            return None
+        return found or f"`{name}` is built from literals"
+
+    def _local_values(self) -> dict[str, list[ast.expr]]:
+        """The values assigned to each local name of the def's own body that
+        is bound by plain assignments only (a parameter, a loop or `with`
+        target, an augmented assignment, `global`... makes it unknown)."""
+        if self._locals is None:
+            values: dict[str, list[ast.expr]] = {}
+            plain: set[int] = set()
+            other: set[str] = {arg.arg for arg in _parameters(self.function.args)}
+            for node in _own_nodes(self.function.body):
+                if isinstance(node, ast.Assign):
+                    for target in node.targets:
+                        if isinstance(target, ast.Name):
+                            values.setdefault(target.id, []).append(node.value)
+                            plain.add(id(target))
+                elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
+                    values.setdefault(node.target.id, []).append(node.value)
+                    plain.add(id(node.target))
+                elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load) and id(node) not in plain:
+                    other.add(node.id)
+                elif isinstance(node, (ast.Global, ast.Nonlocal)):
+                    other.update(node.names)
+                elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                    other.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
+                elif isinstance(node, ast.ExceptHandler) and node.name:
+                    other.add(node.name)
+                elif isinstance(node, _NESTED) and not isinstance(node, ast.Lambda):
+                    other.add(node.name)
+            self._locals = {name: found for name, found in values.items() if name not in other}
+        return self._locals
+
+    def _url_at(self, text: str, at: Position) -> bool:
+        return any(tested == text and start <= at < end for tested, start, end in self._url_regions())
+
+    def _url_regions(self) -> list[tuple[str, Position, Position]]:
+        """(the value tested, where the statements it is a URL in start and end)."""
+        if self._regions is None:
+            self._regions = []
+            for block in _blocks(self.function.body):
+                for index, statement in enumerate(block):
+                    self._regions.extend(_regions_of(statement, block[index + 1 :]))
+        return self._regions
+
+
+def _regions_of(statement: ast.stmt, rest: list[ast.stmt]) -> Iterator[tuple[str, Position, Position]]:
+    if isinstance(statement, ast.If):
+        for tested in _conjuncts(statement.test, ast.And):
+            text = url_tested(tested)
+            if text is not None:
+                yield from _unassigned(text, statement.body)
+        if statement.body and isinstance(statement.body[-1], _EXITS):
+            for negated in _conjuncts(statement.test, ast.Or):
+                if isinstance(negated, ast.UnaryOp) and isinstance(negated.op, ast.Not):
+                    text = url_tested(negated.operand)
+                    if text is not None:
+                        yield from _unassigned(text, rest)
+    elif isinstance(statement, ast.Assert):
+        for tested in _conjuncts(statement.test, ast.And):
+            text = url_tested(tested)
+            if text is not None:
+                yield from _unassigned(text, rest)
+
+
+def _unassigned(text: str, statements: list[ast.stmt]) -> Iterator[tuple[str, Position, Position]]:
+    """The region these statements span, unless one of them assigns ``text``."""
+    if not statements:
+        return
+    for node in _own_nodes(statements):
+        if isinstance(node, (ast.Name, ast.Attribute)) and not isinstance(node.ctx, ast.Load) and _dotted(node) == text:
+            return
+        if isinstance(node, (ast.Global, ast.Nonlocal)) and text.split(".", 1)[0] in node.names:
+            return
+    first, last = statements[0], statements[-1]
+    yield text, (first.lineno, first.col_offset), (last.end_lineno or last.lineno, last.end_col_offset or 0)
+
+
+def _conjuncts(test: ast.expr, op: type[ast.boolop]) -> list[ast.expr]:
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, op):
+        return [part for value in test.values for part in _conjuncts(value, op)]
+    return [test]
+
+
+def _blocks(body: list[ast.stmt]) -> Iterator[list[ast.stmt]]:
+    """Every statement list of the def's own body (not into nested defs or classes)."""
+    stack = [body]
+    while stack:
+        block = stack.pop()
+        yield block
+        for statement in block:
+            if isinstance(statement, _NESTED):
+                continue
+            for name in ("body", "orelse", "finalbody"):
+                inner = getattr(statement, name, None)
+                if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
+                    stack.append(inner)
+            for handler in getattr(statement, "handlers", ()):
+                stack.append(handler.body)
+            for case in getattr(statement, "cases", ()):
+                stack.append(case.body)
+
+
+def _own_nodes(statements: list[ast.stmt]) -> Iterator[ast.AST]:
+    """Every node of these statements, not into nested defs, lambdas or classes
+    (their names are bound here, their bodies are not)."""
+    stack: list[ast.AST] = list(reversed(statements))
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, _NESTED):
+            stack.extend(ast.iter_child_nodes(node))
+
+
+def _holds_mutable(value: ast.expr) -> bool:
+    """A list or set display anywhere in a value: what it holds may grow after the assignment."""
+    return any(isinstance(node, (ast.List, ast.Set)) for node in ast.walk(value))
+
+
+def _parameters(args: ast.arguments) -> list[ast.arg]:
+    found = [*args.posonlyargs, *args.args, *args.kwonlyargs]
+    return found + [arg for arg in (args.vararg, args.kwarg) if arg is not None]
+
+
+def _formatted(value: ast.FormattedValue) -> list[ast.expr]:
+    """The expressions of a replacement field, its format spec's included (``{x:>{width}}``)."""
+    parts: list[ast.expr] = [value.value]
+    if isinstance(value.format_spec, ast.JoinedStr):
+        parts += [part for inner in value.format_spec.values if isinstance(inner, ast.FormattedValue) for part in _formatted(inner)]
+    return parts
+
+
+def _dotted(node: ast.AST) -> str | None:
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+def _is_bounded_value(node: ast.expr) -> bool:
+    if isinstance(node, ast.Constant):
+        return type(node.value) in (str, bytes, int, float, complex)
+    if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+        return all(not isinstance(element, ast.Starred) and _is_bounded_value(element) for element in node.elts)
+    text = _dotted(node)
+    if text is not None:
+        return is_constant_name(text)
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+        part = node.slice
+        return part.step is None and is_bounded_slice(part.lower, part.upper, _is_constant_number, _is_negative)
+    return False
+
+
+def _is_constant_number(node: ast.expr) -> bool:
+    if isinstance(node, ast.Constant):
+        return type(node.value) is int
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        return _is_constant_number(node.operand)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)):
+        return _is_constant_number(node.left) and _is_constant_number(node.right)
+    text = _dotted(node)
+    return text is not None and is_constant_name(text)
+
+
+def _is_negative(node: ast.expr) -> bool:
+    if isinstance(node, ast.UnaryOp):
+        return isinstance(node.op, ast.USub)
+    return isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub) and _is_negative(node.left)
+
+
+__all__ = ["LIGHT_WHEN_SHORT_NAMES", "SHORT_NAMES", "SHORT_SUFFIXES", "SIZED_NAMES", "InputBounds", "has_bounded_input", "short_meaning", "url_tested"]
