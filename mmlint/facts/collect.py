@@ -235,11 +235,11 @@ class FileWalk:
         column_shift: Mapping[int, int] | None = None,
         anchors: Sequence[Anchor] | None = None,
         iterated_starts: frozenset[tuple[int, int]] = frozenset(),
-        input_bounds: Mapping[Span, str] | None = None,
+        input_bounds: Mapping[Span, tuple[bool, str]] | None = None,
     ) -> None:
         self.module = module
         self.iterated_starts = iterated_starts
-        self.input_bounds: Mapping[Span, str] = input_bounds or {}
+        self.input_bounds: Mapping[Span, tuple[bool, str]] = input_bounds or {}
         self.column_shift = column_shift
         self.anchors = anchors
         self.real_path = real_path

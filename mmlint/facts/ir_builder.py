@@ -27,13 +27,14 @@ from mmlint.facts.ir import (
     Try,
 )
 from mmlint.facts.model import AwaitFact, CallFact, TimeoutFact
-from mmlint.facts.shapes import has_bounded_input
 from mmlint.core.diagnostics import Span
 from mmlint.facts.model import CalleeRef, ScopeKind
 from mmlint.facts.syntax import Link, call_place_flags, callee_name, dotted_text, short_text
 
 TIMEOUT_CONTEXTS = frozenset({"asyncio.timeout", "asyncio.timeout_at", "async_timeout.timeout"})
 FUTURE_FACTORIES = frozenset({"concurrent.futures.Future", "asyncio.run_coroutine_threadsafe"})
+# A call the light walk found no small input for (or a file CPython cannot parse).
+_NOT_BOUNDED = (False, "")
 
 
 
@@ -60,7 +61,7 @@ class WalkRecords(Protocol):
     call_places: dict[int, tuple[tuple[ScopeKind, ...], Link]]
     discarded: set[int]
     iterated_starts: frozenset[tuple[int, int]]  # mmlint.facts.light.LightFields'
-    input_bounds: Mapping[Span, str]  # mmlint.facts.light.LightFields'
+    input_bounds: Mapping[Span, tuple[bool, str]]  # mmlint.facts.light.LightFields'
 
     def span(self, node: cst.CSTNode) -> Span: ...
 
@@ -255,8 +256,7 @@ class BodyBuilder:
         awaited, parens, in_fstring, in_annotation, scheduled = call_place_flags(node, link)
         name = callee_name(node)
         span = self.walk.span(node)
-        fixed = has_bounded_input(node)
-        bound = "" if fixed else self.walk.input_bounds.get(span, "")
+        fixed, bound = self.walk.input_bounds.get(span, _NOT_BOUNDED)
         self.calls.append(
             CallFact(
                 span,

@@ -93,10 +93,12 @@ class LightFields(NamedTuple):
     # starts, (line, column) as its Span: mmlint.facts.iterated_ast stays the
     # one reading of that shape, and the collector looks its calls up here.
     iterated_starts: frozenset[tuple[int, int]]
-    # Why the input of each call of an async def judged short by evidence is
-    # (mmlint.facts.input_size.InputBounds.reason), by the call's Span (its
-    # start alone is shared with a call on its value, `sha256(x).hexdigest()`).
-    input_bounds: Mapping[Span, str] = {}
+    # Each call of an async def whose input is small, by the call's Span (its
+    # start alone is shared with a call on its value, `sha256(x).hexdigest()`):
+    # (its size is fixed by the source: input_size.has_bounded_input, why it is
+    # short by evidence otherwise: InputBounds.reason). input_size is the one
+    # reading of both; the collector looks its calls up here.
+    input_bounds: Mapping[Span, tuple[bool, str]] = {}
 
 
 def light_fields(text: str, tree: ast.Module, real_path: Path, display_path: str, round_trip: bool) -> LightFields:
@@ -656,17 +658,19 @@ class _Walk:
             for call in frame.iterated.calls()
         )
 
-    def input_bounds(self) -> dict[Span, str]:
-        """Why the input of each call of an async def that is short by
-        evidence, not by a size the source fixes, is (mmlint.facts.input_size),
-        by its Span as the collector places it."""
+    def input_bounds(self) -> dict[Span, tuple[bool, str]]:
+        """(fixed, why short) of each call of an async def whose input is
+        small (mmlint.facts.input_size), by its Span as the collector places it."""
         found = {}
         for node, frame in self.coroutines:
             bounds = InputBounds(node)
             for call, _, _ in frame.calls:
+                if has_bounded_input(call):
+                    found[self._call_span(call)] = (True, "")
+                    continue
                 reason = bounds.reason(call)  # a lookup of the callee's name first: most calls stop there
-                if reason and not has_bounded_input(call):
-                    found[self._call_span(call)] = reason
+                if reason:
+                    found[self._call_span(call)] = (False, reason)
         return found
 
     def _characters(self, line: int, offset: int) -> int:

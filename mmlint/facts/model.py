@@ -138,7 +138,7 @@ class CallFact:
     # when the callee is an async def, is dropped (MM011).
     discarded: bool = False
     # Every positional argument's size is fixed by the source (a literal, a
-    # constant, a constant-bounded slice: mmlint.facts.shapes.has_bounded_input)
+    # constant, a constant-bounded slice: mmlint.facts.input_size.has_bounded_input)
     # or short by evidence (``input_bound``): a call whose cost grows with its
     # input is cheap here.
     bounded_input: bool = False

@@ -11,7 +11,6 @@ from mmlint.facts.shape_words import (
     BOUNDED_WRAPPERS,
     HANDOFF_CONSUMERS,
     OFFLOAD_HINTS,
-    is_bounded_slice,
     is_constant_name,
 )
 from mmlint.facts.syntax import dotted_tail, dotted_text
@@ -127,47 +126,3 @@ def literal_all(value: cst.BaseExpression) -> tuple[str, ...] | None:
             return None  # a bytes literal
         names.append(text)
     return tuple(names)
-
-
-def has_bounded_input(call: cst.Call) -> bool:
-    """Whether every positional argument of ``call`` is of a size fixed by
-    the source (there is at least one): a literal, a constant, or a slice
-    with constant bounds (``ids[-OFFSET - 2:]``, ``text[:64]``). A call whose
-    cost grows with its input (a tokenizer's) is then cheap, whatever the
-    request is."""
-    positional = [arg for arg in call.args if arg.keyword is None]  # `**kw` too: star "**"
-    return bool(positional) and all(not arg.star and _is_bounded_value(arg.value) for arg in positional)
-
-
-def _is_bounded_value(node: cst.BaseExpression) -> bool:
-    if type(node) in (cst.SimpleString, cst.Integer, cst.Float, cst.Imaginary):
-        return True
-    if type(node) is cst.ConcatenatedString:
-        return _is_bounded_value(node.left) and _is_bounded_value(node.right)
-    if isinstance(node, (cst.List, cst.Tuple, cst.Set)):
-        return all(type(element) is cst.Element and _is_bounded_value(element.value) for element in node.elements)
-    text = dotted_text(node)
-    if text is not None:
-        return is_constant_name(text)
-    if type(node) is cst.Subscript and len(node.slice) == 1 and type(node.slice[0].slice) is cst.Slice:
-        part = node.slice[0].slice
-        return part.step is None and is_bounded_slice(part.lower, part.upper, _is_constant_number, _is_negative)
-    return False
-
-
-def _is_constant_number(node: cst.BaseExpression) -> bool:
-    if isinstance(node, cst.Integer):
-        return True
-    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
-        return _is_constant_number(node.expression)
-    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Subtract, cst.Multiply)):
-        return _is_constant_number(node.left) and _is_constant_number(node.right)
-    text = dotted_text(node)
-    return text is not None and is_constant_name(text)
-
-
-def _is_negative(node: cst.BaseExpression) -> bool:
-    """``-K``, ``-K - 2``: an index counted from the end."""
-    if isinstance(node, cst.UnaryOperation):
-        return isinstance(node.operator, cst.Minus)
-    return isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Subtract) and _is_negative(node.left)
