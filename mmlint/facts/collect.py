@@ -66,8 +66,6 @@ from mmlint.facts.scopes import (
     bound_in_function,
 )
 from mmlint.facts.shapes import (
-    is_bounded_iterable,
-    loop_description,
     receiver_chain,
 )
 from mmlint.facts.stub_like import is_stub_like_body
@@ -121,8 +119,7 @@ def collect_facts(
         twins,
         column_shift,
         anchors,
-        light.iterated_starts if light is not None else frozenset(),
-        light.input_bounds if light is not None else {},
+        light,
     )
     walk.run()
     call_sites, async_defs = walk.coroutine_facts()
@@ -234,12 +231,15 @@ class FileWalk:
         twins: tuple[TwinPair, ...],
         column_shift: Mapping[int, int] | None = None,
         anchors: Sequence[Anchor] | None = None,
-        iterated_starts: frozenset[tuple[int, int]] = frozenset(),
-        input_bounds: Mapping[Span, tuple[bool, str]] | None = None,
+        light: LightFields | None = None,
     ) -> None:
         self.module = module
-        self.iterated_starts = iterated_starts
-        self.input_bounds: Mapping[Span, tuple[bool, str]] = input_bounds or {}
+        # What the light tier, the one reading of these shapes, found of the
+        # async defs' calls and loops (none for a file CPython cannot parse).
+        self.iterated_starts = light.iterated_starts if light is not None else frozenset()
+        self.input_bounds: Mapping[Span, tuple[bool, str]] = light.input_bounds if light is not None else {}
+        self.loops: Mapping[tuple[int, int], tuple[bool, str]] = light.loops if light is not None else {}
+        self.calls_in_loops: frozenset[Span] = light.calls_in_loops if light is not None else frozenset()
         self.column_shift = column_shift
         self.anchors = anchors
         self.real_path = real_path
@@ -395,15 +395,7 @@ class FileWalk:
         return False
 
     def _for(self, node: cst.For, ctx: _Context, link: Link, stack: _Stack) -> bool:
-        self._bind_targets(ctx, node.target)
-        return self._while(node, ctx, link, stack)
-
-    def _while(self, node: cst.For | cst.While, ctx: _Context, link: Link, stack: _Stack) -> bool:
-        frame = ctx.frame
-        if frame is not None:
-            frame.has_loop = True
-            if not frame.unbounded_loop and not (isinstance(node, cst.For) and is_bounded_iterable(node.iter)):
-                frame.unbounded_loop = loop_description(node, self.module)
+        self._bind_targets(ctx, node.target)  # its loop is the light walk's (LightFields.loops)
         return False
 
     def _as_name(self, node: cst.AsName, ctx: _Context, link: Link, stack: _Stack) -> bool:
@@ -549,18 +541,6 @@ class FileWalk:
             return f"<expr>.{receiver_chain(call.func)}"
         return "<expr>"
 
-    def in_loop(self, call: cst.Call) -> bool:
-        """Whether a call in a body sits inside a `for` / `while` of that body."""
-        link: Link | None = self.call_places[id(call)][1]
-        while link is not None:
-            kind = type(link[0])  # exact: see mmlint.facts.syntax.dotted_text
-            if kind is cst.For or kind is cst.While:
-                return True
-            if kind is cst.FunctionDef or kind is cst.Lambda or kind is cst.ClassDef:
-                return False
-            link = link[1]
-        return False
-
     def callee_ref(self, func: cst.BaseExpression) -> CalleeRef:
         """What a call's callee refers to; ``func`` must be the callee of a call in a body."""
         scope = self.call_scopes.get(id(func))
@@ -672,6 +652,7 @@ class FileWalk:
         body = builder.build()
         def_start = self.starts[id(node)]
         name_range = self.ranges[id(node.name)]
+        has_loop, unbounded_loop = self.loops.get((def_start[0], def_start[1] + 1), _NO_LOOP)
         class_node = pending.class_node
         params = parameters_of(node.params)
         return AsyncDef(
@@ -688,15 +669,18 @@ class FileWalk:
             is_generator=frame.is_generator,
             opaque_decorators=opaque_decorators(node),
             params=params,
-            has_loop=frame.has_loop,
+            has_loop=has_loop,
             body=body,
             awaits=tuple(builder.awaits),
             calls=tuple(builder.calls),
             timeouts=tuple(builder.timeouts),
             has_suspension_point=has_suspension_point(body),
             is_stub_like=is_stub_like_body(node.body, frozenset(p.name for p in params)),
-            unbounded_loop=frame.unbounded_loop,
+            unbounded_loop=unbounded_loop,
         )
+
+
+_NO_LOOP = (False, "")
 
 
 def _class_name(owner: tuple[Owner, ...]) -> str | None:
@@ -750,7 +734,6 @@ _HANDLERS: dict[type[cst.CSTNode], Callable[[FileWalk, Any, _Context, Link, _Sta
     cst.AugAssign: FileWalk._binding_target,
     cst.NamedExpr: FileWalk._binding_target,
     cst.For: FileWalk._for,
-    cst.While: FileWalk._while,
     cst.AsName: FileWalk._as_name,
     cst.TypeVar: FileWalk._type_parameter,
     cst.TypeVarTuple: FileWalk._type_parameter,

@@ -50,8 +50,6 @@ class Frame:
     assigns: list[cst.Assign] = field(default_factory=list)
     returns: list[cst.Return] = field(default_factory=list)
     is_generator: bool = False
-    has_loop: bool = False
-    unbounded_loop: str = ""  # the first loop whose trip count grows with the input (mmlint.facts.shapes)
 
 
 class WalkRecords(Protocol):
@@ -62,6 +60,7 @@ class WalkRecords(Protocol):
     discarded: set[int]
     iterated_starts: frozenset[tuple[int, int]]  # mmlint.facts.light.LightFields'
     input_bounds: Mapping[Span, tuple[bool, str]]  # mmlint.facts.light.LightFields'
+    calls_in_loops: frozenset[Span]  # mmlint.facts.light.LightFields'
 
     def span(self, node: cst.CSTNode) -> Span: ...
 
@@ -69,7 +68,6 @@ class WalkRecords(Protocol):
 
     def dotted_callee(self, call: cst.Call, imports_seen: int | None = None) -> str: ...
 
-    def in_loop(self, call: cst.Call) -> bool: ...
 
     def callee_ref(self, func: cst.BaseExpression) -> CalleeRef: ...
 
@@ -272,7 +270,7 @@ class BodyBuilder:
                 in_fstring=in_fstring,
                 in_annotation=in_annotation,
                 scheduled=scheduled,
-                in_loop=bool(self.frame.unbounded_loop) and self.walk.in_loop(node),
+                in_loop=span in self.walk.calls_in_loops,
                 discarded=id(node) in self.walk.discarded,
                 bounded_input=fixed or bool(bound),
                 iterated=(span.line, span.column) in self.walk.iterated_starts,

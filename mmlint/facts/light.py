@@ -99,6 +99,13 @@ class LightFields(NamedTuple):
     # short by evidence otherwise: InputBounds.reason). input_size is the one
     # reading of both; the collector looks its calls up here.
     input_bounds: Mapping[Span, tuple[bool, str]] = {}
+    # The loops of each async def, by where the def starts ((line, column) as
+    # its Span): (a for / while / async for in its own body, the first of
+    # them whose trip count grows with the input, described); and the Spans of
+    # its calls inside such a loop when it has one (CallFact.in_loop). This
+    # walk is the one reading of loops; the collector looks them up here.
+    loops: Mapping[tuple[int, int], tuple[bool, str]] = {}
+    calls_in_loops: frozenset[Span] = frozenset()
 
 
 def light_fields(text: str, tree: ast.Module, real_path: Path, display_path: str, round_trip: bool) -> LightFields:
@@ -109,7 +116,8 @@ def light_fields(text: str, tree: ast.Module, real_path: Path, display_path: str
     walk.run(tree, coroutines=True)
     facts = replace(walk.facts(display_path), values=values_of(tree))
     facts = facts if round_trip else replace(facts, round_trips=False)
-    return LightFields(facts, walk.iterated_starts(), walk.input_bounds())
+    loops, calls_in_loops = walk.coroutine_loops()
+    return LightFields(facts, walk.iterated_starts(), walk.input_bounds(), loops, calls_in_loops)
 
 
 def light_facts(data: bytes, real_path: Path, display_path: str) -> FileFacts | None:
@@ -657,6 +665,18 @@ class _Walk:
             for _, frame in self.coroutines
             for call in frame.iterated.calls()
         )
+
+    def coroutine_loops(self) -> tuple[dict[tuple[int, int], tuple[bool, str]], frozenset[Span]]:
+        """LightFields.loops and LightFields.calls_in_loops."""
+        loops: dict[tuple[int, int], tuple[bool, str]] = {}
+        in_loops: list[Span] = []
+        for node, frame in self.coroutines:
+            if not frame.has_loop:
+                continue
+            loops[(node.lineno, self._characters(node.lineno, node.col_offset) + 1)] = (True, frame.unbounded_loop)
+            if frame.unbounded_loop:
+                in_loops += (self._call_span(call) for call, _, in_loop in frame.calls if in_loop)
+        return loops, frozenset(in_loops)
 
     def input_bounds(self) -> dict[Span, tuple[bool, str]]:
         """(fixed, why short) of each call of an async def whose input is

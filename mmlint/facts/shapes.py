@@ -1,53 +1,19 @@
-"""Small syntactic judgements the facts record for the findings' weight and
-advice: whether a loop's trip count is fixed, the attribute chain of a
-computed receiver, functions handed to something that runs them as
-coroutines, and twins defined by assignment."""
+"""Small syntactic judgements the collector records on libcst's tree: the
+attribute chain of a computed receiver, functions handed to something that
+runs them as coroutines, and twins defined by assignment."""
 
 from __future__ import annotations
 
 import libcst as cst
 
 from mmlint.facts.shape_words import (
-    BOUNDED_WRAPPERS,
     HANDOFF_CONSUMERS,
     OFFLOAD_HINTS,
     is_constant_name,
 )
-from mmlint.facts.syntax import dotted_tail, dotted_text
+from mmlint.facts.syntax import dotted_tail
 
 __all__ = ["HANDOFF_CONSUMERS", "is_constant_name"]
-
-_LITERALS = (cst.List, cst.Tuple, cst.Set, cst.Dict, cst.SimpleString, cst.ConcatenatedString)
-
-
-def is_bounded_iterable(node: cst.BaseExpression) -> bool:
-    """A loop over a literal, a constant, a literal ``range`` or a container
-    method of one of those: its trip count does not grow with the input."""
-    if isinstance(node, _LITERALS):
-        return not any(isinstance(element, (cst.StarredElement, cst.StarredDictElement)) for element in getattr(node, "elements", ()))
-    text = dotted_text(node)
-    if text is not None:
-        return is_constant_name(text)
-    if isinstance(node, cst.Call):
-        name = dotted_tail(node.func)
-        if name == "range":
-            return all(isinstance(arg.value, (cst.Integer, cst.UnaryOperation)) for arg in node.args)
-        if name in BOUNDED_WRAPPERS and node.args:
-            return all(is_bounded_iterable(arg.value) for arg in node.args if arg.keyword is None)
-        if isinstance(node.func, cst.Attribute) and name in ("items", "keys", "values") and not node.args:
-            return is_bounded_iterable(node.func.value)
-    return False
-
-
-def loop_description(node: cst.For | cst.While, module: cst.Module) -> str:
-    """What an unbounded loop runs over, for a reason: "a loop over `request.items`"."""
-    if isinstance(node, cst.While):
-        return "a `while` loop"
-    text = module.code_for_node(node.iter)
-    if len(text) > 40 or "\n" in text:
-        text = (dotted_text(node.iter) or text.split("(", 1)[0] + "(...)")[:40]
-    return f"a loop over `{text}`"
-
 
 def receiver_chain(func: cst.Attribute) -> str:
     """The attribute chain of a method on a computed receiver, with the call
