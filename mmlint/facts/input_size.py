@@ -47,6 +47,7 @@ from collections.abc import Iterator
 from typing import Final
 
 from mmlint.core.knowledge import LIGHT_WHEN_SHORT, SIZED_BY_INPUT
+from mmlint.facts.once_ast import dotted_name
 from mmlint.facts.shape_words import is_bounded_slice, is_constant_name
 
 # Values short by their meaning, whatever the request: what each holds, and
@@ -133,7 +134,7 @@ def url_tested(test: ast.expr) -> str | None:
         and not receiver.keywords
     ):
         receiver = receiver.func.value
-    return _dotted(receiver)
+    return dotted_name(receiver)
 
 
 class InputBounds:
@@ -178,7 +179,7 @@ class InputBounds:
             return self._all(node.elts, depth)
         if isinstance(node, ast.Call):
             return self._call(node, depth)
-        text = _dotted(node)
+        text = dotted_name(node)
         if text is None:
             return None
         meaning = short_meaning(text) if self._by_meaning else ""
@@ -295,7 +296,7 @@ def _unassigned(text: str, statements: list[ast.stmt]) -> Iterator[tuple[str, Po
     if not statements:
         return
     for node in _own_nodes(statements):
-        if isinstance(node, (ast.Name, ast.Attribute)) and not isinstance(node.ctx, ast.Load) and _dotted(node) == text:
+        if isinstance(node, (ast.Name, ast.Attribute)) and not isinstance(node.ctx, ast.Load) and dotted_name(node) == text:
             return
         if isinstance(node, (ast.Global, ast.Nonlocal)) and text.split(".", 1)[0] in node.names:
             return
@@ -357,23 +358,12 @@ def _formatted(value: ast.FormattedValue) -> list[ast.expr]:
     return parts
 
 
-def _dotted(node: ast.AST) -> str | None:
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    parts.append(node.id)
-    return ".".join(reversed(parts))
-
-
 def _is_bounded_value(node: ast.expr) -> bool:
     if isinstance(node, ast.Constant):
         return type(node.value) in (str, bytes, int, float, complex)
     if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
         return all(not isinstance(element, ast.Starred) and _is_bounded_value(element) for element in node.elts)
-    text = _dotted(node)
+    text = dotted_name(node)
     if text is not None:
         return is_constant_name(text)
     if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
@@ -389,7 +379,7 @@ def _is_constant_number(node: ast.expr) -> bool:
         return _is_constant_number(node.operand)
     if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)):
         return _is_constant_number(node.left) and _is_constant_number(node.right)
-    text = _dotted(node)
+    text = dotted_name(node)
     return text is not None and is_constant_name(text)
 
 

@@ -22,7 +22,8 @@ from collections.abc import Iterator
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 
-def _text(node: ast.AST) -> str | None:
+def dotted_name(node: ast.AST) -> str | None:
+    """``a.b.c`` of a name or attribute chain, else None (stdlib ast)."""
     parts: list[str] = []
     while isinstance(node, ast.Attribute):
         parts.append(node.attr)
@@ -44,7 +45,7 @@ def _own_nodes(nodes: list[ast.stmt]) -> Iterator[ast.AST]:
 
 def _object_attribute(node: ast.AST) -> str | None:
     """``self.a`` / ``cls.a``, or ``getattr(self, "a", ...)``, as ``self.a``."""
-    text = _text(node)
+    text = dotted_name(node)
     if text is not None and text.count(".") == 1 and text.split(".")[0] in ("self", "cls"):
         return text
     if (
@@ -71,7 +72,7 @@ def _assigned(nodes: list[ast.stmt]) -> set[str]:
         elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
             targets = [node.target]
         for target in targets:
-            text = _text(target)
+            text = dotted_name(target)
             if text is not None:
                 found.add(text)
     return found
@@ -96,7 +97,7 @@ def _is_lazy_init(node: ast.If, globals_: set[str]) -> bool:
     stores = any(t.split(".")[0] in ("self", "cls") and t.count(".") == 1 for t in assigned) or bool(assigned & globals_)
     if not stores:
         return False
-    text = _text(guarded)
+    text = dotted_name(guarded)
     if text is not None and text in assigned:
         return True
     attribute = _object_attribute(guarded)
