@@ -237,8 +237,8 @@ class FileWalk:
         # What the light tier, the one reading of these shapes, found of the
         # async defs' calls and loops (none for a file CPython cannot parse).
         self.iterated_starts = light.iterated_starts if light is not None else frozenset()
-        self.input_bounds: Mapping[Span, tuple[bool, str]] = light.input_bounds if light is not None else {}
-        self.loops: Mapping[tuple[int, int], tuple[bool, str]] = light.loops if light is not None else {}
+        self.input_bounds: Mapping[Span, str] = light.input_bounds if light is not None else {}
+        self.loops: Mapping[tuple[int, int], str] = light.loops if light is not None else {}
         self.calls_in_loops: frozenset[Span] = light.calls_in_loops if light is not None else frozenset()
         self.column_shift = column_shift
         self.anchors = anchors
@@ -652,7 +652,7 @@ class FileWalk:
         body = builder.build()
         def_start = self.starts[id(node)]
         name_range = self.ranges[id(node.name)]
-        has_loop, unbounded_loop = self.loops.get((def_start[0], def_start[1] + 1), _NO_LOOP)
+        unbounded_loop = self.loops.get((def_start[0], def_start[1] + 1))
         class_node = pending.class_node
         params = parameters_of(node.params)
         return AsyncDef(
@@ -669,18 +669,15 @@ class FileWalk:
             is_generator=frame.is_generator,
             opaque_decorators=opaque_decorators(node),
             params=params,
-            has_loop=has_loop,
+            has_loop=unbounded_loop is not None,
             body=body,
             awaits=tuple(builder.awaits),
             calls=tuple(builder.calls),
             timeouts=tuple(builder.timeouts),
             has_suspension_point=has_suspension_point(body),
             is_stub_like=is_stub_like_body(node.body, frozenset(p.name for p in params)),
-            unbounded_loop=unbounded_loop,
+            unbounded_loop=unbounded_loop or "",
         )
-
-
-_NO_LOOP = (False, "")
 
 
 def _class_name(owner: tuple[Owner, ...]) -> str | None:

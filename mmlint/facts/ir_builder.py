@@ -33,8 +33,6 @@ from mmlint.facts.syntax import Link, call_place_flags, callee_name, dotted_text
 
 TIMEOUT_CONTEXTS = frozenset({"asyncio.timeout", "asyncio.timeout_at", "async_timeout.timeout"})
 FUTURE_FACTORIES = frozenset({"concurrent.futures.Future", "asyncio.run_coroutine_threadsafe"})
-# A call the light walk found no small input for (or a file CPython cannot parse).
-_NOT_BOUNDED = (False, "")
 
 
 
@@ -59,7 +57,7 @@ class WalkRecords(Protocol):
     call_places: dict[int, tuple[tuple[ScopeKind, ...], Link]]
     discarded: set[int]
     iterated_starts: frozenset[tuple[int, int]]  # mmlint.facts.light.LightFields'
-    input_bounds: Mapping[Span, tuple[bool, str]]  # mmlint.facts.light.LightFields'
+    input_bounds: Mapping[Span, str]  # mmlint.facts.light.LightFields'
     calls_in_loops: frozenset[Span]  # mmlint.facts.light.LightFields'
 
     def span(self, node: cst.CSTNode) -> Span: ...
@@ -67,7 +65,6 @@ class WalkRecords(Protocol):
     def resolve_dotted(self, text: str, imports_seen: int | None = None) -> str: ...
 
     def dotted_callee(self, call: cst.Call, imports_seen: int | None = None) -> str: ...
-
 
     def callee_ref(self, func: cst.BaseExpression) -> CalleeRef: ...
 
@@ -254,7 +251,7 @@ class BodyBuilder:
         awaited, parens, in_fstring, in_annotation, scheduled = call_place_flags(node, link)
         name = callee_name(node)
         span = self.walk.span(node)
-        fixed, bound = self.walk.input_bounds.get(span, _NOT_BOUNDED)
+        bound = self.walk.input_bounds.get(span)  # None: not small, or CPython cannot parse the file
         self.calls.append(
             CallFact(
                 span,
@@ -272,9 +269,9 @@ class BodyBuilder:
                 scheduled=scheduled,
                 in_loop=span in self.walk.calls_in_loops,
                 discarded=id(node) in self.walk.discarded,
-                bounded_input=fixed or bool(bound),
+                bounded_input=bound is not None,
                 iterated=(span.line, span.column) in self.walk.iterated_starts,
-                input_bound=bound,
+                input_bound=bound or "",
             )
         )
         if dotted == "asyncio.wait_for" and node.args:

@@ -93,18 +93,17 @@ class LightFields(NamedTuple):
     # starts, (line, column) as its Span: mmlint.facts.iterated_ast stays the
     # one reading of that shape, and the collector looks its calls up here.
     iterated_starts: frozenset[tuple[int, int]]
-    # Each call of an async def whose input is small, by the call's Span (its
-    # start alone is shared with a call on its value, `sha256(x).hexdigest()`):
-    # (its size is fixed by the source: input_size.has_bounded_input, why it is
-    # short by evidence otherwise: InputBounds.reason). input_size is the one
-    # reading of both; the collector looks its calls up here.
-    input_bounds: Mapping[Span, tuple[bool, str]] = {}
-    # The loops of each async def, by where the def starts ((line, column) as
-    # its Span): (a for / while / async for in its own body, the first of
-    # them whose trip count grows with the input, described); and the Spans of
-    # its calls inside such a loop when it has one (CallFact.in_loop). This
-    # walk is the one reading of loops; the collector looks them up here.
-    loops: Mapping[tuple[int, int], tuple[bool, str]] = {}
+    # Why the input of each call of an async def whose input is small is ("" when
+    # the source fixes its size), by the call's Span (its start alone is shared
+    # with a call on its value, `sha256(x).hexdigest()`): CallFact.bounded_input
+    # and input_bound, of mmlint.facts.input_size, the one reading of both.
+    input_bounds: Mapping[Span, str] = {}
+    # The async defs with a for / while / async for in their own body, by where
+    # each starts ((line, column) as its Span): the first of those loops whose
+    # trip count grows with the input, described ("" when none does); and the
+    # Spans of the calls inside a loop of a def that has such a loop
+    # (CallFact.in_loop). This walk is the one reading of loops.
+    loops: Mapping[tuple[int, int], str] = {}
     calls_in_loops: frozenset[Span] = frozenset()
 
 
@@ -576,7 +575,7 @@ class _Walk:
         once = once_guarded_calls(node, [call for call, _, _ in frame.calls], frame.guards, frame.globals_)
         iterated = frame.iterated.calls()
         bounds = InputBounds(node)
-        bounded = {id(call): (True, "") if has_bounded_input(call) else _bounded_by(bounds, call) for call, _, _ in frame.calls}
+        bounded = {id(call): _input_size(bounds, call) for call, _, _ in frame.calls}
         enclosing = owner[:-1]
         class_name = ".".join(p.name for p in enclosing) if enclosing and all(p.kind == model.CLASS for p in enclosing) else None
         return SyncDef(
@@ -666,31 +665,27 @@ class _Walk:
             for call in frame.iterated.calls()
         )
 
-    def coroutine_loops(self) -> tuple[dict[tuple[int, int], tuple[bool, str]], frozenset[Span]]:
+    def coroutine_loops(self) -> tuple[dict[tuple[int, int], str], frozenset[Span]]:
         """LightFields.loops and LightFields.calls_in_loops."""
-        loops: dict[tuple[int, int], tuple[bool, str]] = {}
+        loops: dict[tuple[int, int], str] = {}
         in_loops: list[Span] = []
         for node, frame in self.coroutines:
             if not frame.has_loop:
                 continue
-            loops[(node.lineno, self._characters(node.lineno, node.col_offset) + 1)] = (True, frame.unbounded_loop)
+            loops[(node.lineno, self._characters(node.lineno, node.col_offset) + 1)] = frame.unbounded_loop
             if frame.unbounded_loop:
                 in_loops += (self._call_span(call) for call, _, in_loop in frame.calls if in_loop)
         return loops, frozenset(in_loops)
 
-    def input_bounds(self) -> dict[Span, tuple[bool, str]]:
-        """(fixed, why short) of each call of an async def whose input is
-        small (mmlint.facts.input_size), by its Span as the collector places it."""
+    def input_bounds(self) -> dict[Span, str]:
+        """LightFields.input_bounds: the calls of async defs whose input is small."""
         found = {}
         for node, frame in self.coroutines:
             bounds = InputBounds(node)
             for call, _, _ in frame.calls:
-                if has_bounded_input(call):
-                    found[self._call_span(call)] = (True, "")
-                    continue
-                reason = bounds.reason(call)  # a lookup of the callee's name first: most calls stop there
-                if reason:
-                    found[self._call_span(call)] = (False, reason)
+                bounded, reason = _input_size(bounds, call)
+                if bounded:
+                    found[self._call_span(call)] = reason
         return found
 
     def _characters(self, line: int, offset: int) -> int:
@@ -1161,7 +1156,10 @@ if hasattr(ast, "TypeAlias"):
     _HANDLERS[ast.TypeAlias] = _Walk._type_alias
 
 
-def _bounded_by(bounds: InputBounds, call: ast.Call) -> tuple[bool, str]:
-    """(CallRef.bounded_input, CallRef.input_bound) of a call whose input's size the source does not fix."""
+def _input_size(bounds: InputBounds, call: ast.Call) -> tuple[bool, str]:
+    """(bounded_input, input_bound) of a call (CallFact, CallRef): its size
+    fixed by the source, else why it is short by evidence ("" when unknown)."""
+    if has_bounded_input(call):
+        return True, ""
     reason = bounds.reason(call)
     return bool(reason), reason
