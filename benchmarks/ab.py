@@ -42,7 +42,11 @@ def timed(tree: Path, root: Path, cache: Path) -> tuple[float, float]:
     started = time.perf_counter()
     result = subprocess.run(
         [sys.executable, "-m", "mmlint", "check", "--exit-zero", "-q", str(root)],
-        env=env, cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        env=env,
+        cwd=root,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -47,7 +47,9 @@ SHAPES: dict[str, Callable[[float], str]] = {
     "short statements": lambda s: "".join(f"a{i} = b{i} + {i}\n" for i in range(int(40_000 * s))),
     "one long call": lambda s: "x = f(" + ", ".join(f"a{i}" for i in range(int(40_000 * s))) + ")\n",
     "a list, an item a line": lambda s: "x = [\n" + "".join(f"    a{i},\n" for i in range(int(20_000 * s))) + "]\n",
-    "a data table": lambda s: "T = {\n" + "".join(f"    'k{i}': ({i}, 'v{i}'),\n" for i in range(int(20_000 * s))) + "}\n",
+    "a data table": lambda s: (
+        "T = {\n" + "".join(f"    'k{i}': ({i}, 'v{i}'),\n" for i in range(int(20_000 * s))) + "}\n"
+    ),
     "long strings": lambda s: "".join(f"s{i} = '{'x' * 200}'\n" for i in range(int(5_000 * s))),
     "generated module": lambda s: generated_source(int(2_000 * s)),
     # CPython refuses more than 200 nested brackets: mmlint reports such a file without parsing it.
@@ -63,7 +65,11 @@ def run_once(command: list[str], env: dict[str, str], cwd: Path) -> tuple[float,
     with tempfile.TemporaryDirectory(prefix="mmlint-shapes-out-") as scratch:
         out, err = Path(scratch, "out"), Path(scratch, "err")
         result = subprocess.run(
-            [sys.executable, str(WRAPPER), str(out), str(err), "--", *command], env=env, cwd=cwd, capture_output=True, text=True
+            [sys.executable, str(WRAPPER), str(out), str(err), "--", *command],
+            env=env,
+            cwd=cwd,
+            capture_output=True,
+            text=True,
         )
         figures = json.loads(result.stdout)
         if figures["exit_code"] != 0:
@@ -76,7 +82,10 @@ def main() -> int:
     parser.add_argument("--scale", type=float, default=1.0, help="size of every shape (default: 1.0)")
     parser.add_argument("--repeat", type=int, default=1, help="fresh processes per figure; the median (default: 1)")
     args = parser.parse_args()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MMLINT_")} | {"MMLINT_NO_CACHE": "1", "NO_COLOR": "1"}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MMLINT_")} | {
+        "MMLINT_NO_CACHE": "1",
+        "NO_COLOR": "1",
+    }
     mmlint = [sys.executable, "-m", "mmlint", "check", "--quiet", "--exit-zero"]
     rows = []
     with tempfile.TemporaryDirectory(prefix="mmlint-shapes-") as scratch_name:
@@ -88,7 +97,9 @@ def main() -> int:
             path.write_text(source, "utf-8")
             listing = scratch / f"{name}.list"
             listing.write_text(f"{path}\n", "utf-8")
-            parse = [run_once([sys.executable, str(FLOORS), "parse", str(listing)], env, scratch) for _ in range(args.repeat)]
+            parse = [
+                run_once([sys.executable, str(FLOORS), "parse", str(listing)], env, scratch) for _ in range(args.repeat)
+            ]
             check = [run_once([*mmlint, str(path)], env, scratch) for _ in range(args.repeat)]
             return (
                 statistics.median(r[0] for r in parse), statistics.median(r[1] for r in parse),

@@ -118,7 +118,11 @@ def collect(target: Path, scratch: Path) -> list[Record]:
     env.pop("MMLINT_NO_CACHE", None)
     result = subprocess.run(
         [sys.executable, "-m", "mmlint", "check", "--exit-zero", "-q", str(target)],
-        env=env, cwd=target, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        env=env,
+        cwd=target,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     if result.returncode != 0:
         raise SystemExit(f"mmlint check failed on {target}:\n{result.stderr[-2000:]}")
@@ -210,7 +214,9 @@ class CodecArm(Arm):
             payload = self.codec.encode(record.outcome, FileOutcome)
         else:
             assert record.light is not None
-            bodies = tuple(marshal.dumps(self.codec.encode(defs, self.defs_hint), MARSHAL_VERSION) for defs in record.defs)
+            bodies = tuple(
+                marshal.dumps(self.codec.encode(defs, self.defs_hint), MARSHAL_VERSION) for defs in record.defs
+            )
             light = LightEntry(record.light.facts, record.light.groups, record.light.positions, bodies)
             payload = self.codec.encode(light, LightEntry)
         signed = marshal.dumps((FORMAT, record.key, payload), MARSHAL_VERSION)
@@ -263,7 +269,9 @@ def load_datacodec(revision: str | None) -> types.ModuleType:
     if revision is None:
         removed = subprocess.run(
             ["git", "-C", str(REPO), "log", "-1", "--format=%H", "--diff-filter=D", "--", path],
-            capture_output=True, text=True, check=True,
+            capture_output=True,
+            text=True,
+            check=True,
         ).stdout.strip()
         if not removed:
             raise SystemExit(f"{path} is neither in this tree nor removed in its history: pass --codec-rev")
@@ -311,9 +319,13 @@ def one_round(
     seconds["write"], _ = timed(lambda: write_all(directory, encoded))
     keys = [record.key for record in records]
     kinds = [record.light is not None for record in records]
-    seconds["read"], raws = timed(lambda: [read_placed(directory / key[:2] / key, READ_LIMIT, follow_links=False).data for key in keys])
+    seconds["read"], raws = timed(
+        lambda: [read_placed(directory / key[:2] / key, READ_LIMIT, follow_links=False).data for key in keys]
+    )
     assert isinstance(raws, list)
-    seconds["verify+decode"], decoded = timed(lambda: [arm.decode(secret, key, raw, light) for key, raw, light in zip(keys, raws, kinds)])
+    seconds["verify+decode"], decoded = timed(
+        lambda: [arm.decode(secret, key, raw, light) for key, raw, light in zip(keys, raws, kinds)]
+    )
     assert isinstance(decoded, list)
     bodies = [body for value in decoded if isinstance(value, LightEntry) for body in value.bodies]
     seconds["groups"], groups = timed(lambda: [arm.decode_group(body) for body in bodies])
@@ -326,7 +338,11 @@ def one_round(
                 assert value == record.outcome, f"{arm.name}: {record.key} differs"
             else:
                 assert isinstance(value, LightEntry) and record.light is not None
-                assert (value.facts, value.groups, value.positions) == (record.light.facts, record.light.groups, record.light.positions)
+                assert (value.facts, value.groups, value.positions) == (
+                    record.light.facts,
+                    record.light.groups,
+                    record.light.positions,
+                )
     sizes = {
         "entries": sum(len(raw) for raw in encoded.values()),
         "outcomes": sum(len(encoded[r.key]) for r in records if r.outcome is not None),
@@ -351,10 +367,14 @@ def compare(label: str, records: list[Record], arms: list[Arm], rounds: int, scr
                     times[arm.name][phase].append(value)
     outcomes = sum(r.outcome is not None for r in records)
     groups = sum(len(r.defs) for r in records)
-    print(f"\n== {label}: {outcomes} outcome entries, {len(records) - outcomes} light entries ({groups} groups); {rounds} rounds")
+    print(
+        f"\n== {label}: {outcomes} outcome entries, {len(records) - outcomes} light entries ({groups} groups); {rounds} rounds"
+    )
     a, b = arms[0].name, arms[1].name
     print("medians of CPU ms (this process; wall ms beside them)")
-    print(f"{'phase':<22}{a + ' ms':>12}{b + ' ms':>12}{b + '/' + a:>14}{'wall ' + a:>12}{'wall ' + b:>12}{'wall ratio':>12}")
+    print(
+        f"{'phase':<22}{a + ' ms':>12}{b + ' ms':>12}{b + '/' + a:>14}{'wall ' + a:>12}{'wall ' + b:>12}{'wall ratio':>12}"
+    )
 
     def totals(arm: str, phases: tuple[str, ...], which: int) -> list[float]:
         return [sum(t[which] for t in round_times) for round_times in zip(*(times[arm][p] for p in phases))]
@@ -380,20 +400,34 @@ def compare(label: str, records: list[Record], arms: list[Arm], rounds: int, scr
         path = totals(arm, ("read", "verify+decode"), 0)
         print(f"noise ({arm} read path CPU, max/min): {max(path) / min(path):.2f}")
     for kind in ("entries", "outcomes", "light", "group bodies"):
-        print(f"bytes, {kind:<14}{sizes[a][kind]:>12,}{sizes[b][kind]:>12,}{sizes[b][kind] / max(sizes[a][kind], 1):>13.2f}x")
+        print(
+            f"bytes, {kind:<14}{sizes[a][kind]:>12,}{sizes[b][kind]:>12,}{sizes[b][kind] / max(sizes[a][kind], 1):>13.2f}x"
+        )
     keep = warm > KEEP_CODEC_ABOVE
     verdict = "keep the codec" if keep else "replace the codec with pickle"
-    print(f"decision: the codec wins by {(warm - 1) * 100:+.1f} % on the warm read path "
-          f"(keep it only above {(KEEP_CODEC_ABOVE - 1) * 100:.0f} %): {verdict}")
+    print(
+        f"decision: the codec wins by {(warm - 1) * 100:+.1f} % on the warm read path "
+        f"(keep it only above {(KEEP_CODEC_ABOVE - 1) * 100:.0f} %): {verdict}"
+    )
     return keep
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--target", action="append", help=f"{', '.join(TARGET_NAMES)}, fixtures, mmlint, or a directory (default: whole, vllm)")
+    parser.add_argument(
+        "--target",
+        action="append",
+        help=f"{', '.join(TARGET_NAMES)}, fixtures, mmlint, or a directory (default: whole, vllm)",
+    )
     parser.add_argument("--rounds", type=int, default=7)
-    parser.add_argument("--codec-rev", help="the revision to take mmlint/core/datacodec.py from when this tree has none")
-    parser.add_argument("--reuse-codec", action="store_true", help="one codec for every round (its memo of shared values warm, as in a long-lived process)")
+    parser.add_argument(
+        "--codec-rev", help="the revision to take mmlint/core/datacodec.py from when this tree has none"
+    )
+    parser.add_argument(
+        "--reuse-codec",
+        action="store_true",
+        help="one codec for every round (its memo of shared values warm, as in a long-lived process)",
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="every round's CPU ms too")
     args = parser.parse_args()
     if args.rounds < 5:

@@ -26,14 +26,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-SERVICE = '''\
+SERVICE = """\
 import asyncio
 
 
 async def answer(value):
     await asyncio.sleep(0)
     return value * 2
-'''
+"""
 
 
 def write_suite(root: Path, tests: int) -> None:
@@ -43,8 +43,13 @@ def write_suite(root: Path, tests: int) -> None:
     (root / "tests").mkdir()
     body = ["import asyncio", "", "from svc import work", ""]
     for index in range(tests):
-        body += [f"async def test_answer_{index}():", "    for _ in range(20):",
-                 f"        assert await work.answer({index}) == {index * 2}", "    await asyncio.sleep(0.002)", ""]
+        body += [
+            f"async def test_answer_{index}():",
+            "    for _ in range(20):",
+            f"        assert await work.answer({index}) == {index * 2}",
+            "    await asyncio.sleep(0.002)",
+            "",
+        ]
     (root / "tests" / "test_many.py").write_text("\n".join(body))
     (root / "pyproject.toml").write_text(
         '[tool.mmlint]\npaths = ["svc"]\n\n[tool.pytest.ini_options]\nasyncio_mode = "auto"\n'
@@ -74,8 +79,13 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="mmlint-confirm-bench-") as directory:
         root = Path(directory)
         write_suite(root, options.tests)
-        subprocess.run([sys.executable, "-m", "mmlint", "check", "--exit-zero", "--format", "json", "-o", "static.json"],
-                       cwd=root, env=dict(os.environ, PYTHONPATH=str(ROOT)), check=True, timeout=600)
+        subprocess.run(
+            [sys.executable, "-m", "mmlint", "check", "--exit-zero", "--format", "json", "-o", "static.json"],
+            cwd=root,
+            env=dict(os.environ, PYTHONPATH=str(ROOT)),
+            check=True,
+            timeout=600,
+        )
         timed_run(root, False)  # warm the bytecode and the page cache
         plain: list[tuple[float, float]] = []
         confirmed: list[tuple[float, float]] = []
@@ -84,12 +94,17 @@ def main() -> None:
             for confirm in order:
                 wall, cpu = timed_run(root, confirm)
                 (confirmed if confirm else plain).append((wall, cpu))
-                print(f"run {run + 1}: {'with' if confirm else 'without'} the plugin: {wall:.2f} s wall, {cpu:.2f} s CPU", flush=True)
+                print(
+                    f"run {run + 1}: {'with' if confirm else 'without'} the plugin: {wall:.2f} s wall, {cpu:.2f} s CPU",
+                    flush=True,
+                )
         for index, what in ((0, "wall"), (1, "CPU")):
             base = statistics.median(r[index] for r in plain)
             watched = statistics.median(r[index] for r in confirmed)
-            print(f"{what}: median without {base:.2f} s, with --mmlint-confirm {watched:.2f} s, "
-                  f"overhead {100 * (watched - base) / base:+.1f} % ({options.tests} tests, {options.runs} runs each)")
+            print(
+                f"{what}: median without {base:.2f} s, with --mmlint-confirm {watched:.2f} s, "
+                f"overhead {100 * (watched - base) / base:+.1f} % ({options.tests} tests, {options.runs} runs each)"
+            )
 
 
 if __name__ == "__main__":

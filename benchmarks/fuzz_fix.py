@@ -82,8 +82,15 @@ class Run:
 def _mmlint(args: list[str], cwd: Path, cache: Path, timeout: float) -> Run:
     env = dict(os.environ, MMLINT_JOBS="1", MMLINT_CACHE_DIR=str(cache), NO_COLOR="1")
     try:
-        done = subprocess.run([sys.executable, "-m", "mmlint", *args], cwd=cwd, env=env,
-                              capture_output=True, text=True, errors="replace", timeout=timeout)
+        done = subprocess.run(
+            [sys.executable, "-m", "mmlint", *args],
+            cwd=cwd,
+            env=env,
+            capture_output=True,
+            text=True,
+            errors="replace",
+            timeout=timeout,
+        )
     except subprocess.TimeoutExpired as expired:
         return Run(None, str(expired.stdout or ""), f"timed out after {timeout:.0f} s")
     return Run(done.returncode, done.stdout, done.stderr)
@@ -146,13 +153,25 @@ def _pipeline(modules: dict[str, bytes], timeout: float) -> tuple[BatchResult, l
     for label, run, report in (("check", first, first_report), ("final check", last, last_report)):
         count = sum(len(v) for v in report.values())
         if run.code != (1 if count else 0):
-            result.failures.append(Failure("check-exit-code", None, f"{label} exited {run.code} with {count} diagnostics"))
+            result.failures.append(
+                Failure("check-exit-code", None, f"{label} exited {run.code} with {count} diagnostics")
+            )
     if fix1.code != fix2.code:
-        result.failures.append(Failure("fix-exit-code", None, f"first fix exited {fix1.code}, second {fix2.code}:\n{fix2.stdout}"))
+        result.failures.append(
+            Failure("fix-exit-code", None, f"first fix exited {fix1.code}, second {fix2.code}:\n{fix2.stdout}")
+        )
     result.checked = len(modules)
     for name, original in modules.items():
-        _judge(result, name, original, after_fix1[name], after_fix2[name],
-               first_report.get(name, []), last_report.get(name, []), fix1.stdout)
+        _judge(
+            result,
+            name,
+            original,
+            after_fix1[name],
+            after_fix2[name],
+            first_report.get(name, []),
+            last_report.get(name, []),
+            fix1.stdout,
+        )
     return result, None
 
 
@@ -161,12 +180,29 @@ def _describe(steps: list[tuple[str, Run]]) -> list[str]:
     return [f"step `{name}` exited {run.code}", f"stderr:\n{run.stderr[-4000:]}", f"stdout:\n{run.stdout[-2000:]}"]
 
 
-def _judge(result: BatchResult, name: str, original: bytes, fixed: bytes, fixed_again: bytes,
-           before: list[dict], after: list[dict], fix_output: str) -> None:
+def _judge(
+    result: BatchResult,
+    name: str,
+    original: bytes,
+    fixed: bytes,
+    fixed_again: bytes,
+    before: list[dict],
+    after: list[dict],
+    fix_output: str,
+) -> None:
     def fail(kind: str, detail: str) -> None:
         lines = [line for line in fix_output.splitlines() if name in line]
-        context = "\n".join(["", "check before the fix:", *(json.dumps(d, ensure_ascii=False) for d in before),
-                             "fix said:", *lines, "check after the fixes:", *(json.dumps(d, ensure_ascii=False) for d in after)])
+        context = "\n".join(
+            [
+                "",
+                "check before the fix:",
+                *(json.dumps(d, ensure_ascii=False) for d in before),
+                "fix said:",
+                *lines,
+                "check after the fixes:",
+                *(json.dumps(d, ensure_ascii=False) for d in after),
+            ]
+        )
         result.failures.append(Failure(kind, name, detail + "\n" + context))
 
     compiles = _compiles(original)
@@ -177,8 +213,11 @@ def _judge(result: BatchResult, name: str, original: bytes, fixed: bytes, fixed_
             fail("internal-error", d["message"])
         elif d["code"] == "MM999" and compiles:
             fail("mm999-on-valid", d["message"])
-    sites = [Site(d["line"], d["column"], d["end_line"], d["end_column"])
-             for d in before if d["code"] == "MM001" and d["fixable"]]
+    sites = [
+        Site(d["line"], d["column"], d["end_line"], d["end_column"])
+        for d in before
+        if d["code"] == "MM001" and d["fixable"]
+    ]
     result.fixable_sites += len(sites)
     if fixed != original:
         result.files_fixed += 1
@@ -197,8 +236,11 @@ def _judge(result: BatchResult, name: str, original: bytes, fixed: bytes, fixed_
         fail("second-fix-not-noop", "the second fix changed the file again")
     left = [d for d in after if d["fixable"]]
     if left:
-        fail("fixable-left", f"{len(left)} fixable diagnostic(s) left after fix: "
-             + "; ".join(f"{d['line']}:{d['column']} {d['code']}" for d in left))
+        fail(
+            "fixable-left",
+            f"{len(left)} fixable diagnostic(s) left after fix: "
+            + "; ".join(f"{d['line']}:{d['column']} {d['code']}" for d in left),
+        )
 
 
 def _narrow(modules: dict[str, bytes], timeout: float) -> BatchResult:
@@ -267,8 +309,15 @@ def batches(count: int, seed: int, batch_size: int, hypothesmith_share: float, t
     return out
 
 
-def run_campaign(count: int, seed: int, jobs: int, batch_size: int = 200,
-                 hypothesmith_share: float = 0.3, timeout: float = 900.0, progress=None) -> BatchResult:
+def run_campaign(
+    count: int,
+    seed: int,
+    jobs: int,
+    batch_size: int = 200,
+    hypothesmith_share: float = 0.3,
+    timeout: float = 900.0,
+    progress=None,
+) -> BatchResult:
     total = BatchResult()
     plan = batches(count, seed, batch_size, hypothesmith_share, timeout)
     if jobs <= 1:
@@ -298,8 +347,11 @@ def save_failures(result: BatchResult, out: Path) -> list[Path]:
         stem = failure.module[:-3] if failure.module else f"batch{per_kind[failure.kind]:03d}"
         if failure.module:
             (folder / f"{stem}.py").write_bytes(result.modules[failure.module])
-        (folder / f"{stem}.txt").write_text(f"{failure.kind}: {failure.module or 'the whole batch'}\n{failure.detail}\n",
-                                             encoding="utf-8", errors="backslashreplace")
+        (folder / f"{stem}.txt").write_text(
+            f"{failure.kind}: {failure.module or 'the whole batch'}\n{failure.detail}\n",
+            encoding="utf-8",
+            errors="backslashreplace",
+        )
         written.append(folder / f"{stem}.txt")
     return written
 
@@ -331,11 +383,15 @@ def main(argv: list[str] | None = None) -> int:
     started = time.monotonic()
 
     def progress(done: int, total: int, so_far: BatchResult) -> None:
-        print(f"batch {done}/{total}: {so_far.checked} modules, {len(so_far.failures)} failures, "
-              f"{time.monotonic() - started:.0f} s", flush=True)
+        print(
+            f"batch {done}/{total}: {so_far.checked} modules, {len(so_far.failures)} failures, "
+            f"{time.monotonic() - started:.0f} s",
+            flush=True,
+        )
 
-    result = run_campaign(args.count, args.seed, args.jobs, args.batch_size, args.hypothesmith_share,
-                          args.timeout, progress)
+    result = run_campaign(
+        args.count, args.seed, args.jobs, args.batch_size, args.hypothesmith_share, args.timeout, progress
+    )
     if result.failures:
         save_failures(result, args.out)
         print(f"reproducers: {args.out}")

@@ -36,8 +36,14 @@ class Module:
 
 # --- twin calls ---------------------------------------------------------------
 
-_KEYWORDS = ("video_metadata=video_metadata", "do_sample_frames=False", "max_req_input_len=4096",
-             "conversations=request_obj.messages", "num_frames=8", "prompt=input_text")
+_KEYWORDS = (
+    "video_metadata=video_metadata",
+    "do_sample_frames=False",
+    "max_req_input_len=4096",
+    "conversations=request_obj.messages",
+    "num_frames=8",
+    "prompt=input_text",
+)
 
 
 def _arguments(rng: random.Random) -> list[str]:
@@ -53,8 +59,9 @@ def _arguments(rng: random.Random) -> list[str]:
     return ["base_output"]
 
 
-def twin_call(rng: random.Random, *, receiver: str | None = None, name: str = SYNC,
-              multiline: bool | None = None) -> str:
+def twin_call(
+    rng: random.Random, *, receiver: str | None = None, name: str = SYNC, multiline: bool | None = None
+) -> str:
     """`receiver.name(args)`, on one line or with the arguments on their own
     lines and a trailing comma (continuation lines indented by 4 spaces)."""
     if receiver is None:
@@ -76,6 +83,7 @@ def _indent(block: str, prefix: str = "    ") -> str:
 # Each returns statements (4-space indentation, LF) for the body of an
 # `async def process_mm_data_async(self, image_data, input_text, request_obj, *args, **kwargs)`.
 
+
 def _async_contexts(rng: random.Random, call: Callable[..., str]) -> list[str]:
     c = call
     flat = lambda: c(multiline=False)  # noqa: E731  (contexts where a line break reads badly)
@@ -94,7 +102,7 @@ def _async_contexts(rng: random.Random, call: Callable[..., str]) -> list[str]:
         f"combined = combine(*{flat()})",
         f"listed = [*{flat()}]",
         f"merged = {{**{flat()}}}",
-        f"message = f\"got {{{flat()}!r:>20}} items\"",
+        f'message = f"got {{{flat()}!r:>20}} items"',
         f"message = f'{{len({flat()})}} and {{input_text}}'",
         f"callback = lambda: {flat()}",
         f"callback = lambda value={flat()}: value",
@@ -169,8 +177,10 @@ _PROSE = (
 def template_module(rng: random.Random) -> str:
     """A processor module (LF, 4-space indentation, no comments yet)."""
     bare = rng.random() < 0.3
-    parts = [f'"""Processor module. {rng.choice(_PROSE)}"""\n' if rng.random() < 0.6 else "",
-             "import asyncio\nimport functools\n\nfrom .base_processor import BaseMultimodalProcessor\n"]
+    parts = [
+        f'"""Processor module. {rng.choice(_PROSE)}"""\n' if rng.random() < 0.6 else "",
+        "import asyncio\nimport functools\n\nfrom .base_processor import BaseMultimodalProcessor\n",
+    ]
     if bare:
         parts.append(f"from .combine import {SYNC}, {ASYNC}\n")
     receiver_pool = ["self", "self", "super()", "self.helper", "proc", "(self)"] + ([""] if bare else [])
@@ -186,35 +196,73 @@ def template_module(rng: random.Random) -> str:
     if rng.random() < 0.2:
         parts.append(_indent(f"cached = {call(receiver='proc', multiline=False)}\n"))
     if rng.random() < 0.3:
-        parts.append("\n" + _indent(f"def sync_path(self, base_output, **kwargs):\n{_indent(_body(rng, _sync_contexts(rng, call), 2))}"))
-    decorator = rng.choice(("", "", "@functools.lru_cache\n", "@staticmethod_like\n", f"@register({call(multiline=False, receiver='proc')})\n"))
+        parts.append(
+            "\n"
+            + _indent(
+                f"def sync_path(self, base_output, **kwargs):\n{_indent(_body(rng, _sync_contexts(rng, call), 2))}"
+            )
+        )
+    decorator = rng.choice(
+        (
+            "",
+            "",
+            "@functools.lru_cache\n",
+            "@staticmethod_like\n",
+            f"@register({call(multiline=False, receiver='proc')})\n",
+        )
+    )
     signature = "async def process_mm_data_async(self, image_data, input_text, request_obj, *args, **kwargs):\n"
     body = _body(rng, _async_contexts(rng, call), rng.randint(1, 6))
     parts.append("\n" + _indent(decorator + signature + _indent(body)))
     if rng.random() < 0.3:
-        parts.append("\n" + _indent(f"async def helper_async(self, base_output, **kwargs):\n{_indent(_body(rng, _async_contexts(rng, call), 2))}"))
+        parts.append(
+            "\n"
+            + _indent(
+                f"async def helper_async(self, base_output, **kwargs):\n{_indent(_body(rng, _async_contexts(rng, call), 2))}"
+            )
+        )
     if rng.random() < 0.2:
-        parts.append(f"\n\nasync def module_level(proc, base_output, **kwargs):\n{_indent(_body(rng, _async_contexts(rng, lambda **k: twin_call(rng, receiver='proc', **k)), 2))}")
+        parts.append(
+            f"\n\nasync def module_level(proc, base_output, **kwargs):\n{_indent(_body(rng, _async_contexts(rng, lambda **k: twin_call(rng, receiver='proc', **k)), 2))}"
+        )
     if rng.random() < 0.15:
-        parts.append(f"\n\ndef sync_values(proc, base_output):\n    return [{twin_call(rng, receiver='proc', multiline=False)} for _ in range(2)]\n")
+        parts.append(
+            f"\n\ndef sync_values(proc, base_output):\n    return [{twin_call(rng, receiver='proc', multiline=False)} for _ in range(2)]\n"
+        )
     return "".join(parts)
 
 
 # --- dressing: comments, suppressions, whitespace, line endings, encodings --------
 
 _ODD = ("\f", "\v", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
-_COMMENTS = ("# plain", "# ünïcödé — ça va", "# 日本語のコメント 😀", f"# {SYNC} in prose",
-             "# the `# mmlint: ignore` syntax, in prose", "#no space", "#", "#  trailing   ",
-             "# mmlint: ignore[MM001] because prose follows")
+_COMMENTS = (
+    "# plain",
+    "# ünïcödé — ça va",
+    "# 日本語のコメント 😀",
+    f"# {SYNC} in prose",
+    "# the `# mmlint: ignore` syntax, in prose",
+    "#no space",
+    "#",
+    "#  trailing   ",
+    "# mmlint: ignore[MM001] because prose follows",
+)
 
 
 def _comment(rng: random.Random, line_text: str) -> str:
     if SYNC in line_text and rng.random() < 0.3:
-        directive = rng.choice(("# mmlint: ignore[MM001]", "# mmlint: ignore", "# mmlint: ignore[MM001,MM002]",
-                                "# mmlint: ignore[MM001]  # kept on purpose"))
+        directive = rng.choice(
+            (
+                "# mmlint: ignore[MM001]",
+                "# mmlint: ignore",
+                "# mmlint: ignore[MM001,MM002]",
+                "# mmlint: ignore[MM001]  # kept on purpose",
+            )
+        )
         return directive
     if rng.random() < 0.08:
-        return rng.choice(("# mmlint: ignore[MM003]", "# mmlint: ignore[MM005]  # stale", "# x  # mmlint: ignore[MM004]"))
+        return rng.choice(
+            ("# mmlint: ignore[MM003]", "# mmlint: ignore[MM005]  # stale", "# x  # mmlint: ignore[MM004]")
+        )
     text = rng.choice(_COMMENTS)
     if rng.random() < 0.2:
         odd = rng.choice(_ODD)
@@ -233,8 +281,11 @@ def add_comments(rng: random.Random, code: str, probability: float) -> str:
     except (tokenize.TokenError, SyntaxError, IndentationError):
         return code
     commented = {t.start[0] for t in tokens if t.type == tokenize.COMMENT}
-    ends = {t.start[0]: t.start[1] for t in tokens
-            if t.type in (tokenize.NEWLINE, tokenize.NL) and t.start[0] not in commented and t.string}
+    ends = {
+        t.start[0]: t.start[1]
+        for t in tokens
+        if t.type in (tokenize.NEWLINE, tokenize.NL) and t.start[0] not in commented and t.string
+    }
     lines = code.splitlines(keepends=True)
     for number, column in ends.items():
         if number > len(lines) or rng.random() >= probability:
@@ -314,6 +365,7 @@ def template_modules(seed: int, count: int, prefix: str) -> list[Module]:
 
 # --- hypothesmith ---------------------------------------------------------------
 
+
 def hypothesmith_sources(seed: int, count: int) -> list[str]:
     """`count` modules from hypothesmith's grammar strategy, the same for the same seed."""
     import hypothesmith
@@ -323,9 +375,15 @@ def hypothesmith_sources(seed: int, count: int) -> list[str]:
     found: list[str] = []
     attempt = 0
     while len(found) < count and attempt < 20:
+
         @hypothesis_seed(seed * 1000 + attempt)
-        @settings(max_examples=count - len(found), database=None, phases=[Phase.generate],
-                  deadline=None, suppress_health_check=list(HealthCheck))
+        @settings(
+            max_examples=count - len(found),
+            database=None,
+            phases=[Phase.generate],
+            deadline=None,
+            suppress_health_check=list(HealthCheck),
+        )
         @given(hypothesmith.from_grammar(auto_target=False))
         def collect(source: str) -> None:
             found.append(source)

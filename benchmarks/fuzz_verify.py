@@ -42,7 +42,7 @@ def decode(data: bytes) -> tuple[str, str, bool]:
     lines = iter(data.splitlines(keepends=True))
     encoding, _ = tokenize.detect_encoding(lambda: next(lines, b""))
     bom = data.startswith(codecs.BOM_UTF8)
-    body = data[len(codecs.BOM_UTF8):] if bom else data
+    body = data[len(codecs.BOM_UTF8) :] if bom else data
     codec = "utf-8" if encoding == "utf-8-sig" else encoding
     return body.decode(codec), codec, bom
 
@@ -51,7 +51,7 @@ def split_lines(text: str) -> list[tuple[str, str]]:
     """(content, line break) per line, with Python's line breaks only."""
     out, position = [], 0
     for match in LINE_BREAK.finditer(text):
-        out.append((text[position:match.start()], match.group()))
+        out.append((text[position : match.start()], match.group()))
         position = match.end()
     out.append((text[position:], ""))
     return out
@@ -71,7 +71,7 @@ def _directive_variants(line: str) -> list[str]:
     options_per_directive = []
     for match in _DIRECTIVE.finditer(line):
         before = line[: match.start()]
-        after = line[match.end():]
+        after = line[match.end() :]
         if before and before[-1] not in _BLANKS:
             continue  # prose: `# mmlint: ignore` in backticks, quotes or words
         # The directive's segment runs to the next `#` after blanks; a reason may
@@ -98,7 +98,7 @@ def _directive_variants(line: str) -> list[str]:
     for combination in itertools.islice(itertools.product(*options_per_directive), 2000):
         text, shift = line, 0
         for start, end, replacement in sorted(combination):
-            text = text[: start + shift] + replacement + text[end + shift:]
+            text = text[: start + shift] + replacement + text[end + shift :]
             shift += len(replacement) - (end - start)
         variants.append(text)
     return variants
@@ -172,7 +172,9 @@ def byte_problems(original: bytes, fixed: bytes, sites: list[Site]) -> list[str]
                     parenthesised[index] = False
                     expected.append("await ")
                 else:
-                    problems.append(f"line {number + 1}:{column + 1}: fixable site not rewritten (no `await` at its start)")
+                    problems.append(
+                        f"line {number + 1}:{column + 1}: fixable site not rewritten (no `await` at its start)"
+                    )
                     parenthesised[index] = False
             elif kind == "_async":
                 expected.append("_async")
@@ -181,5 +183,7 @@ def byte_problems(original: bytes, fixed: bytes, sites: list[Site]) -> list[str]
         expected.append(old[cursor:])
         text = "".join(expected)
         if text != new and new not in _directive_variants(text):
-            problems.append(f"line {number + 1} differs outside the edit spans:\n  expected {text!r}\n  got      {new!r}")
+            problems.append(
+                f"line {number + 1} differs outside the edit spans:\n  expected {text!r}\n  got      {new!r}"
+            )
     return problems

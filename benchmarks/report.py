@@ -54,7 +54,12 @@ def checks(figures: dict[tuple[str, str], Samples]) -> list[Check]:
         # The floor under that target: CPython's parse of the files the prefilter
         # passes, which any analysis of them costs. Past 0.5x, parsing less is the
         # only way to the target; mmlint's own cost is then held to libcst's parse.
-        Check("litellm/proxy, ast.parse of prefiltered ÷ ast script", _ratio(figures, "litellm", "astparse", "ast"), "×", 0.5),
+        Check(
+            "litellm/proxy, ast.parse of prefiltered ÷ ast script",
+            _ratio(figures, "litellm", "astparse", "ast"),
+            "×",
+            0.5,
+        ),
         Check("litellm/proxy, cold ÷ libcst parse alone", _ratio(figures, "litellm", "cold", "parse"), "×", 1.0),
         # Against the cold run, not the warm one: a faster warm run must not call for a new layer.
         Check("sglang package, one file changed ÷ cold", _ratio(figures, "whole", "edited", "cold"), "×", 0.30),
@@ -70,8 +75,10 @@ def _render(header: list[str], rows: list[list[str]], markdown: bool) -> str:
         lines += ["| " + " | ".join(row) + " |" for row in rows]
         return "\n".join(lines)
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+
     def line(cells: list[str]) -> str:
         return "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+
     return "\n".join([line(header), line(["-" * w for w in widths]), *map(line, rows)])
 
 

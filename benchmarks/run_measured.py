@@ -68,8 +68,16 @@ def main() -> None:
         seconds = time.perf_counter() - start
     peak_kib = drain_orphans(usage.ru_maxrss) if subreaper else usage.ru_maxrss
     cpu_seconds = usage.ru_utime + usage.ru_stime  # the command and the descendants it waited for
-    print(json.dumps({"seconds": seconds, "cpu_seconds": cpu_seconds, "peak_kib": peak_kib,
-                      "exit_code": os.waitstatus_to_exitcode(status)}))
+    print(
+        json.dumps(
+            {
+                "seconds": seconds,
+                "cpu_seconds": cpu_seconds,
+                "peak_kib": peak_kib,
+                "exit_code": os.waitstatus_to_exitcode(status),
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -50,7 +50,13 @@ from targets import (
 )
 
 FLOORS = Path(__file__).resolve().parent / "floors.py"
-TARGET_LABELS = {"whole": "sglang/", "multimodal": "srt/multimodal", "generated": "5 MB module", "vllm": "vllm/", "litellm": "litellm/proxy"}
+TARGET_LABELS = {
+    "whole": "sglang/",
+    "multimodal": "srt/multimodal",
+    "generated": "5 MB module",
+    "vllm": "vllm/",
+    "litellm": "litellm/proxy",
+}
 ROWS = [
     ("ast", "stdlib-ast script, MM001-MM003, every file"),
     ("hash", "read + sha256 every .py file"),
@@ -72,8 +78,12 @@ _SCRUBBED = (
 
 def parse_arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--sglang", default="0.5.23", metavar="VERSION", help="sglang release to scan (default: 0.5.23)")
-    parser.add_argument("--repeat", type=int, default=3, help="fresh processes per figure; the median is shown (default: 3)")
+    parser.add_argument(
+        "--sglang", default="0.5.23", metavar="VERSION", help="sglang release to scan (default: 0.5.23)"
+    )
+    parser.add_argument(
+        "--repeat", type=int, default=3, help="fresh processes per figure; the median is shown (default: 3)"
+    )
     parser.add_argument(
         "--only", action="append", choices=TARGET_NAMES, help="run only this target (repeatable; default: all five)"
     )
@@ -145,7 +155,9 @@ def main() -> int:
                         return env
 
                     jobs.append((name, "edited", edited_check, edited))
-                    info.append(f"    edited: {edits.edited.relative_to(edits.root.parent)} gets a comment line before each run")
+                    info.append(
+                        f"    edited: {edits.edited.relative_to(edits.root.parent)} gets a comment line before each run"
+                    )
             load_before = _load()
             for round_number in range(1, args.repeat + 1):
                 for name, key, command, env in jobs:

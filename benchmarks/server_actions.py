@@ -40,7 +40,9 @@ def similar_lines(lines: int) -> str:
     parts = ["class P(Base):\n"]
     for index in range(lines // 4):
         kind = "async def" if index % 2 == 0 else "def"
-        parts.append(f"    {kind} m{index}(self, data):\n        x = prepare(data)\n        y = {TWIN}(x)\n        return y\n")
+        parts.append(
+            f"    {kind} m{index}(self, data):\n        x = prepare(data)\n        y = {TWIN}(x)\n        return y\n"
+        )
     return "".join(parts)
 
 
@@ -59,8 +61,11 @@ def start(root: Path, env: dict[str, str]) -> LspClient:
 def code_action(client: LspClient, uri: str, first: int, last: int) -> float:
     where = {"start": {"line": first, "character": 0}, "end": {"line": last, "character": 0}}
     began = time.perf_counter()
-    client.request("textDocument/codeAction", {"textDocument": {"uri": uri}, "range": where, "context": {"diagnostics": []}},
-                   timeout=3600)
+    client.request(
+        "textDocument/codeAction",
+        {"textDocument": {"uri": uri}, "range": where, "context": {"diagnostics": []}},
+        timeout=3600,
+    )
     return time.perf_counter() - began
 
 
@@ -84,9 +89,17 @@ def bench_actions(scratch: Path, lines: int) -> list[str]:
         # A new text, so the next request computes its plan; shut down while it runs.
         client.change(uri, text + "\n", 2)
         client.diagnostics(uri, version=2, timeout=3600)
-        client._send({"id": 10_000, "method": "textDocument/codeAction", "params": {
-            "textDocument": {"uri": uri}, "context": {"diagnostics": []},
-            "range": {"start": {"line": 0, "character": 0}, "end": {"line": lines + 1, "character": 0}}}})
+        client._send(
+            {
+                "id": 10_000,
+                "method": "textDocument/codeAction",
+                "params": {
+                    "textDocument": {"uri": uri},
+                    "context": {"diagnostics": []},
+                    "range": {"start": {"line": 0, "character": 0}, "end": {"line": lines + 1, "character": 0}},
+                },
+            }
+        )
         time.sleep(0.2)
         began = time.perf_counter()
         client.stop(timeout=3600)
@@ -107,7 +120,9 @@ def bench_stray(scratch: Path, files: int) -> list[str]:
     for index in range(files):
         package = stray / f"pkg{index // 500}"
         package.mkdir(exist_ok=True)
-        (package / f"mod{index}.py").write_text(f"async def f{index}(x):\n    return await g(x)\n\n\ndef h{index}():\n    return {index}\n")
+        (package / f"mod{index}.py").write_text(
+            f"async def f{index}(x):\n    return await g(x)\n\n\ndef h{index}():\n    return {index}\n"
+        )
     document = stray / "serve.py"
     document.write_text(f"async def handle(self, r):\n    return {TWIN}(r)\n")
     env = {**os.environ, "MMLINT_CACHE_DIR": str(scratch / "cache-stray")}

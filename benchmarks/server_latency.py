@@ -69,7 +69,9 @@ def processor_file(root: Path, name: str | None) -> Path:
     if name is not None:
         return root / "processors" / name
     candidates = [
-        p for p in (root / "processors").glob("*.py") if p.name != "base_processor.py" and TWIN in p.read_text(encoding="utf-8")
+        p
+        for p in (root / "processors").glob("*.py")
+        if p.name != "base_processor.py" and TWIN in p.read_text(encoding="utf-8")
     ]
     return max(sorted(candidates), key=lambda p: p.stat().st_size)
 
@@ -78,7 +80,10 @@ def time_check_stdin(root: Path, relative: str, text: str, env: dict[str, str]) 
     start = time.perf_counter()
     result = subprocess.run(
         [sys.executable, "-m", "mmlint", "check", "-", "--stdin-filename", relative, "--quiet"],
-        input=text.encode("utf-8"), cwd=root, env=env, capture_output=True,
+        input=text.encode("utf-8"),
+        cwd=root,
+        env=env,
+        capture_output=True,
     )
     seconds = time.perf_counter() - start
     if result.returncode not in (0, 1):
@@ -160,7 +165,9 @@ def editor_view(root: Path, scratch: Path, processor: Path, starts: int, changes
         servers["ruff server"] = RUFF_SERVER
     warm_env = {**os.environ, "MMLINT_CACHE_DIR": str(scratch / "editor-warm")}
     # Fills the cache (a server stopped at once may not have persisted its facts yet).
-    subprocess.run([sys.executable, "-m", "mmlint", "check", "--quiet", "."], cwd=root, env=warm_env, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "mmlint", "check", "--quiet", "."], cwd=root, env=warm_env, capture_output=True
+    )
     time_first_diagnostics(MMLINT_SERVER, root, processor, warm_env)
     first: dict[str, list[float]] = {name: [] for name in servers}
     cold: list[float] = []
@@ -172,25 +179,39 @@ def editor_view(root: Path, scratch: Path, processor: Path, starts: int, changes
     files = {"processor": processor, "base_processor.py": root / "processors" / "base_processor.py"}
     per_change = {
         (label, name): time_changes(command, root, path, warm_env, changes)
-        for label, path in files.items() for name, command in servers.items()
+        for label, path in files.items()
+        for name, command in servers.items()
     }
     rows = ["| measurement | " + " | ".join(servers) + " |", "| --- |" + " ---: |" * len(servers)]
-    rows.append(f"| first diagnostics from initialize (warm cache), median of {starts} | "
-                + " | ".join(f"{statistics.median(first[name]) * 1000:.0f} ms" for name in servers) + " |")
-    rows.append(f"| first diagnostics from initialize (empty cache), median of {starts} | "
-                + f"{statistics.median(cold) * 1000:.0f} ms |" + " |" * (len(servers) - 1))
+    rows.append(
+        f"| first diagnostics from initialize (warm cache), median of {starts} | "
+        + " | ".join(f"{statistics.median(first[name]) * 1000:.0f} ms" for name in servers)
+        + " |"
+    )
+    rows.append(
+        f"| first diagnostics from initialize (empty cache), median of {starts} | "
+        + f"{statistics.median(cold) * 1000:.0f} ms |"
+        + " |" * (len(servers) - 1)
+    )
     for label, path in files.items():
         for stat, pick in (("p50", statistics.median), ("p95", p95)):
-            rows.append(f"| per change, {path.name}, {stat} of {changes} | "
-                        + " | ".join(f"{pick(per_change[(label, name)]) * 1000:.1f} ms" for name in servers) + " |")
+            rows.append(
+                f"| per change, {path.name}, {stat} of {changes} | "
+                + " | ".join(f"{pick(per_change[(label, name)]) * 1000:.1f} ms" for name in servers)
+                + " |"
+            )
     verdicts = []
     warm_first = statistics.median(first["mmlint server"])
-    verdicts.append(f"{'PASS' if warm_first <= FIRST_GOAL else 'MISSED'}: first diagnostics {warm_first * 1000:.0f} ms "
-                    f"(goal <= {FIRST_GOAL * 1000:.0f} ms)")
+    verdicts.append(
+        f"{'PASS' if warm_first <= FIRST_GOAL else 'MISSED'}: first diagnostics {warm_first * 1000:.0f} ms "
+        f"(goal <= {FIRST_GOAL * 1000:.0f} ms)"
+    )
     for label, goal in CHANGE_GOALS.items():
         got = p95(per_change[(label, "mmlint server")])
-        verdicts.append(f"{'PASS' if got <= goal else 'MISSED'}: p95 per change on {files[label].name} "
-                        f"{got * 1000:.1f} ms (goal <= {goal * 1000:.0f} ms)")
+        verdicts.append(
+            f"{'PASS' if got <= goal else 'MISSED'}: p95 per change on {files[label].name} "
+            f"{got * 1000:.1f} ms (goal <= {goal * 1000:.0f} ms)"
+        )
     if "ruff server" not in servers:
         verdicts.append("ruff is not installed: no figures beside ruff server")
     return rows + [""] + verdicts
@@ -201,7 +222,9 @@ def main() -> int:
     parser.add_argument("--edits", type=int, default=20, help="warm edits to time (default 20)")
     parser.add_argument("--cold", type=int, default=3, help="cold starts to time (default 3)")
     parser.add_argument("--file", help="the file of processors/ to edit (default: the largest processor)")
-    parser.add_argument("--changes", type=int, default=40, help="paused changes to time per file and server (default 40)")
+    parser.add_argument(
+        "--changes", type=int, default=40, help="paused changes to time per file and server (default 40)"
+    )
     parser.add_argument("--starts", type=int, default=3, help="server starts to time, per server (default 3)")
     parser.add_argument("--only-editor", action="store_true", help="only the editor's view beside ruff server")
     args = parser.parse_args()
@@ -255,8 +278,12 @@ def main() -> int:
     print()
     print("| measurement | mmlint server | check - (fresh process) | ratio |")
     print("| --- | ---: | ---: | ---: |")
-    print(f"| warm: didChange → diagnostics, median of {args.edits} | {server * 1000:.0f} ms | {check * 1000:.0f} ms | {ratio:.2f}x |")
-    print(f"| cold: didOpen → first diagnostics, median of {args.cold} | {cold_s * 1000:.0f} ms | {cold_c * 1000:.0f} ms | {cold_s / cold_c:.2f}x |")
+    print(
+        f"| warm: didChange → diagnostics, median of {args.edits} | {server * 1000:.0f} ms | {check * 1000:.0f} ms | {ratio:.2f}x |"
+    )
+    print(
+        f"| cold: didOpen → first diagnostics, median of {args.cold} | {cold_s * 1000:.0f} ms | {cold_c * 1000:.0f} ms | {cold_s / cold_c:.2f}x |"
+    )
     print()
     verdict = "PASS" if ratio <= TARGET_RATIO else "FAIL"
     print(f"{verdict}: warm server latency {ratio:.2f}x of check - (target <= {TARGET_RATIO}x)")

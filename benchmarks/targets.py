@@ -52,7 +52,7 @@ import asyncio
 from sglang.srt.multimodal.processors.base_processor import BaseMultimodalProcessor, MultimodalSpecialTokens
 '''
 
-_CLASS = '''
+_CLASS = """
 
 class GeneratedProcessor{index}(BaseMultimodalProcessor):
     models = ["Generated{index}ForConditionalGeneration"]
@@ -60,7 +60,7 @@ class GeneratedProcessor{index}(BaseMultimodalProcessor):
     def __init__(self, hf_config, server_args, _processor, *args, **kwargs):
         super().__init__(hf_config, server_args, _processor, *args, **kwargs)
         self.mm_tokens = MultimodalSpecialTokens(image_token="<image>", image_token_id={index})
-'''
+"""
 
 _LOAD = "        base_output = self.load_mm_data(input_text, image_data)\n"
 _RETURN = '        return {"mm_items": items, "input_ids": input_ids}\n'
@@ -70,7 +70,9 @@ _RETURN = '        return {"mm_items": items, "input_ids": input_ids}\n'
 # after an unrelated await (MM001 only).
 _BODIES = (
     _LOAD + "        items, input_ids, _ = self.process_and_combine_mm_data(base_output, self.mm_tokens)\n" + _RETURN,
-    _LOAD + "        items, input_ids, _ = await self.process_and_combine_mm_data_async(base_output, self.mm_tokens)\n" + _RETURN,
+    _LOAD
+    + "        items, input_ids, _ = await self.process_and_combine_mm_data_async(base_output, self.mm_tokens)\n"
+    + _RETURN,
     "        if not image_data:\n            return None\n"
     '        return {"input_ids": self._processor(input_text)["input_ids"], "mm_items": []}\n',
     "        await asyncio.sleep(0)\n"
@@ -171,5 +173,3 @@ def prefiltered(target: Path) -> tuple[list[Path], list[Path], int, str]:
         if could_hold_finding(data):
             passed.append(path)
     return files, passed, lines, source
-
-

@@ -128,10 +128,12 @@ def test_checks_are_ratios_of_medians_with_verdicts():
 
 
 def test_edited_ratio_is_against_the_cold_run():
-    figures = {("whole", "cold"): _samples(5.0), ("whole", "warm"): _samples(0.5), ("whole", "edited"): _samples(2.0, 170)}
+    figures = {
+        ("whole", "cold"): _samples(5.0),
+        ("whole", "warm"): _samples(0.5),
+        ("whole", "edited"): _samples(2.0, 170),
+    }
     found = {c.measure: c for c in checks(figures)}
     edited = found["sglang package, one file changed ÷ cold"]
     assert (edited.value, edited.verdict) == (0.4, "FAIL")
     assert found["whole package, peak RSS per process"].value == 170  # the edited run counts too
-
-

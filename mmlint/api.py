@@ -40,7 +40,19 @@ from mmlint.core.diagnostics import Diagnostic, Span
 from mmlint.fix import FixRun
 from mmlint.fix.run import MAX_FIX_ROUNDS, fix_in_rounds, named_links
 
-__all__ = ["check", "fix", "audit", "Report", "AnalysedReport", "FixRun", "Audit", "Diagnostic", "Span", "ConfigError", "DiscoveryError"]
+__all__ = [
+    "check",
+    "fix",
+    "audit",
+    "Report",
+    "AnalysedReport",
+    "FixRun",
+    "Audit",
+    "Diagnostic",
+    "Span",
+    "ConfigError",
+    "DiscoveryError",
+]
 
 PathArg = str | os.PathLike[str]
 
@@ -142,7 +154,11 @@ def fix(
         return apply_baseline(report, Path(baseline)).report if baseline is not None else report
 
     run, _ = fix_in_rounds(
-        scanned(), lambda _buffers: scanned(), write=write, links=named_links(tuple(targets or ()), where), max_rounds=MAX_FIX_ROUNDS
+        scanned(),
+        lambda _buffers: scanned(),
+        write=write,
+        links=named_links(tuple(targets or ()), where),
+        max_rounds=MAX_FIX_ROUNDS,
     )
     return run
 

@@ -192,7 +192,9 @@ def build_audit(report: AnalysedReport) -> Audit:
                 sync_calls=sum(1 for s in sites if not s.is_async_twin),
                 async_calls=sum(1 for s in sites if s.is_async_twin),
                 unawaitable_calls=sum(1 for s in sites if not s.awaitable),
-                bypassing_calls=sum(1 for s in sites if not s.is_async_twin and not s.delegation and not _no_twin(project, path, s)),
+                bypassing_calls=sum(
+                    1 for s in sites if not s.is_async_twin and not s.delegation and not _no_twin(project, path, s)
+                ),
                 async_defs=async_defs,
                 always=verdicts[ALWAYS],
                 some=verdicts[SOME],
@@ -207,8 +209,16 @@ def build_audit(report: AnalysedReport) -> Audit:
         **{
             name: sum(getattr(row, name) for row in rows)
             for name in (
-                "sync_calls", "async_calls", "unawaitable_calls", "bypassing_calls", "async_defs",
-                "always", "some", "never", "not_judged", "hollow_awaits",
+                "sync_calls",
+                "async_calls",
+                "unawaitable_calls",
+                "bypassing_calls",
+                "async_defs",
+                "always",
+                "some",
+                "never",
+                "not_judged",
+                "hollow_awaits",
             )
         },
         twins_in_play=twins_in_play(report),
@@ -227,7 +237,10 @@ def build_audit(report: AnalysedReport) -> Audit:
 
 def _no_twin(project: Project, path: str, site: CallSite) -> bool:
     """A sync-twin call on a receiver where the async twin does not exist: it bypasses no pool."""
-    return project.twin_presence.of_call(path, site.owner, site.receiver, site.pair.async_, site.pair.sync).state == MISSING
+    return (
+        project.twin_presence.of_call(path, site.owner, site.receiver, site.pair.async_, site.pair.sync).state
+        == MISSING
+    )
 
 
 def _missing_twins(report: AnalysedReport) -> tuple[tuple[str, str, int], ...]:
@@ -261,7 +274,11 @@ def _audit_defs(report: AnalysedReport) -> tuple[AuditDef, ...]:
                     qualname=info.qualname,
                     verdict=analysis.classify(key),
                     weight="" if weight is None else weight.kind,
-                    reason="" if weight is None else unknown_reason(weight) if weight.kind == UNKNOWN_WEIGHT else weight.reason,
+                    reason=""
+                    if weight is None
+                    else unknown_reason(weight)
+                    if weight.kind == UNKNOWN_WEIGHT
+                    else weight.reason,
                     blocking=tuple(chain.describe() for _, chain in weights.chains_of(key)),
                     unknown_because=weight.why if weight is not None and weight.kind == UNKNOWN_WEIGHT else "",
                 )
@@ -304,7 +321,9 @@ def _twin_rows(report: AnalysedReport) -> tuple[TwinRow, ...]:
                 arguments_problem=contract.arguments_problem,
                 suspends=contract.verdict,
                 calls=tuple(
-                    TwinCallRow(c.path, c.call.span.line, c.call.span.column, analysis.suspension.defs[c.enclosing].qualname)
+                    TwinCallRow(
+                        c.path, c.call.span.line, c.call.span.column, analysis.suspension.defs[c.enclosing].qualname
+                    )
                     for c in calls.get(twin, ())
                 ),
             )
@@ -322,7 +341,18 @@ def _twin_json(row: TwinRow) -> dict[str, object]:
 
 # "not judged": abstract methods, stub bodies and async generators, so that
 # always + some + never + not judged = async defs.
-_HEADERS = ("file", "sync", "async", "unawaitable", "async defs", "always", "some", "never", "not judged", "hollow awaits")
+_HEADERS = (
+    "file",
+    "sync",
+    "async",
+    "unawaitable",
+    "async defs",
+    "always",
+    "some",
+    "never",
+    "not judged",
+    "hollow awaits",
+)
 
 
 def _cells(row: AuditRow | AuditTotals, label: str) -> tuple[str, ...]:
@@ -361,7 +391,9 @@ def render_json(audit: Audit) -> str:
             {"path": path, "sync": sync, "async": async_, "wrapper": wrapper}
             for path, sync, async_, wrapper in audit.assigned_twins
         ],
-        "missing_twins": [{"sync": sync, "async": async_, "calls": calls} for sync, async_, calls in audit.missing_twins],
+        "missing_twins": [
+            {"sync": sync, "async": async_, "calls": calls} for sync, async_, calls in audit.missing_twins
+        ],
     }
     return json.dumps(data, indent=2) + "\n"
 
@@ -384,7 +416,11 @@ def render_markdown(audit: Audit, *, quiet: bool = False) -> str:
         lines.append("| " + " | ".join(cells) + " |")
     lines.append("| " + " | ".join(f"**{cell}**" for cell in _cells(audit.totals, "total")) + " |")
     if audit.twins:
-        lines += ["", "| " + " | ".join(_TWIN_HEADERS) + " |", "|" + "|".join([" --- "] * (len(_TWIN_HEADERS) - 1) + [" ---: "]) + "|"]
+        lines += [
+            "",
+            "| " + " | ".join(_TWIN_HEADERS) + " |",
+            "|" + "|".join([" --- "] * (len(_TWIN_HEADERS) - 1) + [" ---: "]) + "|",
+        ]
         for twin in audit.twins:
             twin_cells = [_markdown_code(cell) if index < 4 else cell for index, cell in enumerate(_twin_cells(twin))]
             lines.append("| " + " | ".join(twin_cells) + " |")
@@ -433,11 +469,19 @@ def twin_groups(twins: tuple[TwinRow, ...], width: int | None = None) -> list[st
         )
     called = sorted((twin for twin in twins if twin.calls), key=lambda row: (-len(row.calls), row.sync))
     if called:
-        names = ", ".join(visible(twin.sync) + (f" ×{len(twin.calls)}" if len(twin.calls) > 1 else "") for twin in called)
+        names = ", ".join(
+            visible(twin.sync) + (f" ×{len(twin.calls)}" if len(twin.calls) > 1 else "") for twin in called
+        )
         text = f"sync members called from async code: {names}"
         lines.extend(
-            textwrap.wrap(text, (width or _UNBOUNDED_WIDTH) - 2, initial_indent="  ", subsequent_indent="    ",
-                          break_long_words=False, break_on_hyphens=False)  # fmt: skip
+            textwrap.wrap(
+                text,
+                (width or _UNBOUNDED_WIDTH) - 2,
+                initial_indent="  ",
+                subsequent_indent="    ",
+                break_long_words=False,
+                break_on_hyphens=False,
+            )  # fmt: skip
         )
     return lines
 
@@ -584,7 +628,9 @@ def _print_stacked(console: Console, audit: Audit, width: int) -> None:
         ]))  # fmt: skip
     for twin in audit.twins:
         sync, sync_at, async_, async_at, _, suspends, calls = (markup_text(visible(cell)) for cell in _twin_cells(twin))
-        arguments = "the same" if twin.accepts_same_arguments else markup_text(visible(f"differ: {twin.arguments_problem}"))
+        arguments = (
+            "the same" if twin.accepts_same_arguments else markup_text(visible(f"differ: {twin.arguments_problem}"))
+        )
         console.print()
         console.print(f"[bold]twin pair[/] {sync} / {async_}: the async one suspends {suspends}; "
                       f"{calls} sync call{'' if calls == '1' else 's'} from async code")  # fmt: skip
@@ -600,7 +646,12 @@ def _plain_lines(console: Console, renderable: RenderableType) -> list[str]:
 
 
 def render(
-    audit: Audit, output_format: str, *, color: bool = False, width: int | None = None, quiet: bool = False,
+    audit: Audit,
+    output_format: str,
+    *,
+    color: bool = False,
+    width: int | None = None,
+    quiet: bool = False,
     show_twins: bool = False,
 ) -> str:
     """``quiet`` leaves out the summary line (the table, or the data, stays);

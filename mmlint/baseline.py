@@ -30,7 +30,6 @@ AnyReport = TypeVar("AnyReport", bound=Report)
 BASELINE_VERSION = 1
 
 
-
 def is_baselinable(code: str) -> bool:
     """As the rule declares. MM999 is not: a file that does not parse was not
     checked at all, so recording it would hide every finding the file gets
@@ -140,7 +139,9 @@ def load_baseline(baseline_path: Path) -> Counter[BaselineKey]:
     except UnicodeDecodeError:
         raise BaselineError(f"{where}: not UTF-8 text") from None
     except json.JSONDecodeError as error:
-        raise BaselineError(f"{where}: not valid JSON: {error.msg} at line {error.lineno} column {error.colno}") from None
+        raise BaselineError(
+            f"{where}: not valid JSON: {error.msg} at line {error.lineno} column {error.colno}"
+        ) from None
     except RecursionError:  # json_depth is an estimate for text that is not JSON
         raise BaselineError(f"{where}: not a baseline: JSON nested more than {JSON_MAX_DEPTH} deep") from None
     if not isinstance(data, dict):

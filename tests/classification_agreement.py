@@ -20,7 +20,11 @@ def assert_mm003_agrees_with_audit(tree: Path, tmp_path: Path) -> int:
     report = check([tree], config=config, cwd=tree, select=["MM003"])
     flagged = {(d.path, d.span) for d in (*report.diagnostics, *report.suppressed) if d.code == "MM003"}
     analysis = report.project.suspension
-    skipped = {path for path, outcome in report.outcomes.items() if getattr(outcome, "suppressions", None) and outcome.suppressions.skip_file}
+    skipped = {
+        path
+        for path, outcome in report.outcomes.items()
+        if getattr(outcome, "suppressions", None) and outcome.suppressions.skip_file
+    }
     weights = report.project.weight(report.settings.heavy_calls)
     never_without_point = set()
     for key, info in analysis.defs.items():
@@ -28,7 +32,9 @@ def assert_mm003_agrees_with_audit(tree: Path, tmp_path: Path) -> int:
         if info.is_fake_async:
             assert verdict == NEVER, (key, info.qualname, verdict)
             # Every never-suspending def is weighed; by default MM003 reports the heavy ones.
-            if key[0] not in skipped and weights.weight(key).kind == HEAVY:  # `# mmlint: skip-file`: nothing is reported there
+            if (
+                key[0] not in skipped and weights.weight(key).kind == HEAVY
+            ):  # `# mmlint: skip-file`: nothing is reported there
                 never_without_point.add((key[0], info.span))
         else:
             assert verdict == NOT_JUDGED or info.has_suspension_point, (key, info.qualname)

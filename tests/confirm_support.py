@@ -16,7 +16,7 @@ WORKTREE = Path(__file__).resolve().parent.parent
 # Real blocking work, in shapes mmlint reports today (tokenizer and image calls
 # by their receivers' names, a file read, sync HTTP, a sleep; the resize in a
 # scanned helper, so the wrapped callee is the helper).
-SERVICE = '''\
+SERVICE = """\
 import asyncio
 import time
 import urllib.request
@@ -83,17 +83,17 @@ async def crunch(n):
 async def never_tested(seconds):
     time.sleep(seconds)
     await asyncio.sleep(0)
-'''
+"""
 
-NUMERIC = '''\
+NUMERIC = """\
 def sum_squares(n):
     total = 0
     for i in range(n):
         total += i * i
     return total
-'''
+"""
 
-TESTS = '''\
+TESTS = """\
 import http.server
 import threading
 import time
@@ -168,9 +168,9 @@ async def test_nap_offloaded():
 
 async def test_crunch():
     await work.crunch(1_500_000)
-'''
+"""
 
-UVLOOP_CONFTEST = '''\
+UVLOOP_CONFTEST = """\
 import pytest
 import uvloop
 
@@ -178,16 +178,16 @@ import uvloop
 @pytest.fixture(scope="session")
 def event_loop_policy():
     return uvloop.EventLoopPolicy()
-'''
+"""
 
-PYPROJECT = '''\
+PYPROJECT = """\
 [tool.mmlint]
 paths = ["svc"]
 
 [tool.pytest.ini_options]
 asyncio_mode = "auto"
 asyncio_default_fixture_loop_scope = "function"
-'''
+"""
 
 
 def write_service(root: Path, *, uvloop: bool = False, tests: str = TESTS) -> Path:
@@ -213,13 +213,21 @@ def environment() -> dict[str, str]:
 def run_pytest(root: Path, *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "mmlint.confirm.plugin", "-p", "no:cacheprovider", "-q", *args],
-        cwd=root, env=environment(), capture_output=True, text=True, timeout=timeout,
+        cwd=root,
+        env=environment(),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
     )
 
 
 def run_mmlint(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "mmlint", *args], cwd=root, env=environment(), capture_output=True, text=True,
+        [sys.executable, "-m", "mmlint", *args],
+        cwd=root,
+        env=environment(),
+        capture_output=True,
+        text=True,
         timeout=120,
     )
 

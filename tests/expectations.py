@@ -83,9 +83,7 @@ def restrict(findings: Counter[Finding], codes: Iterable[str]) -> Counter[Findin
     return Counter({finding: count for finding, count in findings.items() if finding.code in wanted})
 
 
-def describe_difference(
-    expected: Counter[Finding], diagnostics: Iterable[Diagnostic], codes: Iterable[str]
-) -> str:
+def describe_difference(expected: Counter[Finding], diagnostics: Iterable[Diagnostic], codes: Iterable[str]) -> str:
     """A readable diff between markers and reported diagnostics; empty when they agree.
 
     Missing findings are listed with their place; unexpected ones with the
@@ -138,7 +136,7 @@ def markers_to_suppressions(text: str, codes: Iterable[str]) -> str:
     out: list[str] = []
     for line in split_lines(text, keepends=True):
         body = line.rstrip("\r\n")
-        ending = line[len(body):]
+        ending = line[len(body) :]
         match = EXPECT_MARKER.search(body)
         if match is not None:
             marked = [code.strip() for code in match.group("codes").split(",")]

@@ -63,7 +63,9 @@ def apply_change(text: str, change: dict[str, Any], encoding: str = "utf-16") ->
     """One ``contentChanges`` item: a range replaced, or (no range) the whole text."""
     if "range" not in change:
         return str(change["text"])
-    start, end = (offset_at(text, p["line"], p["character"], encoding) for p in (change["range"]["start"], change["range"]["end"]))
+    start, end = (
+        offset_at(text, p["line"], p["character"], encoding) for p in (change["range"]["start"], change["range"]["end"])
+    )
     start, end = min(start, end), max(start, end)
     return text[:start] + change["text"] + text[end:]
 
@@ -73,8 +75,14 @@ def apply_edits(text: str, edits: list[dict[str, Any]], encoding: str = "utf-16"
     located = []
     for order, edit in enumerate(edits):  # inserts at one position appear in the order given
         start, end = (edit["range"][key] for key in ("start", "end"))
-        located.append((offset_at(text, start["line"], start["character"], encoding),
-                        offset_at(text, end["line"], end["character"], encoding), order, edit["newText"]))
+        located.append(
+            (
+                offset_at(text, start["line"], start["character"], encoding),
+                offset_at(text, end["line"], end["character"], encoding),
+                order,
+                edit["newText"],
+            )
+        )
     for start, end, _, new in sorted(located, reverse=True):
         text = text[:start] + new + text[end:]
     return text

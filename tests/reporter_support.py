@@ -19,9 +19,7 @@ REAL_PROCESSOR = (
 )
 
 
-def make_report(
-    diagnostics: list[Diagnostic], file_paths: dict[str, Path], *, full_scan: bool = False
-) -> Report:
+def make_report(diagnostics: list[Diagnostic], file_paths: dict[str, Path], *, full_scan: bool = False) -> Report:
     """A Report as the engine would return it, holding exactly ``diagnostics``."""
     ordered = tuple(sorted(diagnostics, key=lambda d: d.sort_key))
     return Report(

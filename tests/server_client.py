@@ -129,12 +129,16 @@ class LspClient:
         with self._changed:
             return len(self.messages)
 
-    def diagnostics(self, uri: str, *, start: int = 0, version: int | None = None, timeout: float = TIMEOUT) -> list[dict]:
+    def diagnostics(
+        self, uri: str, *, start: int = 0, version: int | None = None, timeout: float = TIMEOUT
+    ) -> list[dict]:
         """The next publishDiagnostics for ``uri`` after ``start`` (of ``version``, when given)."""
         message = self.wait_for(
-            lambda m: m.get("method") == "textDocument/publishDiagnostics"
-            and m["params"]["uri"] == uri
-            and (version is None or m["params"].get("version") == version),
+            lambda m: (
+                m.get("method") == "textDocument/publishDiagnostics"
+                and m["params"]["uri"] == uri
+                and (version is None or m["params"].get("version") == version)
+            ),
             timeout,
             start,
         )
@@ -150,34 +154,52 @@ class LspClient:
 
     def initialize(self, root: Path, options: Any = None) -> dict:
         capabilities = self.capabilities or {
-            "workspace": {"configuration": self.configuration is not None, "workspaceEdit": {"documentChanges": True},
-                          "applyEdit": True},
-            "textDocument": {"publishDiagnostics": {"relatedInformation": True, "versionSupport": True},
-                             "codeAction": {"codeActionLiteralSupport": {"codeActionKind": {"valueSet": [
-                                 "quickfix", "source", "source.fixAll"]}}}},
+            "workspace": {
+                "configuration": self.configuration is not None,
+                "workspaceEdit": {"documentChanges": True},
+                "applyEdit": True,
+            },
+            "textDocument": {
+                "publishDiagnostics": {"relatedInformation": True, "versionSupport": True},
+                "codeAction": {
+                    "codeActionLiteralSupport": {
+                        "codeActionKind": {"valueSet": ["quickfix", "source", "source.fixAll"]}
+                    }
+                },
+            },
         }
-        result = self.request("initialize", {
-            "processId": os.getpid(),
-            "rootUri": uri_of(root),
-            "workspaceFolders": [{"uri": uri_of(root), "name": root.name}],
-            "capabilities": capabilities,
-            "initializationOptions": options,
-        })
+        result = self.request(
+            "initialize",
+            {
+                "processId": os.getpid(),
+                "rootUri": uri_of(root),
+                "workspaceFolders": [{"uri": uri_of(root), "name": root.name}],
+                "capabilities": capabilities,
+                "initializationOptions": options,
+            },
+        )
         self.notify("initialized", {})
         return result
 
     def open(self, path: Path, text: str | None = None, version: int = 1) -> str:
         uri = uri_of(path)
         source = path.read_text(encoding="utf-8") if text is None else text
-        self.notify("textDocument/didOpen", {
-            "textDocument": {"uri": uri, "languageId": "python", "version": version, "text": source},
-        })
+        self.notify(
+            "textDocument/didOpen",
+            {
+                "textDocument": {"uri": uri, "languageId": "python", "version": version, "text": source},
+            },
+        )
         return uri
 
     def change(self, uri: str, text: str, version: int) -> None:
-        self.notify("textDocument/didChange", {
-            "textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": text}],
-        })
+        self.notify(
+            "textDocument/didChange",
+            {
+                "textDocument": {"uri": uri, "version": version},
+                "contentChanges": [{"text": text}],
+            },
+        )
 
     def stop(self, timeout: float = TIMEOUT) -> int:
         """shutdown, then exit; the server's exit code."""
@@ -207,5 +229,10 @@ def apply_edits(text: str, edits: list[dict], encoding: str = "utf-16") -> str:
 
 def edits_of(workspace_edit: dict, uri: str) -> list[dict]:
     if workspace_edit.get("documentChanges"):
-        return [e for change in workspace_edit["documentChanges"] if change["textDocument"]["uri"] == uri for e in change["edits"]]
+        return [
+            e
+            for change in workspace_edit["documentChanges"]
+            if change["textDocument"]["uri"] == uri
+            for e in change["edits"]
+        ]
     return workspace_edit.get("changes", {}).get(uri, [])

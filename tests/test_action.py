@@ -33,7 +33,10 @@ def _value(expression: str, context: dict[str, str]) -> str:
 
 
 def _run_step(step: dict, context: dict[str, str], cwd: Path, path_prefix: str) -> subprocess.CompletedProcess[str]:
-    env = {key: EXPRESSION.sub(lambda m: _value(m.group(1), context), str(value)) for key, value in step.get("env", {}).items()}
+    env = {
+        key: EXPRESSION.sub(lambda m: _value(m.group(1), context), str(value))
+        for key, value in step.get("env", {}).items()
+    }
     env.update(PATH=f"{path_prefix}:/usr/bin:/bin", GITHUB_OUTPUT=context["github_output"], NO_COLOR="1",
                MMLINT_CACHE_DIR=context["runner.temp"] + "/cache")  # fmt: skip
     return subprocess.run(["bash", "-eo", "pipefail", "-c", step["run"]], cwd=cwd, env=env, capture_output=True, text=True,
@@ -52,7 +55,9 @@ def _condition_holds(step: dict, context: dict[str, str]) -> bool:
 def test_inputs_reach_scripts_only_through_the_environment() -> None:
     for step in STEPS:
         if "run" in step:
-            assert not EXPRESSION.search(step["run"]), f"{step.get('name')}: an expression inside a script can inject code"
+            assert not EXPRESSION.search(step["run"]), (
+                f"{step.get('name')}: an expression inside a script can inject code"
+            )
     assert {"paths", "config", "args", "sarif", "python-version"} <= set(ACTION["inputs"])
     assert ACTION["runs"]["using"] == "composite"
 

@@ -50,5 +50,9 @@ def test_fix_leaves_what_a_baseline_records(workdir: Path) -> None:
 
 def test_audit_is_the_commands_inventory(workdir: Path) -> None:
     audit = api.audit(cwd=workdir)
-    assert sorted(row.path for row in audit.rows) == ["genexp_left_alone.py", "result_subscript.py", "tuple_unpacking.py"]
+    assert sorted(row.path for row in audit.rows) == [
+        "genexp_left_alone.py",
+        "result_subscript.py",
+        "tuple_unpacking.py",
+    ]
     assert audit.totals.sync_calls == sum(row.sync_calls for row in audit.rows) > 0

@@ -24,7 +24,9 @@ def _guard(project_root: Path) -> None:
     # The guard as a project writes it (with its own root): the scan covers the
     # configured paths, so too few call sites (MM008) fails it as well.
     report = check(cwd=project_root)
-    assert not report.diagnostics, "\n".join(f"{d.path}:{d.span.line}: {d.code} {d.message}" for d in report.diagnostics)
+    assert not report.diagnostics, "\n".join(
+        f"{d.path}:{d.span.line}: {d.code} {d.message}" for d in report.diagnostics
+    )
 
 
 def test_processors_use_the_worker_pool() -> None:
@@ -58,7 +60,9 @@ def test_guard_fails_when_the_scan_goes_vacuous(tmp_path: Path) -> None:
     root = tmp_path / "project"
     shutil.copytree(MIGRATED_PACKAGE, root)
     for module in (root / "imgproc").glob("*.py"):
-        module.write_text(module.read_text(encoding="utf-8").replace("process_and_combine", "combine"), encoding="utf-8")
+        module.write_text(
+            module.read_text(encoding="utf-8").replace("process_and_combine", "combine"), encoding="utf-8"
+        )
     with pytest.raises(AssertionError) as failed:
         _guard(root)
     assert "MM008" in str(failed.value)

@@ -18,8 +18,22 @@ PACKAGE = Path(__file__).resolve().parent.parent / "mmlint"
 
 # Lower ranks are lower layers; a module may import only its own room or lower ones.
 RANK = {
-    "core": 0, "facts": 1, "analysis": 2, "rules": 3, "config": 3, "check": 4,
-    "fix": 5, "reporters": 5, "audit": 5, "baseline": 5, "docs": 5, "api": 6, "confirm": 6.5, "cli": 7, "server": 7, "__main__": 8,
+    "core": 0,
+    "facts": 1,
+    "analysis": 2,
+    "rules": 3,
+    "config": 3,
+    "check": 4,
+    "fix": 5,
+    "reporters": 5,
+    "audit": 5,
+    "baseline": 5,
+    "docs": 5,
+    "api": 6,
+    "confirm": 6.5,
+    "cli": 7,
+    "server": 7,
+    "__main__": 8,
 }
 
 
@@ -163,7 +177,9 @@ def test_no_import_circle() -> None:
 
 
 def test_every_room_is_ranked() -> None:
-    rooms = {path.name if path.is_dir() else path.stem for path in PACKAGE.iterdir() if path.suffix == ".py" or path.is_dir()}
+    rooms = {
+        path.name if path.is_dir() else path.stem for path in PACKAGE.iterdir() if path.suffix == ".py" or path.is_dir()
+    }
     rooms -= {"__init__", "__pycache__"}
     assert rooms <= set(RANK), rooms - set(RANK)
 

@@ -25,12 +25,30 @@ def audit():
 def test_rows_hold_the_counts_of_each_file(audit) -> None:
     rows = {row.path: row for row in audit.rows}
     assert rows["mmproc/base.py"] == AuditRow(
-        path="mmproc/base.py", sync_calls=1, async_calls=0, unawaitable_calls=0, bypassing_calls=0,
-        async_defs=4, always=0, some=2, never=1, not_judged=1, hollow_awaits=0,
+        path="mmproc/base.py",
+        sync_calls=1,
+        async_calls=0,
+        unawaitable_calls=0,
+        bypassing_calls=0,
+        async_defs=4,
+        always=0,
+        some=2,
+        never=1,
+        not_judged=1,
+        hollow_awaits=0,
     )
     assert rows["mmproc/processors/llava.py"] == AuditRow(
-        path="mmproc/processors/llava.py", sync_calls=0, async_calls=3, unawaitable_calls=0, bypassing_calls=0,
-        async_defs=4, always=4, some=0, never=0, not_judged=0, hollow_awaits=2,
+        path="mmproc/processors/llava.py",
+        sync_calls=0,
+        async_calls=3,
+        unawaitable_calls=0,
+        bypassing_calls=0,
+        async_defs=4,
+        always=4,
+        some=0,
+        never=0,
+        not_judged=0,
+        hollow_awaits=2,
     )
     # Files with neither a twin call nor an async def get no row.
     assert "mmproc/__init__.py" not in rows
@@ -95,8 +113,17 @@ def test_cli_json_is_the_same_data(audit) -> None:
     assert [row["path"] for row in data["files"]] == [row.path for row in audit.rows]
     assert data["totals"]["never"] == audit.totals.never
     assert data["files"][0] == {
-        "path": "mmproc/media.py", "sync_calls": 0, "async_calls": 0, "unawaitable_calls": 0, "bypassing_calls": 0,
-        "async_defs": 3, "always": 0, "some": 1, "never": 2, "not_judged": 0, "hollow_awaits": 2,
+        "path": "mmproc/media.py",
+        "sync_calls": 0,
+        "async_calls": 0,
+        "unawaitable_calls": 0,
+        "bypassing_calls": 0,
+        "async_defs": 3,
+        "always": 0,
+        "some": 1,
+        "never": 2,
+        "not_judged": 0,
+        "hollow_awaits": 2,
     }
 
 
@@ -127,7 +154,9 @@ def test_suspension_columns_add_up_to_the_async_defs(audit) -> None:
 
 def test_files_that_do_not_parse_are_named_not_dropped(tmp_path: Path) -> None:
     (tmp_path / "ok.py").write_text("async def f():\n    return 1\n")
-    (tmp_path / "broken.py").write_text("class P:\n    async def go(self):\n        return self.process_and_combine_mm_data(a b)\n")
+    (tmp_path / "broken.py").write_text(
+        "class P:\n    async def go(self):\n        return self.process_and_combine_mm_data(a b)\n"
+    )
     for fmt in ("text", "markdown"):
         result = _run(["audit", "--format", fmt, "--no-color"], tmp_path)
         assert result.exit_code == 0

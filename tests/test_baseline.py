@@ -138,7 +138,9 @@ def test_entries_of_files_outside_a_partial_scan_are_not_stale(tmp_path: Path) -
     assert (partial.baselined, partial.stale_entries) == (2, 0)
     # A full scan that no longer finds llava.py (deleted) does count them.
     (tmp_path / "llava.py").unlink()
-    full = apply_baseline(_scan(tmp_path, {"clip.py": PROCESSOR}, full_scan=True), tmp_path / "baseline.json", cwd=tmp_path)
+    full = apply_baseline(
+        _scan(tmp_path, {"clip.py": PROCESSOR}, full_scan=True), tmp_path / "baseline.json", cwd=tmp_path
+    )
     assert (full.baselined, full.stale_entries) == (2, 2)
     assert full.summary() == "2 diagnostics baselined; 2 baseline entries no longer match"
 
@@ -185,7 +187,10 @@ def test_source_text_is_decoded_with_the_declared_encoding(tmp_path: Path) -> No
         (b'{"version": 7, "entries": []}', "unsupported version 7 (expected 1)"),
         (b'{"version": 1}', "'entries' must be a list"),
         (b'{"version": 1, "entries": [3]}', "entry 1 is not an object"),
-        (b'{"version": 1, "entries": [{"path": "a.py", "code": "MM001", "count": 1}]}', "entry 1: 'text' must be a string"),
+        (
+            b'{"version": 1, "entries": [{"path": "a.py", "code": "MM001", "count": 1}]}',
+            "entry 1: 'text' must be a string",
+        ),
         (
             b'{"version": 1, "entries": [{"path": "a.py", "code": "MM001", "text": "", "count": 0}]}',
             "entry 1: 'count' must be a positive integer",

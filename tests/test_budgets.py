@@ -34,8 +34,7 @@ def _mm999(tmp_path: Path, source: str, config: str = "") -> list[str]:
 def test_ten_thousand_deep_forms_end_in_one_diagnostic(tmp_path: Path, form: str) -> None:
     (message,) = _mm999(tmp_path, DEEP_FORMS[form])
     assert any(
-        words in message
-        for words in ("too many nested parentheses", "nested too deeply", "max-nesting-depth = 1,000")
+        words in message for words in ("too many nested parentheses", "nested too deeply", "max-nesting-depth = 1,000")
     ), message
 
 
@@ -57,7 +56,9 @@ def test_a_file_python_cannot_compile_gets_pythons_message(tmp_path: Path) -> No
     assert message.startswith("could not parse: ")
 
 
-@pytest.mark.parametrize(("key", "value"), [("max-file-size", "0"), ("max-nesting-depth", "true"), ("max-file-size", '"8MB"')])
+@pytest.mark.parametrize(
+    ("key", "value"), [("max-file-size", "0"), ("max-nesting-depth", "true"), ("max-file-size", '"8MB"')]
+)
 def test_budget_values_are_validated(tmp_path: Path, key: str, value: str) -> None:
     from mmlint.config.load import ConfigError
 
@@ -121,7 +122,9 @@ def _by_file(result) -> dict[str, list[tuple[str, str]]]:
         ("max-file-seconds = 1\nmax-file-memory = 4096\n", "over the time budget (max-file-seconds = 1)"),
     ],
 )
-def test_a_file_estimated_over_its_cost_budget_is_mm999_and_the_others_are_checked(tmp_path, monkeypatch, config, words):
+def test_a_file_estimated_over_its_cost_budget_is_mm999_and_the_others_are_checked(
+    tmp_path, monkeypatch, config, words
+):
     cost = estimate(TABLE.encode() * 8)
     assert cost.memory_mib > 20 and cost.seconds > 1  # the case is real: the estimate is past both budgets
     (tmp_path / "table.py").write_text(TABLE * 8, encoding="utf-8")
@@ -157,7 +160,9 @@ def test_an_unbalanced_bracket_in_a_string_costs_only_its_own_statement():
     assert estimate(drifting.encode()).depth_sum <= estimate(body.encode()).depth_sum + 100
 
 
-@pytest.mark.parametrize(("key", "value"), [("max-file-memory", "0"), ("max-file-seconds", "1.5"), ("max-file-memory", '"1GiB"')])
+@pytest.mark.parametrize(
+    ("key", "value"), [("max-file-memory", "0"), ("max-file-seconds", "1.5"), ("max-file-memory", '"1GiB"')]
+)
 def test_cost_budget_values_are_validated(tmp_path: Path, key: str, value: str) -> None:
     test_budget_values_are_validated(tmp_path, key, value)
 
@@ -234,9 +239,13 @@ def test_a_file_over_the_size_budget_is_not_read_past_its_size(tmp_path, monkeyp
 
     monkeypatch.setattr(builtins, "open", watching_open)
     read_bytes = Path.read_bytes
-    monkeypatch.setattr(Path, "read_bytes", lambda self: pytest.fail("read whole") if self.name == "big.py" else read_bytes(self))
+    monkeypatch.setattr(
+        Path, "read_bytes", lambda self: pytest.fail("read whole") if self.name == "big.py" else read_bytes(self)
+    )
     found = _by_file(_cli(tmp_path, monkeypatch, "max-file-size = 1000\n", "."))
-    assert found["big.py"] == [("MM999", f"not analysed: {len(FINDING) + 2400:,} bytes, over the size budget (max-file-size = 1,000)")]
+    assert found["big.py"] == [
+        ("MM999", f"not analysed: {len(FINDING) + 2400:,} bytes, over the size budget (max-file-size = 1,000)")
+    ]
     assert {code for code, _ in found["p.py"]} == {"MM001", "MM003"}
     assert opened and not [event for event in opened if event.startswith("read")]
 

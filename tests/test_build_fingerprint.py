@@ -131,11 +131,19 @@ def test_the_running_build_is_fingerprinted(tmp_path):
     [
         # The per-file pass's budgets (a module the facts key once left out):
         # every file is refused, the stored facts of the parse must not answer.
-        ("check/cost.py", "    if cost.memory_mib > budgets.max_file_memory:",
-         "    if True:", "over the memory budget"),
+        (
+            "check/cost.py",
+            "    if cost.memory_mib > budgets.max_file_memory:",
+            "    if True:",
+            "over the memory budget",
+        ),
         # What a rule reports: the stored findings must not answer.
-        ("rules/mm001_sync_twin_call.py", '"sync twin bypasses the worker pool"',
-         '"(another build) bypasses the worker pool"', "(another build) bypasses"),
+        (
+            "rules/mm001_sync_twin_call.py",
+            '"sync twin bypasses the worker pool"',
+            '"(another build) bypasses the worker pool"',
+            "(another build) bypasses",
+        ),
     ],
 )
 def test_another_build_over_the_same_cache_reports_its_own_findings(tmp_path, module, old, new, finding):

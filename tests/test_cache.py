@@ -34,7 +34,9 @@ def test_second_run_reads_the_cache_and_reports_the_same(cache_dir, project, mon
     first = check(cwd=project)
     assert len(entries(cache_dir)) == 1
     parsed = []
-    monkeypatch.setattr("mmlint.check.findings.analyse_file", lambda *a: parsed.append(a) or pytest.fail("parsed again"))
+    monkeypatch.setattr(
+        "mmlint.check.findings.analyse_file", lambda *a: parsed.append(a) or pytest.fail("parsed again")
+    )
     second = check(cwd=project)
     assert codes(second) == codes(first) == [("p.py", 2, "MM003"), ("p.py", 3, "MM001")]
     assert not parsed
@@ -42,7 +44,9 @@ def test_second_run_reads_the_cache_and_reports_the_same(cache_dir, project, mon
 
 def test_changed_content_is_a_miss(cache_dir, project):
     check(cwd=project)
-    (project / "p.py").write_text(SOURCE.replace("return self", "return await self").replace("combine_mm_data(", "combine_mm_data_async("))
+    (project / "p.py").write_text(
+        SOURCE.replace("return self", "return await self").replace("combine_mm_data(", "combine_mm_data_async(")
+    )
     report = check(cwd=project)
     assert codes(report) == []
     assert len(entries(cache_dir)) == 2

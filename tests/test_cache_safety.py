@@ -173,7 +173,9 @@ def test_a_directory_others_can_write_is_refused_with_one_warning(cache_dir, pro
     unsafe.chmod(mode)
     result = CliRunner().invoke(cli, ["check", "--quiet"])
     assert result.exit_code == 1 and "MM001" in result.stdout
-    assert result.stderr == f"mmlint: warning: not using the cache at {unsafe}: it is writable by {who} (mode {mode:o})\n"
+    assert (
+        result.stderr == f"mmlint: warning: not using the cache at {unsafe}: it is writable by {who} (mode {mode:o})\n"
+    )
 
 
 @pytest.mark.skipif(os.name != "posix", reason="owner and mode are POSIX")
@@ -215,8 +217,10 @@ def test_clean_removes_the_entries_and_says_how_much(cache_dir, project):
     size = sum(p.stat().st_size for p in entries(cache_dir)) - len("mine") - len("mine too")
     result = CliRunner().invoke(cli, ["clean"])
     assert result.exit_code == 0
-    assert result.stdout == f"Removed 2 cache entries ({size / 1024:.1f} KiB) from {cache_dir}\n" or \
-        result.stdout == f"Removed 2 cache entries ({size} bytes) from {cache_dir}\n"
+    assert (
+        result.stdout == f"Removed 2 cache entries ({size / 1024:.1f} KiB) from {cache_dir}\n"
+        or result.stdout == f"Removed 2 cache entries ({size} bytes) from {cache_dir}\n"
+    )
     assert sorted(entries(cache_dir)) == [stray, unrelated]
     assert not (cache_dir / "facts-v1").exists()
     again = CliRunner().invoke(cli, ["clean"])
@@ -248,7 +252,7 @@ def test_the_cap_prunes_the_least_recently_used_entries(cache_dir, project, monk
     check(cwd=project)  # stores one entry, then prunes down to 8,000 bytes
     left = entries(cache_dir)
     assert sum(p.stat().st_size for p in left) <= 8_000
-    assert [p for p in made if p in left] == made[-len([p for p in made if p in left]):]  # the newest stay
+    assert [p for p in made if p in left] == made[-len([p for p in made if p in left]) :]  # the newest stay
     assert any(entry_fields(p)[0] == FORMAT for p in left if p not in made)  # and this run's
 
 
@@ -295,8 +299,11 @@ def _forged_results(cache_dir: Path, project: Path) -> list[Path]:
     assert len(stored) == 1
     nothing = RunResults((), (), 0, True)
     signed = pickle.dumps((RESULTS_FORMAT, stored[0].name, nothing), pickle.HIGHEST_PROTOCOL)
-    return [stored[0], unsigned_entry((RESULTS_FORMAT, stored[0].name, nothing)),
-            hmac.new(b"guess", signed, hashlib.sha256).hexdigest().encode() + signed]
+    return [
+        stored[0],
+        unsigned_entry((RESULTS_FORMAT, stored[0].name, nothing)),
+        hmac.new(b"guess", signed, hashlib.sha256).hexdigest().encode() + signed,
+    ]
 
 
 @pytest.mark.parametrize("variant", [1, 2])
@@ -317,7 +324,10 @@ def test_the_key_file_is_private_and_refused_when_it_is_not(cache_dir, project):
         key.chmod(0o644)
         result = CliRunner().invoke(cli, ["check", "--quiet"])
         assert result.exit_code == 1 and "MM001" in result.stdout
-        assert result.stderr == f"mmlint: warning: not using the cache at {cache_dir}: its key file is open to group or others (mode 644)\n"
+        assert (
+            result.stderr
+            == f"mmlint: warning: not using the cache at {cache_dir}: its key file is open to group or others (mode 644)\n"
+        )
 
 
 @pytest.mark.parametrize("where", ["scanned", "repository"])

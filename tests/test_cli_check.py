@@ -97,8 +97,15 @@ def test_json_format_is_the_spec_report(project):
     assert (report["version"], report["files_scanned"], report["call_sites"]) == (1, 2, 2)
     [d] = report["diagnostics"]
     assert d == {
-        "path": "pkg/clip.py", "line": 4, "column": 34, "end_line": 7, "end_column": 10,
-        "code": "MM001", "name": "sync-twin-call", "message": d["message"], "fixable": True,
+        "path": "pkg/clip.py",
+        "line": 4,
+        "column": 34,
+        "end_line": 7,
+        "end_column": 10,
+        "code": "MM001",
+        "name": "sync-twin-call",
+        "message": d["message"],
+        "fixable": True,
         "help": "use `await self.process_and_combine_mm_data_async(...)`",
     }
     assert d["message"] == "sync twin bypasses the worker pool"
@@ -163,7 +170,10 @@ def test_syntax_error_is_mm999_and_other_files_still_checked(project):
     (project / "pkg" / "broken.py").write_text("async def f(:\n    pass\n")
     (project / "pkg" / "unrelated.py").write_text("def g(:\n    pass\n")  # cannot hold a finding: never parsed
     report = json.loads(run("check", "--format", "json").output)
-    assert [(d["path"], d["code"]) for d in report["diagnostics"]] == [("pkg/broken.py", "MM999"), ("pkg/clip.py", "MM001")]
+    assert [(d["path"], d["code"]) for d in report["diagnostics"]] == [
+        ("pkg/broken.py", "MM999"),
+        ("pkg/clip.py", "MM001"),
+    ]
 
 
 def test_mm999_survives_select_and_ignore(project):
@@ -183,7 +193,9 @@ def test_invalid_encoding_is_mm999(project):
 def test_github_format_through_the_cli(project):
     result = run("check", "--format", "github")
     assert result.exit_code == 1
-    assert result.output.startswith("::error file=pkg/clip.py,line=4,col=34,endLine=7,endColumn=10,title=MM001 sync-twin-call::")
+    assert result.output.startswith(
+        "::error file=pkg/clip.py,line=4,col=34,endLine=7,endColumn=10,title=MM001 sync-twin-call::"
+    )
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
@@ -202,7 +214,9 @@ def test_installed_console_script_in_a_real_subprocess(project):
     executable = shutil.which("mmlint")
     command = [executable] if executable else [sys.executable, "-m", "mmlint"]
     env = {**os.environ, "NO_COLOR": "1"}
-    found = subprocess.run([*command, "check", "--format", "json"], cwd=project, capture_output=True, text=True, env=env)
+    found = subprocess.run(
+        [*command, "check", "--format", "json"], cwd=project, capture_output=True, text=True, env=env
+    )
     assert found.returncode == 1, found.stderr
     assert json.loads(found.stdout)["diagnostics"][0]["code"] == "MM001"
     clean = subprocess.run([*command, "check", "pkg/gemma.py"], cwd=project, capture_output=True, text=True, env=env)

@@ -30,7 +30,9 @@ os._exit = _marked
 
 def _python(tmp_path, script: str, *args: str) -> subprocess.CompletedProcess[str]:
     source = _MARK_SHORT_CUT + textwrap.dedent(script)
-    return subprocess.run([sys.executable, "-c", source, *args], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-c", source, *args], cwd=tmp_path, capture_output=True, text=True, timeout=120
+    )
 
 
 @pytest.mark.slow
@@ -38,7 +40,11 @@ def test_the_process_prints_and_exits_as_the_command_does(tmp_path, monkeypatch)
     (tmp_path / "a.py").write_text(BYPASS)
     monkeypatch.setenv("COLUMNS", "100")  # the same width for both
     ran = subprocess.run(
-        [sys.executable, "-m", "mmlint", "check", "--no-cache", "a.py"], cwd=tmp_path, capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "mmlint", "check", "--no-cache", "a.py"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("PWD", str(tmp_path))
@@ -49,20 +55,25 @@ def test_the_process_prints_and_exits_as_the_command_does(tmp_path, monkeypatch)
 
 def test_exit_handlers_still_run(tmp_path):
     (tmp_path / "a.py").write_text(BYPASS)
-    ran = _python(tmp_path, """
+    ran = _python(
+        tmp_path,
+        """
         import atexit, sys
         atexit.register(lambda: open("handler-ran", "w").close())
         from mmlint.cli.process import entry
         sys.argv = ["mmlint", "check", "--no-cache", "a.py"]
         entry()
-    """)
+    """,
+    )
     assert ran.returncode == 1, ran.stderr
     assert (tmp_path / "left-at-once").exists()  # the short cut was taken...
     assert (tmp_path / "handler-ran").exists()  # ...and the handlers ran all the same
 
 
 def test_a_thread_still_running_is_waited_for(tmp_path):
-    ran = _python(tmp_path, """
+    ran = _python(
+        tmp_path,
+        """
         import sys, threading, time
         def late():
             time.sleep(0.3)
@@ -71,7 +82,8 @@ def test_a_thread_still_running_is_waited_for(tmp_path):
         from mmlint.cli.process import entry
         sys.argv = ["mmlint", "--version"]
         entry()
-    """)
+    """,
+    )
     assert ran.returncode == 0 and ran.stdout.startswith("mmlint "), ran.stderr
     assert not (tmp_path / "left-at-once").exists()  # the usual exit...
     assert (tmp_path / "thread-finished").exists()  # ...which waits for the thread
@@ -79,7 +91,9 @@ def test_a_thread_still_running_is_waited_for(tmp_path):
 
 @pytest.mark.slow
 def test_a_closed_pipe_ends_the_run_without_a_traceback(tmp_path):
-    (tmp_path / "a.py").write_text("class P:\n    async def f(self):\n" + "        self.process_and_combine_mm_data(1)\n" * 400)
+    (tmp_path / "a.py").write_text(
+        "class P:\n    async def f(self):\n" + "        self.process_and_combine_mm_data(1)\n" * 400
+    )
     run = subprocess.Popen(
         [sys.executable, "-m", "mmlint", "check", "--no-cache", "a.py"],
         cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,

@@ -65,7 +65,9 @@ def test_command_line_globs_are_relative_to_the_current_directory(project: Path,
 
 def test_extend_select_adds_to_the_configured_select(project: Path) -> None:
     (project / "pkg" / "clip.py").write_text("async def f():\n    return 1\n")
-    codes = lambda *a: sorted({d["code"] for d in json.loads(run("check", "--format", "json", *a).output)["diagnostics"]})  # noqa: E731
+    codes = lambda *a: sorted(
+        {d["code"] for d in json.loads(run("check", "--format", "json", *a).output)["diagnostics"]}
+    )  # noqa: E731
     assert codes() == ["MM001"]
     assert codes("--extend-select", "MM003") == ["MM001", "MM003"]
 

@@ -123,7 +123,11 @@ def test_carets_align_under_wide_characters(tree):
 
 @pytest.mark.slow
 def test_help_follows_the_snippet_wrapped_to_the_width_and_never_inside_quoted_code(tree):
-    out = CliRunner().invoke(cli, ["check", "--no-color", "--no-cache", "--select", "MM001", "wide.py"], env={"COLUMNS": "50"}).stdout
+    out = (
+        CliRunner()
+        .invoke(cli, ["check", "--no-color", "--no-cache", "--select", "MM001", "wide.py"], env={"COLUMNS": "50"})
+        .stdout
+    )
     lines = out.splitlines()
     start = next(index for index, line in enumerate(lines) if line.startswith("  = help: "))
     assert lines[start - 1].strip() == "|" and "^" in lines[start - 2]  # after the marks, as ruff shows it

@@ -179,7 +179,7 @@ def test_explicit_pyproject_reads_tool_table(tmp_path: Path) -> None:
 
 
 def test_explicit_other_name_reads_top_level(tmp_path: Path) -> None:
-    write(tmp_path / "ci" / "strict.toml", "min-call-sites = 30\nselect = [\"MM001\"]\n")
+    write(tmp_path / "ci" / "strict.toml", 'min-call-sites = 30\nselect = ["MM001"]\n')
     settings = load_settings(tmp_path, tmp_path / "ci" / "strict.toml")
     assert settings.min_call_sites == 30
     assert settings.select == ("MM001",)
@@ -286,15 +286,21 @@ def test_unknown_nested_key_in_standalone_file(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ('min-call-sites = "20"', "'min-call-sites' must be a non-negative integer of at most 1,000,000,000, got string"),
+        (
+            'min-call-sites = "20"',
+            "'min-call-sites' must be a non-negative integer of at most 1,000,000,000, got string",
+        ),
         ("min-call-sites = -1", "'min-call-sites' must be a non-negative integer of at most 1,000,000,000, got -1"),
-        ("min-call-sites = true", "'min-call-sites' must be a non-negative integer of at most 1,000,000,000, got boolean"),
+        (
+            "min-call-sites = true",
+            "'min-call-sites' must be a non-negative integer of at most 1,000,000,000, got boolean",
+        ),
         ("min-call-sites = 2.5", "'min-call-sites' must be a non-negative integer of at most 1,000,000,000, got float"),
         ('paths = "src"', "'paths' must be an array of strings, got string"),
         ("exclude = [1]", "'exclude[0]' must be a string, got integer"),
         ('exclude = ["ok", ""]', "'exclude[1]' must not be empty"),
         ('select = "MM001"', "'select' must be an array of strings, got string"),
-        ("ignore = [[\"MM001\"]]", "'ignore[0]' must be a string, got array"),
+        ('ignore = [["MM001"]]', "'ignore[0]' must be a string, got array"),
         ('exempt = ["a"]', "'exempt' must be a table, got array"),
         ("exempt = { paths = 3 }", "'exempt.paths' must be an array of strings, got integer"),
         ('exempt = { classes = ["a.b"] }', "'exempt.classes[0]' must be a class name, got 'a.b'"),
@@ -310,7 +316,10 @@ def test_unknown_nested_key_in_standalone_file(tmp_path: Path) -> None:
         ("twins = [{ sync = 'a.b', async = 'c' }]", "'twins[0].sync' must be a Python identifier, got 'a.b'"),
         ("twins = [{ sync = 'same', async = 'same' }]", "'twins[0]': 'sync' and 'async' must differ, both are 'same'"),
         ('per-file-ignores = ["x"]', "'per-file-ignores' must be a table, got array"),
-        ('per-file-ignores = { "a.py" = "MM001" }', "'per-file-ignores.\"a.py\"' must be an array of strings, got string"),
+        (
+            'per-file-ignores = { "a.py" = "MM001" }',
+            "'per-file-ignores.\"a.py\"' must be an array of strings, got string",
+        ),
         ('per-file-ignores = { "" = ["MM001"] }', "'per-file-ignores' has an empty glob"),
         ("blocking-calls = ['time.sleep']", "'blocking-calls' must be a table, got array"),
         ("blocking-calls = { extend = 'x' }", "'blocking-calls.extend' must be an array of strings, got string"),
@@ -421,7 +430,12 @@ def test_an_unknown_knowledge_set_is_an_error_naming_the_known_ones(tmp_path: Pa
 
 
 def test_twin_wrappers_replace_the_default_names(tmp_path: Path) -> None:
-    assert load_settings(tmp_path).twin_wrappers == ("make_async", "make_async_with_semaphore", "to_thread", "run_in_executor")
+    assert load_settings(tmp_path).twin_wrappers == (
+        "make_async",
+        "make_async_with_semaphore",
+        "to_thread",
+        "run_in_executor",
+    )
     write(tmp_path / "mmlint.toml", 'twin-wrappers = ["offload"]\n')
     assert load_settings(tmp_path).twin_wrappers == ("offload",)
 
@@ -560,7 +574,7 @@ def test_twin_discovery_defaults_and_values(tmp_path: Path) -> None:
     ("text", "expected"),
     [
         ('auto-twins = "yes"', "'auto-twins' must be true or false, got string"),
-        ("twin-patterns = \"{name}_async\"", "'twin-patterns' must be an array of strings, got string"),
+        ('twin-patterns = "{name}_async"', "'twin-patterns' must be an array of strings, got string"),
         ('twin-patterns = ["_async"]', "'twin-patterns[0]' must hold '{name}' once"),
         ('twin-patterns = ["{name}"]', "'twin-patterns[0]' must hold '{name}' once"),
         ('twin-patterns = ["{name}-async"]', "'twin-patterns[0]' must hold '{name}' once"),
@@ -581,10 +595,19 @@ def test_a_wrong_value_in_a_sub_table_points_at_its_own_line(tmp_path: Path) -> 
 @pytest.mark.parametrize(
     ("table", "message"),
     [
-        ('exclude = ["[abc"]', "pyproject.toml:2: 'exclude[0]' is not a valid glob: the `[` at 1 in '[abc' opens a character class that is never closed"),
-        ('extend-exclude = ["ok/**", "x/[z-a].py"]', "pyproject.toml:2: 'extend-exclude[1]' is not a valid glob: bad character class '[z-a]'"),
+        (
+            'exclude = ["[abc"]',
+            "pyproject.toml:2: 'exclude[0]' is not a valid glob: the `[` at 1 in '[abc' opens a character class that is never closed",
+        ),
+        (
+            'extend-exclude = ["ok/**", "x/[z-a].py"]',
+            "pyproject.toml:2: 'extend-exclude[1]' is not a valid glob: bad character class '[z-a]'",
+        ),
         ('[tool.mmlint.exempt]\npaths = ["**/[gen"]', "pyproject.toml:3: 'exempt.paths[0]' is not a valid glob"),
-        ('[tool.mmlint.per-file-ignores]\n"[legacy" = ["MM003"]', "pyproject.toml:3: per-file-ignores key '[legacy' is not a valid glob"),
+        (
+            '[tool.mmlint.per-file-ignores]\n"[legacy" = ["MM003"]',
+            "pyproject.toml:3: per-file-ignores key '[legacy' is not a valid glob",
+        ),
     ],
 )
 def test_a_glob_that_cannot_match_as_written_is_an_error(tmp_path: Path, table: str, message: str) -> None:

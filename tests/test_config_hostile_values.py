@@ -43,8 +43,20 @@ def _integer_values(key: ConfigKey) -> list[str]:
     assert key.maximum is not None
     minimum = INTEGER_KINDS[key.kind]
     return [
-        "1e20", "1.5", "1.0", "inf", "-inf", "nan", "+nan", "-1", str(minimum - 1), str(key.maximum + 1),
-        str(2**63 - 1), str(-(2**63)), "true", '"10"',
+        "1e20",
+        "1.5",
+        "1.0",
+        "inf",
+        "-inf",
+        "nan",
+        "+nan",
+        "-1",
+        str(minimum - 1),
+        str(key.maximum + 1),
+        str(2**63 - 1),
+        str(-(2**63)),
+        "true",
+        '"10"',
     ]
 
 
@@ -109,7 +121,11 @@ def test_an_integer_with_more_digits_than_python_reads_is_invalid_toml(project: 
     [
         ("paths", '["\\u0000"]', "'paths[0]' holds a NUL character"),
         ("max-file-size", "1e20", "'max-file-size' must be a positive integer of at most 1,073,741,824, got float"),
-        ("max-file-size", str(2**63 - 1), f"'max-file-size' must be a positive integer of at most 1,073,741,824, got {2**63 - 1}"),
+        (
+            "max-file-size",
+            str(2**63 - 1),
+            f"'max-file-size' must be a positive integer of at most 1,073,741,824, got {2**63 - 1}",
+        ),
         ("exempt.paths", '["\\u0000"]', "'exempt.paths[0]' holds a NUL character"),
     ],
 )
@@ -117,7 +133,12 @@ def test_the_reported_values_through_a_real_process(project: Path, key: str, val
     _configure(project, key, value)
     environment = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     ran = subprocess.run(
-        [sys.executable, "-m", "mmlint", "check"], cwd=project, capture_output=True, text=True, timeout=120, env=environment
+        [sys.executable, "-m", "mmlint", "check"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=environment,
     )
     assert ran.returncode == 2, ran.stderr
     assert ran.stderr == f"mmlint: error: pyproject.toml:2: {message}\n"

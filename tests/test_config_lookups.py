@@ -71,7 +71,9 @@ def _per_file(asked: Counter[str], files: list[Path]) -> dict[str, int]:
 
 @pytest.mark.parametrize("named", [False, True])
 @pytest.mark.parametrize("use_cache", [False, True])
-def test_a_run_asks_the_resolver_once_per_file(tree: Path, monkeypatch: pytest.MonkeyPatch, named: bool, use_cache: bool) -> None:
+def test_a_run_asks_the_resolver_once_per_file(
+    tree: Path, monkeypatch: pytest.MonkeyPatch, named: bool, use_cache: bool
+) -> None:
     resolver = ConfigResolver(tree)
     files = sorted(path for path in tree.rglob("*.py"))
     asked = _count_lookups(monkeypatch)

@@ -66,14 +66,17 @@ def write(root: Path, files: dict[str, str]) -> Path:
 
 
 def sglang_layout(root: Path) -> Path:
-    return write(root, {
-        "python/pyproject.toml": SGLANG_CONFIG,
-        "python/pkg/__init__.py": "",
-        "python/pkg/helpers.py": HELPERS,
-        "python/pkg/processors/__init__.py": "",
-        "python/pkg/processors/video.py": PROCESSOR,
-        "python/pkg/processors/base_processor.py": BASE_PROCESSOR,
-    })
+    return write(
+        root,
+        {
+            "python/pyproject.toml": SGLANG_CONFIG,
+            "python/pkg/__init__.py": "",
+            "python/pkg/helpers.py": HELPERS,
+            "python/pkg/processors/__init__.py": "",
+            "python/pkg/processors/video.py": PROCESSOR,
+            "python/pkg/processors/base_processor.py": BASE_PROCESSOR,
+        },
+    )
 
 
 def run_cli(cwd: Path, monkeypatch: pytest.MonkeyPatch, *args: str, stdin: bytes | None = None):
@@ -109,10 +112,12 @@ def test_sglang_layout_walk_from_the_root_applies_the_nested_exemption(tmp_path,
 
 def test_each_directory_is_walked_with_its_own_configuration(tmp_path, monkeypatch):
     call = "class P:\n    async def f(self, a):\n        return await self.encode_async(a) + self.encode(a)\n"
-    write(tmp_path, {
-        "mmlint.toml": 'exclude = ["**/generated/**"]\n',
-        "app/generated/g.py": BASE_PROCESSOR,
-        "lib/.mmlint.toml": textwrap.dedent("""\
+    write(
+        tmp_path,
+        {
+            "mmlint.toml": 'exclude = ["**/generated/**"]\n',
+            "app/generated/g.py": BASE_PROCESSOR,
+            "lib/.mmlint.toml": textwrap.dedent("""\
             exclude = ["skipped.py"]
             [[twins]]
             sync = "encode"
@@ -120,11 +125,12 @@ def test_each_directory_is_walked_with_its_own_configuration(tmp_path, monkeypat
             [per-file-ignores]
             "legacy.py" = ["MM003"]
         """),
-        "lib/skipped.py": BASE_PROCESSOR,
-        "lib/legacy.py": BASE_PROCESSOR,
-        "lib/twin.py": call,
-        "top.py": call,
-    })
+            "lib/skipped.py": BASE_PROCESSOR,
+            "lib/legacy.py": BASE_PROCESSOR,
+            "lib/twin.py": call,
+            "top.py": call,
+        },
+    )
     result = run_cli(tmp_path, monkeypatch, "check", "--format", "json", "--select", "MM001,MM003")
     assert codes(result) == [
         ("lib/legacy.py", "MM001"),  # lib's per-file-ignores drop MM003 only
@@ -134,11 +140,14 @@ def test_each_directory_is_walked_with_its_own_configuration(tmp_path, monkeypat
 
 
 def test_the_configuration_file_named_with_config_governs_every_file(tmp_path, monkeypatch):
-    write(tmp_path, {
-        "one.toml": "",
-        "lib/mmlint.toml": 'exclude = ["b.py"]\n',
-        "lib/b.py": BASE_PROCESSOR,
-    })
+    write(
+        tmp_path,
+        {
+            "one.toml": "",
+            "lib/mmlint.toml": 'exclude = ["b.py"]\n',
+            "lib/b.py": BASE_PROCESSOR,
+        },
+    )
     result = run_cli(tmp_path, monkeypatch, "check", "--format", "json", "--config", "one.toml", "lib")
     assert codes(result) == [("lib/b.py", "MM001"), ("lib/b.py", "MM003")]
 
@@ -161,10 +170,13 @@ def test_this_repositorys_processors_fixture_reads_the_same_from_the_root(monkey
 def test_too_few_call_sites_is_judged_per_configuration(tmp_path, monkeypatch):
     """Walking a directory that holds a whole configuration's scope judges its
     min-call-sites, reported against that configuration's own file."""
-    write(tmp_path, {
-        "sub/pyproject.toml": '[tool.mmlint]\npaths = ["pkg"]\nmin-call-sites = 5\n',
-        "sub/pkg/a.py": PROCESSOR,
-    })
+    write(
+        tmp_path,
+        {
+            "sub/pyproject.toml": '[tool.mmlint]\npaths = ["pkg"]\nmin-call-sites = 5\n',
+            "sub/pkg/a.py": PROCESSOR,
+        },
+    )
     result = run_cli(tmp_path, monkeypatch, "check", "--format", "json", "sub")
     assert ("sub/pyproject.toml", "MM008") in codes(result)
     # Naming one file is not a whole scan.
@@ -182,10 +194,16 @@ def test_the_api_finds_each_files_configuration(tmp_path):
 
 
 def test_a_configured_path_outside_the_configurations_directory_is_an_error(tmp_path, monkeypatch):
-    write(tmp_path, {"outside/creds.py": "SECRET = 1\n", "proj/pyproject.toml": '[tool.mmlint]\n\npaths = ["../outside"]\n'})
+    write(
+        tmp_path,
+        {"outside/creds.py": "SECRET = 1\n", "proj/pyproject.toml": '[tool.mmlint]\n\npaths = ["../outside"]\n'},
+    )
     result = run_cli(tmp_path / "proj", monkeypatch, "check")
     assert result.exit_code == 2
-    assert "mmlint: error: pyproject.toml:3: 'paths[0]' names '../outside', which is outside the configuration's directory" in result.output
+    assert (
+        "mmlint: error: pyproject.toml:3: 'paths[0]' names '../outside', which is outside the configuration's directory"
+        in result.output
+    )
     with pytest.raises(ConfigError, match="outside the configuration's directory"):
         check(cwd=tmp_path / "proj")
 
@@ -202,7 +220,10 @@ def test_a_configured_path_naming_a_file_that_is_not_python_is_an_error(tmp_path
     write(tmp_path, {"proj/creds.env": "TOKEN = 'secret'\n", "proj/mmlint.toml": 'paths = ["creds.env"]\n'})
     result = run_cli(tmp_path / "proj", monkeypatch, "check")
     assert result.exit_code == 2
-    assert "mmlint: error: mmlint.toml:1: 'paths[0]' names 'creds.env', which is not a Python file (.py, .pyi)" in result.output
+    assert (
+        "mmlint: error: mmlint.toml:1: 'paths[0]' names 'creds.env', which is not a Python file (.py, .pyi)"
+        in result.output
+    )
     assert "secret" not in result.output
 
 
@@ -210,4 +231,7 @@ def test_an_invalid_nested_configuration_met_in_a_walk_is_an_error(tmp_path, mon
     write(tmp_path, {"lib/mmlint.toml": "exclud = []\n", "lib/a.py": "x = 1\n"})
     result = run_cli(tmp_path, monkeypatch, "check", "lib")
     assert result.exit_code == 2
-    assert "mmlint: error: lib/mmlint.toml:1: unknown key 'exclud' in the top level (did you mean 'exclude'?)" in result.output
+    assert (
+        "mmlint: error: lib/mmlint.toml:1: unknown key 'exclud' in the top level (did you mean 'exclude'?)"
+        in result.output
+    )

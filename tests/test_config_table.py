@@ -36,7 +36,9 @@ def test_every_configured_field_carries_its_keys() -> None:
 
 def test_every_declared_key_is_read_and_every_other_is_refused(tmp_path: Path) -> None:
     (tmp_path / "mmlint.toml").write_text("[exempt]\nclases = []\n")
-    with pytest.raises(ConfigError, match=r"mmlint.toml:2: unknown key 'clases' in \[exempt\] \(did you mean 'classes'\?\)"):
+    with pytest.raises(
+        ConfigError, match=r"mmlint.toml:2: unknown key 'clases' in \[exempt\] \(did you mean 'classes'\?\)"
+    ):
         load_settings(tmp_path)
     # A wrong type for each key is refused naming that key: every key reaches a reader.
     for key in CONFIG_KEYS:
@@ -45,7 +47,9 @@ def test_every_declared_key_is_read_and_every_other_is_refused(tmp_path: Path) -
         (tmp_path / "mmlint.toml").write_text(text)
         with pytest.raises(ConfigError) as raised:
             load_settings(tmp_path)
-        assert re.search(rf"mmlint.toml:{2 if table else 1}: .*{re.escape(key.name.split('.')[-1])}", str(raised.value)), key.name
+        assert re.search(
+            rf"mmlint.toml:{2 if table else 1}: .*{re.escape(key.name.split('.')[-1])}", str(raised.value)
+        ), key.name
 
 
 def test_key_lines_are_recorded_when_the_file_is_read(tmp_path: Path) -> None:
@@ -61,7 +65,9 @@ def test_key_lines_are_recorded_when_the_file_is_read(tmp_path: Path) -> None:
 
 def test_the_readme_lists_every_key() -> None:
     text = README.read_text(encoding="utf-8")
-    assert readme_with_config_keys(text) == text, "README's configuration keys are stale: run `python -m mmlint.docs rules/`"
+    assert readme_with_config_keys(text) == text, (
+        "README's configuration keys are stale: run `python -m mmlint.docs rules/`"
+    )
     sample = text[text.index("```toml\n# python/pyproject.toml") : text.index("<!-- configuration keys")]
     for key in CONFIG_KEYS:
         assert f"| `{key.name}` |" in text

@@ -22,7 +22,7 @@ from mmlint.confirm.sites import sites_from_findings
 from mmlint.core.confirmed import diagnostic_key
 from mmlint.reporters.json_report import diagnostic_dict
 
-HANDLER = '''\
+HANDLER = """\
 import time
 
 
@@ -30,7 +30,7 @@ class Handler:
     async def handle(self, seconds):
         time.sleep(seconds)
         return seconds
-'''
+"""
 
 
 def _keys(root: Path) -> tuple[list[str], list[str]]:
@@ -45,7 +45,9 @@ def test_the_key_survives_a_move_and_both_sides_agree_on_it(tmp_path: Path) -> N
     before, plugin_side = _keys(tmp_path)
     # One finding per cause: the MM003 of handle is folded into the MM005 at its call.
     assert before == plugin_side == ["MM005:app.py:Handler.handle:time.sleep"]
-    (tmp_path / "app.py").write_text("import os\n\n\n" + HANDLER.replace("        time.sleep", "        os.getpid()\n        time.sleep"))
+    (tmp_path / "app.py").write_text(
+        "import os\n\n\n" + HANDLER.replace("        time.sleep", "        os.getpid()\n        time.sleep")
+    )
     after, _ = _keys(tmp_path)
     assert after == before
 

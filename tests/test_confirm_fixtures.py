@@ -17,24 +17,35 @@ from confirm_support import by_def, confirmed_report, run_mmlint, run_pytest, wr
 
 pytestmark = pytest.mark.slow
 
-LOOPS = ["asyncio", pytest.param("uvloop", marks=pytest.mark.skipif(
-    importlib.util.find_spec("uvloop") is None, reason="uvloop is not installed"))]
+LOOPS = [
+    "asyncio",
+    pytest.param(
+        "uvloop", marks=pytest.mark.skipif(importlib.util.find_spec("uvloop") is None, reason="uvloop is not installed")
+    ),
+]
 # One finding per cause: warm_cache's MM003 is the MM005 at its time.sleep.
 CONFIRMED = [
-    ("MM005", "nap"), ("MM005", "warm_cache"), ("MM005", "read_blob"),
-    ("MM005", "thumbnail"), ("MM005", "count_tokens"), ("MM005", "fetch"),
+    ("MM005", "nap"),
+    ("MM005", "warm_cache"),
+    ("MM005", "read_blob"),
+    ("MM005", "thumbnail"),
+    ("MM005", "count_tokens"),
+    ("MM005", "fetch"),
 ]
 
 
 @pytest.fixture(scope="module", params=LOOPS)
 def service(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
     root = write_service(tmp_path_factory.mktemp(request.param), uvloop=request.param == "uvloop")
-    run = run_pytest(root, "-n", "0", "-W", "ignore::DeprecationWarning", "--mmlint-confirm",
-                     "--mmlint-threshold-ms=10")
+    run = run_pytest(
+        root, "-n", "0", "-W", "ignore::DeprecationWarning", "--mmlint-confirm", "--mmlint-threshold-ms=10"
+    )
     assert run.returncode == 0, run.stdout + run.stderr
     # At least the CPU loop is unexplained: a loaded machine that deschedules the
     # loop thread past the threshold may sample another stall beside it.
-    assert re.search(r"mmlint confirm: 6 confirmed, 1 refuted, 1 not reached, [1-9]\d* unexplained", run.stdout), run.stdout
+    assert re.search(r"mmlint confirm: 6 confirmed, 1 refuted, 1 not reached, [1-9]\d* unexplained", run.stdout), (
+        run.stdout
+    )
     return root, confirmed_report(root)
 
 
@@ -61,7 +72,11 @@ def test_a_stall_no_finding_explains_is_listed_with_its_stack(service: tuple[Pat
     report = service[1]
     # The offloaded sleep is neither a finding nor a stall; the CPU loop is a
     # stall (a loaded machine may add others in code the fixture does not own).
-    assert not any("nap_offloaded" in f["key"] or "nap_offloaded" in u["function"] for f in report["findings"] for u in report["unexplained"])
+    assert not any(
+        "nap_offloaded" in f["key"] or "nap_offloaded" in u["function"]
+        for f in report["findings"]
+        for u in report["unexplained"]
+    )
     (stall,) = [u for u in report["unexplained"] if u["path"] == "svc/numeric.py"]
     assert (stall["path"], stall["line"], stall["function"]) == ("svc/numeric.py", 4, "svc.numeric.sum_squares")
     assert stall["blocked_ms"] > 10
@@ -93,8 +108,9 @@ def test_check_confirmed_round_trips_in_every_format(service: tuple[Path, dict[s
 
 def test_drop_refuted_leaves_the_refuted_finding_out(service: tuple[Path, dict[str, Any]]) -> None:
     root = service[0]
-    run = run_mmlint(root, "check", "--no-cache", "--confirmed", "mmlint-confirm.json", "--drop-refuted",
-                     "--format", "json")
+    run = run_mmlint(
+        root, "check", "--no-cache", "--confirmed", "mmlint-confirm.json", "--drop-refuted", "--format", "json"
+    )
     lines = [d["line"] for d in json.loads(run.stdout)["diagnostics"]]
     assert 49 not in lines and len(lines) == 7
 
@@ -103,7 +119,9 @@ def test_the_plugin_reads_a_check_report_instead_of_analysing(tmp_path: Path) ->
     root = write_service(tmp_path, tests="from svc import work\n\nasync def test_nap():\n    await work.nap(0.05)\n")
     report = run_mmlint(root, "check", "--no-cache", "--format", "json", "-o", "static.json", "--exit-zero")
     assert report.returncode == 0, report.stderr
-    (root / "pyproject.toml").write_text((root / "pyproject.toml").read_text().replace('paths = ["svc"]', 'paths = ["nowhere"]'))
+    (root / "pyproject.toml").write_text(
+        (root / "pyproject.toml").read_text().replace('paths = ["svc"]', 'paths = ["nowhere"]')
+    )
     run = run_pytest(root, "-n", "0", "--mmlint-confirm=out/confirm.json", "--mmlint-report=static.json")
     assert run.returncode == 0, run.stdout + run.stderr
     findings = by_def(confirmed_report(root, "out/confirm.json"))

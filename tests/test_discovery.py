@@ -94,7 +94,9 @@ def test_exclude_globs_are_relative_to_the_configuration_root(tmp_path: Path) ->
         "srt/gen.py",
         "srt/multimodal/stubs.pyi",
     )
-    (tmp_path / "mmlint.toml").write_text('exclude = ["**/tests/**", "srt/multimodal/generated/", "*.pyi", "/srt/gen.py"]\n')
+    (tmp_path / "mmlint.toml").write_text(
+        'exclude = ["**/tests/**", "srt/multimodal/generated/", "*.pyi", "/srt/gen.py"]\n'
+    )
     cwd = tmp_path / "srt"
     settings = load_settings(cwd)
     assert settings.root == tmp_path
@@ -204,7 +206,9 @@ def test_glob_relpath(tmp_path: Path) -> None:
     assert glob_relpath(tmp_path, tmp_path) == "."
 
 
-@pytest.mark.parametrize("written", ["a//b.py", "./a/./b.py", "a/b/", "/r/x.py", "/r", "/r/", "/rx/y.py", "/r/./s//t.py"])
+@pytest.mark.parametrize(
+    "written", ["a//b.py", "./a/./b.py", "a/b/", "/r/x.py", "/r", "/r/", "/rx/y.py", "/r/./s//t.py"]
+)
 def test_glob_relpath_is_the_posix_form_of_the_relative_path(written: str) -> None:
     """As pathlib would give it (the path is normalised when the Path is built)."""
     path, root = Path(written), Path("/r")
@@ -380,7 +384,10 @@ def test_extend_exclude_adds_to_exclude(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("respect_gitignore = false\n", "unknown key 'respect_gitignore' in the top level (did you mean 'respect-gitignore'?)"),
+        (
+            "respect_gitignore = false\n",
+            "unknown key 'respect_gitignore' in the top level (did you mean 'respect-gitignore'?)",
+        ),
         ("extend-excludes = []\n", "unknown key 'extend-excludes' in the top level (did you mean 'extend-exclude'?)"),
         ('respect-gitignore = "no"\n', "'respect-gitignore' must be true or false, got string"),
         ('extend-exclude = "build/"\n', "'extend-exclude' must be an array of strings, got string"),
@@ -438,7 +445,17 @@ def test_gitignored_directory_named_explicitly_is_walked_with_its_own_rules(tmp_
 
 def test_gitignore_lines_are_read_as_git_reads_them(tmp_path: Path) -> None:
     git_repository(tmp_path)
-    touch(tmp_path, "#hash.py", "!bang.py", "space .py", "trail.py", "a.py", "lib/x.py", "lib/keep/y.py", "lib/keep/z_gen.py")
+    touch(
+        tmp_path,
+        "#hash.py",
+        "!bang.py",
+        "space .py",
+        "trail.py",
+        "a.py",
+        "lib/x.py",
+        "lib/keep/y.py",
+        "lib/keep/z_gen.py",
+    )
     (tmp_path / ".gitignore").write_text(
         "# a comment, not a pattern\n"
         "\\#hash.py\n"  # an escaped `#` is literal
@@ -466,7 +483,10 @@ def test_an_adversarial_gitignore_does_not_hang_the_walk(tmp_path: Path) -> None
     (deep / ("a" * 200 + ".py")).write_text("async def f():\n    import time\n    time.sleep(1)\n")
     result = subprocess.run(
         [sys.executable, "-m", "mmlint", "check", "--no-cache", "--format", "json"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=60,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert result.returncode == 1 and '"MM005"' in result.stdout, result.stderr
 

@@ -99,4 +99,6 @@ def test_readme_rules_table_is_generated_from_the_rules():
 
 def test_readme_knowledge_table_is_generated_from_the_sets():
     text = README.read_text(encoding="utf-8")
-    assert readme_with_knowledge_sets(text) == text, "README's knowledge table is stale: run `python -m mmlint.docs rules/`"
+    assert readme_with_knowledge_sets(text) == text, (
+        "README's knowledge table is stale: run `python -m mmlint.docs rules/`"
+    )

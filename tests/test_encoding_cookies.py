@@ -56,8 +56,10 @@ def test_a_tree_of_encoding_cookies_is_checked_normally(tmp_path, command):
         found = sorted((d["path"], d["line"], d["code"]) for d in report["diagnostics"])
         # MM003 too: each coroutine never suspends and reaches the sync body.
         assert found == [
-            ("latin1_trigger.py", 3, "MM003"), ("latin1_trigger.py", 4, "MM001"),
-            ("utf7_trigger.py", 2, "MM001"), ("utf7_trigger.py", 2, "MM003"),
+            ("latin1_trigger.py", 3, "MM003"),
+            ("latin1_trigger.py", 4, "MM001"),
+            ("utf7_trigger.py", 2, "MM001"),
+            ("utf7_trigger.py", 2, "MM003"),
         ]
     else:
         assert "+        return await self.process_and_combine_mm_data_async(x)" in result.stdout

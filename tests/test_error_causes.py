@@ -46,7 +46,12 @@ def test_standard_output_on_a_full_disk_is_said_so(tmp_path, args):
     (tmp_path / "a.py").write_text(PROCESSOR.replace("await ", "").replace("_async", ""))
     with open("/dev/full", "w") as full:
         result = subprocess.run(
-            [sys.executable, "-m", "mmlint", *args], cwd=tmp_path, stdout=full, stderr=subprocess.PIPE, text=True, timeout=120
+            [sys.executable, "-m", "mmlint", *args],
+            cwd=tmp_path,
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
         )
     lines = result.stderr.splitlines()
     assert result.returncode == 2, result.stderr

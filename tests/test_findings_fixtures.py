@@ -36,7 +36,10 @@ def test_a_loop_over_the_input_is_heavy_a_bounded_one_and_an_unresolved_callee_a
     report = _report()
     assert _at(report, "fpkg/loops.py", 8).reason == "a loop over `candidates` repeats `score(...)`"
     weights = report.project.weight(report.settings.heavy_calls)
-    by_name = {report.project.suspension.defs[key].qualname: weights.weight(key) for key in report.project.suspension.defs_by_path["fpkg/loops.py"]}
+    by_name = {
+        report.project.suspension.defs[key].qualname: weights.weight(key)
+        for key in report.project.suspension.defs_by_path["fpkg/loops.py"]
+    }
     assert by_name["label_names"].kind == "unknown" and by_name["fixed_retries"].kind == "unknown"
     assert by_name["delegate"].kind == "unknown" and by_name["delegate"].reason == "score"
 
@@ -57,7 +60,9 @@ def test_import_aliases_resolve_and_awaited_scheduled_or_offloaded_calls_never_m
 
 def test_dropping_a_set_by_name_silences_it(tmp_path: Path) -> None:
     config = tmp_path / "mmlint.toml"
-    config.write_text('paths = ["."]\n[blocking-calls]\ndrop-sets = ["tokenizers", "chat-templates"]\n', encoding="utf-8")
+    config.write_text(
+        'paths = ["."]\n[blocking-calls]\ndrop-sets = ["tokenizers", "chat-templates"]\n', encoding="utf-8"
+    )
     report = check([PACKAGE / "fpkg" / "roots.py"], cwd=PACKAGE, config=config)
     assert report.diagnostics == ()
 
@@ -77,7 +82,9 @@ def test_one_finding_per_cause_mm003_stays_when_mm005_is_not_reported(tmp_path: 
     assert sorted(r.span.line for r in root.related) == [9, 13, 17, 21, 25]
     shutil.copytree(PACKAGE, tmp_path / "findings")
     roots = tmp_path / "findings" / "fpkg" / "roots.py"
-    roots.write_text(roots.read_text(encoding="utf-8").replace("# expect: MM005", "# mmlint: ignore[MM005]"), encoding="utf-8")
+    roots.write_text(
+        roots.read_text(encoding="utf-8").replace("# expect: MM005", "# mmlint: ignore[MM005]"), encoding="utf-8"
+    )
     report = check(cwd=tmp_path / "findings")
     assert [(d.code, d.span.line) for d in report.diagnostics if d.path == "fpkg/roots.py"] == [("MM003", 4)]
 
@@ -85,7 +92,10 @@ def test_one_finding_per_cause_mm003_stays_when_mm005_is_not_reported(tmp_path: 
 def test_each_context_gets_its_advice() -> None:
     report = _report()
     route = _at(report, "fpkg/contexts.py", 19, "MM005")
-    assert route.context == "route" and "make the route a plain `def` if that work is safe on a worker thread" in route.help
+    assert (
+        route.context == "route"
+        and "make the route a plain `def` if that work is safe on a worker thread" in route.help
+    )
     handler = _at(report, "fpkg/contexts.py", 27, "MM005")
     assert handler.context == "exception handler" and "plain `def`" not in handler.help
     assert "keep it a coroutine (exception handler)" in handler.help
@@ -106,12 +116,20 @@ def test_light_contexts_are_not_reported_even_with_report_light(tmp_path: Path) 
 def test_json_and_sarif_carry_weight_reason_chain_and_context() -> None:
     report = _report()
     payload = json.loads(json_report.render(report))
-    entry = next(d for d in payload["diagnostics"] if d["path"] == "fpkg/contexts.py" and d["line"] == 27 and d["code"] == "MM005")
+    entry = next(
+        d
+        for d in payload["diagnostics"]
+        if d["path"] == "fpkg/contexts.py" and d["line"] == 27 and d["code"] == "MM005"
+    )
     assert entry["weight"] == "heavy" and entry["context"] == "exception handler"
     assert entry["reason"] == "`request.app.state.tokenizer.decode(...)` tokenizes text"
     assert entry["chain"] == ["`request.app.state.tokenizer.decode`"]
     log = json.loads(sarif.render(report))
-    result = next(r for r in log["runs"][0]["results"] if r["locations"][0]["physicalLocation"]["region"]["startLine"] == 27 and r["ruleId"] == "MM005")
+    result = next(
+        r
+        for r in log["runs"][0]["results"]
+        if r["locations"][0]["physicalLocation"]["region"]["startLine"] == 27 and r["ruleId"] == "MM005"
+    )
     assert result["properties"] == {key: entry[key] for key in ("weight", "reason", "chain", "context", "help")}
 
 
@@ -126,7 +144,9 @@ def test_text_prints_the_chain_as_a_note_and_no_twin_words() -> None:
 def test_a_chain_is_a_note_one_step_a_line() -> None:
     report = check(cwd=PACKAGE.parent / "weight")
     rendered = text.render(report)
-    assert "  = note: `wait_for_service` at wpkg/bench.py:14\n          → `fetch_status` at wpkg/bench.py:10\n" in rendered
+    assert (
+        "  = note: `wait_for_service` at wpkg/bench.py:14\n          → `fetch_status` at wpkg/bench.py:10\n" in rendered
+    )
     assert all(len(line) <= 80 for line in rendered.splitlines() if "= note" in line or line.lstrip().startswith("→"))
 
 
@@ -139,7 +159,9 @@ def test_twins_defined_by_assignment_are_found_through_the_configured_wrappers(t
     ]
     config = tmp_path / "mmlint.toml"
     config.write_text('twin-wrappers = ["make_async"]\n', encoding="utf-8")
-    data = json.loads(CliRunner().invoke(cli, ["audit", "--format", "json", "--no-cache", "--config", str(config)]).output)
+    data = json.loads(
+        CliRunner().invoke(cli, ["audit", "--format", "json", "--no-cache", "--config", str(config)]).output
+    )
     assert [twin["wrapper"] for twin in data["assigned_twins"]] == ["make_async"]
 
 
@@ -198,7 +220,9 @@ def test_async_generators_get_streaming_advice() -> None:
     report = _report()
     found = {d.span.line: d for d in report.diagnostics if d.path == "fpkg/streams.py"}
     assert set(found) == {20, 28}
-    assert all("`await asyncio.to_thread(next, it, None)`" in d.help and "asyncio.Queue" in d.help for d in found.values())
+    assert all(
+        "`await asyncio.to_thread(next, it, None)`" in d.help and "asyncio.Queue" in d.help for d in found.values()
+    )
     assert "between two `yield`s" in found[28].message
     assert found[28].reason == "a loop over `chunks` repeats `render_chunk(...)`"
     assert not [d for d in report.diagnostics if d.path == "fpkg/streams.py" and d.code == "MM003"]
@@ -249,7 +273,18 @@ def test_start_up_shutdown_and_lifecycle_hooks_run_once() -> None:
     weights = report.project.weight(report.settings.heavy_calls)
     defs = report.project.suspension.defs
     once = sorted(defs[key].qualname for key in weights.once_only if key[0] == "fpkg/startup.py")
-    assert once == ["JournalActor.__post_create__", "JournalActor.__pre_destroy__", "Server._lifespan", "flush", "recover", "warm_up"]
-    contexts = {defs[key].qualname: weights.contexts.of(key, defs[key]) for key in weights.once_only if key[0] == "fpkg/startup.py"}
+    assert once == [
+        "JournalActor.__post_create__",
+        "JournalActor.__pre_destroy__",
+        "Server._lifespan",
+        "flush",
+        "recover",
+        "warm_up",
+    ]
+    contexts = {
+        defs[key].qualname: weights.contexts.of(key, defs[key])
+        for key in weights.once_only
+        if key[0] == "fpkg/startup.py"
+    }
     assert contexts["warm_up"] == contexts["flush"] == contexts["Server._lifespan"] == "start-up or shutdown hook"
     assert contexts["JournalActor.__post_create__"] == "actor lifecycle hook" and contexts["recover"] == ""

@@ -36,7 +36,9 @@ def _fix_all(tmp_path: Path, source: bytes) -> tuple[list, bytes]:
     fixable = [d for d in before.diagnostics if d.fixable]
     run = fix_path(path)
     assert not run.errors, [r.error for r in run.errors]
-    assert not run.unfixed or all(not d.fixable for d in before.diagnostics if d.span in {s.span for _, s in run.unfixed})
+    assert not run.unfixed or all(
+        not d.fixable for d in before.diagnostics if d.span in {s.span for _, s in run.unfixed}
+    )
     assert run.sites_fixed == len(fixable)
     fixed = path.read_bytes()
     compile(fixed, "proc.py", "exec", dont_inherit=True)
@@ -141,7 +143,9 @@ def test_a_lone_cr_after_a_comment_in_a_larger_file_tokenizes(tmp_path: Path) ->
     assert fixed == original.replace(b"ignore[MM001,MM002]", b"ignore[MM001]")
 
 
-def test_an_unused_suppression_that_cannot_be_removed_without_joining_line_breaks_is_not_fixable(tmp_path: Path) -> None:
+def test_an_unused_suppression_that_cannot_be_removed_without_joining_line_breaks_is_not_fixable(
+    tmp_path: Path,
+) -> None:
     original = b"async def f(a):\n    x = 1\r# mmlint: ignore[MM003]\n    await g(a)\n"
     path = tmp_path / "proc.py"
     path.write_bytes(original)
@@ -156,7 +160,9 @@ def test_an_unused_suppression_that_cannot_be_removed_without_joining_line_break
 def test_positions_on_a_line_after_an_indentation_form_feed_are_the_files(tmp_path: Path) -> None:
     # The facts come from a view without `  \f\t    \f`; their columns are shifted back.
     path = tmp_path / "proc.py"
-    path.write_bytes(b"class P:\n    async def f(self, a):\n  \x0c\t    \x0c        y = self.process_and_combine_mm_data(a)\n")
+    path.write_bytes(
+        b"class P:\n    async def f(self, a):\n  \x0c\t    \x0c        y = self.process_and_combine_mm_data(a)\n"
+    )
     (mm001,) = [d for d in check_file(path).diagnostics if d.code == "MM001"]
     line = split_lines(path.read_bytes().decode())[2]
     assert (mm001.span.line, mm001.span.column) == (3, line.index("self") + 1)

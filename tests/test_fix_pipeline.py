@@ -169,7 +169,7 @@ def test_fstring_site_is_left_with_a_reason() -> None:
 
 def test_sites_beside_fstrings_are_fixed_and_those_inside_are_not() -> None:
     twin = "p.process_and_combine_mm_data(1)"
-    lines = [f'x = {twin}', f'y = f"{{{twin}}}" + {twin}', f'z = "{{{twin}}}" or {twin}', f'w = f"a" f"{{{twin}!r}}"']
+    lines = [f"x = {twin}", f'y = f"{{{twin}}}" + {twin}', f'z = "{{{twin}}}" or {twin}', f'w = f"a" f"{{{twin}!r}}"']
     source = ("async def f(p):\n" + "".join(f"    {line}\n" for line in lines)).encode()
     fixes = []
     for number, line in enumerate(lines, start=2):
@@ -182,8 +182,11 @@ def test_sites_beside_fstrings_are_fixed_and_those_inside_are_not() -> None:
     fixed = {(site.span.line, site.span.column) for site in rewrite.fixed}
     assert fixed == {(2, 9), (3, 49), (4, 49)}
     # A call inside a plain string is no call at all; inside an f-string it is one, left with its reason.
-    assert reasons == {(3, 12): "inside an f-string", (4, 11): "no call of the twin starts and ends at this position",
-                       (5, 17): "inside an f-string"}
+    assert reasons == {
+        (3, 12): "inside an f-string",
+        (4, 11): "no call of the twin starts and ends at this position",
+        (5, 17): "inside an f-string",
+    }
 
 
 def test_locating_many_sites_reads_the_tokens_a_bounded_number_of_times(monkeypatch) -> None:
@@ -206,12 +209,20 @@ def test_locating_many_sites_reads_the_tokens_a_bounded_number_of_times(monkeypa
 
     tokens: list = []
     original = call_rewrite.python_tokens
-    monkeypatch.setattr(call_rewrite, "python_tokens", lambda text: tokens.append(Counted(original(text))) or tokens[-1])
+    monkeypatch.setattr(
+        call_rewrite, "python_tokens", lambda text: tokens.append(Counted(original(text))) or tokens[-1]
+    )
     sites = 400
     twin = "self.process_and_combine_mm_data(data)"
     source = "async def f(self, data):\n" + "".join(f"    a{i} = {twin}\n" for i in range(sites))
-    fixes = [CallFix(Span(line, 9 + len(str(line - 2)), line, 9 + len(str(line - 2)) + len(twin)),
-                     "process_and_combine_mm_data", "process_and_combine_mm_data_async") for line in range(2, sites + 2)]
+    fixes = [
+        CallFix(
+            Span(line, 9 + len(str(line - 2)), line, 9 + len(str(line - 2)) + len(twin)),
+            "process_and_combine_mm_data",
+            "process_and_combine_mm_data_async",
+        )
+        for line in range(2, sites + 2)
+    ]
     edits, fixed, unfixed = plan_call_edits(source, fixes)
     assert len(fixed) == sites and not unfixed
     assert reads <= 20 * len(tokens[0])
@@ -270,8 +281,9 @@ def test_comment_fix_and_call_fix_in_one_file(tmp_path: Path) -> None:
     report = check_file(target)
     calls = tuple(d for d in report.diagnostics if d.code == "MM001")
     # A whole comment line removed shifts the call one line up.
-    dead = Diagnostic("proc.py", Span(2, 5, 3, 1), "MM009", "unused-suppression", "unused", True,
-                      (Edit(Span(2, 1, 3, 1), ""),))
+    dead = Diagnostic(
+        "proc.py", Span(2, 5, 3, 1), "MM009", "unused-suppression", "unused", True, (Edit(Span(2, 1, 3, 1), ""),)
+    )
     file = FileToFix("proc.py", target, calls + (dead,), report.project.files["proc.py"])
     result = fix_file(file, write=True)
     assert result.error is None, result.error
@@ -308,7 +320,9 @@ def test_non_ascii_before_the_call_on_the_same_line(tmp_path: Path, encoding: st
     target.write_bytes(text.encode(encoding))
     run = fix_path(target)
     assert not run.errors, [r.error for r in run.errors]
-    expected = text.replace("self.process_and_combine_mm_data(1)[0]", "(await self.process_and_combine_mm_data_async(1))[0]")
+    expected = text.replace(
+        "self.process_and_combine_mm_data(1)[0]", "(await self.process_and_combine_mm_data_async(1))[0]"
+    )
     assert target.read_bytes() == expected.encode(encoding)
 
 

@@ -70,13 +70,21 @@ SCOPES = {
         lambda s, i: f"def f{i}(self, out):\n    async def inner():\n        {s}\n    return inner\n",
     ),
     "lambda": (False, False, lambda e, i: f"h{i} = lambda self, out: {e}\n"),
-    "listcomp_in_async": (False, False, lambda e, i: f"async def f{i}(self, outs):\n    return [{e} for out in outs]\n"),
+    "listcomp_in_async": (
+        False,
+        False,
+        lambda e, i: f"async def f{i}(self, outs):\n    return [{e} for out in outs]\n",
+    ),
     "dictcomp_in_async": (
         False,
         False,
         lambda e, i: f"async def f{i}(self, outs):\n    return {{out: {e} for out in outs}}\n",
     ),
-    "genexp_in_async": (False, False, lambda e, i: f"async def f{i}(self, outs):\n    return list({e} for out in outs)\n"),
+    "genexp_in_async": (
+        False,
+        False,
+        lambda e, i: f"async def f{i}(self, outs):\n    return list({e} for out in outs)\n",
+    ),
     "listcomp_in_sync": (False, False, lambda e, i: f"def f{i}(self, outs):\n    return [{e} for out in outs]\n"),
 }
 
@@ -102,7 +110,7 @@ def block(draw, index: int) -> str:
     else:
         templates = EXPRESSIONS
     template = templates[draw(st.sampled_from(sorted(templates)))]
-    if "\n" in call and "f\"" in template:
+    if "\n" in call and 'f"' in template:
         call = call.split("(", 1)[0] + "(out, 1)"  # no newlines inside an f-string before 3.12
     return wrap(template.format(c=call), index)
 
@@ -140,8 +148,10 @@ def undo_fix(fixed: str) -> str:
             replacements.append((start, start + 6, b""))
             parent = parents[node]
             if (
-                isinstance(parent, (ast.Attribute, ast.Subscript)) and parent.value is node
-                or isinstance(parent, ast.Call) and parent.func is node
+                isinstance(parent, (ast.Attribute, ast.Subscript))
+                and parent.value is node
+                or isinstance(parent, ast.Call)
+                and parent.func is node
             ):
                 assert data[start - 1 : start] == b"(" and data[end : end + 1] == b")"
                 replacements.append((start - 1, start, b""))

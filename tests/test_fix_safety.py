@@ -22,12 +22,7 @@ import mmlint.fix.pipeline as pipeline
 import mmlint.fix.run as fix_run
 from mmlint.cli import cli
 
-SOURCE = (
-    "class P:\n"
-    "    async def go(self, x):\n"
-    "        out = self.process_and_combine_mm_data(x)\n"
-    "        return out\n"
-)
+SOURCE = "class P:\n    async def go(self, x):\n        out = self.process_and_combine_mm_data(x)\n        return out\n"
 FIXED = SOURCE.replace("self.process_and_combine_mm_data(x)", "await self.process_and_combine_mm_data_async(x)")
 
 
@@ -91,7 +86,9 @@ def test_a_comment_line_added_after_the_analysis_is_not_truncated(tree: Path, mo
     assert "planned again from what they hold now: 1 file." in result.output
 
 
-def test_a_generator_expression_added_around_the_call_gets_no_await(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_generator_expression_added_around_the_call_gets_no_await(
+    tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     target = tree / "proc.py"
     target.write_text(
         "class P:\n    async def go(self, x):\n        out = (\n            self.process_and_combine_mm_data(x)\n"
@@ -155,7 +152,10 @@ def test_a_file_that_changes_in_every_round_is_left_and_reported(tree: Path, mon
     monkeypatch.setattr(fix_cli, "MAX_FIX_ROUNDS", 3)
     result = _invoke("proc.py")
     assert result.exit_code == 1
-    assert "proc.py: error: changed on disk while it was being fixed, in each of 3 rounds: left as it is now" in result.output
+    assert (
+        "proc.py: error: changed on disk while it was being fixed, in each of 3 rounds: left as it is now"
+        in result.output
+    )
     assert "fix stopped after 3 rounds with files still changing" in result.stderr
     assert target.read_text(encoding="utf-8") == SOURCE + "# still typing\n" * 3
 
@@ -322,8 +322,9 @@ def test_a_fix_stopped_while_writing_leaves_nothing_behind(tmp_path: Path, signu
     for name in names:
         (work / name).write_text(SOURCE * 40, encoding="utf-8")
     env = {**os.environ, "MMLINT_JOBS": "2", "MMLINT_NO_CACHE": "1"}
-    process = subprocess.Popen([sys.executable, "-m", "mmlint", "fix", "-q", "."], cwd=work, env=env,
-                               stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "mmlint", "fix", "-q", "."], cwd=work, env=env, stderr=subprocess.DEVNULL
+    )
     deadline = time.monotonic() + 120
     while process.poll() is None and not _temporary_files(work) and time.monotonic() < deadline:
         time.sleep(0.002)
@@ -335,8 +336,9 @@ def test_a_fix_stopped_while_writing_leaves_nothing_behind(tmp_path: Path, signu
     for leftover in _temporary_files(work):
         old = time.time() - 3600
         os.utime(leftover, (old, old))
-    finished = subprocess.run([sys.executable, "-m", "mmlint", "fix", "."], cwd=work, env=env,
-                              capture_output=True, text=True, timeout=600)
+    finished = subprocess.run(
+        [sys.executable, "-m", "mmlint", "fix", "."], cwd=work, env=env, capture_output=True, text=True, timeout=600
+    )
     assert finished.returncode == 0, finished.stdout + finished.stderr
     assert sorted(p.name for p in work.iterdir()) == names
     assert all(p.read_text(encoding="utf-8") == FIXED * 40 for p in work.iterdir())
@@ -418,11 +420,30 @@ def test_a_group_this_process_cannot_give_is_kept_by_writing_in_place(
 def _chain(length: int) -> str:
     """Twin pairs where ``astepK`` suspends only once its call of ``stepK-1`` is
     awaited: each round makes the next call fixable."""
-    lines = ["import asyncio", "", "", "def step0(x):", "    return x", "", "",
-             "async def astep0(x):", "    await asyncio.sleep(0)", "    return x", ""]
+    lines = [
+        "import asyncio",
+        "",
+        "",
+        "def step0(x):",
+        "    return x",
+        "",
+        "",
+        "async def astep0(x):",
+        "    await asyncio.sleep(0)",
+        "    return x",
+        "",
+    ]
     for k in range(1, length + 1):
-        lines += ["", f"def step{k}(x):", f"    return step{k - 1}(x)", "", "",
-                  f"async def astep{k}(x):", f"    return step{k - 1}(x)", ""]
+        lines += [
+            "",
+            f"def step{k}(x):",
+            f"    return step{k - 1}(x)",
+            "",
+            "",
+            f"async def astep{k}(x):",
+            f"    return step{k - 1}(x)",
+            "",
+        ]
     return "\n".join(lines)
 
 
@@ -504,7 +525,9 @@ def test_files_another_run_fixed_first_are_a_success_said_once(tree: Path, monke
     assert all(path.read_text(encoding="utf-8") == FIXED for path in tree.iterdir())
 
 
-def test_a_file_another_run_fixed_while_this_one_planned_is_a_success(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_file_another_run_fixed_while_this_one_planned_is_a_success(
+    tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     target = tree / "proc.py"
     target.write_text(SOURCE, encoding="utf-8")
     _while_transforming(monkeypatch, lambda: target.write_text(FIXED, encoding="utf-8"))
@@ -523,8 +546,14 @@ def test_concurrent_runs_all_succeed(tmp_path: Path) -> None:
         (work / f"proc{index:02d}.py").write_text(SOURCE * 20, encoding="utf-8")
     env = {**os.environ, "MMLINT_NO_CACHE": "1"}
     runs = [
-        subprocess.Popen([sys.executable, "-m", "mmlint", "fix", "--no-color", "."], cwd=work, env=env,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        subprocess.Popen(
+            [sys.executable, "-m", "mmlint", "fix", "--no-color", "."],
+            cwd=work,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         for _ in range(3)
     ]
     outputs = [run.communicate(timeout=300) for run in runs]

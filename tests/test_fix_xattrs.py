@@ -18,7 +18,9 @@ from cli_support import CliRunner
 from mmlint.cli import cli
 from mmlint.core import write
 
-FIXED = SOURCE.replace("return self.process_and_combine_mm_data(", "return await self.process_and_combine_mm_data_async(")
+FIXED = SOURCE.replace(
+    "return self.process_and_combine_mm_data(", "return await self.process_and_combine_mm_data_async("
+)
 ATTRIBUTE = "user.mmlint_test"
 VALUE = b"kept \x00 as bytes"
 ACCESS_ACL = "system.posix_acl_access"
@@ -75,8 +77,14 @@ def test_fix_keeps_a_user_attribute(source):
 
 def test_fix_keeps_a_user_attribute_in_a_real_subprocess(source):
     env = {**os.environ, "NO_COLOR": "1", "PWD": str(source.parent)}
-    ran = subprocess.run([sys.executable, "-m", "mmlint", "fix", "p.py"], cwd=source.parent, env=env,
-                         capture_output=True, text=True, timeout=300)
+    ran = subprocess.run(
+        [sys.executable, "-m", "mmlint", "fix", "p.py"],
+        cwd=source.parent,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert ran.returncode == 0, ran.stdout + ran.stderr
     assert source.read_text(encoding="utf-8") == FIXED and os.getxattr(source, ATTRIBUTE) == VALUE
 

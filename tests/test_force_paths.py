@@ -43,7 +43,9 @@ def test_a_named_file_outside_paths_is_checked_by_default(layout: Path) -> None:
     assert (ENTRYPOINT, "MM005") in _codes(result.stdout)
 
 
-@pytest.mark.parametrize("command", [["check"], ["fix", "--diff"], ["audit"], ["check", "--config", "python/pyproject.toml"]])
+@pytest.mark.parametrize(
+    "command", [["check"], ["fix", "--diff"], ["audit"], ["check", "--config", "python/pyproject.toml"]]
+)
 def test_with_force_paths_it_is_left_out(layout: Path, command: list[str]) -> None:
     result = CliRunner().invoke(cli, [*command, "--force-paths", "--", ENTRYPOINT])
     assert result.exit_code == 0, result.output
@@ -83,7 +85,9 @@ def test_show_files_honours_force_paths(layout: Path) -> None:
 def test_a_real_process_leaves_it_out(layout: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(REPO), "NO_COLOR": "1", "MMLINT_NO_CACHE": "1"}
     run = [sys.executable, "-m", "mmlint", "check"]
-    forced = subprocess.run([*run, "--force-paths", "--", ENTRYPOINT], cwd=layout, capture_output=True, text=True, env=env)
+    forced = subprocess.run(
+        [*run, "--force-paths", "--", ENTRYPOINT], cwd=layout, capture_output=True, text=True, env=env
+    )
     assert (forced.returncode, forced.stdout, forced.stderr) == (0, "All checks passed (0 files scanned).\n", EXCLUDED)
     plain = subprocess.run([*run, ENTRYPOINT], cwd=layout, capture_output=True, text=True, env=env)
     assert plain.returncode == 1 and "MM005" in plain.stdout

@@ -25,7 +25,9 @@ SITE = Site(3, 14, 3, 49)
 
 
 def test_the_verifier_accepts_an_exact_fix() -> None:
-    fixed = ORIGINAL.replace(b"self.process_and_combine_mm_data(a)", b"(await self.process_and_combine_mm_data_async(a))")
+    fixed = ORIGINAL.replace(
+        b"self.process_and_combine_mm_data(a)", b"(await self.process_and_combine_mm_data_async(a))"
+    )
     assert byte_problems(ORIGINAL, fixed.replace(b"  # mmlint: ignore[MM003]", b""), [SITE]) == []
 
 
@@ -39,7 +41,9 @@ def test_the_verifier_accepts_an_exact_fix() -> None:
     ],
 )
 def test_the_verifier_catches_bytes_changed_outside_the_edits(change: tuple[bytes, bytes], expected: str) -> None:
-    fixed = ORIGINAL.replace(b"self.process_and_combine_mm_data(a)", b"(await self.process_and_combine_mm_data_async(a))")
+    fixed = ORIGINAL.replace(
+        b"self.process_and_combine_mm_data(a)", b"(await self.process_and_combine_mm_data_async(a))"
+    )
     problems = byte_problems(ORIGINAL, fixed.replace(*change, 1), [SITE])
     assert any(expected in p for p in problems), problems
 

@@ -127,7 +127,10 @@ def test_adversarial_globs_finish_fast_through_the_command_line(tmp_path):
     )
     result = subprocess.run(
         [sys.executable, "-m", "mmlint", "check", "--no-cache", "--format", "json"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=60,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert result.returncode == 1, result.stderr
     assert '"MM001"' in result.stdout

@@ -71,7 +71,10 @@ def _collect(tmp_path: Path, source: str):
 
 
 def test_all_names_is_the_literal_dunder_all_and_none_otherwise(tmp_path: Path) -> None:
-    assert _collect(tmp_path, '__all__ = ["stop", "stop_async"]\n__all__ += ["x"]\n').all_names == ("stop", "stop_async")
+    assert _collect(tmp_path, '__all__ = ["stop", "stop_async"]\n__all__ += ["x"]\n').all_names == (
+        "stop",
+        "stop_async",
+    )
     assert _collect(tmp_path, "__all__ = ('a',)\n").all_names == ("a",)
     assert _collect(tmp_path, "__all__ = ['a'] + other.__all__\n").all_names is None
     assert _collect(tmp_path, "__all__ = [name, 'b']\n").all_names is None
@@ -121,7 +124,13 @@ def test_a_star_import_binds_the_names_of_all_or_the_public_ones(tmp_path: Path)
 def test_a_plain_package_init_is_parsed_for_its_re_exports() -> None:
     report = _report()
     assert "gpkg/control/__init__.py" in report.project.files
-    assert report.project.files["gpkg/control/api.py"].all_names == ("stop", "stop_async", "drain", "drain_async", "pause")
+    assert report.project.files["gpkg/control/api.py"].all_names == (
+        "stop",
+        "stop_async",
+        "drain",
+        "drain_async",
+        "pause",
+    )
 
 
 @pytest.mark.slow
@@ -183,5 +192,7 @@ def test_a_root_whose_mm003_is_ignored_for_its_file_leaves_its_awaits_to_mm004(t
     )
     report = check(cwd=tmp_path, config=config, select=["MM003", "MM004"])
     assert {(d.span.line, d.code) for d in report.diagnostics if d.path == "gpkg/hollow.py"} == {
-        (10, "MM004"), (18, "MM004"), (26, "MM004"),
+        (10, "MM004"),
+        (18, "MM004"),
+        (26, "MM004"),
     }

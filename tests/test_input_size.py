@@ -239,9 +239,16 @@ def test_the_collector_finds_a_coroutine_calls_judgement_past_wide_characters(tm
 @pytest.mark.parametrize(
     ("text", "meaning"),
     [
-        ("rid", "an identifier"), ("self.request_id", "an identifier"), ("_model_name", "a name"),
-        ("req.output_path", "a file path"), ("hostname", "a host name"),
-        ("input_ids", ""), ("url", ""), ("key", ""), ("valid", ""), ("request.body", ""),
+        ("rid", "an identifier"),
+        ("self.request_id", "an identifier"),
+        ("_model_name", "a name"),
+        ("req.output_path", "a file path"),
+        ("hostname", "a host name"),
+        ("input_ids", ""),
+        ("url", ""),
+        ("key", ""),
+        ("valid", ""),
+        ("request.body", ""),
     ],
 )
 def test_short_meaning(text: str, meaning: str) -> None:

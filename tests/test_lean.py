@@ -27,7 +27,7 @@ from mmlint.facts.outcome import Parsed
 REPO = Path(__file__).resolve().parent.parent
 FILLED_BY_LIGHT = tuple(f.name for f in dataclasses.fields(FileFacts) if f.name not in ("call_sites", "async_defs"))
 
-SERVICE = '''\
+SERVICE = """\
 import asyncio
 from .pool import run
 
@@ -77,7 +77,7 @@ def same_line(): return 1
 
 def continued(): \\
     return 2
-'''
+"""
 
 
 def _lines(text: str) -> list[str]:
@@ -102,7 +102,14 @@ def test_only_bodies_libcst_does_not_need_are_blanked_each_line_kept() -> None:
     assert after[25] == "            pass\n" and after[30] == "    pass\n"
     # Kept: a twin's name, an await, an import, a global, a body on the def's
     # line, a body after a backslash.
-    for kept in ("process_and_combine_mm_data(parts)", "await asyncio.sleep(0)", "import json", "global STATE", "def same_line(): return 1", "    return 2"):
+    for kept in (
+        "process_and_combine_mm_data(parts)",
+        "await asyncio.sleep(0)",
+        "import json",
+        "global STATE",
+        "def same_line(): return 1",
+        "    return 2",
+    ):
         assert any(kept in line for line in after), kept
 
 
@@ -128,7 +135,9 @@ def test_a_file_with_little_to_blank_is_parsed_whole() -> None:
     assert _view(text) is None
 
 
-def test_a_twin_spelt_with_compatibility_characters_keeps_its_body(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_twin_spelt_with_compatibility_characters_keeps_its_body(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Python reads `ｐrocess_and_combine_mm_data` (a fullwidth p) as the twin's
     name, and so do the facts: the body holding it is a call site's, never blanked."""
     text = (
@@ -253,7 +262,9 @@ def test_a_file_cpython_refuses_takes_no_lean_view(tmp_path: Path, monkeypatch: 
     assert not isinstance(outcome, Parsed) and taken == []  # no tree, so no view asked for
 
 
-def test_a_lean_view_libcst_rejects_falls_back_to_the_whole_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_lean_view_libcst_rejects_falls_back_to_the_whole_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """What libcst says of a file is said of all of it: a view it cannot read
     (none should be) costs a second parse, never the file's facts."""
     path = tmp_path / "service.py"

@@ -123,7 +123,9 @@ def _private_touches(path: Path) -> list[str]:
         if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("libcst._"):
             found.append(f"{path.name}:{node.lineno} imports {node.module}")
         elif isinstance(node, ast.Import):
-            found += [f"{path.name}:{node.lineno} imports {a.name}" for a in node.names if a.name.startswith("libcst._")]
+            found += [
+                f"{path.name}:{node.lineno} imports {a.name}" for a in node.names if a.name.startswith("libcst._")
+            ]
         elif isinstance(node, ast.Attribute) and node.attr in ("_codegen", "_codegen_impl", "__post_init__"):
             found.append(f"{path.name}:{node.lineno} uses .{node.attr}")
     return found

@@ -196,11 +196,19 @@ def test_all_star_imports_twin_assignments_and_dropped_calls(tmp_path: Path) -> 
     # The shapes exercise every one of these fields (none is left at its default).
     assert light.all_names == ("load", "Loader", "x")
     assert [(i.target, bool(i.anchor)) for i in light.imports if i.local == STAR] == [
-        ("wire", True), ("pkg.api", False), ("", True)
+        ("wire", True),
+        ("pkg.api", False),
+        ("", True),
     ]
     assert [(t.async_, t.class_name, t.line) for t in light.twin_assignments] == [
-        ("load_async", None, 9), ("loads_async", None, 10), ("none_async", None, 11), ("parted_async", None, 12),
-        ("paren_async", None, 14), ("read_async", "Loader", 45), ("other", "Loader", 46), ("go_async", "Loader.Inner", 59),
+        ("load_async", None, 9),
+        ("loads_async", None, 10),
+        ("none_async", None, 11),
+        ("parted_async", None, 12),
+        ("paren_async", None, 14),
+        ("read_async", "Loader", 45),
+        ("other", "Loader", 46),
+        ("go_async", "Loader.Inner", 59),
     ]
     calls = [call for sync in light.sync_defs for call in sync.calls]
     assert sum(call.discarded for call in calls) > 20 and sum(call.scheduled for call in calls) == 7
@@ -212,7 +220,7 @@ def test_all_star_imports_twin_assignments_and_dropped_calls(tmp_path: Path) -> 
     assert len(placed) == 16
     assert_alike_whatever_ends_the_lines(data, path, light)
     # Not literal: an implicit concatenation (libcst keeps its parts apart), a bytes literal.
-    for value in (b'["a" "b"]', b'("a", b"c")', b'["a", *more]', b'names()'):
+    for value in (b'["a" "b"]', b'("a", b"c")', b'["a", *more]', b"names()"):
         changed = data.replace(b'["load", \'Loader\', """x"""]', value)
         assert light_facts(changed, path, "mod.py").all_names is None  # type: ignore[union-attr]
 

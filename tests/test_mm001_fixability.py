@@ -35,8 +35,9 @@ def test_fixability(tmp_path, statement, reason):
 
 
 def test_the_delegation_is_never_flagged_even_through_a_lambda(tmp_path):
-    (tmp_path / "base.py").write_text(textwrap.dedent(
-        """\
+    (tmp_path / "base.py").write_text(
+        textwrap.dedent(
+            """\
         import asyncio
 
         class Base:
@@ -47,5 +48,6 @@ def test_the_delegation_is_never_flagged_even_through_a_lambda(tmp_path):
                 loop = asyncio.get_running_loop()
                 return await loop.run_in_executor(None, lambda: self.process_and_combine_mm_data(b, t))
         """
-    ))
+        )
+    )
     assert check(cwd=tmp_path).diagnostics == ()

@@ -48,6 +48,13 @@ def test_exempt_classes_are_not_reported(tmp_path: Path) -> None:
 def test_span_runs_from_await_to_the_end_of_the_call(tmp_path: Path) -> None:
     root = write_project(tmp_path, FILES)
     (diagnostic,) = check(["pkg/helpers.py"], cwd=root, select=["MM004"]).diagnostics
-    assert (diagnostic.span.line, diagnostic.span.column, diagnostic.span.end_line, diagnostic.span.end_column) == (5, 12, 5, 31)
+    assert (diagnostic.span.line, diagnostic.span.column, diagnostic.span.end_line, diagnostic.span.end_column) == (
+        5,
+        12,
+        5,
+        31,
+    )
     assert diagnostic.message == "`await` of a coroutine that never suspends"
-    assert diagnostic.help.startswith("`await resize(...)`: `resize` has no suspension point; make `resize` (pkg/helpers.py:1) really yield")
+    assert diagnostic.help.startswith(
+        "`await resize(...)`: `resize` has no suspension point; make `resize` (pkg/helpers.py:1) really yield"
+    )

@@ -70,6 +70,11 @@ def test_a_directory_below_a_symlinked_one_resolves_through_the_link(tmp_path: P
     except OSError:
         pytest.skip("symlinks are not available here")
     monkeypatch.chdir(tmp_path / "real" / "deep")
-    files = [tmp_path / "alias" / "deep" / "er" / "mod.py", Path("er/mod.py"), Path("../deep/er/mod.py"), Path("./er/mod.py")]
+    files = [
+        tmp_path / "alias" / "deep" / "er" / "mod.py",
+        Path("er/mod.py"),
+        Path("../deep/er/mod.py"),
+        Path("./er/mod.py"),
+    ]
     assert module_path_parts_of_many(files) == [module_path_parts(file) for file in files]
     assert module_path_parts_of_many(files[:1]) == [(*real.resolve().parts, "mod")]

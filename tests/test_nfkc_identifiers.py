@@ -33,7 +33,8 @@ def _tree(tmp_path, monkeypatch):
     for name, text in FILES.items():
         (tmp_path / name).write_text(text, encoding="utf-8")
     (tmp_path / "pyproject.toml").write_text(
-        '[tool.mmlint]\n[[tool.mmlint.twins]]\nsync = "encode_ａudio"\nasync = "encode_ａudio_async"\n', encoding="utf-8"
+        '[tool.mmlint]\n[[tool.mmlint.twins]]\nsync = "encode_ａudio"\nasync = "encode_ａudio_async"\n',
+        encoding="utf-8",
     )
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("PWD", str(tmp_path))
@@ -57,8 +58,10 @@ def test_fix_rewrites_a_compatibility_spelling(tmp_path, monkeypatch):
     _tree(tmp_path, monkeypatch)
     result = CliRunner().invoke(cli, ["fix", "--no-cache", "clip.py"])
     assert result.exit_code == 0, result.output
-    assert (tmp_path / "clip.py").read_text(encoding="utf-8").endswith(
-        "        return await self.process_and_combine_mm_data_async(x)\n"
+    assert (
+        (tmp_path / "clip.py")
+        .read_text(encoding="utf-8")
+        .endswith("        return await self.process_and_combine_mm_data_async(x)\n")
     )
 
 
@@ -83,4 +86,6 @@ def test_a_name_whose_normal_form_is_longer_moves_no_position(tmp_path, monkeypa
     assert (found["line"], found["column"]) == (3, 13)
     fixed = CliRunner().invoke(cli, ["fix", "--no-cache"])
     assert fixed.exit_code == 0, fixed.output
-    assert "        ﬁ = await self.process_and_combine_mm_data_async(x)\n" in (tmp_path / "lig.py").read_text(encoding="utf-8")
+    assert "        ﬁ = await self.process_and_combine_mm_data_async(x)\n" in (tmp_path / "lig.py").read_text(
+        encoding="utf-8"
+    )

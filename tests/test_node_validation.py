@@ -60,7 +60,9 @@ def test_the_parent_keeps_validating_after_a_pooled_run(tmp_path, monkeypatch):
     monkeypatch.setenv("MMLINT_JOBS", "2")
     monkeypatch.setenv("MMLINT_NO_CACHE", "1")
     for index in range(MIN_FILES_FOR_POOL + 2):
-        (tmp_path / f"m{index}.py").write_text(f"async def f{index}(self):\n    for item in self:\n        decode(item)\n", encoding="utf-8")
+        (tmp_path / f"m{index}.py").write_text(
+            f"async def f{index}(self):\n    for item in self:\n        decode(item)\n", encoding="utf-8"
+        )
     report = check(cwd=tmp_path)
     assert sum(d.code == "MM003" for d in report.diagnostics) == MIN_FILES_FOR_POOL + 2
     with pytest.raises(cst.CSTValidationError):

@@ -15,7 +15,9 @@ from cli_support import CliRunner
 
 from mmlint.cli import cli
 
-FIXED = SOURCE.replace("return self.process_and_combine_mm_data(", "return await self.process_and_combine_mm_data_async(")
+FIXED = SOURCE.replace(
+    "return self.process_and_combine_mm_data(", "return await self.process_and_combine_mm_data_async("
+)
 # Each would be an option (or a cluster of short ones) before `--`.
 OPTION_LIKE = ("--config=cfg.py", "--exit-zero.py", "-q.py", "--select=MM999.py", "--no-cache.py", "-o.py", "-")
 
@@ -75,7 +77,11 @@ def test_fix_diff_and_check_name_every_file(tree):
     assert diff.exit_code == 1, diff.output
     assert {line[6:] for line in diff.stdout.splitlines() if line.startswith("+++ b/")} == set(OPTION_LIKE)
     listed = _invoke("fix", "--check", "--", *OPTION_LIKE)
-    assert {line.split(": ", 1)[1].rsplit(" (", 1)[0] for line in listed.stdout.splitlines() if line.startswith("Would fix: ")} == set(OPTION_LIKE)
+    assert {
+        line.split(": ", 1)[1].rsplit(" (", 1)[0]
+        for line in listed.stdout.splitlines()
+        if line.startswith("Would fix: ")
+    } == set(OPTION_LIKE)
     for name in OPTION_LIKE:
         assert (tree / name).read_text(encoding="utf-8") == SOURCE
 
@@ -117,7 +123,12 @@ def test_a_real_subprocess(tree, command):
     env = {**os.environ, "NO_COLOR": "1", "PWD": str(tree)}
     ran = subprocess.run(
         [sys.executable, "-m", "mmlint", *command, "--", *OPTION_LIKE],
-        cwd=tree, capture_output=True, text=True, env=env, stdin=subprocess.DEVNULL, timeout=300,
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        timeout=300,
     )
     assert ran.returncode == 1, ran.stderr
     if command[0] == "check":

@@ -83,8 +83,13 @@ def test_text_report_shows_the_real_name_visibly(hostile_tree, name):
 
 
 def test_every_text_format_is_safe(hostile_tree):
-    for args in (("check", "--no-color"), ("check", "--statistics"), ("audit", "--no-color"),
-                 ("audit", "--format", "markdown"), ("fix", "--check")):
+    for args in (
+        ("check", "--no-color"),
+        ("check", "--statistics"),
+        ("audit", "--no-color"),
+        ("audit", "--format", "markdown"),
+        ("fix", "--check"),
+    ):
         _lines_are_safe(_stdout(*args))
 
 
@@ -147,12 +152,22 @@ def test_walk_warnings_show_a_hostile_directory_visibly(tmp_path, monkeypatch):
     result = CliRunner().invoke(cli, ["check", "--no-cache", "-q", "."])
     assert result.stderr == ""  # --quiet: diagnostics only
     result = CliRunner().invoke(cli, ["check", "--no-cache", "."])
-    assert "mmlint: warning: sub\\x1b[2J\\n::warning::x: cannot read directory: Permission denied; skipped\n" in result.stderr
+    assert (
+        "mmlint: warning: sub\\x1b[2J\\n::warning::x: cannot read directory: Permission denied; skipped\n"
+        in result.stderr
+    )
     _lines_are_safe(result.stderr)
 
 
-@pytest.mark.parametrize("args", [("check", "--format", "json"), ("check", "--format", "sarif"),
-                                  ("check", "--format", "json", "--statistics"), ("audit", "--format", "json")])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("check", "--format", "json"),
+        ("check", "--format", "sarif"),
+        ("check", "--format", "json", "--statistics"),
+        ("audit", "--format", "json"),
+    ],
+)
 def test_json_formats_escape_what_a_terminal_would_act_on(hostile_tree, args):
     out = _stdout(*args)
     for char in ("\x85", "\u2028", "\u202e", "\x1b", "\x7f"):

@@ -81,11 +81,16 @@ def test_the_wheel_and_sdist_pass_twine_check(tmp_path: Path) -> None:
     built = subprocess.run(
         [sys.executable, "-m", "build", "--outdir", str(dist), str(source)], capture_output=True, text=True, timeout=600
     )
-    if built.returncode != 0 and re.search(r"Could not find a version|Failed to establish|No matching distribution", built.stdout + built.stderr):
+    if built.returncode != 0 and re.search(
+        r"Could not find a version|Failed to establish|No matching distribution", built.stdout + built.stderr
+    ):
         pytest.skip("the package registry is unreachable: build cannot install setuptools")
     assert built.returncode == 0, built.stdout + built.stderr
     artefacts = sorted(dist.iterdir())
-    assert [path.name for path in artefacts] == [f"mmlint-{__version__}-py3-none-any.whl", f"mmlint-{__version__}.tar.gz"]
+    assert [path.name for path in artefacts] == [
+        f"mmlint-{__version__}-py3-none-any.whl",
+        f"mmlint-{__version__}.tar.gz",
+    ]
     checked = subprocess.run([sys.executable, "-m", "twine", "check", "--strict", *map(str, artefacts)],
                              capture_output=True, text=True, timeout=300)  # fmt: skip
     assert checked.returncode == 0, checked.stdout + checked.stderr

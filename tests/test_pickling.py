@@ -49,7 +49,9 @@ def test_the_walk_reaches_the_facts_and_the_ir() -> None:
     assert SyncDef in reachable_dataclasses(FileOutcome) and ir.Seq in reachable_dataclasses(FileOutcome)
 
 
-@pytest.mark.parametrize("cls", sorted(reachable_dataclasses(FileOutcome), key=lambda c: c.__qualname__), ids=lambda c: c.__name__)
+@pytest.mark.parametrize(
+    "cls", sorted(reachable_dataclasses(FileOutcome), key=lambda c: c.__qualname__), ids=lambda c: c.__name__
+)
 def test_every_class_in_an_outcome_pickles_by_fields(cls: type) -> None:
     assert "__reduce__" in vars(cls), f"{cls.__name__} lacks @pickles_by_fields"
 

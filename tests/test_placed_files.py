@@ -33,7 +33,9 @@ from mmlint.core.safe_read import (
     read_placed,
 )
 
-pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo") or not os.path.exists("/dev/zero"), reason="POSIX FIFOs and devices")
+pytestmark = pytest.mark.skipif(
+    not hasattr(os, "mkfifo") or not os.path.exists("/dev/zero"), reason="POSIX FIFOs and devices"
+)
 
 TIMEOUT = 60
 
@@ -75,7 +77,12 @@ KINDS = {"fifo": "a FIFO", "zero": "a character device", "null": "a character de
 def _mmlint(cwd: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     environment = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path), **(env or {})}
     return subprocess.run(
-        [sys.executable, "-m", "mmlint", *args], cwd=cwd, capture_output=True, text=True, timeout=TIMEOUT, env=environment
+        [sys.executable, "-m", "mmlint", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        env=environment,
     )
 
 
@@ -145,7 +152,9 @@ def test_a_hostile_baseline_is_exit_2_naming_it(project: Path, shape: str) -> No
     elif shape == "deep":
         baseline.write_text("[" * 100_000)
     elif shape == "nul":
-        baseline.write_text(json.dumps({"version": 1, "entries": [{"path": "p\x00.py", "code": "MM001", "text": "x", "count": 1}]}))
+        baseline.write_text(
+            json.dumps({"version": 1, "entries": [{"path": "p\x00.py", "code": "MM001", "text": "x", "count": 1}]})
+        )
     else:
         SHAPES[shape](baseline)
     expected = {
@@ -187,8 +196,14 @@ def test_a_hostile_config_named_with_config_is_exit_2_naming_it(project: Path, s
     assert ran.stderr.startswith(f"mmlint: error: {expected}"), ran.stderr
 
 
-@pytest.mark.parametrize("name", ["pyproject.toml", pytest.param("mmlint.toml", marks=pytest.mark.slow),
-                                  pytest.param(".mmlint.toml", marks=pytest.mark.slow)])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "pyproject.toml",
+        pytest.param("mmlint.toml", marks=pytest.mark.slow),
+        pytest.param(".mmlint.toml", marks=pytest.mark.slow),
+    ],
+)
 def test_a_discovered_config_too_large_is_exit_2_naming_it(project: Path, name: str) -> None:
     _oversize(CONFIG_MAX_BYTES)(project / name)
     ran = _mmlint(project, "check")
@@ -309,4 +324,6 @@ def test_a_hostile_cache_key_file_turns_the_cache_off_with_a_warning(
         "zero": "it is a symbolic link",
         "null": "it is a symbolic link",
     }.get(shape, f"not a regular file (it is {KINDS.get(shape)})")
-    assert ran.stderr.startswith(f"mmlint: warning: not using the cache at {cache}: its key file is refused: {reason}"), ran.stderr
+    assert ran.stderr.startswith(
+        f"mmlint: warning: not using the cache at {cache}: its key file is refused: {reason}"
+    ), ran.stderr

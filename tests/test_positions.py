@@ -74,7 +74,10 @@ def _assert_exact(source: str, *, anchored: bool = True) -> int:
         ours = locate(module, placed, definitions, anchors)
     expected = _provider_positions(module, placed, definitions)
     for node, _ in placed:
-        assert ours.ranges[id(node)] == expected.ranges[id(node)], (type(node).__name__, cst.Module([]).code_for_node(node))
+        assert ours.ranges[id(node)] == expected.ranges[id(node)], (
+            type(node).__name__,
+            cst.Module([]).code_for_node(node),
+        )
     for definition in definitions:
         assert ours.starts[id(definition)] == expected.starts[id(definition)], definition.name.value
         assert ours.ranges[id(definition.name)] == expected.ranges[id(definition.name)], definition.name.value

@@ -141,7 +141,18 @@ def _try_repo(
     env.update(PRE_COMMIT_HOME=str(home), PRE_COMMIT_COLOR="never", **GIT_IDENTITY)
     scope = ["--all-files"] if all_files else []
     result = subprocess.run(
-        [sys.executable, "-m", "pre_commit", "try-repo", str(hooks_repo), hook, *scope, "--verbose", "--color", "never"],
+        [
+            sys.executable,
+            "-m",
+            "pre_commit",
+            "try-repo",
+            str(hooks_repo),
+            hook,
+            *scope,
+            "--verbose",
+            "--color",
+            "never",
+        ],
         cwd=user_repo,
         env=env,
         capture_output=True,
@@ -292,7 +303,6 @@ def test_files_named_like_options_are_checked_and_fixed(pre_commit_home: Path, t
     for name in OPTION_LIKE_NAMES:
         assert (user_repo / name).read_text(encoding="utf-8") == FIXED_PROCESSOR, name
     assert (user_repo / "cfg.py").read_text(encoding="utf-8") == ""
-
 
 
 ENTRYPOINT = "python/sglang/srt/entrypoints/http_server.py"

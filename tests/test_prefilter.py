@@ -57,7 +57,22 @@ def test_a_skipped_file_is_never_parsed(tmp_path):
 
 # Pieces `async def` can be made of, and near misses: other whitespace, line
 # continuations of each kind, word characters that glue `async` to a name.
-_PIECES = [b"async", b"def", b" ", b"\t", b"\f", b"\\\n", b"\\\r\n", b"\\\r", b"\n", b"x", b"_", b"1", b"\xc3\xa9", b"("]
+_PIECES = [
+    b"async",
+    b"def",
+    b" ",
+    b"\t",
+    b"\f",
+    b"\\\n",
+    b"\\\r\n",
+    b"\\\r",
+    b"\n",
+    b"x",
+    b"_",
+    b"1",
+    b"\xc3\xa9",
+    b"(",
+]
 
 
 @given(st.lists(st.sampled_from(_PIECES), max_size=10).map(b"".join))

@@ -47,11 +47,7 @@ NAME_ONLY = {"newline": "\n::error file=x.py::forged\n", "carriage return": "\rf
 # What may reach the terminal raw: a line break, a tab, and \r only before \n.
 UNSAFE = re.compile("[\x00-\x08\x0b-\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]|\r(?!\n)")
 
-SOURCE = (
-    "class P:\n"
-    "    async def f(self, a):\n"
-    '        return self.process_and_combine_mm_data("{c}", a)  # {c}\n'
-)
+SOURCE = 'class P:\n    async def f(self, a):\n        return self.process_and_combine_mm_data("{c}", a)  # {c}\n'
 
 
 def _assert_safe(text: str, where: str) -> None:
@@ -118,7 +114,9 @@ def test_hostile_source_text_and_name_are_printed_visibly(in_project, tmp_path, 
     shown = visible_line(hostile)
     assert f"+++ b/a{shown}b.py\n" in diff and f'_async("{shown}", a)  # {shown}\n' in diff, diff
     fixed = (in_project / name).read_text(encoding="utf-8")
-    assert f'await self.process_and_combine_mm_data_async("{hostile}", a)  # {hostile}\n' in fixed  # the bytes, unescaped
+    assert (
+        f'await self.process_and_combine_mm_data_async("{hostile}", a)  # {hostile}\n' in fixed
+    )  # the bytes, unescaped
 
 
 @pytest.mark.parametrize("hostile", list(NAME_ONLY.values()), ids=list(NAME_ONLY))
@@ -135,8 +133,13 @@ def test_fix_diff_in_a_real_subprocess(in_project):
     name = f"a{hostile}\nb.py"
     (in_project / name).write_text(SOURCE.format(c=hostile), encoding="utf-8")
     env = {**os.environ, "NO_COLOR": "1", "PWD": str(in_project)}
-    ran = subprocess.run([sys.executable, "-m", "mmlint", "fix", "--diff", "--", name], cwd=in_project,
-                         capture_output=True, env=env, timeout=300)
+    ran = subprocess.run(
+        [sys.executable, "-m", "mmlint", "fix", "--diff", "--", name],
+        cwd=in_project,
+        capture_output=True,
+        env=env,
+        timeout=300,
+    )
     assert ran.returncode == 1, ran.stderr
     for stream in (ran.stdout, ran.stderr):
         _assert_safe(stream.decode("utf-8"), "subprocess")
@@ -163,7 +166,9 @@ def test_an_ordinary_diff_is_byte_identical_to_the_plain_unified_diff(tmp_path, 
 
 
 def test_a_lone_carriage_return_break_is_shown_not_sent(tmp_path):
-    diff = unified_diff(FileFixResult("m.py", tmp_path / "m.py", old=b"x = 1\ry = g()\r", new=b"x = 1\ry = await g()\r"))
+    diff = unified_diff(
+        FileFixResult("m.py", tmp_path / "m.py", old=b"x = 1\ry = g()\r", new=b"x = 1\ry = await g()\r")
+    )
     assert "\r" not in diff and "-y = g()\\r\n+y = await g()\\r\n" in diff
 
 

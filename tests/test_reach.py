@@ -44,7 +44,9 @@ def test_a_blocking_helper_three_plain_modules_away_is_mm005_at_the_async_defs_c
     (found,) = [d for d in report.diagnostics if d.code == "MM005" and d.path == "rpkg/service.py"]
     # The chain names the plain modules' defs like any other sync def.
     assert [step.split(" at ")[-1].rstrip("`") for step in found.chain[:-1]] == [
-        "rpkg/state.py:7", "rpkg/health.py:6", "rpkg/net/wire.py:6"
+        "rpkg/state.py:7",
+        "rpkg/health.py:6",
+        "rpkg/net/wire.py:6",
     ]
 
 
@@ -132,7 +134,9 @@ def test_a_reached_file_holds_what_was_asked_of_it_and_what_dispatch_may_run() -
     report = check(cwd=PACKAGE)
     reached = report.project.files["rpkg/plugins.py"]
     assert [info.qualname for info in reached.sync_defs] == ["register", "SlowEngine.prepare"]
-    whole = light_facts((PACKAGE / "rpkg" / "plugins.py").read_bytes(), PACKAGE / "rpkg" / "plugins.py", "rpkg/plugins.py")
+    whole = light_facts(
+        (PACKAGE / "rpkg" / "plugins.py").read_bytes(), PACKAGE / "rpkg" / "plugins.py", "rpkg/plugins.py"
+    )
     assert whole is not None
     assert [info.qualname for info in whole.sync_defs] == ["register", "SlowEngine.prepare", "Ledger.flush", "compact"]
     assert replace(whole, sync_defs=reached.sync_defs) == reached  # the rest of the facts whole
@@ -184,7 +188,9 @@ def test_a_stored_group_that_does_not_decode_is_read_again_from_the_file() -> No
 
 def test_a_file_that_no_longer_reads_as_hashed_is_left_out_when_its_group_does_not_decode() -> None:
     entry, _ = _entry_of("rpkg/plugins.py")
-    file = reach_module._LightFile.stored(replace(entry, bodies=tuple(b"[" for _ in entry.bodies)), lambda: (False, None))
+    file = reach_module._LightFile.stored(
+        replace(entry, bodies=tuple(b"[" for _ in entry.bodies)), lambda: (False, None)
+    )
     assert file.defs_of("register") == () and file.broken
 
 

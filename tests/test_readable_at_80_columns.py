@@ -186,7 +186,10 @@ def test_concise_is_one_line_per_finding_never_wrapped(trees, monkeypatch) -> No
         *findings, summary = output.splitlines()
         assert len(findings) == 34 and summary.startswith("Found 34 diagnostics")
         assert all(re.fullmatch(r"\S+\.py:\d+:\d+: MM\d{3} [^\n]+", line) for line in findings), findings
-        assert "mmproc/processors/broken.py:9:67: MM999 could not parse: invalid syntax. Perhaps you forgot a comma?" in findings
+        assert (
+            "mmproc/processors/broken.py:9:67: MM999 could not parse: invalid syntax. Perhaps you forgot a comma?"
+            in findings
+        )
     quiet = invoke(["check", "--format", "concise", "-q"], trees / "processors", monkeypatch)
     assert len(quiet.splitlines()) == 34 and "Found" not in quiet
 

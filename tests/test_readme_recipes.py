@@ -70,7 +70,9 @@ def test_the_same_run_from_the_repository_root_names_the_configuration(sglang_la
 
 
 @pytest.mark.parametrize("command", _workflow_commands())
-def test_every_workflow_command_runs_from_the_repository_root(sglang_layout: Path, tmp_path: Path, command: str) -> None:
+def test_every_workflow_command_runs_from_the_repository_root(
+    sglang_layout: Path, tmp_path: Path, command: str
+) -> None:
     command = command.replace("--output mmlint.sarif", f"--output {tmp_path / 'mmlint.sarif'}")
     result = _run(command, sglang_layout, tmp_path / "cache")
     assert result.returncode == (0 if "--exit-zero" in command else 1), result.stderr
@@ -96,7 +98,9 @@ def test_sarif_from_python_names_files_from_the_checkout_root(sglang_layout: Pat
         pytest.skip("git is not installed")
     subprocess.run(["git", "init", "-q", str(sglang_layout)], check=True)
     sarif = tmp_path / "mmlint.sarif"
-    result = _run(f"mmlint check --format sarif --output {sarif} --exit-zero", sglang_layout / "python", tmp_path / "cache")
+    result = _run(
+        f"mmlint check --format sarif --output {sarif} --exit-zero", sglang_layout / "python", tmp_path / "cache"
+    )
     assert result.returncode == 0, result.stderr
     run = json.loads(sarif.read_text())["runs"][0]
     assert run["originalUriBaseIds"]["%SRCROOT%"]["uri"] == sglang_layout.as_uri() + "/"

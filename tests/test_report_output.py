@@ -34,13 +34,20 @@ WRITERS = {
 }
 # `check` in the fast loop; the other writers (a real process each, about a second) marked slow.
 WRITER_MATRIX = [name if name == "check" else pytest.param(name, marks=pytest.mark.slow) for name in WRITERS]
-LINK_REFUSED = "it is a symbolic link; mmlint does not write a report through one (remove it, or name the file it leads to)"
+LINK_REFUSED = (
+    "it is a symbolic link; mmlint does not write a report through one (remove it, or name the file it leads to)"
+)
 
 
 def _mmlint(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
     environment = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path), "MMLINT_NO_CACHE": "1"}
     return subprocess.run(
-        [sys.executable, "-m", "mmlint", *args], cwd=cwd, capture_output=True, text=True, timeout=TIMEOUT, env=environment
+        [sys.executable, "-m", "mmlint", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        env=environment,
     )
 
 
@@ -64,7 +71,10 @@ def test_a_committed_link_leading_out_of_the_tree_is_refused(tmp_path: Path, pro
     outside = tmp_path / "outside.txt"
     outside.write_text("keep me\n")
     (project / "report.out").symlink_to(outside)
-    for run in (lambda: CliRunner().invoke(cli, [*WRITERS[writer], "report.out"]), lambda: _mmlint(project, *WRITERS[writer], "report.out")):
+    for run in (
+        lambda: CliRunner().invoke(cli, [*WRITERS[writer], "report.out"]),
+        lambda: _mmlint(project, *WRITERS[writer], "report.out"),
+    ):
         ran = run()
         assert getattr(ran, "exit_code", getattr(ran, "returncode", None)) == 2
         assert ran.stderr == f"mmlint: error: cannot write report.out: {LINK_REFUSED}\n"
@@ -156,7 +166,9 @@ def test_a_new_report_gets_the_usual_mode(project: Path) -> None:
     assert stat.S_IMODE(os.stat(project / "new.txt").st_mode) == 0o644
 
 
-def test_a_failed_write_leaves_the_old_report_and_no_temporary_file(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failed_write_leaves_the_old_report_and_no_temporary_file(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     report = project / "report.out"
     report.write_text("old\n")
 

@@ -33,7 +33,9 @@ def test_one_command_per_diagnostic_with_level(tmp_path: Path) -> None:
 def test_the_help_is_a_line_below_the_message() -> None:
     diagnostic = Diagnostic("a.py", Span(1, 1, 1, 2), "MM001", "sync-twin-call", "short", help="do this: 5%")
     assert github.format_command(diagnostic).endswith("::short%0Ahelp: do this: 5%25")
-    assert github.format_command(Diagnostic("a.py", Span(1, 1, 1, 2), "MM001", "sync-twin-call", "short")).endswith("::short")
+    assert github.format_command(Diagnostic("a.py", Span(1, 1, 1, 2), "MM001", "sync-twin-call", "short")).endswith(
+        "::short"
+    )
 
 
 def test_message_escapes_percent_and_line_breaks_only() -> None:

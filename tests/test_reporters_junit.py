@@ -52,7 +52,10 @@ def test_failure_carries_code_message_and_location(tmp_path: Path) -> None:
 def test_failure_text_ends_with_the_help(tmp_path: Path) -> None:
     failures = _parse(sample_report(tmp_path)).findall("testsuite/testcase/failure")
     by_code = {failure.get("type"): failure for failure in failures}
-    assert by_code["MM001"].get("message") == "`process_and_combine_mm_data` called in an `async def`: it bypasses the worker pool"
+    assert (
+        by_code["MM001"].get("message")
+        == "`process_and_combine_mm_data` called in an `async def`: it bypasses the worker pool"
+    )
     assert by_code["MM001"].text.endswith(
         "it bypasses the worker pool\nhelp: await `process_and_combine_mm_data_async` instead: 100% the same"
     )

@@ -156,7 +156,9 @@ def test_fix_replacements_reproduce_the_fixed_source(tmp_path: Path) -> None:
     text = line
     for replacement in sorted(replacements, key=lambda r: r["deletedRegion"]["startColumn"], reverse=True):
         region = replacement["deletedRegion"]
-        text = text[: region["startColumn"] - 1] + replacement["insertedContent"]["text"] + text[region["endColumn"] - 1 :]
+        text = (
+            text[: region["startColumn"] - 1] + replacement["insertedContent"]["text"] + text[region["endColumn"] - 1 :]
+        )
     assert text == "        items, ids, _ = await self.process_and_combine_mm_data_async(base, tokens)"
 
 

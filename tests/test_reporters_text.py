@@ -52,11 +52,22 @@ def _rendered_both_ways(report, monkeypatch: pytest.MonkeyPatch, **options) -> t
 def _awkward(root: Path) -> list[Diagnostic]:
     (root / "w.py").write_text("x = '[bold]:smile: \\\\[/]'\n\tprint(x)  # 😀 宽\n", encoding="utf-8")
     return [
-        Diagnostic("w.py", Span(1, 5, 1, 20), "MM003", "fake-async", "`[red]x[/]` :smile: \\ [*] ends", help="a [b] \\c"),
-        Diagnostic("w.py", Span(2, 2, 2, 9), "MM005", "blocking-call-in-async", "m", chain=("`[a]` at w.py:1", "`b\\c`")),
+        Diagnostic(
+            "w.py", Span(1, 5, 1, 20), "MM003", "fake-async", "`[red]x[/]` :smile: \\ [*] ends", help="a [b] \\c"
+        ),
+        Diagnostic(
+            "w.py", Span(2, 2, 2, 9), "MM005", "blocking-call-in-async", "m", chain=("`[a]` at w.py:1", "`b\\c`")
+        ),
         # Backslashes where rich's own escape goes wrong: at the end, before a "[" that opens no tag.
         Diagnostic("w.py", Span(1, 1, 1, 2), "MM003", "fake-async", "ends in \\", help="in c:\\dir\\\\"),
-        Diagnostic("w.py", Span(2, 1, 2, 2), "MM005", "blocking-call-in-async", "a \\[ and \\\\[1] x", chain=("`q\\`", "`r\\\\`")),
+        Diagnostic(
+            "w.py",
+            Span(2, 1, 2, 2),
+            "MM005",
+            "blocking-call-in-async",
+            "a \\[ and \\\\[1] x",
+            chain=("`q\\`", "`r\\\\`"),
+        ),
     ]
 
 

@@ -81,12 +81,16 @@ def test_a_hit_reports_what_a_fresh_run_reports_on_every_fixture(cache_dir, tmp_
 @pytest.mark.parametrize(
     "change",
     [
-        pytest.param(lambda root: (root / "p.py").write_text(SOURCE.replace("return self", "return await self")), id="bytes"),
+        pytest.param(
+            lambda root: (root / "p.py").write_text(SOURCE.replace("return self", "return await self")), id="bytes"
+        ),
         pytest.param(lambda root: (root / "q.py").write_text(SOURCE), id="new-file"),
         pytest.param(lambda root: (root / "p.py").unlink(), id="removed-file"),
         pytest.param(lambda root: (root / "mmlint.toml").write_text("min-call-sites = 3\n"), id="config-values"),
         # Only the text moves: MM008 reports the key's line, which changes.
-        pytest.param(lambda root: (root / "mmlint.toml").write_text("# note\n\nmin-call-sites = 1\n"), id="config-text"),
+        pytest.param(
+            lambda root: (root / "mmlint.toml").write_text("# note\n\nmin-call-sites = 1\n"), id="config-text"
+        ),
         pytest.param(lambda root: (root / "sub").mkdir() or (root / "sub" / "p.py").write_text(SOURCE), id="subdir"),
     ],
 )

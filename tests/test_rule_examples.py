@@ -44,7 +44,9 @@ def test_fixable_example_fixes_to_its_stated_text(code, index, example, tmp_path
     report = run_example(example, tmp_path)
     fix_report(report, write=True)
     assert (tmp_path / EXAMPLE_FILE).read_text(encoding="utf-8") == example.fixed_code
-    again = run_example(example.__class__(source=example.fixed_code, config=example.config, files=example.files), tmp_path)
+    again = run_example(
+        example.__class__(source=example.fixed_code, config=example.config, files=example.files), tmp_path
+    )
     assert [d.code for d in again.diagnostics if d.fixable and d.path == EXAMPLE_FILE] == []
 
 

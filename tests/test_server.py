@@ -52,7 +52,9 @@ def client(package: Path, env):
 
 
 def mmlint(*args: str, cwd: Path, env) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "mmlint", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "mmlint", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=120
+    )
 
 
 def check_json(root: Path, env, *paths: str) -> list[dict]:
@@ -62,7 +64,14 @@ def check_json(root: Path, env, *paths: str) -> list[dict]:
 def as_check(diagnostic: dict) -> tuple:
     """An LSP diagnostic in `check --format json`'s coordinates (1-based; the fixtures are BMP text)."""
     start, end = diagnostic["range"]["start"], diagnostic["range"]["end"]
-    return (start["line"] + 1, start["character"] + 1, end["line"] + 1, end["character"] + 1, diagnostic["code"], diagnostic["message"])
+    return (
+        start["line"] + 1,
+        start["character"] + 1,
+        end["line"] + 1,
+        end["character"] + 1,
+        diagnostic["code"],
+        diagnostic["message"],
+    )
 
 
 def _shown_message(diagnostic: dict) -> str:
@@ -71,7 +80,11 @@ def _shown_message(diagnostic: dict) -> str:
 
 
 def tree_digest(root: Path) -> dict[str, str]:
-    return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(root.rglob("*")) if p.is_file()}
+    return {
+        str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+    }
 
 
 def test_diagnostics_on_open_are_checks_with_severity_links_and_related_locations(client, package, env) -> None:
@@ -91,12 +104,18 @@ def test_diagnostics_on_open_are_checks_with_severity_links_and_related_location
             assert got["source"] == "mmlint"
             assert got["severity"] == (2 if got["code"] == "MM009" else 1)
             # The rule's page on the project's repository: it works from a wheel install too.
-            assert got["codeDescription"]["href"] == f"https://github.com/mmlint/mmlint/blob/main/rules/{got['code']}.md"
+            assert (
+                got["codeDescription"]["href"] == f"https://github.com/mmlint/mmlint/blob/main/rules/{got['code']}.md"
+            )
         related = {(r["path"], r["line"], r["message"]) for d in want for r in d.get("related", ())}
         shown = {
-            (Path(r["location"]["uri"].removeprefix("file://")).relative_to(package).as_posix(),
-             r["location"]["range"]["start"]["line"] + 1, r["message"])
-            for d in published for r in d.get("relatedInformation") or ()
+            (
+                Path(r["location"]["uri"].removeprefix("file://")).relative_to(package).as_posix(),
+                r["location"]["range"]["start"]["line"] + 1,
+                r["message"],
+            )
+            for d in published
+            for r in d.get("relatedInformation") or ()
         }
         assert shown == related, path
     assert any("relatedInformation" in d for path in files for d in lsp.diagnostics(uris[path]))
@@ -157,7 +176,9 @@ def test_did_change_republishes_for_the_new_text_and_nothing_is_written(client, 
     for version in (2, 3, 4, 5, 6):  # a burst of changes: the first and the last are analysed
         lsp.change(uri, fixed if version == 6 else text + "\n" * version, version)
     assert lsp.diagnostics(uri, start=mark, version=6) == []
-    published = [m["params"]["version"] for m in lsp.messages[mark:] if m.get("method") == "textDocument/publishDiagnostics"]
+    published = [
+        m["params"]["version"] for m in lsp.messages[mark:] if m.get("method") == "textDocument/publishDiagnostics"
+    ]
     assert set(published) <= {2, 6}
     assert tree_digest(package) == before  # only the cache is written
     assert lsp.stop() == 0
@@ -184,7 +205,8 @@ def _cross_file_package(root: Path) -> tuple[Path, Path]:
     (root / "media").mkdir(parents=True)
     (root / "media" / "__init__.py").write_text("")
     callee = root / "media" / "decode.py"
-    callee.write_text(textwrap.dedent("""\
+    callee.write_text(
+        textwrap.dedent("""\
         import asyncio
 
 
@@ -194,16 +216,19 @@ def _cross_file_package(root: Path) -> tuple[Path, Path]:
                 total += decode_one(frame)  # a call per input item: heavy
                 await asyncio.sleep(0)
             return total
-        """))
+        """)
+    )
     caller = root / "media" / "serve.py"
-    caller.write_text(textwrap.dedent("""\
+    caller.write_text(
+        textwrap.dedent("""\
         from media.decode import decode_frames
 
 
         async def handle(request):
             count = await decode_frames(request.frames)
             return count
-        """))
+        """)
+    )
     return callee, caller
 
 
@@ -225,7 +250,9 @@ def test_a_run_whose_text_moved_on_is_dropped_and_the_newer_one_publishes(client
     text = clip.read_text(encoding="utf-8")
     uri = lsp.open(clip)
     lsp.diagnostics(uri, version=1)
-    lsp.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}})  # runs done
+    lsp.request(
+        "textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}}
+    )  # runs done
     time.sleep(0.5)  # quiet: the next change is analysed at once
     mark = lsp.mark()
     lsp.change(uri, text + "\n", 2)
@@ -233,7 +260,9 @@ def test_a_run_whose_text_moved_on_is_dropped_and_the_newer_one_publishes(client
     lsp.change(uri, text + "\n\n", 3)
     assert [d["code"] for d in lsp.diagnostics(uri, start=mark, version=3)] == ["MM001"]
     time.sleep(1.5)  # nothing more comes
-    published = [m["params"]["version"] for m in lsp.messages[mark:] if m.get("method") == "textDocument/publishDiagnostics"]
+    published = [
+        m["params"]["version"] for m in lsp.messages[mark:] if m.get("method") == "textDocument/publishDiagnostics"
+    ]
     assert published == [3]  # version 2's result was stale when it came: dropped
     assert lsp.stop() == 0
 
@@ -268,8 +297,13 @@ def test_an_opened_document_gets_its_own_diagnostics_first_and_its_contexts_afte
     lsp = client(root=root)
     uri = lsp.open(caller)
     assert lsp.diagnostics(uri, version=1) == []  # its own: the callee is not read yet
-    published = lsp.wait_for(lambda m: m.get("method") == "textDocument/publishDiagnostics"
-                             and m["params"]["uri"] == uri and m["params"]["diagnostics"])
+    published = lsp.wait_for(
+        lambda m: (
+            m.get("method") == "textDocument/publishDiagnostics"
+            and m["params"]["uri"] == uri
+            and m["params"]["diagnostics"]
+        )
+    )
     assert [d["code"] for d in published["params"]["diagnostics"]] == ["MM004"]  # with the workspace as context
     assert published["params"]["version"] == 1
     assert lsp.stop() == 0
@@ -283,7 +317,9 @@ def test_save_walks_the_workspace_again_and_finds_a_module_created_meanwhile(cli
     lsp = client(root=root)
     uri = lsp.open(caller)
     assert lsp.diagnostics(uri) == []
-    (root / "decode.py").write_text("async def frames(r):\n    for x in r:\n        parse(x)\n")  # another tool wrote it
+    (root / "decode.py").write_text(
+        "async def frames(r):\n    for x in r:\n        parse(x)\n"
+    )  # another tool wrote it
     mark = lsp.mark()
     lsp.notify("textDocument/didSave", {"textDocument": {"uri": uri}})
     assert [d["code"] for d in lsp.diagnostics(uri, start=mark)] == ["MM004"]
@@ -295,7 +331,9 @@ def _code_actions(lsp: LspClient, uri: str, diagnostics: list[dict], only=None) 
     context: dict = {"diagnostics": diagnostics}
     if only is not None:
         context["only"] = only
-    return lsp.request("textDocument/codeAction", {"textDocument": {"uri": uri}, "range": everything, "context": context})
+    return lsp.request(
+        "textDocument/codeAction", {"textDocument": {"uri": uri}, "range": everything, "context": context}
+    )
 
 
 def _fixed_by_mmlint_fix(package: Path, relative: str, env, tmp_path: Path) -> str:
@@ -326,10 +364,16 @@ def test_fix_all_and_the_fix_all_command_give_what_mmlint_fix_writes(client, pac
     assert lsp.stop() == 0
 
 
-@pytest.mark.parametrize(("only", "kind"), [
-    (None, "quickfix"), (["quickfix", "source"], "quickfix"), (["source"], "source.fixAll.mmlint"),
-    (["source.fixAll"], "source.fixAll.mmlint"), (["quickfix"], "quickfix"),
-])
+@pytest.mark.parametrize(
+    ("only", "kind"),
+    [
+        (None, "quickfix"),
+        (["quickfix", "source"], "quickfix"),
+        (["source"], "source.fixAll.mmlint"),
+        (["source.fixAll"], "source.fixAll.mmlint"),
+        (["quickfix"], "quickfix"),
+    ],
+)
 def test_fix_all_is_offered_once_whatever_kinds_the_client_asks_for(client, package, only, kind) -> None:
     lsp = client()
     uri = lsp.open(package / "mmproc/processors/qwen_vl.py")
@@ -361,7 +405,9 @@ def test_each_text_is_fixed_once_however_often_and_widely_the_editor_asks(client
     first = _code_actions(lsp, uri, diagnostics, only=["source.fixAll"])
     assert _code_actions(lsp, uri, diagnostics, only=["source.fixAll"]) == first  # the cursor moved
     everything = _code_actions(lsp, uri, diagnostics)  # every diagnostic's quick fix and suppression
-    assert sum(a["title"].startswith("mmlint: fix MM") for a in everything) == sum(d["data"]["fixable"] for d in diagnostics)
+    assert sum(a["title"].startswith("mmlint: fix MM") for a in everything) == sum(
+        d["data"]["fixable"] for d in diagnostics
+    )
     assert _code_actions(lsp, uri, diagnostics) == everything
     lsp.change(uri, path.read_text() + "\n", 2)
     _code_actions(lsp, uri, lsp.diagnostics(uri, version=2), only=["source.fixAll"])  # a new text: computed again
@@ -442,10 +488,15 @@ def test_a_configuration_edited_on_disk_is_watched_and_applies_without_a_keystro
         uris = [lsp.open(clip), lsp.open(llava)]
         assert all("MM001" in [d["code"] for d in lsp.diagnostics(uri, version=1)] for uri in uris)
         config = package / "pyproject.toml"
-        config.write_text(config.read_text(encoding="utf-8").replace('select = ["MM"]', 'select = ["MM"]\nignore = ["MM001"]'))
+        config.write_text(
+            config.read_text(encoding="utf-8").replace('select = ["MM"]', 'select = ["MM"]\nignore = ["MM001"]')
+        )
         mark = lsp.mark()
         lsp.notify("workspace/didChangeWatchedFiles", {"changes": [{"uri": uri_of(config), "type": 2}]})
-        assert [[d["code"] for d in lsp.diagnostics(uri, start=mark, version=1, timeout=30)] for uri in uris] == [[], ["MM003"]]
+        assert [[d["code"] for d in lsp.diagnostics(uri, start=mark, version=1, timeout=30)] for uri in uris] == [
+            [],
+            ["MM003"],
+        ]
         assert lsp.stop() == 0
     finally:
         lsp.close()
@@ -485,7 +536,11 @@ def test_a_document_that_does_not_parse_gets_mm999_and_the_others_keep_theirs(cl
     (failure,) = lsp.diagnostics(gemma_uri, start=mark, version=2)
     assert failure["code"] == "MM999" and failure["range"]["start"]["line"] == len(gemma.read_text().splitlines()) + 1
     # clip.py's diagnostics did not change, so nothing new was published for it, and it keeps its MM001.
-    assert not [m for m in lsp.messages[mark:] if m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == clip_uri]
+    assert not [
+        m
+        for m in lsp.messages[mark:]
+        if m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == clip_uri
+    ]
     assert lsp.stop() == 0
 
 

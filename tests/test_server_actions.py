@@ -156,7 +156,10 @@ def test_every_action_on_hostile_lines_compiles_and_suppressions_suppress(tmp_pa
 
 
 def test_a_bom_and_a_cookie_are_kept_by_every_action(tmp_path) -> None:
-    for data in (b"\xef\xbb\xbf" + HOSTILE.encode("utf-8"), b"# -*- coding: latin-1 -*-\n" + HOSTILE.replace("\U0001f600", "").encode("latin-1")):
+    for data in (
+        b"\xef\xbb\xbf" + HOSTILE.encode("utf-8"),
+        b"# -*- coding: latin-1 -*-\n" + HOSTILE.replace("\U0001f600", "").encode("latin-1"),
+    ):
         path = tmp_path / "proc.py"
         path.write_bytes(data)
         analyser = Analyser(tmp_path, ServerSettings(), use_cache=False)
@@ -168,7 +171,9 @@ def test_a_bom_and_a_cookie_are_kept_by_every_action(tmp_path) -> None:
 def test_one_analysed_text_is_fixed_once_for_every_diagnostic_it_has(tmp_path, monkeypatch) -> None:
     fixed: list[bytes] = []
     original = actions.fix_file
-    monkeypatch.setattr(actions, "fix_file", lambda file, **options: fixed.append(options["source"]) or original(file, **options))
+    monkeypatch.setattr(
+        actions, "fix_file", lambda file, **options: fixed.append(options["source"]) or original(file, **options)
+    )
     body = "".join(f"        a{i} = {TWIN}(out)\n" for i in range(60))
     _, _, result = _analysed(tmp_path, f"class P(Base):\n    async def run(self, out):\n{body}")
     fixable = [d for d in result.diagnostics if d.fixable]
@@ -208,14 +213,23 @@ def hostile_module(draw) -> str:
     lines = text.split("\n")
     tails = ["", "  # note", "  # mmlint: ignore[MM003]", "  # noqa: E501", " \t", "\f"]
     lines = [line + draw(st.sampled_from(tails)) if "process_and_combine" in line else line for line in lines]
-    extra = draw(st.sampled_from(["", f"\nasync def h(self):\n    x = {TWIN}(1) + \\\n        2\n",
-                                  f'\nasync def h(self):\n    x = {TWIN}("""\n    a""")\n']))
+    extra = draw(
+        st.sampled_from(
+            [
+                "",
+                f"\nasync def h(self):\n    x = {TWIN}(1) + \\\n        2\n",
+                f'\nasync def h(self):\n    x = {TWIN}("""\n    a""")\n',
+            ]
+        )
+    )
     text = "\n".join(lines) + extra
     text = text.replace("\n", draw(st.sampled_from(["\n", "\r\n", "\r"])))
     return text.rstrip("\r\n") if draw(st.booleans()) else text
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
 @given(text=hostile_module())
 def test_every_action_on_generated_modules_compiles_and_suppressions_suppress(tmp_path, text) -> None:
     analyser, path, result = _analysed(tmp_path, text)

@@ -53,7 +53,9 @@ def _apply(text: str, edits: list[dict]) -> str:
             index += 1
         return sum(len(line) for line in lines[: position["line"]]) + index
 
-    for start, end, new in sorted(((offset(e["range"]["start"]), offset(e["range"]["end"]), e["newText"]) for e in edits), reverse=True):
+    for start, end, new in sorted(
+        ((offset(e["range"]["start"]), offset(e["range"]["end"]), e["newText"]) for e in edits), reverse=True
+    ):
         text = text[:start] + new + text[end:]
     return text
 
@@ -80,8 +82,10 @@ def test_every_action_on_hostile_lines_compiles_and_a_suppression_suppresses(tmp
         version, offered = 1, []
         for diagnostic in diagnostics:
             at_line = {"start": diagnostic["range"]["start"], "end": diagnostic["range"]["start"]}
-            actions = lsp.request("textDocument/codeAction", {"textDocument": {"uri": uri}, "range": at_line,
-                                                              "context": {"diagnostics": [diagnostic]}})
+            actions = lsp.request(
+                "textDocument/codeAction",
+                {"textDocument": {"uri": uri}, "range": at_line, "context": {"diagnostics": [diagnostic]}},
+            )
             for action in actions:
                 offered.append((diagnostic["range"]["start"]["line"], action["title"]))
                 result = _apply(HOSTILE, edits_of(action["edit"], uri))
@@ -93,7 +97,9 @@ def test_every_action_on_hostile_lines_compiles_and_a_suppression_suppresses(tmp
                 mark = lsp.mark()
                 lsp.change(uri, result, version)
                 after = lsp.diagnostics(uri, start=mark, version=version)
-                assert target["range"]["start"] not in [d["range"]["start"] for d in after if d["code"] == target["code"]]
+                assert target["range"]["start"] not in [
+                    d["range"]["start"] for d in after if d["code"] == target["code"]
+                ]
                 version += 1
                 lsp.change(uri, HOSTILE, version)
                 lsp.diagnostics(uri, version=version)
@@ -125,8 +131,13 @@ def test_exit_does_not_wait_for_a_code_action_still_running(tmp_path) -> None:
         uri = lsp.open(path)
         lsp.diagnostics(uri)
         everything = {"start": {"line": 0, "character": 0}, "end": {"line": 2, "character": 0}}
-        lsp._send({"id": 999, "method": "textDocument/codeAction",
-                   "params": {"textDocument": {"uri": uri}, "range": everything, "context": {"diagnostics": []}}})
+        lsp._send(
+            {
+                "id": 999,
+                "method": "textDocument/codeAction",
+                "params": {"textDocument": {"uri": uri}, "range": everything, "context": {"diagnostics": []}},
+            }
+        )
         deadline = time.monotonic() + 60
         while "code action started" not in lsp.stderr():
             assert time.monotonic() < deadline, lsp.stderr()
@@ -154,14 +165,23 @@ def test_a_document_from_outside_the_folder_is_checked_as_check_file_alone(tmp_p
     folder.mkdir()
     elsewhere.mkdir()
     caller = elsewhere / "serve.py"
-    caller.write_text(f"from decode import frames\n\n\nasync def handle(self, r):\n    {TWIN}(r)\n    return await frames(r)\n")
+    caller.write_text(
+        f"from decode import frames\n\n\nasync def handle(self, r):\n    {TWIN}(r)\n    return await frames(r)\n"
+    )
     (elsewhere / "decode.py").write_text("async def frames(r):\n    for x in r:\n        parse(x)\n")
     for index in range(40):
         (elsewhere / f"other_{index}.py").write_text(f"async def f{index}():\n    return {index}\n")
     env = {**_env(tmp_path), "MMLINT_JOBS": "1"}
-    expected = json.loads(subprocess.run([sys.executable, "-m", "mmlint", "check", "--format", "json", "serve.py"],
-                                         cwd=elsewhere, env={**env, "MMLINT_CACHE_DIR": str(tmp_path / "cli-cache")},
-                                         capture_output=True, text=True, timeout=120).stdout)
+    expected = json.loads(
+        subprocess.run(
+            [sys.executable, "-m", "mmlint", "check", "--format", "json", "serve.py"],
+            cwd=elsewhere,
+            env={**env, "MMLINT_CACHE_DIR": str(tmp_path / "cli-cache")},
+            capture_output=True,
+            text=True,
+            timeout=120,
+        ).stdout
+    )
     lsp = LspClient(folder, env, command=_server_patched(_COUNTING_PARSES))
     try:
         lsp.initialize(folder)

@@ -31,7 +31,10 @@ def test_neovim_receives_mm001_applies_the_fix_and_writes_what_mmlint_fix_writes
     env = {
         **os.environ,
         "HOME": str(home),
-        **{name: str(home / name.lower()) for name in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME")},
+        **{
+            name: str(home / name.lower())
+            for name in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME")
+        },
         "MMLINT_CACHE_DIR": str(tmp_path / "mmlint-cache"),
         "MMLINT_NVIM_CMD": json.dumps([sys.executable, "-m", "mmlint", "server"]),
         "MMLINT_NVIM_ROOT": str(edited),
@@ -39,14 +42,20 @@ def test_neovim_receives_mm001_applies_the_fix_and_writes_what_mmlint_fix_writes
     }
     subprocess.run(
         [NVIM, "--headless", "--clean", "-n", "-i", "NONE", "-c", f"luafile {SCRIPT}", relative],
-        cwd=edited, env=env, stdin=subprocess.DEVNULL, capture_output=True, timeout=240,
+        cwd=edited,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        timeout=240,
     )
     result = json.loads((tmp_path / "result.json").read_text())
     assert result.get("error") is None, result
     assert [(d["code"], d["lnum"], d["source"]) for d in result["diagnostics"]] == [("MM001", 17, "mmlint")]
     assert result["title"] == "mmlint: fix MM001 (sync-twin-call)"
 
-    subprocess.run([sys.executable, "-m", "mmlint", "fix", relative], cwd=by_cli, env=env, capture_output=True, timeout=120)
+    subprocess.run(
+        [sys.executable, "-m", "mmlint", "fix", relative], cwd=by_cli, env=env, capture_output=True, timeout=120
+    )
     expected = (by_cli / relative).read_bytes()
     assert expected != (FIXTURES / relative).read_bytes()
     assert (edited / relative).read_bytes() == expected
@@ -61,7 +70,7 @@ RECORD_NOTIFY = "lua MMLINT_NOTIFIED = {}; local n = vim.notify; vim.notify = fu
 def readme_neovim_recipe() -> str:
     """The ```lua block of the README's Neovim recipe, as a user copies it."""
     text = README.read_text(encoding="utf-8")
-    section = text[text.index("**Neovim**"):text.index("**Helix**")]
+    section = text[text.index("**Neovim**") : text.index("**Helix**")]
     return section.split("```lua\n", 1)[1].split("```", 1)[0]
 
 
@@ -82,15 +91,34 @@ def test_the_readme_recipe_starts_one_client_offers_the_actions_and_fixes_all(tm
         **os.environ,
         "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
         "HOME": str(home),
-        **{name: str(home / name.lower()) for name in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME")},
+        **{
+            name: str(home / name.lower())
+            for name in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME")
+        },
         "MMLINT_CACHE_DIR": str(tmp_path / "mmlint-cache"),
         "MMLINT_NVIM_SECOND": second,
         "MMLINT_NVIM_RESULT": str(tmp_path / "result.json"),
     }
     subprocess.run(
-        [NVIM, "--headless", "-n", "-i", "NONE", "--cmd", RECORD_NOTIFY, "-u", str(tmp_path / "init.lua"),
-         "-c", f"luafile {RECIPE_DRIVER}", relative],
-        cwd=edited, env=env, stdin=subprocess.DEVNULL, capture_output=True, timeout=240,
+        [
+            NVIM,
+            "--headless",
+            "-n",
+            "-i",
+            "NONE",
+            "--cmd",
+            RECORD_NOTIFY,
+            "-u",
+            str(tmp_path / "init.lua"),
+            "-c",
+            f"luafile {RECIPE_DRIVER}",
+            relative,
+        ],
+        cwd=edited,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        timeout=240,
     )
     result = json.loads((tmp_path / "result.json").read_text())
     assert result.get("error") is None, result
@@ -103,5 +131,7 @@ def test_the_readme_recipe_starts_one_client_offers_the_actions_and_fixes_all(tm
     assert result["clients"] == ["mmlint"]  # the second file reuses the first one's server
     assert result["notified"] == [] and "deprecated" not in result["messages"], result
 
-    subprocess.run([sys.executable, "-m", "mmlint", "fix", relative], cwd=by_cli, env=env, capture_output=True, timeout=120)
+    subprocess.run(
+        [sys.executable, "-m", "mmlint", "fix", relative], cwd=by_cli, env=env, capture_output=True, timeout=120
+    )
     assert (edited / relative).read_bytes() == (by_cli / relative).read_bytes() != (FIXTURES / relative).read_bytes()

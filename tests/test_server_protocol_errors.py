@@ -48,13 +48,26 @@ def error_of(lsp: LspClient, body: Any, request_id: Any) -> tuple[int, str]:
 
 
 def initialize(lsp: LspClient, root: Path, request_id: int = 1) -> dict:
-    return answer_to(lsp, {"jsonrpc": "2.0", "id": request_id, "method": "initialize", "params": {
-        "processId": None, "rootUri": uri_of(root), "capabilities": {}}}, request_id)
+    return answer_to(
+        lsp,
+        {
+            "jsonrpc": "2.0",
+            "id": request_id,
+            "method": "initialize",
+            "params": {"processId": None, "rootUri": uri_of(root), "capabilities": {}},
+        },
+        request_id,
+    )
 
 
 def code_action(request_id: Any, uri: str, **extra: Any) -> dict:
-    return {"jsonrpc": "2.0", "id": request_id, "method": "textDocument/codeAction",
-            "params": {"textDocument": {"uri": uri}, "range": NOWHERE, "context": {"diagnostics": []}}, **extra}
+    return {
+        "jsonrpc": "2.0",
+        "id": request_id,
+        "method": "textDocument/codeAction",
+        "params": {"textDocument": {"uri": uri}, "range": NOWHERE, "context": {"diagnostics": []}},
+        **extra,
+    }
 
 
 def test_malformed_messages_are_answered_with_the_json_rpc_error_and_the_server_goes_on(server, tmp_path) -> None:
@@ -67,23 +80,39 @@ def test_malformed_messages_are_answered_with_the_json_rpc_error_and_the_server_
     assert code == -32700 and message.startswith("parse error: ")
     assert error_of(lsp, b'{"jsonrpc": "2.0", "id": 3, "method": "\xff"}', None)[0] == -32700
     # JSON, but no request: -32600, with the id where there is one to read.
-    for body in ([1, 2], 42, "initialize", {"jsonrpc": "2.0"}, {"jsonrpc": "2.0", "method": 5},
-                 {"jsonrpc": "2.0", "id": [4], "method": "initialize"}, {"jsonrpc": "2.0", "id": None, "method": "x"}):
+    for body in (
+        [1, 2],
+        42,
+        "initialize",
+        {"jsonrpc": "2.0"},
+        {"jsonrpc": "2.0", "method": 5},
+        {"jsonrpc": "2.0", "id": [4], "method": "initialize"},
+        {"jsonrpc": "2.0", "id": None, "method": "x"},
+    ):
         assert error_of(lsp, body, None)[0] == -32600, body
     assert error_of(lsp, {"id": 5, "method": "shutdown"}, 5)[0] == -32600  # no "jsonrpc"
-    assert error_of(lsp, {"jsonrpc": "1.0", "id": 6, "method": "shutdown"}, 6) == (-32600, 'invalid request: its "jsonrpc" is not "2.0"')
+    assert error_of(lsp, {"jsonrpc": "1.0", "id": 6, "method": "shutdown"}, 6) == (
+        -32600,
+        'invalid request: its "jsonrpc" is not "2.0"',
+    )
     assert error_of(lsp, {"jsonrpc": "2.0", "id": "7", "method": 7}, "7")[0] == -32600
     # A known request whose params have the wrong shape: -32602, with the request's id and what is wrong.
     assert error_of(lsp, {"jsonrpc": "2.0", "id": 8, "method": "initialize", "params": []}, 8)[0] == -32602
     assert "result" in initialize(lsp, tmp_path, 9)
     lsp.notify("initialized", {})
-    code, message = error_of(lsp, {"jsonrpc": "2.0", "id": 10, "method": "textDocument/codeAction",
-                                   "params": {"textDocument": 5}}, 10)
+    code, message = error_of(
+        lsp, {"jsonrpc": "2.0", "id": 10, "method": "textDocument/codeAction", "params": {"textDocument": 5}}, 10
+    )
     assert code == -32602 and "$.params.range" in message
     # A malformed notification is never answered, but logged; the server goes on.
     lsp.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"range": 1}]})
-    lsp.wait_for(lambda m: m.get("method") == "window/logMessage"
-                 and "ignored a malformed textDocument/didChange notification" in m["params"]["message"], ANSWER_TIMEOUT)
+    lsp.wait_for(
+        lambda m: (
+            m.get("method") == "window/logMessage"
+            and "ignored a malformed textDocument/didChange notification" in m["params"]["message"]
+        ),
+        ANSWER_TIMEOUT,
+    )
     assert error_of(lsp, {"jsonrpc": "2.0", "id": 11, "method": "no/suchMethod"}, 11)[0] == -32601
     assert answer_to(lsp, code_action(12, uri), 12)["result"] == []
     assert not [m for m in lsp.messages if m.get("id") not in (None, 1, 2, 3, 5, 6, "7", 8, 9, 10, 11, 12)]
@@ -138,10 +167,16 @@ def test_a_malformed_response_fails_the_servers_request_instead_of_hanging_it(se
     lsp.initialize(package)
     uri = lsp.open(package / "mmproc/processors/clip.py")
     assert lsp.diagnostics(uri)
-    request = {"jsonrpc": "2.0", "id": 100, "method": "workspace/executeCommand",
-               "params": {"command": "mmlint.fixAll", "arguments": [uri]}}
+    request = {
+        "jsonrpc": "2.0",
+        "id": 100,
+        "method": "workspace/executeCommand",
+        "params": {"command": "mmlint.fixAll", "arguments": [uri]},
+    }
     code, message = error_of(lsp, request, 100)
     assert code == -32603 and "malformed response" in message
-    lsp.wait_for(lambda m: m.get("method") == "window/logMessage"
-                 and "ignored a malformed response" in m["params"]["message"], ANSWER_TIMEOUT)
+    lsp.wait_for(
+        lambda m: m.get("method") == "window/logMessage" and "ignored a malformed response" in m["params"]["message"],
+        ANSWER_TIMEOUT,
+    )
     assert lsp.stop() == 0

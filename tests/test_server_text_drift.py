@@ -26,8 +26,10 @@ def capabilities(encoding: str) -> dict:
     return {
         "general": {"positionEncodings": [encoding]},
         "workspace": {"workspaceEdit": {"documentChanges": True}, "applyEdit": True},
-        "textDocument": {"publishDiagnostics": {"versionSupport": True},
-                         "codeAction": {"codeActionLiteralSupport": {"codeActionKind": {"valueSet": ["source.fixAll"]}}}},
+        "textDocument": {
+            "publishDiagnostics": {"versionSupport": True},
+            "codeAction": {"codeActionLiteralSupport": {"codeActionKind": {"valueSet": ["source.fixAll"]}}},
+        },
     }
 
 
@@ -49,12 +51,19 @@ def test_incremental_changes_keep_the_editors_text_around_characters_splitlines_
     package = tmp_path / "processors"
     shutil.copytree(FIXTURES, package)
     clip = (package / "mmproc/processors/clip.py").read_text(encoding="utf-8")
-    lsp = LspClient(package, {**os.environ, "MMLINT_CACHE_DIR": str(tmp_path / "cache")},
-                    capabilities=capabilities(encoding))
+    lsp = LspClient(
+        package, {**os.environ, "MMLINT_CACHE_DIR": str(tmp_path / "cache")}, capabilities=capabilities(encoding)
+    )
     try:
-        result = lsp.request("initialize", {"processId": os.getpid(), "rootUri": uri_of(package),
-                                            "workspaceFolders": [{"uri": uri_of(package), "name": "processors"}],
-                                            "capabilities": lsp.capabilities})
+        result = lsp.request(
+            "initialize",
+            {
+                "processId": os.getpid(),
+                "rootUri": uri_of(package),
+                "workspaceFolders": [{"uri": uri_of(package), "name": "processors"}],
+                "capabilities": lsp.capabilities,
+            },
+        )
         assert result["capabilities"]["positionEncoding"] == encoding
         lsp.notify("initialized", {})
         editor: dict[str, str] = {}
@@ -62,25 +71,46 @@ def test_incremental_changes_keep_the_editors_text_around_characters_splitlines_
             eol = ("\n", "\r\n", "\r")[number % 3]
             text = f"# 😀 a{char}b é{eol}" + clip.replace("\n", eol)
             uri = lsp.open(package / f"mmproc/processors/drift_{number}.py", text)
-            text = send_changes(lsp, uri, text, 2, [
-                lambda t: (t.index("b é"), t.index("b é") + 1, "B😀"),  # after the character, on its line
-                lambda t: (t.index("mm_items, input_ids, _ ="),) * 2 + ("y = 0; ",),  # on the call's line
-            ], encoding)
-            text = send_changes(lsp, uri, text, 3, [
-                # From after the character, across the docstring, to the import.
-                lambda t, char=char, eol=eol: (t.index(char) + 1, t.index("from __future__"), f"x{char}y{eol}"),
-            ], encoding)
+            text = send_changes(
+                lsp,
+                uri,
+                text,
+                2,
+                [
+                    lambda t: (t.index("b é"), t.index("b é") + 1, "B😀"),  # after the character, on its line
+                    lambda t: (t.index("mm_items, input_ids, _ ="),) * 2 + ("y = 0; ",),  # on the call's line
+                ],
+                encoding,
+            )
+            text = send_changes(
+                lsp,
+                uri,
+                text,
+                3,
+                [
+                    # From after the character, across the docstring, to the import.
+                    lambda t, char=char, eol=eol: (t.index(char) + 1, t.index("from __future__"), f"x{char}y{eol}"),
+                ],
+                encoding,
+            )
             editor[uri] = text
         for uri, text in editor.items():
             (diagnostic,) = lsp.diagnostics(uri, version=3)
             start = text.index(CALL)
             end = text.index(")", text.index("self.mm_tokens,")) + 1
-            assert (diagnostic["code"], diagnostic["range"]) == ("MM001", lsp_model.range_of(text, start, end, encoding))
+            assert (diagnostic["code"], diagnostic["range"]) == (
+                "MM001",
+                lsp_model.range_of(text, start, end, encoding),
+            )
             everything = {"start": {"line": 0, "character": 0}, "end": {"line": 10_000, "character": 0}}
-            (action,) = lsp.request("textDocument/codeAction", {
-                "textDocument": {"uri": uri}, "range": everything,
-                "context": {"diagnostics": [diagnostic], "only": ["source.fixAll"]},
-            })
+            (action,) = lsp.request(
+                "textDocument/codeAction",
+                {
+                    "textDocument": {"uri": uri},
+                    "range": everything,
+                    "context": {"diagnostics": [diagnostic], "only": ["source.fixAll"]},
+                },
+            )
             (change,) = action["edit"]["documentChanges"]
             assert change["textDocument"]["version"] == 3
             fixed = text.replace("= " + CALL, "= await self.process_and_combine_mm_data_async(")

@@ -31,8 +31,9 @@ def server_text(text: str, changes: list[dict], encoding: str) -> str:
         if "range" in change:
             start, end = change["range"]["start"], change["range"]["end"]
             event: types.TextDocumentContentChangeEvent = types.TextDocumentContentChangePartial(
-                types.Range(types.Position(start["line"], start["character"]),
-                            types.Position(end["line"], end["character"])),
+                types.Range(
+                    types.Position(start["line"], start["character"]), types.Position(end["line"], end["character"])
+                ),
                 change["text"],
             )
         else:
@@ -42,8 +43,10 @@ def server_text(text: str, changes: list[dict], encoding: str) -> str:
 
 
 def change(start: tuple[int, int], end: tuple[int, int], text: str) -> dict:
-    return {"range": {"start": {"line": start[0], "character": start[1]}, "end": {"line": end[0], "character": end[1]}},
-            "text": text}
+    return {
+        "range": {"start": {"line": start[0], "character": start[1]}, "end": {"line": end[0], "character": end[1]}},
+        "text": text,
+    }
 
 
 @pytest.mark.parametrize("encoding", lsp_model.ENCODINGS)
@@ -86,7 +89,9 @@ def test_a_change_without_a_range_replaces_the_whole_text() -> None:
 
 # Text with every kind of line break, the characters that are none, and
 # characters of 1 to 4 UTF-8 bytes and 1 or 2 UTF-16 units.
-_TEXT = st.lists(st.sampled_from(["a", " ", "é", "中", "😀", "\n", "\r", "\r\n", *NOT_LINE_BREAKS]), max_size=30).map("".join)
+_TEXT = st.lists(st.sampled_from(["a", " ", "é", "中", "😀", "\n", "\r", "\r\n", *NOT_LINE_BREAKS]), max_size=30).map(
+    "".join
+)
 
 
 @st.composite
@@ -125,11 +130,20 @@ def test_positions_sent_count_lines_as_the_editor_does(char: str, encoding: str)
     text = f"# 😀{char}é\r\nx = f()\ry = 2\n"
     call = text.index("f()")
     sent = Lines(text, encoding).range(Span(2, 5, 2, 8))  # mmlint's 1-based code-point span of f()
-    as_dict = {"start": {"line": sent.start.line, "character": sent.start.character},
-               "end": {"line": sent.end.line, "character": sent.end.character}}
+    as_dict = {
+        "start": {"line": sent.start.line, "character": sent.start.character},
+        "end": {"line": sent.end.line, "character": sent.end.character},
+    }
     assert as_dict == lsp_model.range_of(text, call, call + 3, encoding)
     new = text.replace("f()", "await f()").replace("y = 2", f"y = 2{char}")
-    edits = [{"range": {"start": {"line": e.range.start.line, "character": e.range.start.character},
-                        "end": {"line": e.range.end.line, "character": e.range.end.character}},
-              "newText": e.new_text} for e in text_edits(text, new, encoding)]
+    edits = [
+        {
+            "range": {
+                "start": {"line": e.range.start.line, "character": e.range.start.character},
+                "end": {"line": e.range.end.line, "character": e.range.end.character},
+            },
+            "newText": e.new_text,
+        }
+        for e in text_edits(text, new, encoding)
+    ]
     assert lsp_model.apply_edits(text, edits, encoding) == new

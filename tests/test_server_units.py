@@ -31,7 +31,9 @@ FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "processors"
 
 
 def test_settings_are_read_unwrapped_and_bad_ones_reported_not_fatal() -> None:
-    settings = read_settings({"mmlint": {"select": "MM001, MM003", "ignore": ["MM009"], "config": "~/x.toml", "debounce": 5}})
+    settings = read_settings(
+        {"mmlint": {"select": "MM001, MM003", "ignore": ["MM009"], "config": "~/x.toml", "debounce": 5}}
+    )
     assert settings.select == ("MM001", "MM003") and settings.ignore == ("MM009",)
     assert settings.config == Path("~/x.toml").expanduser() and settings.debounce_ms == 5
     bad = read_settings({"selct": [], "debounce": "soon", "select": [1]}, settings)
@@ -71,9 +73,16 @@ def test_positions_count_the_clients_code_units() -> None:
     ],
 )
 def test_text_edits_turn_the_old_text_into_the_new(old: str, new: str) -> None:
-    edits = [{"range": {"start": {"line": e.range.start.line, "character": e.range.start.character},
-                        "end": {"line": e.range.end.line, "character": e.range.end.character}},
-              "newText": e.new_text} for e in text_edits(old, new, "utf-16")]
+    edits = [
+        {
+            "range": {
+                "start": {"line": e.range.start.line, "character": e.range.start.character},
+                "end": {"line": e.range.end.line, "character": e.range.end.character},
+            },
+            "newText": e.new_text,
+        }
+        for e in text_edits(old, new, "utf-16")
+    ]
     assert apply_edits(old, edits) == new
     assert len(edits) == 1
 
@@ -126,7 +135,9 @@ def test_code_actions_are_functions_of_a_documents_state_and_the_client(tmp_path
     assert "mmlint.server.server" not in imported and "pygls" not in str(imported)
 
     path = tmp_path / "proc.py"
-    path.write_text("class P:\n    async def run(self, out):\n        await out.ready()\n        return self.process_and_combine_mm_data(out)\n")
+    path.write_text(
+        "class P:\n    async def run(self, out):\n        await out.ready()\n        return self.process_and_combine_mm_data(out)\n"
+    )
     analyser = Analyser(tmp_path, ServerSettings(), use_cache=False)
     data = path.read_bytes()
     state = DocumentState("file:///proc.py")
@@ -142,7 +153,9 @@ def test_code_actions_are_functions_of_a_documents_state_and_the_client(tmp_path
     (change,) = found[0].edit.document_changes
     assert change.text_document.version == 4
     plain = code_actions.ClientView("utf-16", versioned_edits=False)
-    assert code_actions.code_actions(state, plain, everything, ["quickfix"], lambda new: analyser.analyse_one(path, new, {}))[0].edit.changes
+    assert code_actions.code_actions(
+        state, plain, everything, ["quickfix"], lambda new: analyser.analyse_one(path, new, {})
+    )[0].edit.changes
 
 
 # -- the suppression action ------------------------------------------------------------------
@@ -171,7 +184,9 @@ def test_no_suppression_where_the_comment_would_be_inside_a_string_or_for_mm999(
 
 
 def test_a_buffer_is_encoded_as_its_cookie_says() -> None:
-    assert encode_like("# -*- coding: latin-1 -*-\nx = 'é'\n") == "# -*- coding: latin-1 -*-\nx = 'é'\n".encode("latin-1")
+    assert encode_like("# -*- coding: latin-1 -*-\nx = 'é'\n") == "# -*- coding: latin-1 -*-\nx = 'é'\n".encode(
+        "latin-1"
+    )
     assert encode_like("x = 'é'\n") == "x = 'é'\n".encode("utf-8")
 
 
@@ -265,11 +280,13 @@ def test_light_entries_in_memory_answer_before_the_disk_cache_and_reach_it_at_pe
 def test_fix_all_runs_rounds_until_nothing_changes(tmp_path, cache_dir) -> None:
     # Fixing the call leaves the suppression of MM003 beside it unused; the second round removes it.
     source = tmp_path / "proc.py"
-    source.write_text(textwrap.dedent("""\
+    source.write_text(
+        textwrap.dedent("""\
         class P:
             async def process_mm_data_async(self, data):  # mmlint: ignore[MM003]
                 return self.process_and_combine_mm_data(data)
-        """))
+        """)
+    )
     analyser = Analyser(tmp_path, ServerSettings())
     result = analyser.analyse({source: source.read_bytes()})[source]
     assert sorted(d.code for d in result.diagnostics) == ["MM001"]
@@ -279,7 +296,9 @@ def test_fix_all_runs_rounds_until_nothing_changes(tmp_path, cache_dir) -> None:
     expected_dir = tmp_path / "cli"
     expected_dir.mkdir()
     shutil.copy(source, expected_dir / "proc.py")
-    subprocess.run([sys.executable, "-m", "mmlint", "fix", "proc.py"], cwd=expected_dir, capture_output=True, timeout=120)
+    subprocess.run(
+        [sys.executable, "-m", "mmlint", "fix", "proc.py"], cwd=expected_dir, capture_output=True, timeout=120
+    )
     assert everything == (expected_dir / "proc.py").read_bytes()
     assert b"ignore[MM003]" not in everything
 
@@ -351,7 +370,9 @@ def test_a_stray_documents_context_is_what_check_file_reads_not_its_directory(tm
     for index in range(30):
         (tmp_path / f"other_{index}.py").write_text(f"async def f{index}():\n    return {index}\n")
     documents = {caller: caller.read_bytes()}
-    assert Analyser(tmp_path, ServerSettings(), use_cache=False, walk=False).analyse(documents)[caller].diagnostics == ()
+    assert (
+        Analyser(tmp_path, ServerSettings(), use_cache=False, walk=False).analyse(documents)[caller].diagnostics == ()
+    )
     assert parsed == ["serve.py"]  # the document alone, as `check serve.py` run there
     parsed.clear()
     walked = Analyser(tmp_path, ServerSettings(), use_cache=False).analyse(documents)[caller]  # a workspace folder

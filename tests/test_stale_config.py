@@ -76,21 +76,45 @@ def test_dead_entries_are_reported_at_their_keys(project):
         """,
     )
     assert stale(check(cwd=project)) == [
-        ("pyproject.toml", 5, "stale configuration: exempt.classes entry names no class",
-         "no parsed file defines a class 'GoneProcessor', so it exempts nothing; "
-         "delete the entry, or correct the name it meant"),
-        ("pyproject.toml", 6, "stale configuration: exempt.functions entry names no function",
-         "no parsed file defines a function 'ClipProcessor.gone', so it exempts nothing; "
-         "delete the entry, or correct the name it meant"),
-        ("pyproject.toml", 6, "stale configuration: exempt.functions entry names no function",
-         "no parsed file defines a function 'gone_helper', so it exempts nothing; "
-         "delete the entry, or correct the name it meant"),
-        ("pyproject.toml", 7, "stale configuration: exempt.paths entry matches no scanned file",
-         "'**/gone/*.py': delete the entry, or correct the glob it meant"),
-        ("pyproject.toml", 10, "stale configuration: per-file-ignores entry matches no scanned file",
-         "'**/nowhere/*.py': delete the entry, or correct the glob it meant"),
-        ("pyproject.toml", 11, "stale configuration: per-file-ignores entry ignores nothing",
-         "'**/clip.py': MM002 not reported in the files it matches; delete the entry, or the codes no longer needed"),
+        (
+            "pyproject.toml",
+            5,
+            "stale configuration: exempt.classes entry names no class",
+            "no parsed file defines a class 'GoneProcessor', so it exempts nothing; "
+            "delete the entry, or correct the name it meant",
+        ),
+        (
+            "pyproject.toml",
+            6,
+            "stale configuration: exempt.functions entry names no function",
+            "no parsed file defines a function 'ClipProcessor.gone', so it exempts nothing; "
+            "delete the entry, or correct the name it meant",
+        ),
+        (
+            "pyproject.toml",
+            6,
+            "stale configuration: exempt.functions entry names no function",
+            "no parsed file defines a function 'gone_helper', so it exempts nothing; "
+            "delete the entry, or correct the name it meant",
+        ),
+        (
+            "pyproject.toml",
+            7,
+            "stale configuration: exempt.paths entry matches no scanned file",
+            "'**/gone/*.py': delete the entry, or correct the glob it meant",
+        ),
+        (
+            "pyproject.toml",
+            10,
+            "stale configuration: per-file-ignores entry matches no scanned file",
+            "'**/nowhere/*.py': delete the entry, or correct the glob it meant",
+        ),
+        (
+            "pyproject.toml",
+            11,
+            "stale configuration: per-file-ignores entry ignores nothing",
+            "'**/clip.py': MM002 not reported in the files it matches; delete the entry, or the codes no longer needed",
+        ),
     ]
 
 
@@ -121,7 +145,10 @@ def test_a_suppression_and_an_exemption_of_the_same_finding_are_both_in_use(proj
         "return self.process_and_combine_mm_data(image_data, self.mm_tokens)  # mmlint: ignore[MM001]",
     )
     (project / "pkg" / "clip.py").write_text(source)
-    write_config(project, '\n[tool.mmlint.exempt]\nclasses = ["ClipProcessor"]\n\n[tool.mmlint.per-file-ignores]\n"**/clip.py" = ["MM001"]\n')
+    write_config(
+        project,
+        '\n[tool.mmlint.exempt]\nclasses = ["ClipProcessor"]\n\n[tool.mmlint.per-file-ignores]\n"**/clip.py" = ["MM001"]\n',
+    )
     report = check(cwd=project)
     assert [d for d in report.diagnostics if d.code in ("MM009", "MM012")] == []
 

@@ -53,16 +53,43 @@ def test_a_clean_buffer_exits_zero(tmp_path, monkeypatch):
 def test_the_stdin_filename_decides_configuration_exemptions_and_context(tmp_path, monkeypatch):
     repo = sglang_layout(tmp_path / "repo")
     # The context (pkg/helpers.py) makes the await hollow: MM004, as for the file on disk.
-    named = run(repo, monkeypatch, "check", "-", "--format", "json",
-                "--stdin-filename", "python/pkg/processors/unsaved.py", stdin=PROCESSOR.encode())
+    named = run(
+        repo,
+        monkeypatch,
+        "check",
+        "-",
+        "--format",
+        "json",
+        "--stdin-filename",
+        "python/pkg/processors/unsaved.py",
+        stdin=PROCESSOR.encode(),
+    )
     assert diagnostics(named) == [("python/pkg/processors/unsaved.py", "MM004")]
     # The exemption of python/pyproject.toml covers a base_processor.py, even one not saved yet.
-    exempt = run(repo, monkeypatch, "check", "-", "--format", "json",
-                 "--stdin-filename", "python/pkg/other/base_processor.py", stdin=BASE_PROCESSOR.encode())
+    exempt = run(
+        repo,
+        monkeypatch,
+        "check",
+        "-",
+        "--format",
+        "json",
+        "--stdin-filename",
+        "python/pkg/other/base_processor.py",
+        stdin=BASE_PROCESSOR.encode(),
+    )
     assert exempt.exit_code == 0 and diagnostics(exempt) == []
     # Outside python/ no configuration applies: no context, no exemption.
-    elsewhere = run(repo, monkeypatch, "check", "-", "--format", "json",
-                    "--stdin-filename", "scripts/base_processor.py", stdin=BASE_PROCESSOR.encode())
+    elsewhere = run(
+        repo,
+        monkeypatch,
+        "check",
+        "-",
+        "--format",
+        "json",
+        "--stdin-filename",
+        "scripts/base_processor.py",
+        stdin=BASE_PROCESSOR.encode(),
+    )
     assert diagnostics(elsewhere) == [("scripts/base_processor.py", "MM001"), ("scripts/base_processor.py", "MM003")]
 
 

@@ -121,7 +121,12 @@ def test_lines_are_the_tokenizers() -> None:
 
 @pytest.mark.parametrize(
     "comment",
-    ["  # mmlint: ignore[MM001]", "  # why  # mmlint: ignore", "  # mmlint: ignore  # why", "  # mmlint: ignore[MM001]  # why"],
+    [
+        "  # mmlint: ignore[MM001]",
+        "  # why  # mmlint: ignore",
+        "  # mmlint: ignore  # why",
+        "  # mmlint: ignore[MM001]  # why",
+    ],
 )
 def test_a_directive_suppresses_and_fix_leaves_it(tmp_path: Path, comment: str) -> None:
     path = tmp_path / "m.py"
@@ -252,8 +257,30 @@ def test_fix_on_mmlints_own_source_changes_no_file(tmp_path: Path) -> None:
 # --- a property: whatever the comment, only a whole directive is ever removed ----------
 
 _FRAGMENTS = st.sampled_from(
-    ["#", " ", "  ", "\t", "\x0c", "mmlint", ":", " ignore", "ignore", "[MM001]", "[MM001,MM003]", "[", "]",
-     "`", "'", '"', "why", "skip-file", "\x85", "\u2028", "IGNORE", ","]
+    [
+        "#",
+        " ",
+        "  ",
+        "\t",
+        "\x0c",
+        "mmlint",
+        ":",
+        " ignore",
+        "ignore",
+        "[MM001]",
+        "[MM001,MM003]",
+        "[",
+        "]",
+        "`",
+        "'",
+        '"',
+        "why",
+        "skip-file",
+        "\x85",
+        "\u2028",
+        "IGNORE",
+        ",",
+    ]
 )
 
 
@@ -307,7 +334,9 @@ def test_noqa_directives(line: str, codes: tuple[str, ...] | None) -> None:
     assert suppression.kind == "noqa" and suppression.codes == codes
 
 
-@pytest.mark.parametrize("line", ["x = f()  # noqa: E501\n", "x = f()  # noqa:\n", "x = f()  # noqaz\n", "x = '# noqa'\n"])
+@pytest.mark.parametrize(
+    "line", ["x = f()  # noqa: E501\n", "x = f()  # noqa:\n", "x = f()  # noqaz\n", "x = '# noqa'\n"]
+)
 def test_noqa_for_other_tools_or_prose_covers_nothing(line: str) -> None:
     assert parse_suppressions(line).by_line == ()
 

@@ -24,7 +24,9 @@ def analyse(tmp_path: Path, files: dict[str, str]) -> SuspensionAnalysis:
         path.write_text(textwrap.dedent(source), encoding="utf-8")
     for relative in files:
         path = tmp_path / relative
-        facts[relative] = collect_facts(cst.parse_module(path.read_text(encoding="utf-8")), path, relative, DEFAULT_TWINS)
+        facts[relative] = collect_facts(
+            cst.parse_module(path.read_text(encoding="utf-8")), path, relative, DEFAULT_TWINS
+        )
     return analyse_files(facts)
 
 
@@ -42,44 +44,90 @@ def verdict_of(tmp_path: Path, body: str, name: str = "f") -> str:
     [
         pytest.param("async def f():\n    return 1\n", NEVER, id="no-await"),
         pytest.param("async def f():\n    await asyncio.sleep(0)\n", ALWAYS, id="plain-await"),
-        pytest.param("async def f(x):\n    if x:\n        return 0\n    await asyncio.sleep(0)\n", SOME, id="early-return"),
-        pytest.param("async def f(x):\n    if x:\n        raise ValueError(x)\n    await asyncio.sleep(0)\n", SOME,
-                     id="early-raise-leaves-without-suspending"),
+        pytest.param(
+            "async def f(x):\n    if x:\n        return 0\n    await asyncio.sleep(0)\n", SOME, id="early-return"
+        ),
+        pytest.param(
+            "async def f(x):\n    if x:\n        raise ValueError(x)\n    await asyncio.sleep(0)\n",
+            SOME,
+            id="early-raise-leaves-without-suspending",
+        ),
         pytest.param("async def f(x):\n    raise NotImplementedError(x)\n", NEVER, id="only-raise"),
-        pytest.param("async def f(x):\n    await asyncio.sleep(0)\n    raise ValueError(x)\n", ALWAYS, id="raise-after-await"),
-        pytest.param("async def f(x):\n    if x:\n        await asyncio.sleep(1)\n    else:\n        await asyncio.sleep(2)\n",
-                     ALWAYS, id="both-branches"),
+        pytest.param(
+            "async def f(x):\n    await asyncio.sleep(0)\n    raise ValueError(x)\n", ALWAYS, id="raise-after-await"
+        ),
+        pytest.param(
+            "async def f(x):\n    if x:\n        await asyncio.sleep(1)\n    else:\n        await asyncio.sleep(2)\n",
+            ALWAYS,
+            id="both-branches",
+        ),
         pytest.param("async def f(x):\n    if x:\n        await asyncio.sleep(1)\n", SOME, id="one-branch"),
-        pytest.param("async def f(xs):\n    for x in xs:\n        await asyncio.sleep(x)\n", SOME, id="for-may-not-run"),
-        pytest.param("async def f():\n    while True:\n        await asyncio.sleep(1)\n        break\n", ALWAYS,
-                     id="while-true-runs-once"),
-        pytest.param("async def f():\n    while True:\n        if done():\n            break\n        await asyncio.sleep(1)\n",
-                     SOME, id="while-true-break-first"),
+        pytest.param(
+            "async def f(xs):\n    for x in xs:\n        await asyncio.sleep(x)\n", SOME, id="for-may-not-run"
+        ),
+        pytest.param(
+            "async def f():\n    while True:\n        await asyncio.sleep(1)\n        break\n",
+            ALWAYS,
+            id="while-true-runs-once",
+        ),
+        pytest.param(
+            "async def f():\n    while True:\n        if done():\n            break\n        await asyncio.sleep(1)\n",
+            SOME,
+            id="while-true-break-first",
+        ),
         pytest.param("async def f(xs):\n    async for x in xs:\n        pass\n", ALWAYS, id="async-for"),
         pytest.param("async def f(lock):\n    async with lock:\n        return 1\n", ALWAYS, id="async-with"),
-        pytest.param("async def f(path):\n    with open(path) as fh:\n        return fh.read()\n", NEVER, id="sync-with"),
-        pytest.param("async def f(path):\n    with open(path) as fh:\n        await asyncio.sleep(0)\n", ALWAYS,
-                     id="await-in-with"),
-        pytest.param("async def f():\n    try:\n        return 1\n    finally:\n        await asyncio.sleep(0)\n", ALWAYS,
-                     id="finally-covers-return"),
-        pytest.param("async def f():\n    try:\n        await asyncio.sleep(0)\n    except OSError:\n        return None\n",
-                     SOME, id="handler-may-run-before-the-await"),
-        pytest.param("async def f():\n    try:\n        x = 1\n    except OSError:\n        await asyncio.sleep(0)\n", SOME,
-                     id="await-only-in-handler"),
-        pytest.param("async def f():\n    try:\n        x = 1\n    except OSError:\n        await asyncio.sleep(1)\n    else:\n        await asyncio.sleep(0)\n",
-                     ALWAYS, id="else-or-handler"),
+        pytest.param(
+            "async def f(path):\n    with open(path) as fh:\n        return fh.read()\n", NEVER, id="sync-with"
+        ),
+        pytest.param(
+            "async def f(path):\n    with open(path) as fh:\n        await asyncio.sleep(0)\n",
+            ALWAYS,
+            id="await-in-with",
+        ),
+        pytest.param(
+            "async def f():\n    try:\n        return 1\n    finally:\n        await asyncio.sleep(0)\n",
+            ALWAYS,
+            id="finally-covers-return",
+        ),
+        pytest.param(
+            "async def f():\n    try:\n        await asyncio.sleep(0)\n    except OSError:\n        return None\n",
+            SOME,
+            id="handler-may-run-before-the-await",
+        ),
+        pytest.param(
+            "async def f():\n    try:\n        x = 1\n    except OSError:\n        await asyncio.sleep(0)\n",
+            SOME,
+            id="await-only-in-handler",
+        ),
+        pytest.param(
+            "async def f():\n    try:\n        x = 1\n    except OSError:\n        await asyncio.sleep(1)\n    else:\n        await asyncio.sleep(0)\n",
+            ALWAYS,
+            id="else-or-handler",
+        ),
         pytest.param(
             "async def f(cmd):\n    match cmd:\n        case 'a':\n            await asyncio.sleep(1)\n        case _:\n            await asyncio.sleep(2)\n",
-            ALWAYS, id="match-exhaustive",
+            ALWAYS,
+            id="match-exhaustive",
         ),
-        pytest.param("async def f(cmd):\n    match cmd:\n        case 'a':\n            await asyncio.sleep(1)\n", SOME,
-                     id="match-not-exhaustive"),
+        pytest.param(
+            "async def f(cmd):\n    match cmd:\n        case 'a':\n            await asyncio.sleep(1)\n",
+            SOME,
+            id="match-not-exhaustive",
+        ),
         pytest.param("async def f(x):\n    return x or await asyncio.sleep(0)\n", SOME, id="short-circuit"),
-        pytest.param("async def f(x):\n    return await asyncio.sleep(0) if x else None\n", SOME, id="conditional-expression"),
-        pytest.param("async def f(xs):\n    return [await asyncio.sleep(x) for x in xs]\n", SOME, id="comprehension-element"),
+        pytest.param(
+            "async def f(x):\n    return await asyncio.sleep(0) if x else None\n", SOME, id="conditional-expression"
+        ),
+        pytest.param(
+            "async def f(xs):\n    return [await asyncio.sleep(x) for x in xs]\n", SOME, id="comprehension-element"
+        ),
         pytest.param("async def f():\n    return [x async for x in agen()]\n", ALWAYS, id="async-comprehension"),
-        pytest.param("async def f():\n    def inner():\n        return 1\n    g = lambda: 2\n    return inner() + g()\n", NEVER,
-                     id="nested-defs-do-not-count"),
+        pytest.param(
+            "async def f():\n    def inner():\n        return 1\n    g = lambda: 2\n    return inner() + g()\n",
+            NEVER,
+            id="nested-defs-do-not-count",
+        ),
         pytest.param("async def f():\n    return 1\n    await asyncio.sleep(0)\n", NEVER, id="unreachable-await"),
         pytest.param("async def f(coro):\n    return await coro\n", ALWAYS, id="await-of-a-non-call-is-unknown"),
     ],

@@ -48,7 +48,8 @@ def test_messages_name_the_whole_chain() -> None:
         "`await load_video(...)`: `load_video` → `sample_frames` → `decode_frames` has no suspension point; "
     )
     assert hollow.chain[:3] == (
-        "`load_video` at mmproc/media.py:9", "`sample_frames` at mmproc/video/sampling.py:6",
+        "`load_video` at mmproc/media.py:9",
+        "`sample_frames` at mmproc/video/sampling.py:6",
         "`decode_frames` at mmproc/video/frames.py:8",
     )
     assert "(mmproc/video/frames.py:8)" in hollow.help
@@ -70,5 +71,8 @@ def test_without_the_blocking_calls_extension_only_the_defaults_remain(tmp_path:
     report = check(cwd=tmp_path, config=config, select=["MM005"])
     # decord.VideoReader and get_frames_as_tensor are in the default knowledge (image-decoding).
     assert sorted(d.help.split(" ")[0] for d in report.diagnostics) == [
-        "`decord.VideoReader(...)`", "`future.result(...)`", "`reader.get_frames_as_tensor(...)`", "`time.sleep(...)`"
+        "`decord.VideoReader(...)`",
+        "`future.result(...)`",
+        "`reader.get_frames_as_tensor(...)`",
+        "`time.sleep(...)`",
     ]

@@ -37,7 +37,13 @@ def test_the_setting_reports_tests_and_vendored_trees(tmp_path: Path) -> None:
     report = check(cwd=root)
     assert_diagnostics_match(+expected, report.diagnostics, CODES)
     assert {d.path.split("/")[1] for d in report.diagnostics} == {
-        "app.py", "vendor", "third_party", "tests", "test_poll.py", "poll_test.py", "conftest.py"
+        "app.py",
+        "vendor",
+        "third_party",
+        "tests",
+        "test_poll.py",
+        "poll_test.py",
+        "conftest.py",
     }
 
 
@@ -62,11 +68,23 @@ def test_the_setting_must_be_a_boolean(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("relpath", "expected"),
     [
-        ("tests/x.py", True), ("pkg/tests/sub/x.py", True), ("test_x.py", True), ("pkg/x_test.py", True),
-        ("pkg/conftest.py", True), ("pkg/test_x.pyi", True), ("pkg/thirdparty/a.py", True),
-        ("pkg/third_party/a.py", True), ("vendor/a.py", True), ("pkg/_vendor/a.py", True),
-        ("pkg/testing.py", False), ("pkg/test/x.py", False), ("pkg/latest.py", False), ("pkg/vendors/a.py", False),
-        ("pkg/contest.py", False), ("/abs/tests/x.py", False), ("/abs/tests/test_x.py", True),
+        ("tests/x.py", True),
+        ("pkg/tests/sub/x.py", True),
+        ("test_x.py", True),
+        ("pkg/x_test.py", True),
+        ("pkg/conftest.py", True),
+        ("pkg/test_x.pyi", True),
+        ("pkg/thirdparty/a.py", True),
+        ("pkg/third_party/a.py", True),
+        ("vendor/a.py", True),
+        ("pkg/_vendor/a.py", True),
+        ("pkg/testing.py", False),
+        ("pkg/test/x.py", False),
+        ("pkg/latest.py", False),
+        ("pkg/vendors/a.py", False),
+        ("pkg/contest.py", False),
+        ("/abs/tests/x.py", False),
+        ("/abs/tests/test_x.py", True),
     ],
 )
 def test_which_paths_are_test_or_vendored(relpath: str, expected: bool) -> None:

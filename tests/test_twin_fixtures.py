@@ -92,8 +92,17 @@ def test_twin_patterns_decide_the_pairs(tmp_path: Path) -> None:
     config = _copy_with_config(tmp_path, 'twin-patterns = ["{name}_async"]\n')
     report = check(cwd=tmp_path, config=config, select=["MM010"])
     twins = {d.message.split("; `")[1].split("` exists")[0] for d in report.diagnostics}
-    assert twins == {"preprocess_async", "resize_async", "fetch_async", "decode_async", "crop_async",
-                     "normalize_async", "prepare_async", "warmup_async", "render_async"}
+    assert twins == {
+        "preprocess_async",
+        "resize_async",
+        "fetch_async",
+        "decode_async",
+        "crop_async",
+        "normalize_async",
+        "prepare_async",
+        "warmup_async",
+        "render_async",
+    }
 
 
 def test_fix_rewrites_exactly_the_fixable_sites(tmp_path: Path) -> None:

@@ -87,20 +87,33 @@ def test_a_scan_without_the_base_class_trusts_the_configured_pair(tmp_path: Path
         ("class Base(Generic[T], abc.ABC):\n    def process_and_combine_mm_data(self, o):\n        ...\n", False),
         # A base outside the scan may hold the twin: judged on the whole scan, which has none.
         ("class Base(External):\n    def process_and_combine_mm_data(self, o):\n        ...\n", False),
-        ("class Base(abc.ABC):\n    def process_and_combine_mm_data(self, o):\n        ...\n"
-         "    async def process_and_combine_mm_data_async(self, o):\n        ...\n", True),
-        ("class Base:\n    def process_and_combine_mm_data(self, o):\n        ...\n"
-         "    process_and_combine_mm_data_async = offload(process_and_combine_mm_data)\n", True),
-        ("class Base:\n    def __init__(self):\n        self.process_and_combine_mm_data_async = offload(self.process_and_combine_mm_data)\n"
-         "    def process_and_combine_mm_data(self, o):\n        ...\n", True),
-        ("class Base:\n    def process_and_combine_mm_data(self, o):\n        ...\n"
-         "    def __getattr__(self, name):\n        ...\n", True),
+        (
+            "class Base(abc.ABC):\n    def process_and_combine_mm_data(self, o):\n        ...\n"
+            "    async def process_and_combine_mm_data_async(self, o):\n        ...\n",
+            True,
+        ),
+        (
+            "class Base:\n    def process_and_combine_mm_data(self, o):\n        ...\n"
+            "    process_and_combine_mm_data_async = offload(process_and_combine_mm_data)\n",
+            True,
+        ),
+        (
+            "class Base:\n    def __init__(self):\n        self.process_and_combine_mm_data_async = offload(self.process_and_combine_mm_data)\n"
+            "    def process_and_combine_mm_data(self, o):\n        ...\n",
+            True,
+        ),
+        (
+            "class Base:\n    def process_and_combine_mm_data(self, o):\n        ...\n"
+            "    def __getattr__(self, name):\n        ...\n",
+            True,
+        ),
     ],
 )
 def test_the_receivers_hierarchy_decides(tmp_path: Path, base: str, mm001: bool) -> None:
     (tmp_path / "mmlint.toml").write_text('paths = ["."]\n', encoding="utf-8")
     (tmp_path / "base.py").write_text(
-        "import abc\nfrom typing import Generic, TypeVar\nfrom ext import External, offload\nT = TypeVar('T')\n\n" + base,
+        "import abc\nfrom typing import Generic, TypeVar\nfrom ext import External, offload\nT = TypeVar('T')\n\n"
+        + base,
         encoding="utf-8",
     )
     (tmp_path / "proc.py").write_text(
@@ -120,7 +133,9 @@ def test_the_receivers_hierarchy_decides(tmp_path: Path, base: str, mm001: bool)
 def test_audit_says_the_package_has_no_async_twin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(FIXTURES / "pretwin")
     text = CliRunner().invoke(cli, ["audit", "--no-cache"]).output
-    assert "4 calls of `process_and_combine_mm_data` are made where no `process_and_combine_mm_data_async` exists" in text
+    assert (
+        "4 calls of `process_and_combine_mm_data` are made where no `process_and_combine_mm_data_async` exists" in text
+    )
     assert "0 call sites bypass the worker pool" in text
     data = json.loads(CliRunner().invoke(cli, ["audit", "--no-cache", "--format", "json"]).stdout)
     assert data["missing_twins"] == [

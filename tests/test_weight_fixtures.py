@@ -31,7 +31,11 @@ def test_transitive_blocking_names_the_chain_two_calls_deep() -> None:
     report = check(["wpkg/bench.py"], cwd=PACKAGE, select=["MM005"])
     (found,) = report.diagnostics
     assert found.span.line == 24
-    assert found.chain == ("`wait_for_service` at wpkg/bench.py:14", "`fetch_status` at wpkg/bench.py:10", "`requests.get`")
+    assert found.chain == (
+        "`wait_for_service` at wpkg/bench.py:14",
+        "`fetch_status` at wpkg/bench.py:10",
+        "`requests.get`",
+    )
     assert found.message == "blocks the event loop: waits for a network round trip"
     assert found.help.startswith("`wait_for_service(...)` in `async def ")
 
@@ -55,7 +59,9 @@ def test_weights_of_every_kind() -> None:
 
 def test_a_heavy_route_gets_the_plain_def_advice() -> None:
     report = check(["wpkg/routes.py"], cwd=PACKAGE, select=["MM003"])
-    assert all("or make the route a plain `def` if that work is safe on a worker thread" in d.help for d in report.diagnostics)
+    assert all(
+        "or make the route a plain `def` if that work is safe on a worker thread" in d.help for d in report.diagnostics
+    )
     assert all(d.context == "route" for d in report.diagnostics)
     assert len(report.diagnostics) == 2
 
@@ -98,7 +104,11 @@ def test_one_finding_per_root_cause_with_the_awaits_as_related_locations() -> No
     assert entry["weight"] == "heavy" and entry["chain"][-1] == "`decord.VideoReader`"
     assert entry["reason"] == "`decord.VideoReader(...)` decodes an image or video"
     log = json.loads(sarif.render(report))
-    (result,) = [r for r in log["runs"][0]["results"] if r["ruleId"] == "MM003" and r["locations"][0]["physicalLocation"]["region"]["startLine"] == 9]
+    (result,) = [
+        r
+        for r in log["runs"][0]["results"]
+        if r["ruleId"] == "MM003" and r["locations"][0]["physicalLocation"]["region"]["startLine"] == 9
+    ]
     assert result["relatedLocations"][0]["physicalLocation"]["region"]["startLine"] == 14
     assert result["properties"]["weight"] == "heavy" and result["properties"]["chain"] == entry["chain"]
 

@@ -29,7 +29,10 @@ WORKERS_GONE_WITHIN = 2.0
 def slow_tree(root: Path) -> Path:
     tree = root / "slow"
     tree.mkdir()
-    body = "".join(f"async def handler_{n}(self, a):\n    x = await other_{n}(a)\n    return [x, a, {n}]\n\n" for n in range(DEFS_PER_FILE))
+    body = "".join(
+        f"async def handler_{n}(self, a):\n    x = await other_{n}(a)\n    return [x, a, {n}]\n\n"
+        for n in range(DEFS_PER_FILE)
+    )
     for index in range(FILES):
         (tree / f"module_{index:02d}.py").write_text(body)
     return tree
@@ -130,7 +133,9 @@ def wait_for_exit(process: subprocess.Popen, sent_at: float) -> int:
     return code
 
 
-@pytest.mark.parametrize(("signum", "code", "message"), [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "terminated")])
+@pytest.mark.parametrize(
+    ("signum", "code", "message"), [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "terminated")]
+)
 def test_signal_stops_the_run_and_its_workers(tmp_path, signum, code, message):
     process, below = start_busy_check(tmp_path)
     sent_at = time.monotonic()

@@ -228,7 +228,9 @@ def test_a_single_threaded_process_forks_its_workers():
     """The command line's case: nothing to re-import, so workers start at once."""
     chosen = subprocess.run(
         [sys.executable, "-c", "from mmlint.check.workers import start_method; print(start_method())"],
-        capture_output=True, text=True, check=True,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout.strip()
     assert chosen == "fork"
 
@@ -271,7 +273,9 @@ def test_a_crash_file_is_mm999_and_the_others_are_checked(tmp_path, monkeypatch)
     monkeypatch.setenv("MMLINT_NO_CACHE", "1")
     (tmp_path / "mmlint.toml").write_text("", encoding="utf-8")
     for index in range(MIN_FILES_FOR_POOL + 2):
-        (tmp_path / f"m{index}.py").write_text(f"async def f{index}(self):\n    for item in self:\n        decode(item)\n", encoding="utf-8")
+        (tmp_path / f"m{index}.py").write_text(
+            f"async def f{index}(self):\n    for item in self:\n        decode(item)\n", encoding="utf-8"
+        )
     (tmp_path / "m3.py").write_text("async def f(self):\n    return 'POISON'\n", encoding="utf-8")
     report = check(cwd=tmp_path)
     by_code = sorted((d.path, d.code) for d in report.diagnostics)
@@ -323,7 +327,7 @@ def test_fix_writes_each_file_without_waiting_for_a_slow_one(tmp_path, monkeypat
 # imports it (the command's own, forked workers, and a fork server's): the
 # per-file pass, except that a file holding one of these words does what a
 # native crash, a runaway allocation or a runaway loop would.
-_HOOKS = '''
+_HOOKS = """
 import os, time
 import mmlint.check.per_file as per_file
 
@@ -342,10 +346,12 @@ def _hooked(data, *rest):
     return _analyse(data, *rest)
 
 per_file._analyse = _hooked
-'''
+"""
 
 
-def _run_hooked(tmp_path: Path, config: str, jobs: str, *args: str) -> tuple[int, dict[str, list[tuple[str, str]]], str]:
+def _run_hooked(
+    tmp_path: Path, config: str, jobs: str, *args: str
+) -> tuple[int, dict[str, list[tuple[str, str]]], str]:
     hooks = tmp_path / "hooks"
     hooks.mkdir(exist_ok=True)
     (hooks / "sitecustomize.py").write_text(_HOOKS, encoding="utf-8")
@@ -355,7 +361,11 @@ def _run_hooked(tmp_path: Path, config: str, jobs: str, *args: str) -> tuple[int
     env = {**os.environ, "MMLINT_NO_CACHE": "1", "MMLINT_JOBS": jobs, "PWD": str(project), "PYTHONPATH": path}
     result = subprocess.run(
         [sys.executable, "-m", "mmlint", "check", "--format", "json", *args],
-        cwd=project, env=env, capture_output=True, text=True, timeout=120,
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     found: dict[str, list[tuple[str, str]]] = {}
     if result.stdout.strip():
@@ -377,10 +387,15 @@ def _project(tmp_path: Path, files: dict[str, str]) -> None:
 
 @pytest.mark.slow
 def test_a_native_abort_costs_only_its_file_in_a_pool(tmp_path):
-    _project(tmp_path, {"m0.py": _CLEAN_ASYNC, "m1.py": _CLEAN_ASYNC, "m2.py": "async def f(self):\n    return 'ABORT-HERE'\n"})
+    _project(
+        tmp_path,
+        {"m0.py": _CLEAN_ASYNC, "m1.py": _CLEAN_ASYNC, "m2.py": "async def f(self):\n    return 'ABORT-HERE'\n"},
+    )
     code, found, stderr = _run_hooked(tmp_path, "", "2", ".")
     assert code == 1, stderr
-    assert found["m2.py"] == [("MM999", "analysis failed: the worker process analysing it died of SIGABRT (a crash, or out of memory)")]
+    assert found["m2.py"] == [
+        ("MM999", "analysis failed: the worker process analysing it died of SIGABRT (a crash, or out of memory)")
+    ]
     assert [c for c, _ in found["m0.py"]] == [c for c, _ in found["m1.py"]] == ["MM003"]
 
 
@@ -391,7 +406,11 @@ def test_a_large_file_runs_in_a_process_of_its_own_even_alone(tmp_path):
     _project(tmp_path, {"big.py": _LARGE})
     code, found, stderr = _run_hooked(tmp_path, "", "1", "big.py")
     assert code == 1, stderr
-    assert found == {"big.py": [("MM999", "analysis failed: the worker process analysing it died of SIGABRT (a crash, or out of memory)")]}
+    assert found == {
+        "big.py": [
+            ("MM999", "analysis failed: the worker process analysing it died of SIGABRT (a crash, or out of memory)")
+        ]
+    }
     # A small file stays in this process (no process is started for it) and is analysed as usual.
     (tmp_path / "project" / "small.py").write_text(_CLEAN_ASYNC, encoding="utf-8")
     code, found, stderr = _run_hooked(tmp_path, "", "1", "small.py")
@@ -435,7 +454,9 @@ def test_meanwhile_runs_while_the_tasks_run_in_a_pool_even_for_one(monkeypatch):
 def test_meanwhile_without_a_pool_when_one_job_is_asked_for(monkeypatch):
     monkeypatch.setenv("MMLINT_JOBS", "1")
     calls: list[str] = []
-    results = list(run_all(os.getpid, [(), ()], lambda: calls.append("done"), meanwhile=lambda: calls.append("meanwhile")))
+    results = list(
+        run_all(os.getpid, [(), ()], lambda: calls.append("done"), meanwhile=lambda: calls.append("meanwhile"))
+    )
     assert calls == ["meanwhile", "done", "done"]
     assert [pid for _, pid in results] == [os.getpid(), os.getpid()]
 
@@ -469,7 +490,6 @@ def test_a_recheck_decoding_while_the_changed_file_parses_reports_the_same(tmp_p
     assert summary(overlapped) == summary(fresh) and fresh.diagnostics
 
 
-
 _PRELOAD_SCRIPT = """
 import os, sys
 from mmlint.check.workers import run_all, start_method
@@ -487,7 +507,9 @@ print(method, calls, sorted(results.items()))
 
 
 def _preloading(jobs: str, meanwhile: str) -> list[str]:
-    ran = subprocess.run([sys.executable, "-c", _PRELOAD_SCRIPT, jobs, meanwhile], capture_output=True, text=True, timeout=60)
+    ran = subprocess.run(
+        [sys.executable, "-c", _PRELOAD_SCRIPT, jobs, meanwhile], capture_output=True, text=True, timeout=60
+    )
     assert ran.returncode == 0, ran.stderr
     return ran.stdout.rstrip("\n").split(" ", 1)
 

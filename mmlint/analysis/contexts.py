@@ -49,15 +49,25 @@ ACTOR_HOOKS = frozenset({"__post_create__", "__pre_destroy__"})
 ACTOR_BASES = frozenset({"StatelessActor", "Actor"})
 
 # Decorators that register an async def as a web route (FastAPI, Starlette, Flask-style).
-ROUTE_DECORATORS = frozenset({"get", "post", "put", "delete", "patch", "head", "options", "api_route", "route", "websocket"})
+ROUTE_DECORATORS = frozenset(
+    {"get", "post", "put", "delete", "patch", "head", "options", "api_route", "route", "websocket"}
+)
 # `on_event` takes only "startup" and "shutdown" (FastAPI, Starlette).
 _DECORATOR_CONTEXTS = {"exception_handler": EXCEPTION_HANDLER, "middleware": MIDDLEWARE, "on_event": STARTUP}
 _HANDOFF_CONTEXTS = {
-    "add_exception_handler": EXCEPTION_HANDLER, "exception_handler": EXCEPTION_HANDLER,
-    "add_middleware": MIDDLEWARE, "middleware": MIDDLEWARE, "Depends": DEPENDENCY, "Security": DEPENDENCY,
-    "add_api_route": ROUTE, "add_route": ROUTE, "add_websocket_route": ROUTE,
-    "run_coroutine_threadsafe": LOOP_HANDOFF, "call_soon_threadsafe": LOOP_HANDOFF,
-    "add_event_handler": STARTUP, "lifespan": STARTUP,  # `FastAPI(lifespan=f)`
+    "add_exception_handler": EXCEPTION_HANDLER,
+    "exception_handler": EXCEPTION_HANDLER,
+    "add_middleware": MIDDLEWARE,
+    "middleware": MIDDLEWARE,
+    "Depends": DEPENDENCY,
+    "Security": DEPENDENCY,
+    "add_api_route": ROUTE,
+    "add_route": ROUTE,
+    "add_websocket_route": ROUTE,
+    "run_coroutine_threadsafe": LOOP_HANDOFF,
+    "call_soon_threadsafe": LOOP_HANDOFF,
+    "add_event_handler": STARTUP,
+    "lifespan": STARTUP,  # `FastAPI(lifespan=f)`
 }
 PROTOCOL_METHODS = frozenset({"__aenter__", "__aexit__", "__anext__", "__await__", "__call__"})
 
@@ -140,7 +150,11 @@ class Contexts:
 
 def advice(context: str, is_method: bool, costliest: str) -> str:
     """What to do about a heavy coroutine that never suspends, for its context."""
-    offload = f"offload {costliest} (`await asyncio.to_thread(...)`)" if costliest else "offload the heavy call (`await asyncio.to_thread(...)`)"
+    offload = (
+        f"offload {costliest} (`await asyncio.to_thread(...)`)"
+        if costliest
+        else "offload the heavy call (`await asyncio.to_thread(...)`)"
+    )
     if context == ROUTE:
         return f"{offload}, or make the route a plain `def` if that work is safe on a worker thread"
     if context == ACTOR_METHOD:

@@ -36,7 +36,12 @@ def dropped_coroutines(files: dict[str, FileFacts], resolver: Resolver, path: st
         for info in facts.async_defs
     ]
     callers += [
-        (info.qualname, info.class_name, info.owner, [(c.span, c.callee) for c in info.calls if c.discarded and c.span is not None])
+        (
+            info.qualname,
+            info.class_name,
+            info.owner,
+            [(c.span, c.callee) for c in info.calls if c.discarded and c.span is not None],
+        )
         for info in facts.sync_defs
     ]
     for enclosing, class_name, owner, calls in callers:
@@ -48,7 +53,12 @@ def dropped_coroutines(files: dict[str, FileFacts], resolver: Resolver, path: st
 
 
 def coroutine_targets(
-    files: dict[str, FileFacts], resolver: Resolver, facts: FileFacts, enclosing: str, class_name: str | None, ref: CalleeRef
+    files: dict[str, FileFacts],
+    resolver: Resolver,
+    facts: FileFacts,
+    enclosing: str,
+    class_name: str | None,
+    ref: CalleeRef,
 ) -> tuple[DefKey, ...]:
     """The scanned coroutine functions a call may run, seen from the function
     ``enclosing`` (a qualname) in ``facts``, when that is all it may run;
@@ -58,7 +68,10 @@ def coroutine_targets(
     if ref.kind in (SELF, CLS):
         if class_name is None or (facts.path, class_name) not in resolver.classes:
             return ()
-        candidates = [resolver.lookup_method(key, ref.text) for key in resolver.dispatch_classes((facts.path, class_name), enclosing.rsplit(".", 1)[-1])]
+        candidates = [
+            resolver.lookup_method(key, ref.text)
+            for key in resolver.dispatch_classes((facts.path, class_name), enclosing.rsplit(".", 1)[-1])
+        ]
         if any(c is None or not _creates_coroutine(files, c) for c in candidates):
             return ()  # overridden by a sync def or an attribute, or out of sight
         return tuple(c for c in dict.fromkeys(candidates) if c is not None and not _interface_only(files, c))

@@ -38,6 +38,7 @@ NEVER: Final = "never"
 # A verdict, or "not judged" for an interface-only def (mmlint.analysis.NOT_JUDGED).
 Judgement = Verdict | Literal["not judged"]
 
+
 def apply_verdict(verdict: Verdict, states: int) -> int:
     """The states after passing a point that suspends ``verdict``."""
     if not states:

@@ -51,7 +51,9 @@ def call_graph(files: Mapping[str, FileFacts], module_names: Callable[[FileFacts
                     if enclosing
                     else None
                 )
-                kind: tuple[CalleeKind, CalleeKind] = (NAME, DOTTED) if where is None else (UNKNOWN, UNKNOWN)  # its locals
+                kind: tuple[CalleeKind, CalleeKind] = (
+                    (NAME, DOTTED) if where is None else (UNKNOWN, UNKNOWN)
+                )  # its locals
                 refs = [CalleeRef(kind["." in text], text) for text in info.decorators if text != "<expr>"]
                 scope = where.qualname if where is not None else ""
                 graph.setdefault(_qualified(module, scope) if scope else module, []).extend(

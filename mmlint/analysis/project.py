@@ -57,13 +57,18 @@ class Project:
 
             self._weights[key] = WeightAnalysis(self.suspension, key)
         return self._weights[key]
-    def twins(self, patterns: tuple[str, ...], excluded_names: frozenset[str], wrappers: tuple[str, ...] = ()) -> TwinAnalysis:
+
+    def twins(
+        self, patterns: tuple[str, ...], excluded_names: frozenset[str], wrappers: tuple[str, ...] = ()
+    ) -> TwinAnalysis:
         """Twin discovery and twin calls (MM010, audit) for these name patterns
         and twin wrappers (`twin-wrappers`), configured pair names left to
         MM001; computed once per setting."""
         from mmlint.analysis.twins import TwinAnalysis
 
-        cache: dict[tuple[tuple[str, ...], frozenset[str], tuple[str, ...]], TwinAnalysis] = self.__dict__.setdefault("_twin_analyses", {})
+        cache: dict[tuple[tuple[str, ...], frozenset[str], tuple[str, ...]], TwinAnalysis] = self.__dict__.setdefault(
+            "_twin_analyses", {}
+        )
         key = (tuple(patterns), excluded_names, tuple(wrappers))
         if key not in cache:
             cache[key] = TwinAnalysis(self.files, self.suspension, tuple(patterns), excluded_names, tuple(wrappers))

@@ -12,7 +12,13 @@ from typing import TypeVar
 
 from typing import TYPE_CHECKING
 
-from mmlint.analysis.symbols import ClassSymbol as ClassSymbol, DefSymbol as DefSymbol, ModuleSymbol as ModuleSymbol, Symbol as Symbol, SyncDefSymbol as SyncDefSymbol
+from mmlint.analysis.symbols import (
+    ClassSymbol as ClassSymbol,
+    DefSymbol as DefSymbol,
+    ModuleSymbol as ModuleSymbol,
+    Symbol as Symbol,
+    SyncDefSymbol as SyncDefSymbol,
+)
 from mmlint.facts.model import CLS, DOTTED, NAME, SELF, STAR, SUPER, CalleeRef, ClassInfo, FileFacts
 
 # A def is identified by the display path of its file and its index there.
@@ -29,8 +35,15 @@ if TYPE_CHECKING:
 # lookup passes them without doubt (`class LLM(abc.ABC, ChatModelMixin)`).
 INERT_BASES = frozenset(
     {
-        "object", "builtins.object", "ABC", "abc.ABC", "Generic", "typing.Generic", "Protocol",
-        "typing.Protocol", "typing_extensions.Protocol",
+        "object",
+        "builtins.object",
+        "ABC",
+        "abc.ABC",
+        "Generic",
+        "typing.Generic",
+        "Protocol",
+        "typing.Protocol",
+        "typing_extensions.Protocol",
     }
 )
 
@@ -82,7 +95,6 @@ UNKNOWN_CALL = SyncCall((), False, False)
 # What a module-level name (or an attribute of one) is: mmlint.analysis.symbols.
 
 
-
 class Resolver:
     """Modules are identified by the display path of their file."""
 
@@ -131,7 +143,7 @@ class Resolver:
             candidates = [
                 path
                 for path in self._by_last_part.get(parts[-1], ())
-                if self.files[path].module_path[-len(parts):] == parts
+                if self.files[path].module_path[-len(parts) :] == parts
             ]
             found = candidates[0] if len(candidates) == 1 else None
         self._module_cache[dotted] = found
@@ -216,7 +228,9 @@ class Resolver:
             return symbol
         return None
 
-    def _attribute(self, symbol: Symbol | None, attr: str, seen: frozenset[tuple[str, str]] = frozenset()) -> Symbol | None:
+    def _attribute(
+        self, symbol: Symbol | None, attr: str, seen: frozenset[tuple[str, str]] = frozenset()
+    ) -> Symbol | None:
         if isinstance(symbol, ModuleSymbol):
             facts = self.files[symbol.path]
             submodule = self._by_module_path.get(facts.module_path + (attr,)) if facts.is_package else None
@@ -413,7 +427,9 @@ class Resolver:
         concrete = [t for t in dict.fromkeys(targets) if not self._is_stub(t)]
         return Resolution(tuple(concrete), unresolved or len(concrete) < len(set(targets)) or not concrete)
 
-    def _resolve_callee(self, facts: FileFacts, class_name: str | None, ref: CalleeRef, method: str | None) -> Resolution:
+    def _resolve_callee(
+        self, facts: FileFacts, class_name: str | None, ref: CalleeRef, method: str | None
+    ) -> Resolution:
         if ref.kind in (NAME, DOTTED):
             symbol = self.resolve_dotted(facts.path, ref.text)
             if isinstance(symbol, DefSymbol):
@@ -436,7 +452,12 @@ class Resolver:
         return UNRESOLVED
 
     def resolve_sync_call(
-        self, facts: FileFacts, class_name: str | None, ref: CalleeRef, method: str | None = None, scope: str | None = None
+        self,
+        facts: FileFacts,
+        class_name: str | None,
+        ref: CalleeRef,
+        method: str | None = None,
+        scope: str | None = None,
     ) -> SyncCall:
         """What a plain call runs, seen from a function in ``facts`` (the
         method ``method`` of ``class_name`` when not None): scanned sync defs
@@ -493,7 +514,9 @@ class Resolver:
             elif kind == "library":
                 provenance = str(atom[1])
                 head, dot, last = provenance.rpartition(".")
-                library.append(f"{provenance}::__call__" if provenance.endswith(("()", "[]")) or not dot else f"{head}::{last}")
+                library.append(
+                    f"{provenance}::__call__" if provenance.endswith(("()", "[]")) or not dot else f"{head}::{last}"
+                )
                 complete = False
             else:
                 complete = False
@@ -501,7 +524,9 @@ class Resolver:
             return SyncCall((), True, complete, why=value.why)
         return SyncCall(tuple(dict.fromkeys(targets)), False, complete, tuple(dict.fromkeys(library)), value.why)
 
-    def _resolve_sync_call(self, facts: FileFacts, class_name: str | None, ref: CalleeRef, method: str | None) -> SyncCall:
+    def _resolve_sync_call(
+        self, facts: FileFacts, class_name: str | None, ref: CalleeRef, method: str | None
+    ) -> SyncCall:
         if ref.kind in (NAME, DOTTED):
             symbol = self.resolve_dotted(facts.path, ref.text)
             if isinstance(symbol, SyncDefSymbol):

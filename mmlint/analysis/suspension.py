@@ -31,7 +31,19 @@ from mmlint.facts.model import AsyncDef, FileFacts, TimeoutFact
 
 NOT_JUDGED: Final = "not judged"
 
-__all__ = ["ALWAYS", "NEVER", "NOT_JUDGED", "SOME", "Judgement", "Verdict", "ChainLink", "HollowAwait", "IneffectiveTimeout", "SuspensionAnalysis", "analyse_files"]
+__all__ = [
+    "ALWAYS",
+    "NEVER",
+    "NOT_JUDGED",
+    "SOME",
+    "Judgement",
+    "Verdict",
+    "ChainLink",
+    "HollowAwait",
+    "IneffectiveTimeout",
+    "SuspensionAnalysis",
+    "analyse_files",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +89,9 @@ class SuspensionAnalysis:
         for key, info in self.defs.items():
             facts = files[key[0]]
             for index, awaited in enumerate(info.awaits):
-                self._resolutions[(key, index)] = self.resolver.resolve_callee(facts, info.class_name, awaited.callee, _method(info), info.qualname)
+                self._resolutions[(key, index)] = self.resolver.resolve_callee(
+                    facts, info.class_name, awaited.callee, _method(info), info.qualname
+                )
         self.verdicts: dict[DefKey, Verdict] = self._fixed_point()
         self.defs_by_path: dict[str, list[DefKey]] = {}
         for key in self.defs:
@@ -154,7 +168,11 @@ class SuspensionAnalysis:
             links.append(ChainLink(info.qualname, key[0], info.line))
             seen.add(key)
             following = next(
-                (self._resolutions[(key, i)].targets[0] for i in range(len(info.awaits)) if self.await_is_hollow(key, i)),
+                (
+                    self._resolutions[(key, i)].targets[0]
+                    for i in range(len(info.awaits))
+                    if self.await_is_hollow(key, i)
+                ),
                 None,
             )
             if following is None:
@@ -184,7 +202,9 @@ class SuspensionAnalysis:
             facts = self.files[key[0]]
             for timeout in info.timeouts:
                 if timeout.kind == "wait_for":
-                    resolution = self.resolver.resolve_callee(facts, info.class_name, timeout.callee, _method(info), info.qualname)
+                    resolution = self.resolver.resolve_callee(
+                        facts, info.class_name, timeout.callee, _method(info), info.qualname
+                    )
                     if resolution.fully_resolved and all(self.verdicts[t] == NEVER for t in resolution.targets):
                         chain, cycle, bare = self.chain_from(resolution.targets[0])
                         found.append(IneffectiveTimeout(key[0], timeout, chain, cycle, bare, key))

@@ -320,7 +320,9 @@ class TwinAnalysis:
                         continue
                     if info.name in self._pattern_names(call.callee.text.rpartition(".")[2]):
                         continue  # the delegation: the async twin runs its sync body (calls_in's rule)
-                    resolved = self.resolver.resolve_sync_call(facts, info.class_name, call.callee, _method(info), info.qualname)
+                    resolved = self.resolver.resolve_sync_call(
+                        facts, info.class_name, call.callee, _method(info), info.qualname
+                    )
                     reached = next((bypasses[t] for t in resolved.targets if t in bypasses), None)
                     if reached is not None:
                         steps, bypass = reached
@@ -361,7 +363,11 @@ class TwinAnalysis:
             for info in facts.async_defs:
                 for call in info.calls:
                     if not (call.awaited or call.scheduled):
-                        pending.extend(self.resolver.resolve_sync_call(facts, info.class_name, call.callee, _method(info), info.qualname).targets)
+                        pending.extend(
+                            self.resolver.resolve_sync_call(
+                                facts, info.class_name, call.callee, _method(info), info.qualname
+                            ).targets
+                        )
         while pending:
             key = pending.pop()
             if key in graph:
@@ -371,7 +377,9 @@ class TwinAnalysis:
             targets = tuple(
                 target
                 for call in sync.calls
-                for target in self.resolver.resolve_sync_call(facts, sync.class_name, call.callee, _method(sync), sync.qualname).targets
+                for target in self.resolver.resolve_sync_call(
+                    facts, sync.class_name, call.callee, _method(sync), sync.qualname
+                ).targets
             )
             graph[key] = targets
             pending.extend(t for t in targets if t not in graph)
@@ -453,7 +461,9 @@ class TwinAnalysis:
         for fact in reversed(facts.imports):
             if fact.local == name:
                 parent, _, last = fact.target.rpartition(".")
-                symbol = self.resolver._resolve_import(parent, fact.anchor, frozenset()) if parent or fact.anchor else None
+                symbol = (
+                    self.resolver._resolve_import(parent, fact.anchor, frozenset()) if parent or fact.anchor else None
+                )
                 return isinstance(symbol, ModuleSymbol) and self._binds(symbol.path, last, home, depth + 1)
         return False
 
@@ -542,7 +552,9 @@ class TwinAnalysis:
                     if self._member(path, None, name) == (False, index):
                         twin = self._member(path, None, async_name)
                         if twin is not None and twin[0]:
-                            found.setdefault(((path, index), (path, twin[1])), Twin(name, async_name, (path, index), (path, twin[1])))
+                            found.setdefault(
+                                ((path, index), (path, twin[1])), Twin(name, async_name, (path, index), (path, twin[1]))
+                            )
                     continue
                 for key in self._classes_reaching(path, class_name):
                     result = self._class_twin(key, name, (async_name,))
@@ -573,7 +585,9 @@ def _is_property_like(info: SyncDef) -> bool:
     )
 
 
-def arguments_problem(sync: tuple[Parameter, ...], async_: tuple[Parameter, ...], sync_name: str, async_name: str) -> str | None:
+def arguments_problem(
+    sync: tuple[Parameter, ...], async_: tuple[Parameter, ...], sync_name: str, async_name: str
+) -> str | None:
     """Why a call written for ``sync`` might not fit ``async_``, or None: the
     async twin must have the sync one's parameters (names, kinds, defaults,
     annotations: `zmq.Socket` where the twin wants `zmq.asyncio.Socket` is a
@@ -590,7 +604,7 @@ def arguments_problem(sync: tuple[Parameter, ...], async_: tuple[Parameter, ...]
             return f"the default of `{param.name}` differs"
         if other.annotation != param.annotation:
             return f"`{param.name}` is annotated differently"
-    for other in a.positional[len(s.positional):]:
+    for other in a.positional[len(s.positional) :]:
         if not other.has_default:
             return f"`{async_name}` also requires `{other.name}`"
         if s.var_positional:

@@ -29,7 +29,6 @@ from mmlint.core.knowledge import UNKNOWN_ORIGIN
 from mmlint.facts.model import CLS, SELF, SUPER, CalleeRef, FileFacts, ValueFact
 
 
-
 class Resolver(Protocol):
     """What this layer asks of mmlint.analysis.resolve.Resolver (a Protocol:
     resolve imports this module, never the other way round)."""
@@ -44,6 +43,7 @@ class Resolver(Protocol):
     def lookup_method(self, key: ClassKey, name: str) -> tuple[str, int] | None: ...
     def lookup_sync_method(self, key: ClassKey, name: str) -> tuple[str, int] | None: ...
     def mro(self, key: ClassKey) -> tuple[Any, ...]: ...
+
 
 # Atoms: (kind, payload...). Kinds: "instance" / "class" (ClassKey), "def"
 # (path, is async, index), "module" (path), "library" (provenance text),
@@ -196,7 +196,9 @@ class Values:
                 # (`<unknown>.tokenizer`), which type-keyed knowledge may know;
                 # and whatever the scanned calls of the def pass it.
                 passed = self._passed(place.path, is_async, index, position, parameter.name)
-                return Value((*passed.atoms, ("library", UNKNOWN_ORIGIN)), f"`{name}` is a parameter with no annotation")
+                return Value(
+                    (*passed.atoms, ("library", UNKNOWN_ORIGIN)), f"`{name}` is a parameter with no annotation"
+                )
             from mmlint.facts.values import annotation_paths  # the same reading of annotations as the facts'
 
             import ast
@@ -222,7 +224,9 @@ class Values:
         me = ("def", path, is_async, index)
         value = NOTHING
         for fact, fact_path in self._arguments_by_name().get(info.name if info.name != "__init__" else "", ()) + (
-            self._arguments_by_name().get(info.class_name.rsplit(".", 1)[-1], ()) if info.name == "__init__" and info.class_name else ()
+            self._arguments_by_name().get(info.class_name.rsplit(".", 1)[-1], ())
+            if info.name == "__init__" and info.class_name
+            else ()
         ):
             if fact.name != name and not (fact.name.isdigit() and int(fact.name) + bound == position):
                 continue
@@ -230,10 +234,22 @@ class Values:
             located = self._def_index(fact_path).get(context) if context else None
             where = None
             if located is not None:
-                owner = self.files[fact_path].async_defs[located[1]] if located[0] else self.files[fact_path].sync_defs[located[1]]
+                owner = (
+                    self.files[fact_path].async_defs[located[1]]
+                    if located[0]
+                    else self.files[fact_path].sync_defs[located[1]]
+                )
                 where = owner.class_name
             callee = self.of(Place(fact_path, where, context), fact.holder)
-            if not any(atom == me or (atom[0] == "class" and info.name == "__init__" and self.resolver.lookup_sync_method(atom[1], "__init__") == (path, index)) for atom in callee.atoms):  # type: ignore[arg-type]
+            if not any(
+                atom == me
+                or (
+                    atom[0] == "class"
+                    and info.name == "__init__"
+                    and self.resolver.lookup_sync_method(atom[1], "__init__") == (path, index)  # type: ignore[arg-type]
+                )
+                for atom in callee.atoms
+            ):
                 continue
             found = self.of(Place(fact_path, where, context), fact.source)
             value = value.union(Value(found.atoms))
@@ -270,7 +286,11 @@ class Values:
                 parent, _, last = fact.target.rpartition(".")
                 if fact.anchor or parent:
                     # `from .server import worker`: a global of a scanned module.
-                    module = self.resolver._resolve_import(parent, fact.anchor, frozenset()) if (parent or fact.anchor) else None
+                    module = (
+                        self.resolver._resolve_import(parent, fact.anchor, frozenset())
+                        if (parent or fact.anchor)
+                        else None
+                    )
                     if isinstance(module, ModuleSymbol):
                         return self._module_attribute(module.path, last)
                 if fact.anchor:
@@ -286,8 +306,10 @@ class Values:
             return self._from_facts(assigned, path, None)
         symbol = self.resolver._attribute(ModuleSymbol(path), name)
         if symbol is None:
-            return self._global(path, name, self.files[path]) if name in self.files[path].assigned_names else Value(
-                (), f"`{name}` is not defined in a scanned module"
+            return (
+                self._global(path, name, self.files[path])
+                if name in self.files[path].assigned_names
+                else Value((), f"`{name}` is not defined in a scanned module")
             )
         return self._global_symbol(symbol)
 

@@ -57,38 +57,168 @@ UNKNOWN_WEIGHT: Final = "unknown"
 # Builtins that do no more than container, string or type work.
 CHEAP_BUILTINS = frozenset(
     {
-        "len", "str", "int", "float", "bool", "bytes", "dict", "list", "tuple", "set", "frozenset", "object",
-        "isinstance", "issubclass", "getattr", "setattr", "hasattr", "delattr", "id", "type", "repr", "hash",
-        "min", "max", "abs", "round", "any", "all", "sum", "enumerate", "zip", "range", "iter", "next", "reversed",
-        "sorted", "map", "filter", "format", "callable", "super", "vars", "divmod", "print", "slice", "ord", "chr",
+        "len",
+        "str",
+        "int",
+        "float",
+        "bool",
+        "bytes",
+        "dict",
+        "list",
+        "tuple",
+        "set",
+        "frozenset",
+        "object",
+        "isinstance",
+        "issubclass",
+        "getattr",
+        "setattr",
+        "hasattr",
+        "delattr",
+        "id",
+        "type",
+        "repr",
+        "hash",
+        "min",
+        "max",
+        "abs",
+        "round",
+        "any",
+        "all",
+        "sum",
+        "enumerate",
+        "zip",
+        "range",
+        "iter",
+        "next",
+        "reversed",
+        "sorted",
+        "map",
+        "filter",
+        "format",
+        "callable",
+        "super",
+        "vars",
+        "divmod",
+        "print",
+        "slice",
+        "ord",
+        "chr",
     }
 )
 # Methods that are container, string, event or logging operations whatever
 # the receiver (`.get` on a dict; `requests.get` is matched as blocking first).
 CHEAP_METHODS = frozenset(
     {
-        "append", "appendleft", "extend", "insert", "pop", "popleft", "popitem", "remove", "clear", "add",
-        "discard", "update", "get", "setdefault", "keys", "values", "items", "copy", "index", "count",
-        "startswith", "endswith", "lower", "upper", "strip", "lstrip", "rstrip", "split", "rsplit", "join",
-        "format", "replace", "is_set", "set", "put_nowait", "get_nowait", "qsize", "empty", "full",
-        "set_result", "set_exception", "done", "cancel", "cancelled", "create_task", "call_soon",
-        "call_soon_threadsafe", "call_later", "create_future", "debug", "info", "warning", "warn", "error",
-        "exception", "critical", "log", "isoformat", "total_seconds", "fromkeys", "model_dump", "decode", "encode",
+        "append",
+        "appendleft",
+        "extend",
+        "insert",
+        "pop",
+        "popleft",
+        "popitem",
+        "remove",
+        "clear",
+        "add",
+        "discard",
+        "update",
+        "get",
+        "setdefault",
+        "keys",
+        "values",
+        "items",
+        "copy",
+        "index",
+        "count",
+        "startswith",
+        "endswith",
+        "lower",
+        "upper",
+        "strip",
+        "lstrip",
+        "rstrip",
+        "split",
+        "rsplit",
+        "join",
+        "format",
+        "replace",
+        "is_set",
+        "set",
+        "put_nowait",
+        "get_nowait",
+        "qsize",
+        "empty",
+        "full",
+        "set_result",
+        "set_exception",
+        "done",
+        "cancel",
+        "cancelled",
+        "create_task",
+        "call_soon",
+        "call_soon_threadsafe",
+        "call_later",
+        "create_future",
+        "debug",
+        "info",
+        "warning",
+        "warn",
+        "error",
+        "exception",
+        "critical",
+        "log",
+        "isoformat",
+        "total_seconds",
+        "fromkeys",
+        "model_dump",
+        "decode",
+        "encode",
     }
 )
 # Modules whose functions are arithmetic, type or small-value work.
 CHEAP_MODULES = frozenset(
-    {"math", "operator", "typing", "enum", "http", "uuid", "collections", "dataclasses", "functools", "itertools", "string"}
+    {
+        "math",
+        "operator",
+        "typing",
+        "enum",
+        "http",
+        "uuid",
+        "collections",
+        "dataclasses",
+        "functools",
+        "itertools",
+        "string",
+    }
 )
 # Accessors: a call of one of these with no argument reads a value.
 GETTER_PREFIXES = ("get_", "is_", "has_")
 CHEAP_FUNCTIONS = frozenset(
     {
-        "time.time", "time.perf_counter", "time.monotonic", "time.time_ns", "time.perf_counter_ns",
-        "time.monotonic_ns", "uuid.uuid4", "os.getenv", "os.environ.get", "os.getpid", "asyncio.create_task",
-        "asyncio.ensure_future", "asyncio.get_running_loop", "asyncio.get_event_loop", "asyncio.Event",
-        "asyncio.Queue", "asyncio.Lock", "asyncio.Future", "asyncio.Semaphore", "logging.getLogger",
-        "dataclasses.replace", "copy.copy", "functools.partial", "typing.cast",
+        "time.time",
+        "time.perf_counter",
+        "time.monotonic",
+        "time.time_ns",
+        "time.perf_counter_ns",
+        "time.monotonic_ns",
+        "uuid.uuid4",
+        "os.getenv",
+        "os.environ.get",
+        "os.getpid",
+        "asyncio.create_task",
+        "asyncio.ensure_future",
+        "asyncio.get_running_loop",
+        "asyncio.get_event_loop",
+        "asyncio.Event",
+        "asyncio.Queue",
+        "asyncio.Lock",
+        "asyncio.Future",
+        "asyncio.Semaphore",
+        "logging.getLogger",
+        "dataclasses.replace",
+        "copy.copy",
+        "functools.partial",
+        "typing.cast",
     }
 )
 # Constructors by their last name: responses and exceptions.
@@ -230,7 +360,7 @@ class BlockingChain:
     pattern: str = ""  # the pattern it matched
 
     def describe(self) -> str:
-        """"`wait_for_service` at bench.py:3 → `requests.get`"."""
+        """ "`wait_for_service` at bench.py:3 → `requests.get`"."""
         return " → ".join([*(s.describe() for s in self.steps), f"`{shown_callee(self.call)}`"])
 
 
@@ -314,9 +444,7 @@ class WeightAnalysis:
         # A callee seen from one class of one file resolves alike wherever it is called there.
         for key, info in suspension.defs.items():
             facts = self.files[key[0]]
-            self._async_calls[key] = tuple(
-                self._runs(self._resolve(facts, info, c.callee), c) for c in info.calls
-            )
+            self._async_calls[key] = tuple(self._runs(self._resolve(facts, info, c.callee), c) for c in info.calls)
         self._reach_sync()
         self._callers_of = self._callers()
         self.chains: dict[SyncKey, BlockingChain] = self._blocking_fixed_point()
@@ -410,7 +538,9 @@ class WeightAnalysis:
                 continue
             info = self.sync_def(key)
             facts = self.files[key[0]]
-            resolved = tuple((c, self._runs(self._resolve(facts, info, c.callee), c)) for c in run_where_written(info.calls))
+            resolved = tuple(
+                (c, self._runs(self._resolve(facts, info, c.callee), c)) for c in run_where_written(info.calls)
+            )
             self._sync_calls[key] = resolved
             pending.extend(t for _, call in resolved for t in call.targets if t not in self._sync_calls)
 
@@ -630,7 +760,9 @@ class WeightAnalysis:
                 costs.append((Cost(FUTURE_RESULT, f"`{shown}()` waits for a future", (f"`{shown}`",)), fact.in_loop))
                 continue
             costs.append((self._call_cost(fact, call, self.sync_heavy), fact.in_loop))
-        return self._costliest(self._input_loop(key[0], info.unbounded_loop, info.params, info.class_name is not None), costs)
+        return self._costliest(
+            self._input_loop(key[0], info.unbounded_loop, info.params, info.class_name is not None), costs
+        )
 
     def _input_loop(self, path: str, loop: str, params: tuple[Parameter, ...], is_method: bool) -> str:
         """input_loop for a def of ``path``: its parameters, the module's own names."""

@@ -63,7 +63,11 @@ if TYPE_CHECKING:
 
 FORMAT = "facts-v3"
 RESULTS_FORMAT = "results-v2"
-FORMAT_PREFIXES = ("facts-v", "results-v", "prefilter-v")  # for `mmlint clean`: every format's directory, and the prefilter verdicts earlier versions kept
+FORMAT_PREFIXES = (
+    "facts-v",
+    "results-v",
+    "prefilter-v",
+)  # for `mmlint clean`: every format's directory, and the prefilter verdicts earlier versions kept
 DEFAULT_MAX_MB = 256
 PRUNE_TO = 0.8  # of the cap, so that pruning is not needed again at the next store
 _HIT_TOUCH_SECONDS = 24 * 3600  # a hit older than this gets a fresh mtime (least recently *used*)
@@ -198,7 +202,8 @@ def open_cache(requested: bool = True, scanned: Iterable[Path] = ()) -> CacheOpe
     inside = _scanned_tree_holding(root, scanned)
     if inside is not None:
         return CacheOpening(
-            None, f"not using the cache at {root}: it lies inside {inside}, which this run checks and could have written it"
+            None,
+            f"not using the cache at {root}: it lies inside {inside}, which this run checks and could have written it",
         )
     directory, results_directory = root / FORMAT, root / RESULTS_FORMAT
     # The root is checked before anything is created inside it.
@@ -512,7 +517,9 @@ def clean(root: Path) -> Cleaned:
     removed = freed = 0
     errors: list[str] = []
     try:
-        formats = [e for e in os.scandir(root) if e.name.startswith(FORMAT_PREFIXES) and e.is_dir(follow_symlinks=False)]
+        formats = [
+            e for e in os.scandir(root) if e.name.startswith(FORMAT_PREFIXES) and e.is_dir(follow_symlinks=False)
+        ]
     except FileNotFoundError:
         return Cleaned(0, 0, ())
     except OSError as error:

@@ -49,11 +49,32 @@ VENV_NAMES = frozenset({"venv", ".venv", "env"})
 # Directory names a walk skips at any depth below where it starts, whatever the
 # configuration says (ruff's defaults): build output, caches, environments and
 # VCS metadata. Naming such a directory (or a file in it) explicitly reads it.
-DEFAULT_EXCLUDES = frozenset({
-    ".bzr", ".direnv", ".eggs", ".git", ".git-rewrite", ".hg", ".mypy_cache", ".nox", ".pants.d",
-    ".pytype", ".ruff_cache", ".svn", ".tox", ".venv", "__pypackages__", "_build", "buck-out",
-    "build", "dist", "node_modules", "site-packages", "venv",
-})
+DEFAULT_EXCLUDES = frozenset(
+    {
+        ".bzr",
+        ".direnv",
+        ".eggs",
+        ".git",
+        ".git-rewrite",
+        ".hg",
+        ".mypy_cache",
+        ".nox",
+        ".pants.d",
+        ".pytype",
+        ".ruff_cache",
+        ".svn",
+        ".tox",
+        ".venv",
+        "__pypackages__",
+        "_build",
+        "buck-out",
+        "build",
+        "dist",
+        "node_modules",
+        "site-packages",
+        "venv",
+    }
+)
 
 
 class DiscoveryError(Exception):
@@ -251,7 +272,9 @@ class _Walker:
                 stack.append((grandchildren, entry.path, child_shown, rules.enter(entry.path), None))
         return top
 
-    def _visit(self, entry: os.DirEntry[str], prefix: str, settings: Settings, rules: IgnoreRules | None) -> bool | None:
+    def _visit(
+        self, entry: os.DirEntry[str], prefix: str, settings: Settings, rules: IgnoreRules | None
+    ) -> bool | None:
         """Add ``entry`` if it is a source file to read; True for a directory to walk into."""
         name = entry.name
         if name.startswith("."):
@@ -340,5 +363,3 @@ def _relative_to(path: str, root: str) -> str | None:
         return "."
     base = root if root.endswith(os.sep) else root + os.sep
     return path[len(base) :] if path.startswith(base) else None
-
-

@@ -113,9 +113,14 @@ class TargetFilters:
         if suppressions.skip_file:
             return True
         settings = self.settings
-        if is_context_only(relpath, settings) or any(matches_any(relpath, [pattern]) for pattern in settings.exempt_paths):
+        if is_context_only(relpath, settings) or any(
+            matches_any(relpath, [pattern]) for pattern in settings.exempt_paths
+        ):
             return True
-        if any(matches_any(relpath, [p]) and any(code.startswith(c) for c in codes) for p, codes in settings.per_file_ignores):
+        if any(
+            matches_any(relpath, [p]) and any(code.startswith(c) for c in codes)
+            for p, codes in settings.per_file_ignores
+        ):
             return True
         if _is_exempt_owner(owner, settings):
             return True

@@ -105,7 +105,9 @@ def _analyse(read: FilesRead, cache: OutcomeCache | None, *, progress: bool) -> 
         shown: ParseFailure(Span(1, 1, 1, 1), f"could not read file: {why}") for shown, why in read.unreadable.items()
     }
     outcomes.update((shown, Unparsed("prefilter")) for shown in read.prefiltered)  # never parsed
-    outcomes.update((shown, ParseFailure(Span(1, 1, 1, 1), why, kind="not analysed")) for shown, why in read.refused.items())
+    outcomes.update(
+        (shown, ParseFailure(Span(1, 1, 1, 1), why, kind="not analysed")) for shown, why in read.refused.items()
+    )
     tasks: list[FileTask] = []
     keys: dict[str, str] = {}
     content_digests = {shown: digest for shown, _, digest in read.digests}
@@ -269,7 +271,11 @@ class _Checked:
 
 
 def _check_targets(
-    project: Project, outcomes: Mapping[str, FileOutcome], targets: Mapping[str, Path], rules: Sequence[Rule], settings: Settings
+    project: Project,
+    outcomes: Mapping[str, FileOutcome],
+    targets: Mapping[str, Path],
+    rules: Sequence[Rule],
+    settings: Settings,
 ) -> _Checked:
     """Each target's findings through the filters: exemptions and per-file
     ignores, then inline suppressions; then the rules that judge the
@@ -287,7 +293,12 @@ def _check_targets(
     for shown, relpath in relpaths.items():
         outcome = outcomes[shown]
         exempt = config_filter.is_exempt_path(relpath)  # recorded for every file: MM009 judges the globs
-        if not isinstance(outcome, Parsed) or exempt or outcome.suppressions.skip_file or is_context_only(relpath, settings):
+        if (
+            not isinstance(outcome, Parsed)
+            or exempt
+            or outcome.suppressions.skip_file
+            or is_context_only(relpath, settings)
+        ):
             continue  # failures are MM999's (project stage); exempt files, tests and vendored trees are context only
         found = [d for rule in rules for d in rule.check_file(outcome.facts, ctx)]
         filtered = apply_suppressions(

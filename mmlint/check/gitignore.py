@@ -162,7 +162,9 @@ def _info_exclude(git: str) -> str | None:
     gitdir = os.path.join(os.path.dirname(git), first[len("gitdir:") :].strip())
     common = gitdir
     try:
-        common = os.path.join(gitdir, read_placed_bytes(os.path.join(gitdir, "commondir"), GIT_POINTER_MAX_BYTES).decode("utf-8").strip())
+        common = os.path.join(
+            gitdir, read_placed_bytes(os.path.join(gitdir, "commondir"), GIT_POINTER_MAX_BYTES).decode("utf-8").strip()
+        )
     except (OSError, UnicodeDecodeError, ValueError):  # ValueError: a NUL in the path
         pass
     return os.path.join(common, "info", "exclude")

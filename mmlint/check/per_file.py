@@ -113,9 +113,7 @@ def outcome_of_death(task: FileTask, death: WorkerDeath) -> ParseFailure:
 
 
 def _memory_message(budgets: Budgets) -> str:
-    return (
-        f"stopped: out of memory (max-file-memory = {budgets.max_file_memory:,} MiB, or the machine's)"
-    )
+    return f"stopped: out of memory (max-file-memory = {budgets.max_file_memory:,} MiB, or the machine's)"
 
 
 def _analyse(
@@ -225,7 +223,8 @@ def _libcst_module(
         if skip_file:  # not checked, so not even for syntax
             return Unparsed("skip-file")
         return _python_verdict(text, display_path) or ParseFailure(
-            Span(1, 1, 1, 1), f"mmlint's parser (libcst) cannot read this file, though Python can: {_first_line(error.message)}"
+            Span(1, 1, 1, 1),
+            f"mmlint's parser (libcst) cannot read this file, though Python can: {_first_line(error.message)}",
         )
     except (RecursionError, UnicodeError, ValueError) as error:  # absurdly deep nesting, odd bytes
         return ParseFailure(Span(1, 1, 1, 1), f"could not parse: {type(error).__name__}: {_first_line(str(error))}")
@@ -249,7 +248,14 @@ def _facts(
     lean, light, anchors = side
     try:
         facts = collect_facts(
-            module, real_path, display_path, twins, column_shift, anchors, lean.text if lean is not None else view, light
+            module,
+            real_path,
+            display_path,
+            twins,
+            column_shift,
+            anchors,
+            lean.text if lean is not None else view,
+            light,
         )
         return facts if round_trips(data) else replace(facts, round_trips=False)
     except RecursionError:

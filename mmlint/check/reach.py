@@ -158,7 +158,9 @@ class _Reach:
         """The files' order; a file whose stored groups did not decode and that
         no longer reads as the run hashed it is left out."""
         light = self.light
-        return {shown: light[shown].assembled() for shown in self.candidates if shown in light and not light[shown].broken}
+        return {
+            shown: light[shown].assembled() for shown in self.candidates if shown in light and not light[shown].broken
+        }
 
 
 def _read_waiting(
@@ -191,7 +193,9 @@ def _light_files_of(
     found: dict[str, _LightFile | None] = {}
     keys = {}
     if cache is not None:
-        keys = {shown: cache.key(candidates[shown].digest, candidates[shown].real, shown, LIGHT_TIER) for shown in wanted}
+        keys = {
+            shown: cache.key(candidates[shown].digest, candidates[shown].real, shown, LIGHT_TIER) for shown in wanted
+        }
     tasks: list[tuple[bytes | None, Path, str, bytes]] = []
     for shown in wanted:
         stored = cache.load_light(keys[shown]) if cache is not None else None
@@ -242,7 +246,9 @@ class _LightFile:
 
     def _take(self, facts: FileFacts) -> None:
         self._stored = {}
-        self._decoded = {group: [(i, facts.sync_defs[i]) for i in indices] for group, indices in grouped(facts.sync_defs).items()}
+        self._decoded = {
+            group: [(i, facts.sync_defs[i]) for i in indices] for group, indices in grouped(facts.sync_defs).items()
+        }
 
     def defs_of(self, group: str) -> tuple[SyncDef, ...]:
         """The sync defs of ``group`` (none if the file has no such group)."""
@@ -272,7 +278,9 @@ class _LightFile:
             self._take(facts)
 
     def assembled(self) -> FileFacts:
-        chosen = sorted((item for group in self._asked for item in self._decoded.get(group, ())), key=lambda item: item[0])
+        chosen = sorted(
+            (item for group in self._asked for item in self._decoded.get(group, ())), key=lambda item: item[0]
+        )
         return replace(self.header, sync_defs=tuple(info for _, info in chosen))
 
 
@@ -319,14 +327,21 @@ def _named_modules(view: _FileView, texts: Iterable[str]) -> set[_Named]:
         binding = view.imports_by_local.get(head)
         if binding is None:  # bound, if anywhere, by a star import: the name asked of each such module
             asked = ".".join(text.split(".")[:2])
-            named.update((bool(fact.anchor), fact.anchor + _module_parts(fact.target), asked) for fact in view.star_imports)
+            named.update(
+                (bool(fact.anchor), fact.anchor + _module_parts(fact.target), asked) for fact in view.star_imports
+            )
             continue
         for fact in binding:
             parts = [*fact.target.split("."), *(rest.split(".") if rest else ())]
             if fact.anchor:
-                named.update((True, fact.anchor + tuple(parts[:cut]), ".".join(parts[cut:cut + 2])) for cut in range(len(parts)))
+                named.update(
+                    (True, fact.anchor + tuple(parts[:cut]), ".".join(parts[cut : cut + 2]))
+                    for cut in range(len(parts))
+                )
             else:
-                named.update((False, tuple(parts[:cut]), ".".join(parts[cut:cut + 2])) for cut in range(1, len(parts)))
+                named.update(
+                    (False, tuple(parts[:cut]), ".".join(parts[cut : cut + 2])) for cut in range(1, len(parts))
+                )
     return named
 
 
@@ -461,7 +476,12 @@ def _referred(view: _FileView, klass: str | None, refs: list[CalleeRef | None]) 
     method of ``klass`` the classes of typed ``self.`` attributes."""
     found = list(_module_level(refs))
     if klass is not None:
-        found += (text for ref in refs if ref is not None and ref.kind == UNKNOWN for text in _through_attribute(view, klass, ref.text))
+        found += (
+            text
+            for ref in refs
+            if ref is not None and ref.kind == UNKNOWN
+            for text in _through_attribute(view, klass, ref.text)
+        )
     return found
 
 
@@ -538,7 +558,9 @@ class _ModuleIndex:
         for shown, parts in self._parts.items():
             if parts:
                 by_last.setdefault(parts[-1], []).append(shown)
-        lasts = self._paths.last_parts([(os.fspath(candidate.real), not candidate.walked) for candidate in candidates.values()])
+        lasts = self._paths.last_parts(
+            [(os.fspath(candidate.real), not candidate.walked) for candidate in candidates.values()]
+        )
         for shown, last in zip(candidates, lasts):
             if last is not None:
                 by_last.setdefault(last, []).append(shown)
@@ -565,5 +587,5 @@ class _ModuleIndex:
                 if relative:
                     if path == parts:
                         yield shown, name
-                elif path[-len(parts):] == parts and (len(parts) > 1 or self._module_name(shown) == parts[0]):
+                elif path[-len(parts) :] == parts and (len(parts) > 1 or self._module_name(shown) == parts[0]):
                     yield shown, name

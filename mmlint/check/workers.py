@@ -155,7 +155,9 @@ def run_all(
         meanwhile = None
     if meanwhile is not None:
         workers = max(workers, 2 if len(tasks) > 1 and _cpus() > 1 else 1)
-        unfinished = yield from _run_in_pool(function, tasks, range(len(tasks)), workers, on_done, worker_setup, meanwhile)
+        unfinished = yield from _run_in_pool(
+            function, tasks, range(len(tasks)), workers, on_done, worker_setup, meanwhile
+        )
         for index in unfinished:
             yield from _run_isolated(function, tasks, index, on_done, crashed, worker_setup)
         return
@@ -235,7 +237,11 @@ def run_alone(
 
 
 def _alone(
-    sender: Connection, stderr_path: str, function: Callable[..., object], task: Task, worker_setup: Callable[[], None] | None
+    sender: Connection,
+    stderr_path: str,
+    function: Callable[..., object],
+    task: Task,
+    worker_setup: Callable[[], None] | None,
 ) -> None:
     """The body of run_alone's process."""
     descriptor = os.open(stderr_path, os.O_WRONLY | os.O_APPEND)

@@ -32,12 +32,22 @@ from mmlint.cli.terminal import terminal_width, use_color
     "--show-twins",
     is_flag=True,
     help="Every discovered twin pair (MM010) in full: where each member is defined, its arguments and calls "
-         "(by default the text groups them).",
+    "(by default the text groups them).",
 )
 @tool_errors
-def command(paths: tuple[Path, ...], config_file: Path | None, select: tuple[str, ...], ignore: tuple[str, ...],
-            quiet: bool, no_color: bool, no_cache: bool, output_format: str, output: Path | None,
-            show_defs: bool, show_twins: bool) -> None:
+def command(
+    paths: tuple[Path, ...],
+    config_file: Path | None,
+    select: tuple[str, ...],
+    ignore: tuple[str, ...],
+    quiet: bool,
+    no_color: bool,
+    no_cache: bool,
+    output_format: str,
+    output: Path | None,
+    show_defs: bool,
+    show_twins: bool,
+) -> None:
     """Inventory of twin call sites and suspension behaviour for PATH (default: the configured paths, else the cwd).
 
     One row per file with a twin call or an async def, worst first. An
@@ -48,7 +58,11 @@ def command(paths: tuple[Path, ...], config_file: Path | None, select: tuple[str
     refuse_output_over_input(output, paths, report)
     audit = build_audit(report)
     text = render(
-        audit, output_format, color=use_color(no_color, output), width=terminal_width(output), quiet=quiet,
+        audit,
+        output_format,
+        color=use_color(no_color, output),
+        width=terminal_width(output),
+        quiet=quiet,
         show_twins=show_twins,
     )
     if show_defs and output_format != "json":  # JSON always holds "defs"

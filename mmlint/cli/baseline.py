@@ -25,13 +25,29 @@ from mmlint.reporters.escaping import visible
 @click.command("baseline", cls=PathsCommand)
 @click.argument("paths", nargs=-1, type=PATH_TYPE)
 @click.option(
-    "--output", "-o", "output", required=True, type=FILE_TYPE,
+    "--output",
+    "-o",
+    "output",
+    required=True,
+    type=FILE_TYPE,
     help="The baseline file to write (JSON); commit it, and pass it to `check --baseline`.",
 )
-@click.option("--config", "config_file", type=FILE_TYPE,
-              help="Configuration file (pyproject.toml [tool.mmlint], mmlint.toml); default: discovered upward.")
-@click.option("--select", multiple=True, help="Codes or prefixes to record, comma separated or repeated (replaces the configured select).")
-@click.option("--ignore", multiple=True, help="Codes or prefixes not to record, comma separated or repeated (added to the configured ignore).")
+@click.option(
+    "--config",
+    "config_file",
+    type=FILE_TYPE,
+    help="Configuration file (pyproject.toml [tool.mmlint], mmlint.toml); default: discovered upward.",
+)
+@click.option(
+    "--select",
+    multiple=True,
+    help="Codes or prefixes to record, comma separated or repeated (replaces the configured select).",
+)
+@click.option(
+    "--ignore",
+    multiple=True,
+    help="Codes or prefixes not to record, comma separated or repeated (added to the configured ignore).",
+)
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing on success.")
 @no_cache_option
 @tool_errors

@@ -56,20 +56,44 @@ def _refuse_fix(ctx: click.Context, param: click.Parameter, value: bool) -> None
 @scan_options
 @output_options(FORMATS)
 @click.option("--statistics", is_flag=True, help="Show counts per rule instead of each diagnostic.")
-@click.option("--baseline", "baseline_file", type=FILE_TYPE,
-              help="Report only diagnostics not recorded in this baseline file (see `mmlint baseline`).")
-@click.option("--confirmed", "confirmed_file", type=FILE_TYPE,
-              help="Mark findings with what `pytest --mmlint-confirm` measured (its mmlint-confirm.json): "
-                   "confirmed ones with the measurement, refuted ones as refuted.")
-@click.option("--drop-refuted", is_flag=True,
-              help="With --confirmed: leave out the findings the confirm run refuted (ran on the loop, never blocked it).")
+@click.option(
+    "--baseline",
+    "baseline_file",
+    type=FILE_TYPE,
+    help="Report only diagnostics not recorded in this baseline file (see `mmlint baseline`).",
+)
+@click.option(
+    "--confirmed",
+    "confirmed_file",
+    type=FILE_TYPE,
+    help="Mark findings with what `pytest --mmlint-confirm` measured (its mmlint-confirm.json): "
+    "confirmed ones with the measurement, refuted ones as refuted.",
+)
+@click.option(
+    "--drop-refuted",
+    is_flag=True,
+    help="With --confirmed: leave out the findings the confirm run refuted (ran on the loop, never blocked it).",
+)
 @stdin_filename_option
 @click.option("--fix", is_flag=True, hidden=True, expose_value=False, callback=_refuse_fix)
 @tool_errors
-def command(paths: tuple[Path, ...], config_file: Path | None, select: tuple[str, ...], ignore: tuple[str, ...],
-            quiet: bool, no_color: bool, exit_zero: bool, no_cache: bool, statistics: bool, baseline_file: Path | None,
-            output_format: str, output: Path | None, stdin_filename: Path | None, confirmed_file: Path | None,
-            drop_refuted: bool) -> None:
+def command(
+    paths: tuple[Path, ...],
+    config_file: Path | None,
+    select: tuple[str, ...],
+    ignore: tuple[str, ...],
+    quiet: bool,
+    no_color: bool,
+    exit_zero: bool,
+    no_cache: bool,
+    statistics: bool,
+    baseline_file: Path | None,
+    output_format: str,
+    output: Path | None,
+    stdin_filename: Path | None,
+    confirmed_file: Path | None,
+    drop_refuted: bool,
+) -> None:
     """Report diagnostics for PATH (files or directories; default: the configured paths, else the cwd;
     `-`: the source on standard input)."""
     if statistics and output_format not in STATISTICS_FORMATS:

@@ -81,29 +81,51 @@ PATH_TYPE = click.Path(path_type=Path, readable=False)
 FILE_TYPE = click.Path(path_type=Path, dir_okay=False, readable=False)
 
 no_cache_option = click.option(
-    "--no-cache", is_flag=True,
+    "--no-cache",
+    is_flag=True,
     help="Neither read nor write the cache of parsed files ($MMLINT_CACHE_DIR, else ~/.cache/mmlint): "
-         "parse every file afresh. Also MMLINT_NO_CACHE=1.",
+    "parse every file afresh. Also MMLINT_NO_CACHE=1.",
 )
 
 
 @overload
 def run_scan(
-    paths: Sequence[Path], config_file: Path | None, select: Sequence[str] | str | None, ignore: Sequence[str] | str | None,
-    *, quiet: bool, no_cache: bool, stdin: StdinSource | None = None, findings_only: Literal[False] = False,
+    paths: Sequence[Path],
+    config_file: Path | None,
+    select: Sequence[str] | str | None,
+    ignore: Sequence[str] | str | None,
+    *,
+    quiet: bool,
+    no_cache: bool,
+    stdin: StdinSource | None = None,
+    findings_only: Literal[False] = False,
 ) -> AnalysedReport: ...
 
 
 @overload
 def run_scan(
-    paths: Sequence[Path], config_file: Path | None, select: Sequence[str] | str | None, ignore: Sequence[str] | str | None,
-    *, quiet: bool, no_cache: bool, stdin: StdinSource | None = None, findings_only: bool,
+    paths: Sequence[Path],
+    config_file: Path | None,
+    select: Sequence[str] | str | None,
+    ignore: Sequence[str] | str | None,
+    *,
+    quiet: bool,
+    no_cache: bool,
+    stdin: StdinSource | None = None,
+    findings_only: bool,
 ) -> Report: ...
 
 
 def run_scan(
-    paths: Sequence[Path], config_file: Path | None, select: Sequence[str] | str | None, ignore: Sequence[str] | str | None,
-    *, quiet: bool, no_cache: bool, stdin: StdinSource | None = None, findings_only: bool = False,
+    paths: Sequence[Path],
+    config_file: Path | None,
+    select: Sequence[str] | str | None,
+    ignore: Sequence[str] | str | None,
+    *,
+    quiet: bool,
+    no_cache: bool,
+    stdin: StdinSource | None = None,
+    findings_only: bool = False,
 ) -> Report:
     """Build the configuration resolver from the options and run the check
     pipeline: what every scanning command (check, fix, audit, baseline) starts
@@ -136,7 +158,9 @@ def run_scan(
         return report
     if paths and report.explicitly_excluded:
         count = len(report.explicitly_excluded)
-        click.echo(f"mmlint: every input is excluded by the configuration ({count} file{'s' if count != 1 else ''})", err=True)
+        click.echo(
+            f"mmlint: every input is excluded by the configuration ({count} file{'s' if count != 1 else ''})", err=True
+        )
     else:
         scanned = [str(path) for path in paths] or [display_path(path, cwd) for path in resolver.for_cwd.paths] or ["."]
         warn(f"no Python files found under {' '.join(scanned)}")
@@ -205,29 +229,58 @@ def scan_options(command: Callable[..., Any] | None = None, *, exit_zero: bool =
 
     decorators = [
         click.argument("paths", nargs=-1, type=PATH_TYPE),
-        click.option("--config", "config_file", type=FILE_TYPE,
-                     help="Configuration file for every file (pyproject.toml [tool.mmlint], mmlint.toml); "
-                          "default: the closest one at or above each file."),
-        click.option("--select", multiple=True,
-                     help="Codes or prefixes to report, comma separated or repeated (replaces the configured select)."),
-        click.option("--extend-select", multiple=True,
-                     help="Codes or prefixes to report besides the configured select, comma separated or repeated."),
-        click.option("--ignore", multiple=True,
-                     help="Codes or prefixes not to report, comma separated or repeated (added to the configured ignore)."),
-        click.option("--exclude", multiple=True,
-                     help="Globs of files to leave out, relative to the current directory, comma separated or "
-                          "repeated (replaces the configured exclude; the default excludes stay)."),
-        click.option("--extend-exclude", multiple=True,
-                     help="Globs of files to leave out besides the configured ones, comma separated or repeated."),
-        click.option("--force-paths", is_flag=True,
-                     help="Leave out files named explicitly that lie outside the configured paths, as the "
-                          "pre-commit hooks do (`exclude` always binds them; ruff's --force-exclude)."),
-        click.option("--show-settings", is_flag=True,
-                     help="Print the settings that govern the first PATH (else the current directory) and exit."),
+        click.option(
+            "--config",
+            "config_file",
+            type=FILE_TYPE,
+            help="Configuration file for every file (pyproject.toml [tool.mmlint], mmlint.toml); "
+            "default: the closest one at or above each file.",
+        ),
+        click.option(
+            "--select",
+            multiple=True,
+            help="Codes or prefixes to report, comma separated or repeated (replaces the configured select).",
+        ),
+        click.option(
+            "--extend-select",
+            multiple=True,
+            help="Codes or prefixes to report besides the configured select, comma separated or repeated.",
+        ),
+        click.option(
+            "--ignore",
+            multiple=True,
+            help="Codes or prefixes not to report, comma separated or repeated (added to the configured ignore).",
+        ),
+        click.option(
+            "--exclude",
+            multiple=True,
+            help="Globs of files to leave out, relative to the current directory, comma separated or "
+            "repeated (replaces the configured exclude; the default excludes stay).",
+        ),
+        click.option(
+            "--extend-exclude",
+            multiple=True,
+            help="Globs of files to leave out besides the configured ones, comma separated or repeated.",
+        ),
+        click.option(
+            "--force-paths",
+            is_flag=True,
+            help="Leave out files named explicitly that lie outside the configured paths, as the "
+            "pre-commit hooks do (`exclude` always binds them; ruff's --force-exclude).",
+        ),
+        click.option(
+            "--show-settings",
+            is_flag=True,
+            help="Print the settings that govern the first PATH (else the current directory) and exit.",
+        ),
         click.option("--show-files", is_flag=True, help="Print the files that would be checked and exit."),
         click.option("--quiet", "-q", is_flag=True, help="Print diagnostics only: no summary."),
         click.option("--no-color", is_flag=True, help="Plain output, even on a terminal."),
-        *([click.option("--exit-zero", is_flag=True, help="Exit 0 even when diagnostics are found.")] if exit_zero else []),
+        *(
+            [click.option("--exit-zero", is_flag=True, help="Exit 0 even when diagnostics are found.")]
+            if exit_zero
+            else []
+        ),
         no_cache_option,
     ]
     for decorator in reversed(decorators):
@@ -256,9 +309,10 @@ def _split_values(values: Iterable[str]) -> tuple[str, ...]:
 STDIN = Path("-")
 
 stdin_filename_option = click.option(
-    "--stdin-filename", type=PATH_TYPE,
+    "--stdin-filename",
+    type=PATH_TYPE,
     help="With PATH `-` (standard input): the path the source stands for, which need not exist; "
-         "its configuration, exemptions and context apply, and reports name it.",
+    "its configuration, exemptions and context apply, and reports name it.",
 )
 
 
@@ -304,10 +358,18 @@ def output_options(formats: tuple[str, ...]) -> Callable[[Decorated], Decorated]
     """--format (one of ``formats``) and --output."""
 
     def decorate(command: Decorated) -> Decorated:
-        command = click.option("--output", "-o", "output", type=FILE_TYPE,
-                               help="Write the report to FILE instead of stdout.")(command)
-        return click.option("--format", "--output-format", "output_format", type=click.Choice(formats),
-                            default="text", show_default=True, help="Report format.")(command)
+        command = click.option(
+            "--output", "-o", "output", type=FILE_TYPE, help="Write the report to FILE instead of stdout."
+        )(command)
+        return click.option(
+            "--format",
+            "--output-format",
+            "output_format",
+            type=click.Choice(formats),
+            default="text",
+            show_default=True,
+            help="Report format.",
+        )(command)
 
     return decorate
 
@@ -324,7 +386,9 @@ def logical_cwd() -> Path:
     return Path.cwd()
 
 
-def build_resolver(config_file: Path | None, select: Sequence[str] | str | None, ignore: Sequence[str] | str | None) -> ConfigResolver:
+def build_resolver(
+    config_file: Path | None, select: Sequence[str] | str | None, ignore: Sequence[str] | str | None
+) -> ConfigResolver:
     """Each file's configuration (``--config``: one for all), with the command
     line's ``select`` / ``ignore`` over each (repeated options accumulate), and
     the shared options of ``scan_options`` when a command took them."""
@@ -340,7 +404,9 @@ def build_resolver(config_file: Path | None, select: Sequence[str] | str | None,
             config_file,
             select=parse_codes(",".join(select), "--select") if select else None,
             ignore=parse_codes(",".join(ignore), "--ignore") if ignore else None,
-            extend_select=parse_codes(",".join(overrides.extend_select), "--extend-select") if overrides.extend_select else None,
+            extend_select=parse_codes(",".join(overrides.extend_select), "--extend-select")
+            if overrides.extend_select
+            else None,
             exclude=overrides.exclude,
             extend_exclude=overrides.extend_exclude or None,
             force_paths=overrides.force_paths,

@@ -79,11 +79,18 @@ def render_summary(run: FixRun, *, mode: str, quiet: bool, suppressed: int = 0) 
     if unfixed:
         lines.append((f"Not fixed, left as written ({_plural(len(unfixed), 'site')}):", "yellow"))
         for path, site in unfixed:
-            lines.append((f"  {visible_path(path)}:{site.span.line}:{site.span.column}: {site.code} {visible(site.reason)}", None))
+            lines.append(
+                (
+                    f"  {visible_path(path)}:{site.span.line}:{site.span.column}: {site.code} {visible(site.reason)}",
+                    None,
+                )
+            )
     if suppressed:
         lines.append((f"Left alone because of a `# mmlint: ignore` comment: {_plural(suppressed, 'site')}.", None))
     if run.already_fixed:
-        lines.append((f"Already fixed by another run, nothing to write: {_plural(len(run.already_fixed), 'file')}.", None))
+        lines.append(
+            (f"Already fixed by another run, nothing to write: {_plural(len(run.already_fixed), 'file')}.", None)
+        )
     if run.replanned:
         count = _plural(len(run.replanned), "file")
         lines.append((f"Changed on disk while being fixed, so planned again from what they hold now: {count}.", None))
@@ -99,10 +106,17 @@ def render_summary(run: FixRun, *, mode: str, quiet: bool, suppressed: int = 0) 
 @scan_options
 @click.option("--diff", "show_diff", is_flag=True, help="Print a unified diff of the fixes; write nothing.")
 @click.option("--check", "check_only", is_flag=True, help="Write nothing; list the files that would change.")
-@click.option("--exit-non-zero-on-fix", is_flag=True,
-              help="Exit 1 when a file was changed, even if nothing is left to report (as ruff).")
-@click.option("--baseline", "baseline_file", type=FILE_TYPE,
-              help="Leave the sites recorded in this baseline file (see `mmlint baseline`) as they are.")
+@click.option(
+    "--exit-non-zero-on-fix",
+    is_flag=True,
+    help="Exit 1 when a file was changed, even if nothing is left to report (as ruff).",
+)
+@click.option(
+    "--baseline",
+    "baseline_file",
+    type=FILE_TYPE,
+    help="Leave the sites recorded in this baseline file (see `mmlint baseline`) as they are.",
+)
 @stdin_filename_option
 @tool_errors
 def command(
@@ -134,19 +148,28 @@ def command(
     def scan(buffers: Mapping[str, bytes], *, quiet: bool) -> AnalysedReport:
         # Standard input is scanned as what the rounds so far made of it.
         source = stdin if stdin is None else dataclasses.replace(stdin, data=next(iter(buffers.values()), stdin.data))
-        report: AnalysedReport = run_scan(paths, config_file, select, ignore, quiet=quiet, no_cache=no_cache, stdin=source)
+        report: AnalysedReport = run_scan(
+            paths, config_file, select, ignore, quiet=quiet, no_cache=no_cache, stdin=source
+        )
         return _without_baselined(report, baseline_file)
 
     report = scan({}, quiet=quiet)
     dry_run = show_diff or check_only
     if not dry_run and stdin is None:
         for leftover in remove_old_leftovers(report, links):
-            click.echo(f"mmlint: warning: removed {visible_path(leftover)}, a temporary file an interrupted "
-                       "`mmlint fix` left behind", err=True)
+            click.echo(
+                f"mmlint: warning: removed {visible_path(leftover)}, a temporary file an interrupted "
+                "`mmlint fix` left behind",
+                err=True,
+            )
     # Standard input is fixed from its bytes, never written: its rounds go on over the fixed buffer.
     buffers = {path: stdin.data for path in report.file_paths} if stdin is not None else {}
     run, report = fix_in_rounds(
-        report, lambda now: scan(now, quiet=True), write=not dry_run, links=links, max_rounds=MAX_FIX_ROUNDS,
+        report,
+        lambda now: scan(now, quiet=True),
+        write=not dry_run,
+        links=links,
+        max_rounds=MAX_FIX_ROUNDS,
         buffers=buffers,
     )
     if show_diff:
@@ -189,5 +212,8 @@ def _without_baselined(report: AnalysedReport, baseline_file: Path | None) -> An
 
 def _say_if_stopped(run: FixRun) -> None:
     if run.stopped_after:
-        click.echo(f"mmlint: error: fix stopped after {run.stopped_after} rounds with files still changing; "
-                   "run it again to go on", err=True)
+        click.echo(
+            f"mmlint: error: fix stopped after {run.stopped_after} rounds with files still changing; "
+            "run it again to go on",
+            err=True,
+        )

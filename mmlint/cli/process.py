@@ -39,7 +39,11 @@ def leave(code: int) -> NoReturn:
     """End the process with ``code``: at once where that loses nothing,
     else by the usual SystemExit."""
     run_exit_handlers = getattr(atexit, "_run_exitfuncs", None)
-    if run_exit_handlers is None or threading.active_count() > 1 or threading.current_thread() is not threading.main_thread():
+    if (
+        run_exit_handlers is None
+        or threading.active_count() > 1
+        or threading.current_thread() is not threading.main_thread()
+    ):
         raise SystemExit(code)
     try:
         run_exit_handlers()  # logging's, multiprocessing's, a coverage tool's: as at a normal exit

@@ -33,7 +33,6 @@ def rules_command(no_color: bool) -> None:
     click.echo("".join(line.rstrip() + "\n" for line in console.export_text().splitlines()), nl=False)
 
 
-
 @click.command("explain")
 @click.argument("code")
 def explain_command(code: str) -> None:

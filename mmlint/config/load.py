@@ -270,7 +270,9 @@ class _TableReader:
         defaults = Settings()
         for outer, inner_values in nested.items():  # budgets.max_file_size -> Budgets(max_file_size=...)
             fields[outer] = replace(getattr(defaults, outer), **inner_values)
-        return Settings(config_file=self.path, config_digest=self.digest, key_lines=self.lines, root=self.root, **fields)
+        return Settings(
+            config_file=self.path, config_digest=self.digest, key_lines=self.lines, root=self.root, **fields
+        )
 
     def _check_layout(self, table: dict[str, Any]) -> None:
         """Unknown keys, and sub-tables that are not tables, in the order the keys are declared."""
@@ -366,7 +368,9 @@ class _TableReader:
         name = ".".join(parts)
         return f"[[{name}]]" if array else f"[{name}]"
 
-    def _check_keys(self, table: dict[str, Any], allowed: Sequence[str], sub: tuple[str, ...], where: str | None = None) -> None:
+    def _check_keys(
+        self, table: dict[str, Any], allowed: Sequence[str], sub: tuple[str, ...], where: str | None = None
+    ) -> None:
         for key in table:
             if key in allowed:
                 continue
@@ -441,7 +445,9 @@ class _TableReader:
                 os.path.join(os.path.realpath(self.root), "")
             )
             if not inside:
-                raise self.error(f"'paths[{index}]' names {entry!r}, which is outside the configuration's directory", "paths")
+                raise self.error(
+                    f"'paths[{index}]' names {entry!r}, which is outside the configuration's directory", "paths"
+                )
             if not path.exists():
                 raise self.error(f"'paths[{index}]' names {entry!r}, which does not exist ({path})", "paths")
             if path.is_file() and not path.name.endswith(SOURCE_SUFFIXES):
@@ -458,7 +464,7 @@ class _TableReader:
             if pattern.count("{name}") != 1 or pattern == "{name}" or not pattern.replace("{name}", "x").isidentifier():
                 raise self.error(
                     f"'twin-patterns[{index}]' must hold '{{name}}' once with identifier characters around it "
-                    f"(as \"{{name}}_async\"), got {pattern!r}",
+                    f'(as "{{name}}_async"), got {pattern!r}',
                     "twin-patterns",
                 )
         return _unique(tuple(map(normalise_identifier, patterns)))
@@ -470,18 +476,29 @@ class _TableReader:
         for index, entry in enumerate(value):
             key = f"twins[{index}]"
             if not isinstance(entry, dict):
-                raise self.error(f"'{key}' must be a table with 'sync' and 'async', got {_type_name(entry)}", self._twin_key(index, None))
-            self._check_keys(entry, _TWIN_KEYS, ("twins",), where=f"{self._section(('twins',), array=True)} entry {index + 1}")
+                raise self.error(
+                    f"'{key}' must be a table with 'sync' and 'async', got {_type_name(entry)}",
+                    self._twin_key(index, None),
+                )
+            self._check_keys(
+                entry, _TWIN_KEYS, ("twins",), where=f"{self._section(('twins',), array=True)} entry {index + 1}"
+            )
             for name in _TWIN_KEYS:
                 if name not in entry:
                     raise self.error(f"'{key}' is missing the key '{name}'", self._twin_key(index, name))
                 if not isinstance(entry[name], str):
-                    raise self.error(f"'{key}.{name}' must be a string, got {_type_name(entry[name])}", self._twin_key(index, name))
+                    raise self.error(
+                        f"'{key}.{name}' must be a string, got {_type_name(entry[name])}", self._twin_key(index, name)
+                    )
                 if not entry[name].isidentifier():
-                    raise self.error(f"'{key}.{name}' must be a Python identifier, got {entry[name]!r}", self._twin_key(index, name))
+                    raise self.error(
+                        f"'{key}.{name}' must be a Python identifier, got {entry[name]!r}", self._twin_key(index, name)
+                    )
             sync, async_ = normalise_identifier(entry["sync"]), normalise_identifier(entry["async"])
             if sync == async_:
-                raise self.error(f"'{key}': 'sync' and 'async' must differ, both are {sync!r}", self._twin_key(index, None))
+                raise self.error(
+                    f"'{key}': 'sync' and 'async' must differ, both are {sync!r}", self._twin_key(index, None)
+                )
             pairs.append(TwinPair(sync, async_))
         return tuple(pairs)
 
@@ -607,7 +624,9 @@ def _code_hint(code: str) -> str:
 
 def _dotted(*parts: str) -> str:
     """Join key parts as a TOML dotted key, quoting parts that need it."""
-    return ".".join(part if re.fullmatch(r"[A-Za-z0-9_-]+", part) else '"' + part.replace('"', '\\"') + '"' for part in parts)
+    return ".".join(
+        part if re.fullmatch(r"[A-Za-z0-9_-]+", part) else '"' + part.replace('"', '\\"') + '"' for part in parts
+    )
 
 
 def _suggest(key: str, allowed: Sequence[str]) -> str | None:

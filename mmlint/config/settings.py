@@ -27,12 +27,12 @@ DEFAULT_TWIN_WRAPPERS = ("make_async", "make_async_with_semaphore", "to_thread",
 @dataclass(frozen=True)
 class ConfigKey:
     """One configuration key, declared once, on the Settings (or Budgets) field
-    it lands in: its dotted name in the configuration table, the kind of value
-    it holds (which names how mmlint.config.load reads and validates it), and
-    its documentation, and for an integer its ``maximum`` (past it a value is an
-error, not a number some later step cannot hold). ``field`` (the dotted Settings attribute) and ``default``
-    come from the field it is declared on (CONFIG_KEYS); the README's table of
-    keys is generated from them (mmlint.docs)."""
+        it lands in: its dotted name in the configuration table, the kind of value
+        it holds (which names how mmlint.config.load reads and validates it), and
+        its documentation, and for an integer its ``maximum`` (past it a value is an
+    error, not a number some later step cannot hold). ``field`` (the dotted Settings attribute) and ``default``
+        come from the field it is declared on (CONFIG_KEYS); the README's table of
+        keys is generated from them (mmlint.docs)."""
 
     name: str
     kind: str
@@ -61,12 +61,18 @@ class Budgets:
     read; memory and time are estimated from the bytes before the parse
     (mmlint.check.cost) and enforced while a worker process analyses it."""
 
-    max_file_size: int = setting(8 * 1024 * 1024, ConfigKey("max-file-size", "positive", "bytes a file may hold", maximum=1 << 30))
-    max_nesting_depth: int = setting(1000, ConfigKey("max-nesting-depth", "positive", "levels of the syntax tree", maximum=1_000_000))
-    max_file_memory: int = setting(1024, ConfigKey("max-file-memory", "positive", "MiB one file's analysis may take", maximum=1 << 20))
-    max_file_seconds: int = setting(60, ConfigKey(
-        "max-file-seconds", "positive", "CPU seconds one file's analysis may take", maximum=7 * 24 * 3600
-    ))
+    max_file_size: int = setting(
+        8 * 1024 * 1024, ConfigKey("max-file-size", "positive", "bytes a file may hold", maximum=1 << 30)
+    )
+    max_nesting_depth: int = setting(
+        1000, ConfigKey("max-nesting-depth", "positive", "levels of the syntax tree", maximum=1_000_000)
+    )
+    max_file_memory: int = setting(
+        1024, ConfigKey("max-file-memory", "positive", "MiB one file's analysis may take", maximum=1 << 20)
+    )
+    max_file_seconds: int = setting(
+        60, ConfigKey("max-file-seconds", "positive", "CPU seconds one file's analysis may take", maximum=7 * 24 * 3600)
+    )
 
 
 @dataclass(frozen=True)
@@ -106,7 +112,9 @@ class Settings:
     # Where each key of that file is written, as it was read.
     key_lines: KeyLines = KeyLines()
     root: Path = field(default_factory=Path.cwd)
-    paths: tuple[Path, ...] = setting((), ConfigKey("paths", "paths", "what a run with no PATH scans; absolute once read"))
+    paths: tuple[Path, ...] = setting(
+        (), ConfigKey("paths", "paths", "what a run with no PATH scans; absolute once read")
+    )
     exclude: tuple[str, ...] = setting(
         (), ConfigKey("exclude", "globs", "files and folders walks skip, added to the default excludes")
     )
@@ -122,7 +130,10 @@ class Settings:
     select: tuple[str, ...] = setting(("MM",), ConfigKey("select", "codes", "rule codes or prefixes to report"))
     ignore: tuple[str, ...] = setting((), ConfigKey("ignore", "codes", "rule codes or prefixes not to report"))
     min_call_sites: int | None = setting(
-        None, ConfigKey("min-call-sites", "count", "MM008: fail a full scan that sees fewer twin calls", maximum=1_000_000_000)
+        None,
+        ConfigKey(
+            "min-call-sites", "count", "MM008: fail a full scan that sees fewer twin calls", maximum=1_000_000_000
+        ),
     )
     budgets: Budgets = Budgets()
     exempt_paths: tuple[str, ...] = setting(
@@ -139,9 +150,7 @@ class Settings:
         DEFAULT_TWINS, ConfigKey("twins", "twins", "twin pairs (MM001), added to the default one")
     )
     # MM010: discover twin pairs in the scanned code, by these name patterns.
-    auto_twins: bool = setting(
-        True, ConfigKey("auto-twins", "bool", "MM010: discover the package's own twin pairs")
-    )
+    auto_twins: bool = setting(True, ConfigKey("auto-twins", "bool", "MM010: discover the package's own twin pairs"))
     twin_patterns: tuple[str, ...] = setting(
         DEFAULT_TWIN_PATTERNS, ConfigKey("twin-patterns", "twin-patterns", "the async names of a sync `{name}`")
     )
@@ -171,7 +180,9 @@ class Settings:
     # never-suspending coroutines (by default only heavy ones).
     report_light_async: bool = setting(
         False,
-        ConfigKey("fake-async.report-light", "bool", "MM003 / MM004: also report light coroutines, not only heavy ones"),
+        ConfigKey(
+            "fake-async.report-light", "bool", "MM003 / MM004: also report light coroutines, not only heavy ones"
+        ),
     )
     # Test code and vendored trees are read as context and not reported
     # (mmlint.check.filters.is_test_or_vendored) unless this is set.

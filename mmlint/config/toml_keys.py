@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from mmlint.core.source import split_lines
 
+
 def key_lines(text: str) -> dict[tuple[str, ...], int]:
     """Map each table header and each ``key = value`` line to its 1-based line,
     keyed by the full dotted path. Good enough to point at a key: it does not

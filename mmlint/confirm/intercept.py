@@ -74,7 +74,9 @@ class Recorder:
             known = self._real[filename] = os.path.realpath(filename)
         return known
 
-    def record(self, sites_by_file: dict[str, list[Site]], frame: types.FrameType | None, start: float, end: float) -> None:
+    def record(
+        self, sites_by_file: dict[str, list[Site]], frame: types.FrameType | None, start: float, end: float
+    ) -> None:
         matched: list[Site] = []
         depth = 0
         while frame is not None and depth < MAX_DEPTH:
@@ -179,8 +181,9 @@ class Interceptors:
         why = "; ".join(reasons) or "nothing to wrap"
         return f"{why}; measured by sampling the loop at its site only"
 
-    def _resolve_scanned_def(self, path: str, line: int, *, by_file: dict[str, types.ModuleType],
-                             reasons: list[str]) -> Resolved | None:
+    def _resolve_scanned_def(
+        self, path: str, line: int, *, by_file: dict[str, types.ModuleType], reasons: list[str]
+    ) -> Resolved | None:
         defined = innermost_def(self.sources.ranges(path), line)
         module = by_file.get(self.sources.absolute(path))
         if defined is None or module is None or "<locals>" in defined.qualname:

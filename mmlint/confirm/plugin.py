@@ -21,14 +21,27 @@ _USE_DEFAULT = "\0default"
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("mmlint", "mmlint: confirm findings at run time")
     group.addoption(
-        "--mmlint-confirm", nargs="?", const=_USE_DEFAULT, default=None, metavar="PATH",
+        "--mmlint-confirm",
+        nargs="?",
+        const=_USE_DEFAULT,
+        default=None,
+        metavar="PATH",
         help="Time each mmlint finding's blocking callee and watch the event loops while the tests run; "
-             "write the confirmation report to PATH (default: mmlint-confirm.json in the root directory).",
+        "write the confirmation report to PATH (default: mmlint-confirm.json in the root directory).",
     )
-    group.addoption("--mmlint-report", metavar="FILE", default=None,
-                    help="Confirm the findings of this `mmlint check --format json` report instead of analysing.")
-    group.addoption("--mmlint-threshold-ms", metavar="MS", type=float, default=20.0,
-                    help="A loop held longer than this blocks it (default: 20).")
+    group.addoption(
+        "--mmlint-report",
+        metavar="FILE",
+        default=None,
+        help="Confirm the findings of this `mmlint check --format json` report instead of analysing.",
+    )
+    group.addoption(
+        "--mmlint-threshold-ms",
+        metavar="MS",
+        type=float,
+        default=20.0,
+        help="A loop held longer than this blocks it (default: 20).",
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -53,8 +53,12 @@ def sites_hit(stall: Stall, by_file: dict[str, list[Site]], real: Callable[[str]
     return hit
 
 
-def unexplained_entries(stalls: Iterable[Stall], scanned: Callable[[str], bool], shown: Callable[[str], str],
-                        in_project: Callable[[str], bool]) -> list[dict[str, Any]]:
+def unexplained_entries(
+    stalls: Iterable[Stall],
+    scanned: Callable[[str], bool],
+    shown: Callable[[str], str],
+    in_project: Callable[[str], bool],
+) -> list[dict[str, Any]]:
     """Stalls no finding explains, grouped by the innermost frame of the
     scanned code in their samples; ``blocked_ms`` adds up the group's stalls."""
     groups: dict[tuple[str, int, str], dict[str, Any]] = {}
@@ -64,10 +68,19 @@ def unexplained_entries(stalls: Iterable[Stall], scanned: Callable[[str], bool],
             continue  # the loop was held outside the scanned code (a test's own body, a library's)
         frame, sample = located
         key = (shown(frame.file), frame.line, frame.function)
-        entry = groups.setdefault(key, {
-            "path": key[0], "line": frame.line, "function": frame.function, "blocked_ms": 0.0,
-            "stack": [f"{shown(f.file)}:{f.line} {f.function.rsplit('.', 1)[-1]}" for f in _project_part(sample, in_project)],
-        })
+        entry = groups.setdefault(
+            key,
+            {
+                "path": key[0],
+                "line": frame.line,
+                "function": frame.function,
+                "blocked_ms": 0.0,
+                "stack": [
+                    f"{shown(f.file)}:{f.line} {f.function.rsplit('.', 1)[-1]}"
+                    for f in _project_part(sample, in_project)
+                ],
+            },
+        )
         entry["blocked_ms"] = round(entry["blocked_ms"] + stall.blocked_s * 1000, 1)
     return sorted(groups.values(), key=lambda entry: -entry["blocked_ms"])
 
@@ -90,14 +103,21 @@ def _innermost_scanned(stall: Stall, scanned: Callable[[str], bool]) -> tuple[Fr
 def finding_entry(measured: Measured) -> dict[str, Any]:
     site = measured.site
     return {
-        "code": site.code, "path": site.path, "line": site.line, "key": site.key, "status": measured.status,
-        "calls": measured.calls, "blocked_ms_total": round(measured.total_ms, 1),
-        "blocked_ms_max": round(measured.max_ms, 1), "test": measured.test,
+        "code": site.code,
+        "path": site.path,
+        "line": site.line,
+        "key": site.key,
+        "status": measured.status,
+        "calls": measured.calls,
+        "blocked_ms_total": round(measured.total_ms, 1),
+        "blocked_ms_max": round(measured.max_ms, 1),
+        "test": measured.test,
     }
 
 
-def report_dict(threshold_ms: float, measured: list[Measured], unexplained: list[dict[str, Any]],
-                not_wrapped: list[str]) -> dict[str, Any]:
+def report_dict(
+    threshold_ms: float, measured: list[Measured], unexplained: list[dict[str, Any]], not_wrapped: list[str]
+) -> dict[str, Any]:
     return {
         "version": REPORT_VERSION,
         "threshold_ms": threshold_ms,
@@ -137,6 +157,7 @@ def under(root: str) -> Callable[[str], bool]:
             return False
         real = os.path.realpath(path)
         return real.startswith(root + os.sep) and not real.startswith(own) and "site-packages" not in real
+
     return inside
 
 
@@ -144,4 +165,5 @@ def display_path(root: str) -> Callable[[str], str]:
     def shown(path: str) -> str:
         real = os.path.realpath(path)
         return os.path.relpath(real, root).replace(os.sep, "/") if real.startswith(root + os.sep) else path
+
     return shown

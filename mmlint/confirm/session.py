@@ -45,11 +45,20 @@ def project_code(root: Path) -> Callable[[str], bool]:
         known = memo.get(filename)
         if known is None:
             real = os.path.realpath(filename) if os.path.isabs(filename) else ""
-            parts = real[len(prefix):].split(os.sep) if real.startswith(prefix) else []
+            parts = real[len(prefix) :].split(os.sep) if real.startswith(prefix) else []
             name = parts[-1] if parts else ""
-            known = memo[filename] = bool(parts) and name.endswith(".py") and not (
-                any(part.startswith(".") or part in ("site-packages", "dist-packages", *_TEST_FILE_PARTS) for part in parts[:-1])
-                or name.startswith("test_") or name.endswith("_test.py") or name == "conftest.py"
+            known = memo[filename] = (
+                bool(parts)
+                and name.endswith(".py")
+                and not (
+                    any(
+                        part.startswith(".") or part in ("site-packages", "dist-packages", *_TEST_FILE_PARTS)
+                        for part in parts[:-1]
+                    )
+                    or name.startswith("test_")
+                    or name.endswith("_test.py")
+                    or name == "conftest.py"
+                )
             )
         return known
 
@@ -57,8 +66,13 @@ def project_code(root: Path) -> Callable[[str], bool]:
 
 
 class ConfirmSession:
-    def __init__(self, sites: Sequence[Site], root: Path, scanned: Callable[[str], bool],
-                 threshold_ms: float = DEFAULT_THRESHOLD_MS) -> None:
+    def __init__(
+        self,
+        sites: Sequence[Site],
+        root: Path,
+        scanned: Callable[[str], bool],
+        threshold_ms: float = DEFAULT_THRESHOLD_MS,
+    ) -> None:
         self.sites = tuple(sites)
         self.root = Path(os.path.realpath(root))
         self.scanned = scanned
@@ -73,8 +87,13 @@ class ConfirmSession:
         self.report: dict[str, Any] | None = None
 
     @classmethod
-    def analysing(cls, root: Path, paths: Sequence[str] | None = None, threshold_ms: float = DEFAULT_THRESHOLD_MS,
-                  report_file: Path | None = None) -> ConfirmSession:
+    def analysing(
+        cls,
+        root: Path,
+        paths: Sequence[str] | None = None,
+        threshold_ms: float = DEFAULT_THRESHOLD_MS,
+        report_file: Path | None = None,
+    ) -> ConfirmSession:
         """Findings from ``report_file`` (a `check --format json` report) when
         given, else from analysing ``paths`` under ``root``."""
         if report_file is not None:
@@ -135,7 +154,8 @@ class ConfirmSession:
             for site in hit:
                 per_site[site].append(stall)
             overlapping = [
-                site for thread, start, end, site in self.recorder.long_calls
+                site
+                for thread, start, end, site in self.recorder.long_calls
                 if thread == stall.thread and start < stall.end and end > stall.start
             ]
             if not hit and not overlapping:

@@ -84,7 +84,11 @@ def innermost_def(ranges: Iterable[DefRange], line: int) -> DefRange | None:
     """The innermost def (not class) containing ``line``."""
     best: DefRange | None = None
     for candidate in ranges:
-        if not candidate.is_class and candidate.start <= line <= candidate.end and (best is None or candidate.start >= best.start):
+        if (
+            not candidate.is_class
+            and candidate.start <= line <= candidate.end
+            and (best is None or candidate.start >= best.start)
+        ):
             best = candidate
     return best
 
@@ -125,8 +129,15 @@ def site_of(finding: Mapping[str, Any], sources: SourceDefs) -> Site:
         if matched:
             targets.append((matched.group(2), int(matched.group(3))))
     return Site(
-        code=code, path=path, file=sources.absolute(path), line=line, first=first, last=last,
-        def_qualname=def_qualname, callee=callee, key=finding_key(code, path, def_qualname, callee),
+        code=code,
+        path=path,
+        file=sources.absolute(path),
+        line=line,
+        first=first,
+        last=last,
+        def_qualname=def_qualname,
+        callee=callee,
+        key=finding_key(code, path, def_qualname, callee),
         targets=tuple(targets),
     )
 
@@ -145,7 +156,7 @@ def read_report(path: Path) -> list[Mapping[str, Any]]:
         raise ReportError(str(error)) from None
     diagnostics = data.get("diagnostics") if isinstance(data, dict) else None
     if not isinstance(diagnostics, list):
-        raise ReportError(f"{path}: not a `mmlint check --format json` report (no \"diagnostics\" list)")
+        raise ReportError(f'{path}: not a `mmlint check --format json` report (no "diagnostics" list)')
     for index, entry in enumerate(diagnostics):
         if not (
             isinstance(entry, dict)

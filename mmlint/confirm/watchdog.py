@@ -74,8 +74,13 @@ def sample_stack(thread: int) -> tuple[Frame, ...]:
 
 
 class Watchdog:
-    def __init__(self, threshold_s: float, on_stall: Callable[[Stall], None], current_test: Callable[[], str],
-                 interval_s: float | None = None) -> None:
+    def __init__(
+        self,
+        threshold_s: float,
+        on_stall: Callable[[Stall], None],
+        current_test: Callable[[], str],
+        interval_s: float | None = None,
+    ) -> None:
         self.threshold_s = threshold_s
         # A beat every half threshold: a stall is seen within 1.5 thresholds.
         # benchmarks/confirm_overhead.py (200 idle async tests, 2 shared cores):

@@ -33,7 +33,7 @@ def load_confirmations(path: Path) -> dict[str, Confirmation]:
     except JsonFileError as error:
         raise ConfirmedFileError(str(error)) from None
     if not isinstance(data, dict) or data.get("version") != 1 or not isinstance(data.get("findings"), list):
-        raise ConfirmedFileError(f"{path}: not a confirmation report (version 1 with a \"findings\" list)")
+        raise ConfirmedFileError(f'{path}: not a confirmation report (version 1 with a "findings" list)')
     found: dict[str, Confirmation] = {}
     for index, entry in enumerate(data["findings"]):
         confirmation = _confirmation(entry)
@@ -41,7 +41,10 @@ def load_confirmations(path: Path) -> dict[str, Confirmation]:
             raise ConfirmedFileError(f"{path}: finding {index} lacks a key, status or measurement of the right type")
         key = entry["key"]
         held = found.get(key)
-        if held is None or (_RANK[confirmation.status], confirmation.blocked_ms_max) > (_RANK[held.status], held.blocked_ms_max):
+        if held is None or (_RANK[confirmation.status], confirmation.blocked_ms_max) > (
+            _RANK[held.status],
+            held.blocked_ms_max,
+        ):
             found[key] = confirmation
     return found
 
@@ -61,8 +64,9 @@ def _is_number(value: object) -> TypeGuard[float]:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
-def apply_confirmations(diagnostics: Iterable[Diagnostic], confirmations: Mapping[str, Confirmation], *,
-                        drop_refuted: bool = False) -> tuple[Diagnostic, ...]:
+def apply_confirmations(
+    diagnostics: Iterable[Diagnostic], confirmations: Mapping[str, Confirmation], *, drop_refuted: bool = False
+) -> tuple[Diagnostic, ...]:
     """The diagnostics with a confirmed or refuted measurement attached (a
     finding no test reached stays as it was); refuted ones left out when
     ``drop_refuted``."""

@@ -73,10 +73,24 @@ KNOWLEDGE_SETS: tuple[KnowledgeSet, ...] = (
         "Synchronous HTTP clients (`requests`, `httpx`'s module functions, `urllib`).",
         _calls(
             "waits for a network round trip",
-            "requests.get", "requests.post", "requests.put", "requests.patch", "requests.delete",
-            "requests.head", "requests.options", "requests.request", "httpx.get", "httpx.post",
-            "httpx.put", "httpx.patch", "httpx.delete", "httpx.head", "httpx.request", "httpx.stream",
-            "urllib.request.urlopen", "urllib3.request",
+            "requests.get",
+            "requests.post",
+            "requests.put",
+            "requests.patch",
+            "requests.delete",
+            "requests.head",
+            "requests.options",
+            "requests.request",
+            "httpx.get",
+            "httpx.post",
+            "httpx.put",
+            "httpx.patch",
+            "httpx.delete",
+            "httpx.head",
+            "httpx.request",
+            "httpx.stream",
+            "urllib.request.urlopen",
+            "urllib3.request",
         ),
     ),
     KnowledgeSet(
@@ -85,8 +99,15 @@ KNOWLEDGE_SETS: tuple[KnowledgeSet, ...] = (
         "Running a child process and waiting for it.",
         _calls(
             "waits for a child process",
-            "subprocess.run", "subprocess.call", "subprocess.check_call", "subprocess.check_output",
-            "subprocess.getoutput", "subprocess.getstatusoutput", "os.system", "os.popen", "*.communicate",
+            "subprocess.run",
+            "subprocess.call",
+            "subprocess.check_call",
+            "subprocess.check_output",
+            "subprocess.getoutput",
+            "subprocess.getstatusoutput",
+            "os.system",
+            "os.popen",
+            "*.communicate",
         ),
     ),
     KnowledgeSet(
@@ -96,11 +117,22 @@ KNOWLEDGE_SETS: tuple[KnowledgeSet, ...] = (
         "named as a tokenizer (`self.tokenizer.encode`, `get_tokenizer().decode`, `tokenizer(text)`).",
         _calls(
             _TOKENIZE,
-            "*tokenizer.encode", "*tokenizer.decode", "*tokenizer.batch_decode", "*tokenizer.batch_encode_plus",
-            "*tokenizer.encode_plus", "*tokenizer.encode_batch", "*tokenizer.decode_batch",
-            "*tokenizer.convert_ids_to_tokens", "*tokenizer.convert_tokens_to_string", "*tokenizer.tokenize",
-            "*tokenizer().encode", "*tokenizer().decode", "*tokenizer().batch_decode", "*tokenizer().tokenize",
-            "*.tokenizer", "*tokenizer.__call__",
+            "*tokenizer.encode",
+            "*tokenizer.decode",
+            "*tokenizer.batch_decode",
+            "*tokenizer.batch_encode_plus",
+            "*tokenizer.encode_plus",
+            "*tokenizer.encode_batch",
+            "*tokenizer.decode_batch",
+            "*tokenizer.convert_ids_to_tokens",
+            "*tokenizer.convert_tokens_to_string",
+            "*tokenizer.tokenize",
+            "*tokenizer().encode",
+            "*tokenizer().decode",
+            "*tokenizer().batch_decode",
+            "*tokenizer().tokenize",
+            "*.tokenizer",
+            "*tokenizer.__call__",
         ),
         sized_by_input=True,
     ),
@@ -110,8 +142,11 @@ KNOWLEDGE_SETS: tuple[KnowledgeSet, ...] = (
         "Chat-template rendering: `apply_chat_template` and the harmony renderers.",
         _calls(
             _TEMPLATE,
-            "*.apply_chat_template", "*.render_conversation_for_completion", "*.render_conversation",
-            "*.render_conversation_for_training", "*.render_for_completion",
+            "*.apply_chat_template",
+            "*.render_conversation_for_completion",
+            "*.render_conversation",
+            "*.render_conversation_for_training",
+            "*.render_for_completion",
         ),
     ),
     KnowledgeSet(
@@ -122,11 +157,26 @@ KNOWLEDGE_SETS: tuple[KnowledgeSet, ...] = (
         "those, or the open and the decode together).",
         _calls(
             "decodes an image or video",
-            "PIL.Image.frombytes", "*image.load", "*img.load", "*open().load", "*open().convert", "*open().resize",
-            "cv2.imread", "cv2.imdecode", "cv2.VideoCapture",
-            "decord.VideoReader", "torchvision.io.read_video", "torchvision.io.read_image",
-            "torchvision.io.decode_image", "torchvision.io.decode_jpeg", "torchvision.io.VideoReader",
-            "*.get_frames_as_tensor", "*vr.get_batch", "*video_reader.get_batch", "*.load_image", "*.load_video",
+            "PIL.Image.frombytes",
+            "*image.load",
+            "*img.load",
+            "*open().load",
+            "*open().convert",
+            "*open().resize",
+            "cv2.imread",
+            "cv2.imdecode",
+            "cv2.VideoCapture",
+            "decord.VideoReader",
+            "torchvision.io.read_video",
+            "torchvision.io.read_image",
+            "torchvision.io.decode_image",
+            "torchvision.io.decode_jpeg",
+            "torchvision.io.VideoReader",
+            "*.get_frames_as_tensor",
+            "*vr.get_batch",
+            "*video_reader.get_batch",
+            "*.load_image",
+            "*.load_video",
         ),
     ),
     KnowledgeSet(
@@ -135,7 +185,12 @@ KNOWLEDGE_SETS: tuple[KnowledgeSet, ...] = (
         "Resizing and converting a decoded image, on a receiver named as an image (`image.resize`, `img.convert`).",
         _calls(
             "resizes or converts an image",
-            "*image.resize", "*img.resize", "*image.convert", "*img.convert", "*image.thumbnail", "*img.thumbnail",
+            "*image.resize",
+            "*img.resize",
+            "*image.convert",
+            "*img.convert",
+            "*image.thumbnail",
+            "*img.thumbnail",
         ),
     ),
     KnowledgeSet(
@@ -144,7 +199,11 @@ KNOWLEDGE_SETS: tuple[KnowledgeSet, ...] = (
         "Audio loading and decoding: `librosa`, `soundfile`, `torchaudio`, and `load_audio` helpers.",
         _calls(
             "decodes audio",
-            "librosa.load", "librosa.resample", "soundfile.read", "torchaudio.load", "*.load_audio",
+            "librosa.load",
+            "librosa.resample",
+            "soundfile.read",
+            "torchaudio.load",
+            "*.load_audio",
         ),
     ),
     KnowledgeSet(
@@ -167,8 +226,14 @@ KNOWLEDGE_SETS: tuple[KnowledgeSet, ...] = (
         "which never matches; sends are left out (a `zmq.asyncio` send is often not awaited).",
         _calls(
             "waits on a ZeroMQ socket",
-            "*.recv_multipart", "*.recv_pyobj", "*.recv_json", "*.recv_string", "*.recv_serialized",
-            "*context.term", "*ctx.term", "zmq.Context.term",
+            "*.recv_multipart",
+            "*.recv_pyobj",
+            "*.recv_json",
+            "*.recv_string",
+            "*.recv_serialized",
+            "*context.term",
+            "*ctx.term",
+            "zmq.Context.term",
         ),
     ),
     KnowledgeSet(
@@ -177,7 +242,10 @@ KNOWLEDGE_SETS: tuple[KnowledgeSet, ...] = (
         "Synchronous ZeroMQ sends: opt-in, since a `zmq.asyncio` socket's send is often left unawaited.",
         _calls(
             "may wait on a ZeroMQ socket",
-            "*.send_multipart", "*.send_pyobj", "*.send_json", "*.send_string",
+            "*.send_multipart",
+            "*.send_pyobj",
+            "*.send_json",
+            "*.send_string",
         ),
     ),
     KnowledgeSet(
@@ -187,9 +255,20 @@ KNOWLEDGE_SETS: tuple[KnowledgeSet, ...] = (
         "(`self.thread.join()`, `done_event.wait()`, `result_queue.get()`, `lock.acquire()`).",
         _calls(
             "waits for another thread or process",
-            "*thread.join", "*process.join", "*proc.join", "*worker.join", "*event.wait", "*barrier.wait",
-            "*condition.wait", "*cond.wait", "*queue.get", "*queue.join", "*lock.acquire", "*semaphore.acquire",
-            "*proc.wait", "*process.wait",
+            "*thread.join",
+            "*process.join",
+            "*proc.join",
+            "*worker.join",
+            "*event.wait",
+            "*barrier.wait",
+            "*condition.wait",
+            "*cond.wait",
+            "*queue.get",
+            "*queue.join",
+            "*lock.acquire",
+            "*semaphore.acquire",
+            "*proc.wait",
+            "*process.wait",
         ),
     ),
     KnowledgeSet(
@@ -199,7 +278,8 @@ KNOWLEDGE_SETS: tuple[KnowledgeSet, ...] = (
         "pattern; `future.result()` by name alone is not matched (an asyncio future is done once awaited).",
         _calls(
             "waits for a future",
-            "concurrent.futures.wait", "concurrent.futures.as_completed",
+            "concurrent.futures.wait",
+            "concurrent.futures.as_completed",
         ),
     ),
     KnowledgeSet(
@@ -208,8 +288,11 @@ KNOWLEDGE_SETS: tuple[KnowledgeSet, ...] = (
         "`torch.distributed` barriers and store waits, `torch.cuda.synchronize`.",
         _calls(
             "waits for other ranks or the GPU",
-            "torch.distributed.barrier", "torch.distributed.monitored_barrier", "*store.wait",
-            "torch.cuda.synchronize", "*stream.synchronize",
+            "torch.distributed.barrier",
+            "torch.distributed.monitored_barrier",
+            "*store.wait",
+            "torch.cuda.synchronize",
+            "*stream.synchronize",
         ),
     ),
     KnowledgeSet(
@@ -224,8 +307,14 @@ KNOWLEDGE_SETS: tuple[KnowledgeSet, ...] = (
         "Whole-buffer compression and decompression (`zlib`, `gzip`, `lzma`, `bz2`).",
         _calls(
             "compresses or decompresses a buffer",
-            "zlib.compress", "zlib.decompress", "gzip.compress", "gzip.decompress", "lzma.compress",
-            "lzma.decompress", "bz2.compress", "bz2.decompress",
+            "zlib.compress",
+            "zlib.decompress",
+            "gzip.compress",
+            "gzip.decompress",
+            "lzma.compress",
+            "lzma.decompress",
+            "bz2.compress",
+            "bz2.decompress",
         ),
         sized_by_input=True,
         light_when_short=True,
@@ -236,13 +325,29 @@ KNOWLEDGE_SETS: tuple[KnowledgeSet, ...] = (
         "Whole-payload base64 and digests (`base64.b64decode`, `hashlib.sha256(data)`), as of request media.",
         _calls(
             "decodes or encodes a whole payload",
-            "base64.b64decode", "base64.b64encode", "base64.urlsafe_b64decode", "base64.urlsafe_b64encode",
-            "base64.decodebytes", "base64.encodebytes", "pybase64.b64decode", "pybase64.b64encode",
+            "base64.b64decode",
+            "base64.b64encode",
+            "base64.urlsafe_b64decode",
+            "base64.urlsafe_b64encode",
+            "base64.decodebytes",
+            "base64.encodebytes",
+            "pybase64.b64decode",
+            "pybase64.b64encode",
         )
         + _calls(
             "hashes a whole payload",
-            "hashlib.md5", "hashlib.sha1", "hashlib.sha224", "hashlib.sha256", "hashlib.sha384", "hashlib.sha512",
-            "hashlib.blake2b", "hashlib.blake2s", "hashlib.sha3_256", "hashlib.new", "xxhash.xxh64", "xxhash.xxh3_64",
+            "hashlib.md5",
+            "hashlib.sha1",
+            "hashlib.sha224",
+            "hashlib.sha256",
+            "hashlib.sha384",
+            "hashlib.sha512",
+            "hashlib.blake2b",
+            "hashlib.blake2s",
+            "hashlib.sha3_256",
+            "hashlib.new",
+            "xxhash.xxh64",
+            "xxhash.xxh3_64",
         ),
         sized_by_input=True,
         light_when_short=True,
@@ -255,7 +360,11 @@ KNOWLEDGE_SETS: tuple[KnowledgeSet, ...] = (
         "whatever its input.",
         _calls(
             "hashes a password (slow by design)",
-            "bcrypt.hashpw", "bcrypt.checkpw", "bcrypt.kdf", "hashlib.pbkdf2_hmac", "hashlib.scrypt",
+            "bcrypt.hashpw",
+            "bcrypt.checkpw",
+            "bcrypt.kdf",
+            "hashlib.pbkdf2_hmac",
+            "hashlib.scrypt",
         ),
     ),
     KnowledgeSet(
@@ -272,10 +381,23 @@ KNOWLEDGE_SETS: tuple[KnowledgeSet, ...] = (
         "(`conn.execute`, `cursor.fetchall`). An `aiosqlite` call is awaited, which never matches.",
         _calls(
             "makes a database query",
-            "sqlite3.connect", "*conn.execute", "*connection.execute", "*cursor.execute", "*cur.execute",
-            "*conn.executemany", "*cursor.executemany", "*conn.executescript", "*conn.commit", "*connection.commit",
-            "*cursor.fetchall", "*cursor.fetchone", "*cursor.fetchmany", "*cur.fetchall", "*cur.fetchone",
-            "*conn.execute().fetchall", "*conn.execute().fetchone",
+            "sqlite3.connect",
+            "*conn.execute",
+            "*connection.execute",
+            "*cursor.execute",
+            "*cur.execute",
+            "*conn.executemany",
+            "*cursor.executemany",
+            "*conn.executescript",
+            "*conn.commit",
+            "*connection.commit",
+            "*cursor.fetchall",
+            "*cursor.fetchone",
+            "*cursor.fetchmany",
+            "*cur.fetchall",
+            "*cur.fetchone",
+            "*conn.execute().fetchall",
+            "*conn.execute().fetchone",
         ),
     ),
     KnowledgeSet(
@@ -285,12 +407,24 @@ KNOWLEDGE_SETS: tuple[KnowledgeSet, ...] = (
         "`Grammar.from_*`, `outlines`' generators and guides.",
         _calls(
             "compiles a grammar",
-            "*.compile_json_schema", "*.compile_grammar", "*.compile_regex", "*.compile_builtin_json_grammar",
-            "*.compile_structural_tag", "xgrammar.Grammar.from_ebnf", "xgrammar.Grammar.from_json_schema",
-            "xgrammar.Grammar.from_regex", "outlines.generate.json", "outlines.generate.regex",
-            "outlines.generate.choice", "outlines.generate.cfg", "outlines.generate.format",
-            "outlines.fsm.guide.RegexGuide", "outlines.fsm.guide.RegexGuide.from_regex", "outlines.fsm.guide.CFGGuide",
-            "outlines.processors.JSONLogitsProcessor", "outlines.processors.RegexLogitsProcessor",
+            "*.compile_json_schema",
+            "*.compile_grammar",
+            "*.compile_regex",
+            "*.compile_builtin_json_grammar",
+            "*.compile_structural_tag",
+            "xgrammar.Grammar.from_ebnf",
+            "xgrammar.Grammar.from_json_schema",
+            "xgrammar.Grammar.from_regex",
+            "outlines.generate.json",
+            "outlines.generate.regex",
+            "outlines.generate.choice",
+            "outlines.generate.cfg",
+            "outlines.generate.format",
+            "outlines.fsm.guide.RegexGuide",
+            "outlines.fsm.guide.RegexGuide.from_regex",
+            "outlines.fsm.guide.CFGGuide",
+            "outlines.processors.JSONLogitsProcessor",
+            "outlines.processors.RegexLogitsProcessor",
             "outlines.processors.CFGLogitsProcessor",
         ),
     ),
@@ -302,8 +436,13 @@ KNOWLEDGE_SETS: tuple[KnowledgeSet, ...] = (
         "blocks, a `grpc.aio` stub's call is awaited, which never matches.",
         _calls(
             "waits for a remote call",
-            "rpyc.connect", "rpyc.classic.connect", "rpyc.connect_by_service", "*conn.root.*",
-            "*connection.root.*", "*stub.[A-Z]*", "*channel_ready_future().result",
+            "rpyc.connect",
+            "rpyc.classic.connect",
+            "rpyc.connect_by_service",
+            "*conn.root.*",
+            "*connection.root.*",
+            "*stub.[A-Z]*",
+            "*channel_ready_future().result",
         ),
     ),
     KnowledgeSet(
@@ -328,8 +467,18 @@ KNOWLEDGE_SETS: tuple[KnowledgeSet, ...] = (
         "`json.load`, `torch.load`, `safetensors`' `load_file`; removing or copying a tree (`shutil.rmtree`).",
         _calls(
             "reads or writes a file",
-            "open", "io.open", "*.read_text", "*.read_bytes", "*.write_text", "*.write_bytes", "json.load",
-            "pickle.load", "torch.load", "torch.save", "safetensors.torch.load_file", "numpy.load",
+            "open",
+            "io.open",
+            "*.read_text",
+            "*.read_bytes",
+            "*.write_text",
+            "*.write_bytes",
+            "json.load",
+            "pickle.load",
+            "torch.load",
+            "torch.save",
+            "safetensors.torch.load_file",
+            "numpy.load",
         )
         + _calls("walks and changes a directory tree", "shutil.rmtree", "shutil.copytree"),
     ),
@@ -359,12 +508,24 @@ class KnownType:
 
     @property
     def patterns(self) -> tuple[str, ...]:
-        return tuple(f"{provenance}{TYPE_SEPARATOR}{method}" for provenance in self.provenances for method in self.methods)
+        return tuple(
+            f"{provenance}{TYPE_SEPARATOR}{method}" for provenance in self.provenances for method in self.methods
+        )
 
 
 _TOKENIZER_METHODS = (
-    "__call__", "encode", "decode", "batch_decode", "batch_encode_plus", "encode_plus", "encode_batch",
-    "decode_batch", "tokenize", "convert_ids_to_tokens", "convert_tokens_to_string", "apply_chat_template",
+    "__call__",
+    "encode",
+    "decode",
+    "batch_decode",
+    "batch_encode_plus",
+    "encode_plus",
+    "encode_batch",
+    "decode_batch",
+    "tokenize",
+    "convert_ids_to_tokens",
+    "convert_tokens_to_string",
+    "apply_chat_template",
 )
 _HTTP_METHODS = ("get", "post", "put", "patch", "delete", "head", "options", "request", "send", "stream", "urlopen")
 _ZMQ_RECEIVES = ("recv", "recv_multipart", "recv_pyobj", "recv_json", "recv_string", "recv_serialized", "poll")
@@ -373,8 +534,11 @@ KNOWN_TYPES: tuple[KnownType, ...] = (
     KnownType(
         "tokenizers",
         (
-            "transformers.*Tokenizer*()", "tokenizers.*()", "*.get_tokenizer()",
-            "<unknown>.tokenizer", "<unknown>._tokenizer",
+            "transformers.*Tokenizer*()",
+            "tokenizers.*()",
+            "*.get_tokenizer()",
+            "<unknown>.tokenizer",
+            "<unknown>._tokenizer",
         ),
         _TOKENIZER_METHODS,
         _TOKENIZE,
@@ -388,7 +552,13 @@ KNOWN_TYPES: tuple[KnownType, ...] = (
     ),
     KnownType(
         "http-sync",
-        ("requests.Session()", "requests.session()", "requests.sessions.Session()", "httpx.Client()", "urllib3.PoolManager()"),
+        (
+            "requests.Session()",
+            "requests.session()",
+            "requests.sessions.Session()",
+            "httpx.Client()",
+            "urllib3.PoolManager()",
+        ),
         _HTTP_METHODS,
         "waits for a network round trip",
     ),
@@ -412,7 +582,9 @@ KNOWN_TYPES: tuple[KnownType, ...] = (
     ),
 )
 
-_TYPE_CALLS = tuple((known.set_name, KnownCall(pattern, known.reason)) for known in KNOWN_TYPES for pattern in known.patterns)
+_TYPE_CALLS = tuple(
+    (known.set_name, KnownCall(pattern, known.reason)) for known in KNOWN_TYPES for pattern in known.patterns
+)
 _SIZED_TYPE_PATTERNS = frozenset(pattern for known in KNOWN_TYPES if known.sized_by_input for pattern in known.patterns)
 
 
@@ -440,7 +612,10 @@ REASONS = {call.pattern: call.reason for entry in KNOWLEDGE_SETS for call in ent
 REASONS.update((call.pattern, call.reason) for _, call in _TYPE_CALLS)
 SET_OF_PATTERN = {call.pattern: entry.name for entry in KNOWLEDGE_SETS for call in entry.calls}
 SET_OF_PATTERN.update((call.pattern, set_name) for set_name, call in _TYPE_CALLS)
-SIZED_BY_INPUT = frozenset(call.pattern for entry in KNOWLEDGE_SETS if entry.sized_by_input for call in entry.calls) | _SIZED_TYPE_PATTERNS
+SIZED_BY_INPUT = (
+    frozenset(call.pattern for entry in KNOWLEDGE_SETS if entry.sized_by_input for call in entry.calls)
+    | _SIZED_TYPE_PATTERNS
+)
 LIGHT_WHEN_SHORT = frozenset(call.pattern for entry in KNOWLEDGE_SETS if entry.light_when_short for call in entry.calls)
 
 

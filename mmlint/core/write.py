@@ -59,7 +59,11 @@ _TEMP_CHARACTERS = "abcdefghijklmnopqrstuvwxyz0123456789_"
 LEFTOVER_AGE_SECONDS = 120.0
 
 # Reading and replacing through directory descriptors needs these (POSIX).
-SAFE_REPLACE = {os.open, os.stat, os.rename, os.unlink} <= os.supports_dir_fd and hasattr(os, "O_NOFOLLOW") and hasattr(os, "O_DIRECTORY")
+SAFE_REPLACE = (
+    {os.open, os.stat, os.rename, os.unlink} <= os.supports_dir_fd
+    and hasattr(os, "O_NOFOLLOW")
+    and hasattr(os, "O_DIRECTORY")
+)
 
 
 class ChangedMeanwhile(OSError):
@@ -149,7 +153,9 @@ def write_report(path: Path, data: bytes) -> None:
         os.close(dir_fd)
 
 
-_LINK_REFUSED = "it is a symbolic link; mmlint does not write a report through one (remove it, or name the file it leads to)"
+_LINK_REFUSED = (
+    "it is a symbolic link; mmlint does not write a report through one (remove it, or name the file it leads to)"
+)
 
 
 def _system_link(path: Path) -> bool:
@@ -178,7 +184,7 @@ def _write_into(path: Path, dir_fd: int | None, data: bytes, *, follow: bool) ->
         os.set_blocking(fd, True)  # a reader that is slow to take the report is waited for
         view = memoryview(data)
         while view:
-            view = view[os.write(fd, view):]
+            view = view[os.write(fd, view) :]
     finally:
         os.close(fd)
 
@@ -407,8 +413,9 @@ def _create_temp(dir_fd: int | None, name: str) -> tuple[str, int]:
     raise FileExistsError(errno.EEXIST, "no unused temporary file name")
 
 
-def remove_leftovers(directory: Path, *, names: frozenset[str] | None = None,
-                     min_age: float = LEFTOVER_AGE_SECONDS) -> list[Path]:
+def remove_leftovers(
+    directory: Path, *, names: frozenset[str] | None = None, min_age: float = LEFTOVER_AGE_SECONDS
+) -> list[Path]:
     """Remove mmlint's temporary files in ``directory`` that no live run is
     writing and that are at least ``min_age`` seconds old (for ``names``' files
     only, when given); return the ones removed. Never raises."""

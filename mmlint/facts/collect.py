@@ -148,8 +148,14 @@ class _Context:
 
     __slots__ = ("chain", "class_node", "frame", "names", "owner")
 
-    def __init__(self, names: NameScope, chain: tuple[ScopeKind, ...], frame: Frame | None, owner: tuple[Owner, ...],
-                 class_node: cst.ClassDef | None = None) -> None:
+    def __init__(
+        self,
+        names: NameScope,
+        chain: tuple[ScopeKind, ...],
+        frame: Frame | None,
+        owner: tuple[Owner, ...],
+        class_node: cst.ClassDef | None = None,
+    ) -> None:
         self.names = names  # the name scope bindings go to
         # Scope kinds from here outward up to the one that decides whether
         # `await` is allowed (comprehensions are looked through).
@@ -178,16 +184,55 @@ class _PendingAsyncDef:
 # Field names that never hold code.
 _SKIPPED_FIELDS = frozenset(
     {
-        "lpar", "rpar", "leading_lines", "lines_after_decorators", "header", "footer", "trailing_whitespace",
-        "comma", "semicolon", "operator", "dot", "equal", "colon", "newline", "asynchronous", "star",
-        "first_colon", "second_colon", "separator", "trailing_comma", "relative", "leading_whitespace",
-        "last_line", "comment", "posonly_ind", "keyword", "conversion", "start", "end", "value_whitespace",
+        "lpar",
+        "rpar",
+        "leading_lines",
+        "lines_after_decorators",
+        "header",
+        "footer",
+        "trailing_whitespace",
+        "comma",
+        "semicolon",
+        "operator",
+        "dot",
+        "equal",
+        "colon",
+        "newline",
+        "asynchronous",
+        "star",
+        "first_colon",
+        "second_colon",
+        "separator",
+        "trailing_comma",
+        "relative",
+        "leading_whitespace",
+        "last_line",
+        "comment",
+        "posonly_ind",
+        "keyword",
+        "conversion",
+        "start",
+        "end",
+        "value_whitespace",
     }
 )
 # Nodes with nothing below them that any fact needs.
 _LEAVES = frozenset(
-    {cst.Name, cst.SimpleString, cst.Integer, cst.Float, cst.Imaginary, cst.Ellipsis, cst.Pass, cst.Break,
-     cst.Continue, cst.FormattedStringText, cst.ImportStar, cst.ParamStar, cst.ParamSlash}
+    {
+        cst.Name,
+        cst.SimpleString,
+        cst.Integer,
+        cst.Float,
+        cst.Imaginary,
+        cst.Ellipsis,
+        cst.Pass,
+        cst.Break,
+        cst.Continue,
+        cst.FormattedStringText,
+        cst.ImportStar,
+        cst.ParamStar,
+        cst.ParamSlash,
+    }
 )
 _FIELDS: dict[type, tuple[str, ...]] = {}
 
@@ -308,7 +353,9 @@ class FileWalk:
             _push(decorator, ctx, link, stack)
         return True
 
-    def _parameters(self, params: cst.Parameters, body_names: NameScope, outer: _Context, link: Link, stack: _Stack) -> None:
+    def _parameters(
+        self, params: cst.Parameters, body_names: NameScope, outer: _Context, link: Link, stack: _Stack
+    ) -> None:
         """Parameter names bind in the body's scope; defaults and annotations
         are evaluated where the def (or lambda) is."""
         params_link = (params, link)
@@ -343,7 +390,11 @@ class FileWalk:
         return True
 
     def _comprehension(
-        self, node: cst.ListComp | cst.SetComp | cst.DictComp | cst.GeneratorExp, ctx: _Context, link: Link, stack: _Stack
+        self,
+        node: cst.ListComp | cst.SetComp | cst.DictComp | cst.GeneratorExp,
+        ctx: _Context,
+        link: Link,
+        stack: _Stack,
     ) -> bool:
         """The element, targets, conditions and inner loops run in the
         comprehension's own scope; the first loop's iterable in the enclosing one."""
@@ -390,7 +441,9 @@ class FileWalk:
             ctx.frame.assigns.append(node)
         return False
 
-    def _binding_target(self, node: cst.AnnAssign | cst.AugAssign | cst.NamedExpr, ctx: _Context, link: Link, stack: _Stack) -> bool:
+    def _binding_target(
+        self, node: cst.AnnAssign | cst.AugAssign | cst.NamedExpr, ctx: _Context, link: Link, stack: _Stack
+    ) -> bool:
         self._bind_targets(ctx, node.target)
         return False
 
@@ -402,7 +455,9 @@ class FileWalk:
         self._bind_targets(ctx, node.name)  # `with ... as x`, `except ... as x`
         return True
 
-    def _type_parameter(self, node: cst.TypeVar | cst.TypeVarTuple | cst.ParamSpec, ctx: _Context, link: Link, stack: _Stack) -> bool:
+    def _type_parameter(
+        self, node: cst.TypeVar | cst.TypeVarTuple | cst.ParamSpec, ctx: _Context, link: Link, stack: _Stack
+    ) -> bool:
         bind(ctx.names, node.name.value)
         return False
 
@@ -713,7 +768,6 @@ def _expr_path(node: cst.BaseExpression) -> str | None:
 
 def _unsubscripted(expr: cst.BaseExpression) -> cst.BaseExpression:
     return expr.value if isinstance(expr, cst.Subscript) else expr
-
 
 
 # node type -> its handler (the node's own type as first argument); True: its children are pushed already.

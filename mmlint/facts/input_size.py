@@ -67,8 +67,15 @@ from mmlint.facts.shape_words import is_bounded_slice, is_constant_name
 # ``data``, ``body``, ``content``, ``image``, ``payload``.
 _IDENTIFIER, _NAME, _PATH, _HOST = "an identifier", "a name", "a file path", "a host name"
 SHORT_NAMES: Final = {
-    "id": _IDENTIFIER, "rid": _IDENTIFIER, "uid": _IDENTIFIER, "uuid": _IDENTIFIER, "name": _NAME,
-    "path": _PATH, "filename": _PATH, "host": _HOST, "hostname": _HOST,
+    "id": _IDENTIFIER,
+    "rid": _IDENTIFIER,
+    "uid": _IDENTIFIER,
+    "uuid": _IDENTIFIER,
+    "name": _NAME,
+    "path": _PATH,
+    "filename": _PATH,
+    "host": _HOST,
+    "hostname": _HOST,
 }
 SHORT_SUFFIXES: Final = {"_id": _IDENTIFIER, "_name": _NAME, "_path": _PATH, "_filename": _PATH}
 
@@ -77,12 +84,26 @@ SHORT_SUFFIXES: Final = {"_id": _IDENTIFIER, "_name": _NAME, "_path": _PATH, "_f
 # and of those whose cost is only their input's size (mmlint.core.knowledge's
 # ``light_when_short`` sets: digests, base64, compression): ``sha256`` of
 # ``hashlib.sha256``.
-SIZED_NAMES: Final = frozenset(pattern.rsplit("::", 1)[-1].rsplit(".", 1)[-1] for pattern in SIZED_BY_INPUT) - {"__call__"}
+SIZED_NAMES: Final = frozenset(pattern.rsplit("::", 1)[-1].rsplit(".", 1)[-1] for pattern in SIZED_BY_INPUT) - {
+    "__call__"
+}
 LIGHT_WHEN_SHORT_NAMES: Final = frozenset(pattern.rsplit(".", 1)[-1] for pattern in LIGHT_WHEN_SHORT)
 
 # Methods whose value is about as long as their receiver and arguments.
 _KEEPING_METHODS: Final = frozenset(
-    {"encode", "decode", "lower", "upper", "casefold", "strip", "lstrip", "rstrip", "removeprefix", "removesuffix", "format"}
+    {
+        "encode",
+        "decode",
+        "lower",
+        "upper",
+        "casefold",
+        "strip",
+        "lstrip",
+        "rstrip",
+        "removeprefix",
+        "removesuffix",
+        "format",
+    }
 )
 # An http(s) URL: its length is bounded by what servers and clients accept
 # (a few kilobytes), and it is no ``data:`` URL.
@@ -170,7 +191,10 @@ class InputBounds:
         if _is_bounded_value(node):
             return ""
         if isinstance(node, ast.JoinedStr):
-            return self._all([part for value in node.values if isinstance(value, ast.FormattedValue) for part in _formatted(value)], depth)
+            return self._all(
+                [part for value in node.values if isinstance(value, ast.FormattedValue) for part in _formatted(value)],
+                depth,
+            )
         if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mod)):
             return self._all([node.left, node.right], depth)
         if isinstance(node, ast.IfExp):
@@ -211,7 +235,12 @@ class InputBounds:
             return None
         if func.attr in _KEEPING_METHODS:
             return self._all([func.value, *node.args, *keywords], depth)
-        if func.attr == "join" and len(node.args) == 1 and not keywords and isinstance(node.args[0], (ast.List, ast.Tuple)):
+        if (
+            func.attr == "join"
+            and len(node.args) == 1
+            and not keywords
+            and isinstance(node.args[0], (ast.List, ast.Tuple))
+        ):
             return self._all([func.value, node.args[0]], depth)
         return None
 
@@ -296,7 +325,11 @@ def _unassigned(text: str, statements: list[ast.stmt]) -> Iterator[tuple[str, Po
     if not statements:
         return
     for node in _own_nodes(statements):
-        if isinstance(node, (ast.Name, ast.Attribute)) and not isinstance(node.ctx, ast.Load) and dotted_name(node) == text:
+        if (
+            isinstance(node, (ast.Name, ast.Attribute))
+            and not isinstance(node.ctx, ast.Load)
+            and dotted_name(node) == text
+        ):
             return
         if isinstance(node, (ast.Global, ast.Nonlocal)) and text.split(".", 1)[0] in node.names:
             return
@@ -354,7 +387,12 @@ def _formatted(value: ast.FormattedValue) -> list[ast.expr]:
     """The expressions of a replacement field, its format spec's included (``{x:>{width}}``)."""
     parts: list[ast.expr] = [value.value]
     if isinstance(value.format_spec, ast.JoinedStr):
-        parts += [part for inner in value.format_spec.values if isinstance(inner, ast.FormattedValue) for part in _formatted(inner)]
+        parts += [
+            part
+            for inner in value.format_spec.values
+            if isinstance(inner, ast.FormattedValue)
+            for part in _formatted(inner)
+        ]
     return parts
 
 
@@ -389,4 +427,13 @@ def _is_negative(node: ast.expr) -> bool:
     return isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub) and _is_negative(node.left)
 
 
-__all__ = ["LIGHT_WHEN_SHORT_NAMES", "SHORT_NAMES", "SHORT_SUFFIXES", "SIZED_NAMES", "InputBounds", "has_bounded_input", "short_meaning", "url_tested"]
+__all__ = [
+    "LIGHT_WHEN_SHORT_NAMES",
+    "SHORT_NAMES",
+    "SHORT_SUFFIXES",
+    "SIZED_NAMES",
+    "InputBounds",
+    "has_bounded_input",
+    "short_meaning",
+    "url_tested",
+]

@@ -35,7 +35,6 @@ TIMEOUT_CONTEXTS = frozenset({"asyncio.timeout", "asyncio.timeout_at", "async_ti
 FUTURE_FACTORIES = frozenset({"concurrent.futures.Future", "asyncio.run_coroutine_threadsafe"})
 
 
-
 @dataclass(eq=False)
 class Frame:
     """What one function, lambda or class body holds directly (nested bodies
@@ -290,4 +289,6 @@ class BodyBuilder:
             if isinstance(item.item, cst.Call):
                 text = dotted_text(item.item.func)
                 if text is not None and self.walk.resolve_dotted(text, self.imports_seen) in TIMEOUT_CONTEXTS:
-                    self.timeouts.append(TimeoutFact("timeout", self.walk.span(item.item), None, body, short_text(item.item)))
+                    self.timeouts.append(
+                        TimeoutFact("timeout", self.walk.span(item.item), None, body, short_text(item.item))
+                    )

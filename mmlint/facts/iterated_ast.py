@@ -27,7 +27,9 @@ import ast
 from dataclasses import dataclass, field
 
 # Builtins that iterate their argument to the end (or, `next`, one step).
-CONSUMERS = frozenset({"list", "tuple", "set", "frozenset", "dict", "sorted", "sum", "any", "all", "min", "max", "next"})
+CONSUMERS = frozenset(
+    {"list", "tuple", "set", "frozenset", "dict", "sorted", "sum", "any", "all", "min", "max", "next"}
+)
 CONSUMING_METHODS = frozenset({"join", "extend"})
 # Builtins that wrap an iterable lazily: iterated when they are.
 WRAPPERS = frozenset({"enumerate", "zip", "iter", "reversed", "map", "filter"})

@@ -287,7 +287,9 @@ class _Walk:
         _push_all(node.decorator_list, _Ctx(ctx.names, ctx.frame, ctx.owner, False, False), stack)
         return True
 
-    def _comprehension(self, node: ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp, ctx: _Ctx, stack: _Stack) -> bool:
+    def _comprehension(
+        self, node: ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp, ctx: _Ctx, stack: _Stack
+    ) -> bool:
         """Element, targets, conditions and inner loops in the comprehension's
         own scope; the first iterable in the enclosing one."""
         inner = _Ctx(NameScope(COMPREHENSION_SCOPE, ctx.names), ctx.frame, ctx.owner, False, ctx.in_loop)
@@ -370,7 +372,9 @@ class _Walk:
             frame.has_loop = True
             if not isinstance(node, ast.While):
                 frame.iterated.roots.append(node.iter)
-            if not frame.unbounded_loop and not (isinstance(node, (ast.For, ast.AsyncFor)) and is_bounded_iterable(node.iter)):
+            if not frame.unbounded_loop and not (
+                isinstance(node, (ast.For, ast.AsyncFor)) and is_bounded_iterable(node.iter)
+            ):
                 frame.unbounded_loop = self._loop_description(node)
         _push_children(node, _Ctx(ctx.names, ctx.frame, ctx.owner, ctx.at_module, True), stack)
         return True
@@ -406,7 +410,11 @@ class _Walk:
         if isinstance(name, ast.Name):
             bind(ctx.names, name.id)
         type_params = getattr(node, "type_params", ())
-        inner = _Ctx(NameScope(ANNOTATION_SCOPE, ctx.names), ctx.frame, ctx.owner, False, ctx.in_loop) if type_params else ctx
+        inner = (
+            _Ctx(NameScope(ANNOTATION_SCOPE, ctx.names), ctx.frame, ctx.owner, False, ctx.in_loop)
+            if type_params
+            else ctx
+        )
         _push(getattr(node, "value", None), inner, stack)
         _push_all(type_params, inner, stack)
         return True
@@ -508,7 +516,9 @@ class _Walk:
             self.handed.extend(handed_functions(node))
         if name:  # as mmlint.facts.shapes.lifespans_handed
             self.handed.extend(
-                (tail, "lifespan") for keyword in node.keywords if keyword.arg == "lifespan" and (tail := dotted_tail(keyword.value))
+                (tail, "lifespan")
+                for keyword in node.keywords
+                if keyword.arg == "lifespan" and (tail := dotted_tail(keyword.value))
             )
         stack.extend((child, ctx) for child in reversed(call_arguments(node)))
         stack.append((func, ctx))
@@ -551,7 +561,9 @@ class _Walk:
             sync_defs=tuple(self._sync_def(pending) for pending in self.defs),
             imports=tuple(self.imports),
             classes=tuple(
-                ClassInfo(c.name, c.bases, c.methods, c.line, tuple(dict.fromkeys(self.class_attributes.get(c.name, ()))))
+                ClassInfo(
+                    c.name, c.bases, c.methods, c.line, tuple(dict.fromkeys(self.class_attributes.get(c.name, ())))
+                )
                 for c in self.classes
             ),
             functions=tuple(self.functions),
@@ -565,7 +577,9 @@ class _Walk:
                 for target, (sync, async_, wrapper), holder in self.twin_assignments
             ),
             module_calls=tuple(
-                CallRef(self._dotted_callee(call, seen), callee_ref(call.func, scope), len(call.args) + len(call.keywords))
+                CallRef(
+                    self._dotted_callee(call, seen), callee_ref(call.func, scope), len(call.args) + len(call.keywords)
+                )
                 for call, scope, seen in self.module_calls
             ),
         )
@@ -577,7 +591,9 @@ class _Walk:
         bounds = InputBounds(node)
         bounded = {id(call): _input_size(bounds, call) for call, _, _ in frame.calls}
         enclosing = owner[:-1]
-        class_name = ".".join(p.name for p in enclosing) if enclosing and all(p.kind == model.CLASS for p in enclosing) else None
+        class_name = (
+            ".".join(p.name for p in enclosing) if enclosing and all(p.kind == model.CLASS for p in enclosing) else None
+        )
         return SyncDef(
             name=node.name,
             qualname=qualname(owner),
@@ -621,8 +637,10 @@ class _Walk:
             return class_name is not None
         if ref.kind in (NAME, DOTTED):
             head = ref.text.split(".", 1)[0]
-            return head in self.module_bindings and head not in self._assigned_set and (
-                ref.kind == NAME or head not in self._function_set
+            return (
+                head in self.module_bindings
+                and head not in self._assigned_set
+                and (ref.kind == NAME or head not in self._function_set)
             )
         return ref.text.isidentifier() and f"{qualname(owner)}.<locals>.{ref.text}" in self.async_qualnames
 
@@ -719,7 +737,9 @@ class _Walk:
         positional = [*args.posonlyargs, *args.args]
         defaults: list[ast.expr | None] = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
         found = [
-            self._parameter(param, POSITIONAL_ONLY if index < len(args.posonlyargs) else POSITIONAL_OR_KEYWORD, default, def_line)
+            self._parameter(
+                param, POSITIONAL_ONLY if index < len(args.posonlyargs) else POSITIONAL_OR_KEYWORD, default, def_line
+            )
             for index, (param, default) in enumerate(zip(positional, defaults))
         ]
         if args.vararg is not None:
@@ -775,7 +795,7 @@ class _Walk:
         if line == end_line:
             chunk = lines[line - 1][column:end_column]
         else:
-            chunk = lines[line - 1][column:] + b"".join(lines[line:end_line - 1]) + lines[end_line - 1][:end_column]
+            chunk = lines[line - 1][column:] + b"".join(lines[line : end_line - 1]) + lines[end_line - 1][:end_column]
         return chunk.decode("utf-8", "surrogatepass")
 
     def _bounds(self, node: ast.expr) -> tuple[int, int, int, int]:
@@ -787,9 +807,9 @@ class _Walk:
         while True:
             before = _before(lines, line, column)
             after = _after(lines, end_line, end_column)
-            if before is None or after is None or lines[before[0] - 1][before[1]:before[1] + 1] != b"(":
+            if before is None or after is None or lines[before[0] - 1][before[1] : before[1] + 1] != b"(":
                 return line, column, end_line, end_column
-            if lines[after[0] - 1][after[1]:after[1] + 1] != b")" or _calls_or_subscripts(lines, before):
+            if lines[after[0] - 1][after[1] : after[1] + 1] != b")" or _calls_or_subscripts(lines, before):
                 return line, column, end_line, end_column
             line, column, end_line, end_column = before[0], before[1], after[0], after[1] + 1
 
@@ -830,7 +850,7 @@ def _calls_or_subscripts(lines: list[bytes], paren: tuple[int, int]) -> bool:
     found = _before(lines, paren[0], paren[1])
     if found is None:
         return False
-    char = lines[found[0] - 1][found[1]:found[1] + 1]
+    char = lines[found[0] - 1][found[1] : found[1] + 1]
     if char in (b")", b"]"):
         return True
     if not (char.isalnum() or char == b"_" or char >= b"\x80"):
@@ -842,8 +862,31 @@ def _calls_or_subscripts(lines: list[bytes], paren: tuple[int, int]) -> bool:
 
 
 _KEYWORDS = frozenset(
-    {"in", "not", "and", "or", "is", "if", "else", "elif", "return", "yield", "await", "lambda", "for", "while",
-     "assert", "del", "from", "import", "raise", "with", "as", "case", "match"}
+    {
+        "in",
+        "not",
+        "and",
+        "or",
+        "is",
+        "if",
+        "else",
+        "elif",
+        "return",
+        "yield",
+        "await",
+        "lambda",
+        "for",
+        "while",
+        "assert",
+        "del",
+        "from",
+        "import",
+        "raise",
+        "with",
+        "as",
+        "case",
+        "match",
+    }
 )
 
 
@@ -851,8 +894,6 @@ def _default_newline(text: str) -> str:
     """libcst's default newline: the first line ending, else "\\n"."""
     found = _LINE_ENDS.search(text)
     return found.group(0) if found is not None else "\n"
-
-
 
 
 # -- the walk's child order
@@ -869,9 +910,21 @@ def _push_all(nodes: object, ctx: _Ctx, stack: _Stack) -> None:
 
 # Nodes with nothing below them that any fact needs, and fields that never hold code.
 _LEAVES = frozenset(
-    {ast.Constant, ast.Name, ast.Pass, ast.Break, ast.Continue, ast.Load, ast.Store, ast.Del, ast.alias,
-     *ast.operator.__subclasses__(), *ast.cmpop.__subclasses__(), *ast.unaryop.__subclasses__(),
-     *ast.boolop.__subclasses__()}
+    {
+        ast.Constant,
+        ast.Name,
+        ast.Pass,
+        ast.Break,
+        ast.Continue,
+        ast.Load,
+        ast.Store,
+        ast.Del,
+        ast.alias,
+        *ast.operator.__subclasses__(),
+        *ast.cmpop.__subclasses__(),
+        *ast.unaryop.__subclasses__(),
+        *ast.boolop.__subclasses__(),
+    }
 )
 _NO_CODE = frozenset({"ctx", "op", "ops", "type_comment", "conversion", "kind", "level", "is_async"})
 _FIELDS: dict[type, tuple[str, ...]] = {}
@@ -1049,7 +1102,9 @@ def is_bounded_iterable(node: ast.expr) -> bool:
         name = dotted_tail(node.func)
         values = call_arguments(node)
         if name == "range":
-            return all(_is_integer_or_unary(_unstarred(value)) and not isinstance(value, ast.Starred) for value in values)
+            return all(
+                _is_integer_or_unary(_unstarred(value)) and not isinstance(value, ast.Starred) for value in values
+            )
         if name in BOUNDED_WRAPPERS and values:
             return all(is_bounded_iterable(_unstarred(arg)) for arg in node.args)
         if isinstance(node.func, ast.Attribute) and name in ("items", "keys", "values") and not values:
@@ -1101,7 +1156,11 @@ def _twin_holder(owner: tuple[Owner, ...], target: ast.expr, value: ast.Call) ->
     wrapper(self.X)` in a method directly in its body; None otherwise."""
     arguments = call_arguments(value)
     wrapped = _unstarred(arguments[0])
-    if isinstance(wrapped, ast.Attribute) and isinstance(wrapped.value, ast.Name) and wrapped.value.id in ("asyncio", "functools"):
+    if (
+        isinstance(wrapped, ast.Attribute)
+        and isinstance(wrapped.value, ast.Name)
+        and wrapped.value.id in ("asyncio", "functools")
+    ):
         wrapped = _unstarred(arguments[1]) if len(arguments) > 1 else wrapped  # partial(asyncio.to_thread, X)
     if not owner:
         # libcst reads `None`, `True` and `False` as names too.

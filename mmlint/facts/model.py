@@ -26,8 +26,16 @@ GENEXP: Final = "generator expression"
 # argument to one of these is scheduled or run, not dropped (MM006).
 TASK_WRAPPERS = frozenset(
     {
-        "create_task", "ensure_future", "gather", "wait_for", "wait", "shield", "as_completed",
-        "run", "run_until_complete", "run_coroutine_threadsafe",
+        "create_task",
+        "ensure_future",
+        "gather",
+        "wait_for",
+        "wait",
+        "shield",
+        "as_completed",
+        "run",
+        "run_until_complete",
+        "run_coroutine_threadsafe",
     }
 )
 

@@ -94,7 +94,9 @@ def _is_lazy_init(node: ast.If, globals_: set[str]) -> bool:
     if guarded is None:
         return False
     assigned = _assigned(node.body)
-    stores = any(t.split(".")[0] in ("self", "cls") and t.count(".") == 1 for t in assigned) or bool(assigned & globals_)
+    stores = any(t.split(".")[0] in ("self", "cls") and t.count(".") == 1 for t in assigned) or bool(
+        assigned & globals_
+    )
     if not stores:
         return False
     text = dotted_name(guarded)

@@ -281,7 +281,9 @@ def _nested(
     return nested
 
 
-def _block(suite: cst.BaseSuite, indent: tuple[str, ...], default_indent: str) -> list[tuple[cst.CSTNode, tuple[str, ...]]]:
+def _block(
+    suite: cst.BaseSuite, indent: tuple[str, ...], default_indent: str
+) -> list[tuple[cst.CSTNode, tuple[str, ...]]]:
     if type(suite) is cst.IndentedBlock:
         inner = indent + (default_indent if suite.indent is None else suite.indent,)
         return [(statement, inner) for statement in suite.body]
@@ -303,7 +305,9 @@ def _whole_module(
     return Positions(ranges, starts)
 
 
-def _from_provider(module: cst.Module, placed: list[tuple[cst.CSTNode, Link]], definitions: list[Definition]) -> Positions:
+def _from_provider(
+    module: cst.Module, placed: list[tuple[cst.CSTNode, Link]], definitions: list[Definition]
+) -> Positions:
     """Every position from libcst's PositionProvider: its public API, for a
     libcst whose private codegen API is not the one known."""
     from libcst.metadata import MetadataWrapper, PositionProvider

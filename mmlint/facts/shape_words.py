@@ -13,10 +13,26 @@ T = TypeVar("T")
 # framework hook: an async def handed to one must stay a coroutine.
 HANDOFF_CONSUMERS = frozenset(
     {
-        "run_coroutine_threadsafe", "call_soon_threadsafe", "add_exception_handler", "add_middleware",
-        "add_api_route", "add_route", "add_websocket_route", "add_event_handler", "Depends", "Security",
-        "exception_handler", "middleware", "on_event", "register_hook", "add_hook", "add_callback",
-        "add_done_callback", "register_callback", "create_task", "ensure_future",
+        "run_coroutine_threadsafe",
+        "call_soon_threadsafe",
+        "add_exception_handler",
+        "add_middleware",
+        "add_api_route",
+        "add_route",
+        "add_websocket_route",
+        "add_event_handler",
+        "Depends",
+        "Security",
+        "exception_handler",
+        "middleware",
+        "on_event",
+        "register_hook",
+        "add_hook",
+        "add_callback",
+        "add_done_callback",
+        "register_callback",
+        "create_task",
+        "ensure_future",
     }
 )
 # Wrappers whose name says they offload: an assignment through one of these
@@ -28,7 +44,11 @@ BOUNDED_WRAPPERS = frozenset({"enumerate", "zip", "reversed", "sorted", "list", 
 def is_constant_name(text: str) -> bool:
     """``NAMES``, ``self.LABELS``, ``cls._FIELDS``: a module or class constant by convention."""
     last = text.rsplit(".", 1)[-1].lstrip("_")
-    return bool(last) and last.isupper() and (text.count(".") == 0 or text.split(".", 1)[0] in ("self", "cls") or text.count(".") == 1)
+    return (
+        bool(last)
+        and last.isupper()
+        and (text.count(".") == 0 or text.split(".", 1)[0] in ("self", "cls") or text.count(".") == 1)
+    )
 
 
 # `raise NotImplementedError` in a body that only stands for an implementation.

@@ -15,6 +15,7 @@ from mmlint.facts.syntax import dotted_tail
 
 __all__ = ["HANDOFF_CONSUMERS", "is_constant_name"]
 
+
 def receiver_chain(func: cst.Attribute) -> str:
     """The attribute chain of a method on a computed receiver, with the call
     it starts from: ``self.get_tokenizer().encode`` → ``get_tokenizer().encode``,

@@ -49,7 +49,9 @@ _ATTEMPT = re.compile(rf"#{_SPACE}*mmlint{_SPACE}*:", re.IGNORECASE)
 # has no directive, and is not tokenized (a fifth of the per-file pass's time).
 _MENTION = re.compile(rf"mmlint|#{_SPACE}*noqa(?!{_SPACE}*:)|noqa{_SPACE}*:[^\r\n]*\bMM[0-9]", re.IGNORECASE)
 # flake8's grammar: bare `noqa`, or `noqa:` and codes separated by commas or blanks.
-_NOQA = re.compile(rf"#{_SPACE}*noqa(?:{_SPACE}*:{_SPACE}*(?P<codes>[A-Z]+[0-9]+(?:[,{_BLANK}]+[A-Z]+[0-9]+)*))?", re.IGNORECASE)
+_NOQA = re.compile(
+    rf"#{_SPACE}*noqa(?:{_SPACE}*:{_SPACE}*(?P<codes>[A-Z]+[0-9]+(?:[,{_BLANK}]+[A-Z]+[0-9]+)*))?", re.IGNORECASE
+)
 _NOQA_END = re.compile(rf"[,{_BLANK}]*(?:\Z|(?<=[{_BLANK}])|[{_BLANK}])")
 _CODE = re.compile(r"[A-Z]+[0-9]+\Z")
 # A reason that starts like a code or a code list: the codes were meant to be in brackets.
@@ -108,7 +110,14 @@ def parse_suppressions(text: str) -> FileSuppressions:
         for token in iter_python_tokens(text):
             if token.type == tokenize.COMMENT:
                 parser.comment(token, header)
-            elif token.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.ENCODING, tokenize.STRING, tokenize.INDENT, tokenize.DEDENT):
+            elif token.type not in (
+                tokenize.NL,
+                tokenize.NEWLINE,
+                tokenize.ENCODING,
+                tokenize.STRING,
+                tokenize.INDENT,
+                tokenize.DEDENT,
+            ):
                 header = False
             elif token.type == tokenize.STRING and token.start[1] != 0:
                 header = False
@@ -135,13 +144,17 @@ class _Parser:
                 continue
             match = _DIRECTIVE.match(comment, start)
             reason = _malformation(comment, match, header, segment_end)
-            span = Span(line, column + start + 1, line, column + (match.end() if match else len(comment.rstrip(_BLANK))) + 1)
+            span = Span(
+                line, column + start + 1, line, column + (match.end() if match else len(comment.rstrip(_BLANK))) + 1
+            )
             if reason is not None:
                 self.malformed.append(MalformedDirective(span, reason))
             elif match is not None and match.group("keyword").lower() == "skip-file":
                 self.skip_file = True
             elif any(found.line == line and found.kind == "mmlint" for found in self.found):
-                self.malformed.append(MalformedDirective(span, "a second `# mmlint: ignore` in this comment; only the first counts"))
+                self.malformed.append(
+                    MalformedDirective(span, "a second `# mmlint: ignore` in this comment; only the first counts")
+                )
             elif match is not None:
                 self.found.append(self._suppression(line, column, comment, match, segment_end))
 
@@ -156,11 +169,15 @@ class _Parser:
                 return  # `noqa:` with no codes after it: flake8 reads it as prose
             codes = None
         else:
-            codes = tuple(code.upper() for code in re.split(f"[,{_BLANK}]+", codes_text) if code.upper().startswith("MM"))
+            codes = tuple(
+                code.upper() for code in re.split(f"[,{_BLANK}]+", codes_text) if code.upper().startswith("MM")
+            )
             if not codes:
                 return  # another tool's codes only
         span = Span(line, column + start + 1, line, column + match.end() + 1)
-        self.found.append(Suppression(line=line, codes=codes, span=span, codes_span=None, removal_span=None, kind="noqa"))
+        self.found.append(
+            Suppression(line=line, codes=codes, span=span, codes_span=None, removal_span=None, kind="noqa")
+        )
 
     def _suppression(self, line: int, column: int, comment: str, match: re.Match[str], segment_end: int) -> Suppression:
         codes_text = match.group("codes")
@@ -222,10 +239,7 @@ def _malformation(comment: str, match: re.Match[str] | None, header: bool, segme
         return f"unknown directive `{match.group('keyword')}`; expected `ignore`, `ignore[CODES]` or `skip-file`"
     tail = comment[match.end() : segment_end]
     if tail and tail[0] not in _BLANK:
-        return (
-            "text follows the directive without a blank; a reason goes after whitespace, "
-            f"e.g. {EXAMPLE}"
-        )
+        return f"text follows the directive without a blank; a reason goes after whitespace, e.g. {EXAMPLE}"
     if _CODE_LIKE_REASON.match(tail.lstrip(_BLANK)):
         return "codes outside brackets; codes go in brackets right after the keyword, e.g. `# mmlint: ignore[MM001]`"
     if keyword == "skip-file":
@@ -242,4 +256,3 @@ def _malformation(comment: str, match: re.Match[str] | None, header: bool, segme
         if bad:
             return f"not a code: {', '.join(repr(code) for code in bad)}; codes are like MM001, separated by commas"
     return None
-

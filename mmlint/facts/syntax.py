@@ -99,8 +99,6 @@ def opaque_decorators(node: cst.FunctionDef) -> tuple[str, ...]:
     return tuple(found)
 
 
-
-
 def _is_stub_statement(item: cst.CSTNode) -> bool:
     if isinstance(item, cst.Pass):
         return True
@@ -178,8 +176,6 @@ def short_text(node: cst.CSTNode) -> str:
         return f"{func or '<expr>'}({'...' if node.args else ''})"
     text = dotted_text(node) if isinstance(node, cst.BaseExpression) else None
     return text or "<expr>"
-
-
 
 
 def callee_name(call: cst.Call) -> cst.Name | None:

@@ -27,9 +27,26 @@ __all__ = ["values_of", "expr_path"]
 # Containers an annotation may name: their last subscript argument is the element.
 _CONTAINERS = frozenset(
     {
-        "list", "List", "dict", "Dict", "set", "Set", "frozenset", "FrozenSet", "tuple", "Tuple", "Sequence",
-        "MutableSequence", "Mapping", "MutableMapping", "Iterable", "Iterator", "Collection", "deque",
-        "defaultdict", "OrderedDict",
+        "list",
+        "List",
+        "dict",
+        "Dict",
+        "set",
+        "Set",
+        "frozenset",
+        "FrozenSet",
+        "tuple",
+        "Tuple",
+        "Sequence",
+        "MutableSequence",
+        "Mapping",
+        "MutableMapping",
+        "Iterable",
+        "Iterator",
+        "Collection",
+        "deque",
+        "defaultdict",
+        "OrderedDict",
     }
 )
 _OPTIONAL = frozenset({"Optional", "Union", "Annotated", "ClassVar", "Final", "InitVar", "Required", "NotRequired"})
@@ -251,11 +268,21 @@ class _Walk:
                 holder_class, instance = scope.qualname, positional[0].arg
         inner = _Scope("def", qual, holder_class, instance or "", True)
         declared = frozenset(
-            name for statement in _own_statements(node.body) if isinstance(statement, ast.Global) for name in statement.names
+            name
+            for statement in _own_statements(node.body)
+            if isinstance(statement, ast.Global)
+            for name in statement.names
         )
         stack.append((node.body, inner, declared))
 
-    def assign(self, target: ast.expr, value: ast.expr | None, annotation: ast.expr | None, scope: _Scope, declared: frozenset[str]) -> None:
+    def assign(
+        self,
+        target: ast.expr,
+        value: ast.expr | None,
+        annotation: ast.expr | None,
+        scope: _Scope,
+        declared: frozenset[str],
+    ) -> None:
         if isinstance(target, (ast.Tuple, ast.List)):
             if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts):
                 for element, element_value in zip(target.elts, value.elts):
@@ -319,8 +346,17 @@ def values_of(tree: ast.Module) -> tuple[ValueFact, ...]:
 # that never hold an expression. A statement's own expressions are walked
 # once per statement, so this is most of values_of's time.
 _LEAVES = frozenset(
-    {ast.Constant, ast.Name, ast.Load, ast.Store, ast.Del, *ast.operator.__subclasses__(),
-     *ast.cmpop.__subclasses__(), *ast.unaryop.__subclasses__(), *ast.boolop.__subclasses__()}
+    {
+        ast.Constant,
+        ast.Name,
+        ast.Load,
+        ast.Store,
+        ast.Del,
+        *ast.operator.__subclasses__(),
+        *ast.cmpop.__subclasses__(),
+        *ast.unaryop.__subclasses__(),
+        *ast.boolop.__subclasses__(),
+    }
 )
 _NO_EXPRESSION = frozenset({"ctx", "op", "ops", "type_comment", "conversion", "kind", "level", "is_async"})
 _FIELDS: dict[type, tuple[str, ...]] = {}
@@ -337,7 +373,16 @@ def _expression_children(node: ast.AST) -> list[ast.AST]:
     for name in names:
         value = getattr(node, name, None)
         if type(value) is list:
-            children += [item for item in value if type(item) not in _LEAVES and isinstance(item, ast.AST) and not isinstance(item, ast.stmt)]
-        elif value is not None and type(value) not in _LEAVES and isinstance(value, ast.AST) and not isinstance(value, ast.stmt):
+            children += [
+                item
+                for item in value
+                if type(item) not in _LEAVES and isinstance(item, ast.AST) and not isinstance(item, ast.stmt)
+            ]
+        elif (
+            value is not None
+            and type(value) not in _LEAVES
+            and isinstance(value, ast.AST)
+            and not isinstance(value, ast.stmt)
+        ):
             children.append(value)
     return children

@@ -94,7 +94,9 @@ class CallTokens:
     def __init__(self, tokens: Sequence[tokenize.TokenInfo]) -> None:
         self.tokens = tokens
         self.starts = {tok.start: index for index, tok in enumerate(tokens) if tok.start != tok.end}
-        self.closes = {tok.end: index for index, tok in enumerate(tokens) if tok.type == tokenize.OP and tok.string == ")"}
+        self.closes = {
+            tok.end: index for index, tok in enumerate(tokens) if tok.type == tokenize.OP and tok.string == ")"
+        }
         # Found once, looked up per call: a scan of the tokens per call made a file's fix quadratic in its calls.
         self._fstrings = fstring_extents(tokens)
         self._fstring_starts = [start for start, _ in self._fstrings]

@@ -35,6 +35,7 @@ from mmlint.fix.verify import (
     verify_comment_edit,
     verify_only_edits_changed,
 )
+
 SYNTAX_ERROR_CODE = "MM999"  # a file that did not parse is left alone (mmlint.core.codes)
 
 
@@ -116,7 +117,9 @@ class CallRewriteFixer(Fixer):
                 reason = diagnostic.unfixable_reason or "not fixable: " + diagnostic.message
                 unfixed.append(UnfixedSite(diagnostic.span, diagnostic.code, reason))
             elif rewrite is None:
-                unfixed.append(UnfixedSite(diagnostic.span, diagnostic.code, "no twin call was collected at this position"))
+                unfixed.append(
+                    UnfixedSite(diagnostic.span, diagnostic.code, "no twin call was collected at this position")
+                )
             else:
                 fixes.append(CallFix(diagnostic.span, rewrite.sync, rewrite.async_, diagnostic.code))
         return _rewrite_verified(source, fixes, unfixed)

@@ -20,7 +20,6 @@ from mmlint.fix.pipeline import SYNTAX_ERROR_CODE, FileToFix, fix_file, fix_kind
 from mmlint.reporters.escaping import visible, visible_line
 
 
-
 # How many rounds `fix` goes before it says it stopped with files still changing.
 MAX_FIX_ROUNDS = 20
 
@@ -78,7 +77,11 @@ def _is_fix_relevant(diagnostic: Diagnostic) -> bool:
 
 
 def fix_report(
-    report: AnalysedReport, *, write: bool, only: Collection[str] | None = None, links: Mapping[Path, Path] | None = None,
+    report: AnalysedReport,
+    *,
+    write: bool,
+    only: Collection[str] | None = None,
+    links: Mapping[Path, Path] | None = None,
     buffers: Mapping[str, bytes] | None = None,
 ) -> FixRun:
     """Fix the fixable diagnostics of ``report``,
@@ -97,8 +100,14 @@ def fix_report(
     tasks: list[tuple[FileToFix, bool, bytes | None]] = []
     for path in sorted(by_path):
         abs_path = report.file_paths[path]
-        file = FileToFix(path, abs_path, tuple(by_path[path]), report.project.files.get(path),
-                         digest=report.digests.get(path), real_path=links.get(abs_path))
+        file = FileToFix(
+            path,
+            abs_path,
+            tuple(by_path[path]),
+            report.project.files.get(path),
+            digest=report.digests.get(path),
+            real_path=links.get(abs_path),
+        )
         tasks.append((file, write, buffers.get(path)))
     try:
         # Each file is fixed (and written) in a worker as soon as one is free: a slow
@@ -110,8 +119,11 @@ def fix_report(
             # Ctrl-C or SIGTERM) cannot remove its temporary file: we do.
             _remove_temporary_files([task[0] for task in tasks if task[2] is None])
     ordered = tuple(results[index] for index in range(len(tasks)))
-    return FixRun(ordered, already_fixed=tuple(r.path for r in ordered if r.already_fixed),
-                  scope=None if only is None else frozenset(only))
+    return FixRun(
+        ordered,
+        already_fixed=tuple(r.path for r in ordered if r.already_fixed),
+        scope=None if only is None else frozenset(only),
+    )
 
 
 def _fix_task_size(task: tuple[FileToFix, bool, bytes | None]) -> int:
@@ -172,8 +184,12 @@ def named_links(paths: Sequence[Path], cwd: Path) -> dict[Path, Path]:
 
 
 def fix_in_rounds(
-    report: AnalysedReport, rescan: Callable[[Mapping[str, bytes]], AnalysedReport], *, write: bool,
-    links: Mapping[Path, Path] | None = None, max_rounds: int = MAX_FIX_ROUNDS,
+    report: AnalysedReport,
+    rescan: Callable[[Mapping[str, bytes]], AnalysedReport],
+    *,
+    write: bool,
+    links: Mapping[Path, Path] | None = None,
+    max_rounds: int = MAX_FIX_ROUNDS,
     buffers: Mapping[str, bytes] | None = None,
 ) -> tuple[FixRun, AnalysedReport]:
     """Fix ``report``, then go again on a fresh scan (``rescan(buffers)``) while a
@@ -200,8 +216,13 @@ def fix_in_rounds(
     run = merge_rounds(rounds)
     if last.stale or (write and last.changed):
         gone_on = [
-            dataclasses.replace(result, stale=False, error=f"changed on disk while it was being fixed, in each of "
-                                f"{len(rounds)} rounds: left as it is now") if result.stale else result
+            dataclasses.replace(
+                result,
+                stale=False,
+                error=f"changed on disk while it was being fixed, in each of {len(rounds)} rounds: left as it is now",
+            )
+            if result.stale
+            else result
             for result in run.results
         ]
         run = dataclasses.replace(run, results=tuple(gone_on), stopped_after=len(rounds))

@@ -29,7 +29,11 @@ def locate_edits(text: str, edits: Sequence[Edit]) -> list[tuple[int, int, str]]
     outer and an inner call start together)."""
     starts = line_starts(text)
     located = [
-        (offset_of(starts, text, e.span.line, e.span.column), offset_of(starts, text, e.span.end_line, e.span.end_column), e.text)
+        (
+            offset_of(starts, text, e.span.line, e.span.column),
+            offset_of(starts, text, e.span.end_line, e.span.end_column),
+            e.text,
+        )
         for e in edits
     ]
     return sorted(located, key=lambda item: item[:2])
@@ -54,6 +58,7 @@ def apply_edits_to_bytes(source: bytes, edits: Sequence[Edit]) -> bytes:
     """Decode ``source`` as Python would, apply ``edits``, encode it back the same way."""
     text, encode = decode_keeping_format(source)
     return encode(apply_text_edits(text, edits))
+
 
 class PositionMap:
     """Maps positions of ``text`` to where they land once ``edits`` are applied."""

@@ -27,5 +27,10 @@ if TYPE_CHECKING:
     from mmlint.reporters import concise, github, json_report, junit, sarif, text
 
     _EVERY_RENDER: tuple[Reporter, ...] = (
-        text.render, concise.render, json_report.render, github.render, sarif.render, junit.render
+        text.render,
+        concise.render,
+        json_report.render,
+        github.render,
+        sarif.render,
+        junit.render,
     )

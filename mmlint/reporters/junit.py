@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 SUITE_NAME = "mmlint"
 CLEAN_FILE_CASE = "no diagnostics"
 
+
 # XML 1.0 cannot carry most control characters even escaped, and a dashboard
 # shows these strings to people: write them visibly, as the text format does.
 # Tab, newline and CR are XML characters (ElementTree escapes them in
@@ -37,9 +38,7 @@ def render(report: "Report", options: RenderOptions = PLAIN, /, **overrides: Unp
     failures = str(len(diagnostics))
 
     root = ET.Element("testsuites", name=SUITE_NAME, tests=tests, failures=failures, errors="0")
-    suite = ET.SubElement(
-        root, "testsuite", name=SUITE_NAME, tests=tests, failures=failures, errors="0", skipped="0"
-    )
+    suite = ET.SubElement(root, "testsuite", name=SUITE_NAME, tests=tests, failures=failures, errors="0", skipped="0")
     for diagnostic in diagnostics:
         _failing_case(suite, diagnostic)
     for path in clean_files:

@@ -7,6 +7,6 @@ from mmlint.rules import rule_by_code
 
 
 def level_of(code: str) -> str:
-    """"warning" or "error" (the names GitHub and SARIF share), as the rule declares."""
+    """ "warning" or "error" (the names GitHub and SARIF share), as the rule declares."""
     rule = rule_by_code(code)
     return rule.level if rule is not None else "error"

@@ -70,8 +70,13 @@ class _RichOut:
     def __init__(self) -> None:
         self._buffer = io.StringIO()
         self._console = Console(
-            file=self._buffer, force_terminal=True, highlight=False, soft_wrap=True, width=200,
-            color_system="standard", emoji=False,
+            file=self._buffer,
+            force_terminal=True,
+            highlight=False,
+            soft_wrap=True,
+            width=200,
+            color_system="standard",
+            emoji=False,
         )
 
     def style(self, text: str, style: str) -> str:
@@ -123,7 +128,12 @@ def _real_path(report: "Report", shown: str) -> Path | None:
 def _diagnostic_lines(out: _Out, d: Diagnostic, real: Path | None, width: int | None = None) -> list[str]:
     style, esc = out.style, out.escape
     heading = "\n".join(_heading_lines(out, d, width))
-    notes = _chain_notes(out, d, width) + _related_notes(out, d, width) + _help_lines(out, d, width) + _confirmation_lines(out, d)
+    notes = (
+        _chain_notes(out, d, width)
+        + _related_notes(out, d, width)
+        + _help_lines(out, d, width)
+        + _confirmation_lines(out, d)
+    )
     source = line_of(real, d.span.line)
     if source is None:
         return [heading, *notes]
@@ -138,7 +148,7 @@ def _diagnostic_lines(out: _Out, d: Diagnostic, real: Path | None, width: int | 
     # Columns are code points; the terminal draws cells: a wide character (CJK,
     # most emoji) takes two, an escaped control character several.
     indent = cell_len(visible(source[:start]))
-    marked = max(1, cell_len(visible(source[start:max(start, end)])))
+    marked = max(1, cell_len(visible(source[start : max(start, end)])))
     bar = style("|", "blue")
     return [
         heading,

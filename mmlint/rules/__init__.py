@@ -14,7 +14,17 @@ from mmlint.rules.base import ConfigUsage, Example, Rule, RuleContext
 if TYPE_CHECKING:
     from mmlint.config.settings import Settings
 
-__all__ = ["ConfigUsage", "Example", "Rule", "RuleContext", "active_rules", "all_codes", "all_rules", "is_active", "rule_by_code"]
+__all__ = [
+    "ConfigUsage",
+    "Example",
+    "Rule",
+    "RuleContext",
+    "active_rules",
+    "all_codes",
+    "all_rules",
+    "is_active",
+    "rule_by_code",
+]
 
 
 @cache
@@ -33,11 +43,15 @@ def all_rules() -> tuple[Rule, ...]:
             raise RuntimeError(f"{module.__name__} must define exactly one rule, found {len(classes)}")
         rule = classes[0]()
         if rule.code in found:
-            raise RuntimeError(f"duplicate rule code {rule.code} in {module.__name__} and {type(found[rule.code]).__module__}")
+            raise RuntimeError(
+                f"duplicate rule code {rule.code} in {module.__name__} and {type(found[rule.code]).__module__}"
+            )
         if RULE_NAMES.get(rule.code) != rule.name:
             raise RuntimeError(f"{module.__name__}: {rule.code} {rule.name} is not in mmlint.core.codes as such")
         if FIX_KINDS.get(rule.code) != rule.fix_kind:
-            raise RuntimeError(f"{module.__name__}: {rule.code}'s fix kind {rule.fix_kind} is not in mmlint.core.codes.FIX_KINDS")
+            raise RuntimeError(
+                f"{module.__name__}: {rule.code}'s fix kind {rule.fix_kind} is not in mmlint.core.codes.FIX_KINDS"
+            )
         found[rule.code] = rule
     if missing := sorted(set(RULE_NAMES) - set(found)):
         raise RuntimeError(f"no rule module for {', '.join(missing)} (listed in mmlint.core.codes)")

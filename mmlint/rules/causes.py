@@ -26,7 +26,9 @@ from mmlint.core.knowledge import UNKNOWN_ORIGIN, costs_here, is_type_pattern, r
 from mmlint.facts.model import AsyncDef, CallFact, FileFacts
 from mmlint.rules.base import RuleContext
 
-OFFLOAD_ADVICE = "offload it (`await asyncio.to_thread(...)`, `await loop.run_in_executor(...)`) or use an async equivalent"
+OFFLOAD_ADVICE = (
+    "offload it (`await asyncio.to_thread(...)`, `await loop.run_in_executor(...)`) or use an async equivalent"
+)
 MM005 = "MM005"
 # An async generator streaming from sync work: each step must leave the loop.
 STREAM_ADVICE = (
@@ -91,7 +93,11 @@ def blocking_calls(facts: FileFacts, ctx: RuleContext) -> list[BlockingCall]:
                 deep.callee,
                 f"blocks the event loop: {why}",
                 f"`{deep.callee}(...)` in `async def {info.qualname}`, through `{short_name(deep.chain.call)}`: "
-                + (STREAM_ADVICE if info.is_generator else f"offload the call (`await asyncio.to_thread({deep.callee}, ...)`) or use an async equivalent"),
+                + (
+                    STREAM_ADVICE
+                    if info.is_generator
+                    else f"offload the call (`await asyncio.to_thread({deep.callee}, ...)`) or use an async equivalent"
+                ),
                 f"`{end}(...)` {why}",
                 tuple(step.describe() for step in deep.chain.steps) + (f"`{end}`",),
             )
@@ -148,7 +154,12 @@ def _calls_of(facts: FileFacts, ctx: RuleContext) -> list[BlockingCall]:
     settings = ctx.settings
     memo: dict[tuple[object, ...], list[BlockingCall]] = ctx.project.__dict__.setdefault("_blocking_calls", {})
     memo_key = (
-        settings.blocking_calls, settings.twins, settings.auto_twins, settings.twin_patterns, settings.twin_wrappers, facts.path,
+        settings.blocking_calls,
+        settings.twins,
+        settings.auto_twins,
+        settings.twin_patterns,
+        settings.twin_wrappers,
+        facts.path,
     )
     found = memo.get(memo_key)
     if found is None:
@@ -171,7 +182,9 @@ def short_name(dotted: str) -> str:
     return ".".join(shown_callee(dotted).split(".")[-2:])
 
 
-def typed_blocking_reason(call: CallFact, library: tuple[str, ...], patterns: tuple[str, ...]) -> tuple[str, str] | None:
+def typed_blocking_reason(
+    call: CallFact, library: tuple[str, ...], patterns: tuple[str, ...]
+) -> tuple[str, str] | None:
     """As blocking_reason, by what the callee is (SyncCall.library) rather
     than its name: `self._tok_ref(text)` where `_tok_ref` holds a tokenizer."""
     found = [(typed, matching_pattern(typed, _type_patterns(patterns))) for typed in library]

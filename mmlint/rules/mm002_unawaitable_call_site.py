@@ -76,7 +76,10 @@ class UnawaitableCallSite(Rule):
         for site in facts.call_sites:
             if site.awaitable or site.delegation:  # e.g. the twin's lambda handed to the pool
                 continue
-            if presence.of_call(facts.path, site.owner, site.receiver, site.pair.async_, site.pair.sync).state == MISSING:
+            if (
+                presence.of_call(facts.path, site.owner, site.receiver, site.pair.async_, site.pair.sync).state
+                == MISSING
+            ):
                 continue  # no async twin on this receiver: nothing to await (MM013 reports a call of it)
             call = f"{site.receiver}.{site.callee}" if site.receiver else site.callee
             if site.is_async_twin:

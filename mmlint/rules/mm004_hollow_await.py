@@ -137,7 +137,8 @@ class HollowAwaitRule(Rule):
                 owner=owner,
                 weight=weight.kind,
                 reason=weight.reason,
-                chain=tuple(f"`{link.name}` at {link.path}:{link.line}" for link in hollow.chain) + weight.chain[len(hollow.chain):],
+                chain=tuple(f"`{link.name}` at {link.path}:{link.line}" for link in hollow.chain)
+                + weight.chain[len(hollow.chain) :],
             )
 
 
@@ -162,7 +163,7 @@ def root_is_reported(root: DefKey, weights: WeightAnalysis, ctx: RuleContext, re
 def describe_chain(
     chain: tuple[ChainLink, ...], ends_in_cycle: bool, ends_without_suspension_point: bool, located: bool = True
 ) -> str:
-    """"`a` at x.py:3 → `b` at y.py:7 has no suspension point" and the like
+    """ "`a` at x.py:3 → `b` at y.py:7 has no suspension point" and the like
     (without ``located``: "`a` → `b` has no suspension point")."""
     text = " → ".join(f"`{link.name}`" + (f" at {link.path}:{link.line}" if located else "") for link in chain)
     if ends_in_cycle:

@@ -205,14 +205,20 @@ class BlockingCallInAsync(Rule):
             help, context = found.help, ""
             related: tuple[RelatedLocation, ...] = ()
             weight = weights.weight(found.key)
-            if weight is not None and found.key not in folded and info.is_fake_async and cause_of(found.key, weight, ctx) == found:
+            if (
+                weight is not None
+                and found.key not in folded
+                and info.is_fake_async
+                and cause_of(found.key, weight, ctx) == found
+            ):
                 # One finding per cause: this call is why the coroutine never
                 # suspends and is heavy; MM003's finding is this one (mmlint.rules.causes).
                 folded.add(found.key)
                 context = weights.contexts.of(found.key, info)
                 sites = weights.awaiting_sites(found.key)
-                help = f"`{found.callee}(...)` in `async def {info.qualname}`, which never suspends, so this runs with its whole body: " + advice_for(
-                    info, weight, context, len(sites)
+                help = (
+                    f"`{found.callee}(...)` in `async def {info.qualname}`, which never suspends, so this runs with its whole body: "
+                    + advice_for(info, weight, context, len(sites))
                 )
                 related = (
                     RelatedLocation(facts.path, info.span, f"`async def {info.qualname}` never suspends"),

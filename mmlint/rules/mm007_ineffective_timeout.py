@@ -90,4 +90,3 @@ def advice(finding: IneffectiveTimeout) -> str:
         chain = describe_chain(finding.chain, finding.ends_in_cycle, finding.ends_without_suspension_point)
         return f"`asyncio.wait_for({finding.timeout.text}, ...)`: {chain}; {offload}"
     return f"the body of `async with {finding.timeout.text}` always runs to the end; {offload}"
-

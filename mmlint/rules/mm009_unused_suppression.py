@@ -76,7 +76,6 @@ class UnusedSuppression(Rule):
         ),
     )
 
-
     def check_suppressions(
         self, path: str, suppressions: FileSuppressions, used: Mapping[int, set[str]], ctx: RuleContext
     ) -> Iterable[Diagnostic]:
@@ -106,10 +105,14 @@ def unused_suppression_diagnostics(
         if unknown:
             # Likely a typo of a real code: left for a person to correct, never removed.
             yield _RULE.diagnostic(
-                path, suppression.span, f"unknown code in suppression: {', '.join(unknown)}",
+                path,
+                suppression.span,
+                f"unknown code in suppression: {', '.join(unknown)}",
                 help="no rule has this code; correct or remove it by hand",
             )
-        dead = [code for code in suppression.codes if code in known and is_active(code, settings) and code not in used_here]
+        dead = [
+            code for code in suppression.codes if code in known and is_active(code, settings) and code not in used_here
+        ]
         if dead:
             kept = tuple(code for code in suppression.codes if code not in dead)
             yield _unused(path, suppression, f"unused suppression: {', '.join(dead)} not reported on this line", kept)
@@ -130,6 +133,11 @@ def _unused(path: str, suppression: Suppression, message: str, kept: tuple[str, 
     else:
         # Alone on a line between a lone CR and an LF: emptying the line would join
         # the two breaks into one CRLF, so the file would lose a line.
-        return _RULE.diagnostic(path, suppression.span, message, help="remove it by hand: it is alone on a line "
-                                "between a bare CR and an LF, which emptied would join into one line break")
+        return _RULE.diagnostic(
+            path,
+            suppression.span,
+            message,
+            help="remove it by hand: it is alone on a line "
+            "between a bare CR and an LF, which emptied would join into one line break",
+        )
     return _RULE.diagnostic(path, suppression.span, message, fixable=True, edits=(edit,))

@@ -261,7 +261,9 @@ def deep_message(deep: DeepTwinCall) -> str:
 def deep_advice(deep: DeepTwinCall, analysis: TwinAnalysis) -> str:
     """Where the async twin is, and the fix: an async path through the chain."""
     twin = deep.bypass.twin
-    return f"`{twin.async_name}` is defined at {twin.async_[0]}:{analysis.async_line(twin)}{_NOT_FIXABLE}{deep_fix(deep)})"
+    return (
+        f"`{twin.async_name}` is defined at {twin.async_[0]}:{analysis.async_line(twin)}{_NOT_FIXABLE}{deep_fix(deep)})"
+    )
 
 
 def deep_fix(deep: DeepTwinCall) -> str:
@@ -270,7 +272,7 @@ def deep_fix(deep: DeepTwinCall) -> str:
 
 
 def deep_chain(deep: DeepTwinCall, analysis: TwinAnalysis) -> tuple[str, ...]:
-    """"`Engine.get_load` at engine.py:20", ..., "`self._rpc`": the chain to the bypass."""
+    """ "`Engine.get_load` at engine.py:20", ..., "`self._rpc`": the chain to the bypass."""
     steps = []
     for key in deep.steps:
         info = analysis.files[key[0]].sync_defs[key[1]]

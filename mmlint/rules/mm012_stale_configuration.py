@@ -73,33 +73,67 @@ class StaleConfiguration(Rule):
         where = project.config_display_path or str(settings.config_file)
         for pattern in settings.exempt_paths:
             if pattern not in usage.matched_exempt_paths:
-                yield self._stale(settings, where, "exempt.paths", "exempt.paths entry matches no scanned file", repr(pattern),
-                                  _DELETE_OR_CORRECT_GLOB)
+                yield self._stale(
+                    settings,
+                    where,
+                    "exempt.paths",
+                    "exempt.paths entry matches no scanned file",
+                    repr(pattern),
+                    _DELETE_OR_CORRECT_GLOB,
+                )
         classes, functions = _defined_names(project)
         for name in sorted(settings.exempt_classes):
             if name not in classes:
-                yield self._stale(settings, where, "exempt.classes", "exempt.classes entry names no class", "",
-                                  f"no parsed file defines a class {name!r}, so it exempts nothing; {_DELETE_OR_CORRECT_NAME}")
+                yield self._stale(
+                    settings,
+                    where,
+                    "exempt.classes",
+                    "exempt.classes entry names no class",
+                    "",
+                    f"no parsed file defines a class {name!r}, so it exempts nothing; {_DELETE_OR_CORRECT_NAME}",
+                )
         for name in sorted(settings.exempt_functions):
             if name not in functions:
-                yield self._stale(settings, where, "exempt.functions", "exempt.functions entry names no function", "",
-                                  f"no parsed file defines a function {name!r}, so it exempts nothing; "
-                                  f"{_DELETE_OR_CORRECT_NAME}")
+                yield self._stale(
+                    settings,
+                    where,
+                    "exempt.functions",
+                    "exempt.functions entry names no function",
+                    "",
+                    f"no parsed file defines a function {name!r}, so it exempts nothing; {_DELETE_OR_CORRECT_NAME}",
+                )
         for pattern, codes in settings.per_file_ignores:
             key = f'per-file-ignores."{pattern}"'
             if pattern not in usage.matched_ignore_patterns:
-                yield self._stale(settings, where, key, "per-file-ignores entry matches no scanned file", repr(pattern),
-                                  _DELETE_OR_CORRECT_GLOB)
+                yield self._stale(
+                    settings,
+                    where,
+                    key,
+                    "per-file-ignores entry matches no scanned file",
+                    repr(pattern),
+                    _DELETE_OR_CORRECT_GLOB,
+                )
             elif pattern not in usage.used_ignore_patterns and _any_selected(settings, codes):
-                yield self._stale(settings, where, key, "per-file-ignores entry ignores nothing", repr(pattern),
-                                  f"{', '.join(codes)} not reported in the files it matches; delete the entry, "
-                                  "or the codes no longer needed")
+                yield self._stale(
+                    settings,
+                    where,
+                    key,
+                    "per-file-ignores entry ignores nothing",
+                    repr(pattern),
+                    f"{', '.join(codes)} not reported in the files it matches; delete the entry, "
+                    "or the codes no longer needed",
+                )
 
     def _stale(self, settings: Settings, where: str, key: str, message: str, value: str, advice: str) -> Diagnostic:
         """``message`` short (the entry's kind and fault); ``value``, the entry, opens
         the help (empty when the advice names it already)."""
         line = settings.key_line(key)
-        return self.diagnostic(where, Span(line, 1, line, 1), f"stale configuration: {message}", help=f"{value}: {advice}" if value else advice)
+        return self.diagnostic(
+            where,
+            Span(line, 1, line, 1),
+            f"stale configuration: {message}",
+            help=f"{value}: {advice}" if value else advice,
+        )
 
 
 _DELETE_OR_CORRECT_GLOB = "delete the entry, or correct the glob it meant"

@@ -195,7 +195,9 @@ class ActionPlan:
         return self._fix_all[0]
 
 
-def _sites_of(result: DocumentResult, text: str, whole: FileFixResult) -> dict[tuple[Span, str], tuple[Edit, ...]] | None:
+def _sites_of(
+    result: DocumentResult, text: str, whole: FileFixResult
+) -> dict[tuple[Span, str], tuple[Edit, ...]] | None:
     """Each fixed site's edits (its diagnostic's, which the rule and the fixer
     spell out the same way: mmlint.core.diagnostics.AwaitRewrite), if together
     they make exactly the verified text of the whole fix; else None."""

@@ -174,7 +174,11 @@ class Analyser:
             results.update(self._run(on_disk, documents))
         except Exception:  # one document at a time: a crash costs only its own
             for path in on_disk:
-                results.update(self._isolated(functools.partial(self._run, {path: on_disk[path]}, documents), path, documents[path]))
+                results.update(
+                    self._isolated(
+                        functools.partial(self._run, {path: on_disk[path]}, documents), path, documents[path]
+                    )
+                )
         for path, data in documents.items():  # a new file, not saved yet: as `check -` sees it
             if path not in on_disk:
                 results.update(self._isolated(functools.partial(self._run_unsaved, path, documents), path, data))
@@ -190,11 +194,15 @@ class Analyser:
     def _resolver(self) -> ConfigResolver:
         # Built afresh for every run: a configuration edited on disk applies at the next change.
         settings = self.settings
-        config = settings.config if settings.config is None or settings.config.is_absolute() else self.root / settings.config
+        config = (
+            settings.config if settings.config is None or settings.config.is_absolute() else self.root / settings.config
+        )
         return ConfigResolver(
             self.root,
             config,
-            select=parse_codes(",".join(settings.select), "the select setting") if settings.select is not None else None,
+            select=parse_codes(",".join(settings.select), "the select setting")
+            if settings.select is not None
+            else None,
             ignore=parse_codes(",".join(settings.ignore), "the ignore setting") if settings.ignore else None,
         )
 
@@ -228,7 +236,12 @@ class Analyser:
         results: dict[Path, DocumentResult] = {}
         for path, data in targets.items():
             report = run_check(
-                [path], resolver, self.root, overlay=documents, extra_context=(*context, *documents), caches=self._caches
+                [path],
+                resolver,
+                self.root,
+                overlay=documents,
+                extra_context=(*context, *documents),
+                caches=self._caches,
             )
             results.update(self._results(report, {path: data}))
         return results
@@ -261,15 +274,21 @@ class Analyser:
             results[path] = DocumentResult(path, shown, data, tuple(by_path.get(shown, ())), facts)
         return results
 
-    def _isolated(self, run: Callable[[], dict[Path, DocumentResult]], path: Path, data: bytes) -> dict[Path, DocumentResult]:
+    def _isolated(
+        self, run: Callable[[], dict[Path, DocumentResult]], path: Path, data: bytes
+    ) -> dict[Path, DocumentResult]:
         try:
             return run()
         except (ConfigError, DiscoveryError) as error:
             return {path: DocumentResult(path, str(path), data, error=str(error))}
         except Exception as error:
-            message = f"mmlint could not analyse this file: internal error {type(error).__name__}: {error} (please report it)"
+            message = (
+                f"mmlint could not analyse this file: internal error {type(error).__name__}: {error} (please report it)"
+            )
             crash = Diagnostic(str(path), Span(1, 1, 1, 1), SyntaxErrorRule.code, SyntaxErrorRule.name, message)
-            return {path: DocumentResult(path, str(path), data, (crash,), error=message, details=traceback.format_exc())}
+            return {
+                path: DocumentResult(path, str(path), data, (crash,), error=message, details=traceback.format_exc())
+            }
 
 
 def errors_of(results: Iterable[DocumentResult]) -> list[str]:

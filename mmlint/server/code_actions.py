@@ -128,16 +128,25 @@ def _quick_fixes(
     found = []
     fix = actions.plan.fix_edits(diagnostic)
     if fix:
-        found.append(types.CodeAction(
-            title=f"mmlint: fix {diagnostic.code} ({diagnostic.name})",
-            kind=types.CodeActionKind.QuickFix, diagnostics=shown, edit=edit_of(client, actions, fix), is_preferred=True,
-        ))
+        found.append(
+            types.CodeAction(
+                title=f"mmlint: fix {diagnostic.code} ({diagnostic.name})",
+                kind=types.CodeActionKind.QuickFix,
+                diagnostics=shown,
+                edit=edit_of(client, actions, fix),
+                is_preferred=True,
+            )
+        )
     suppression = actions.plan.places.suppression(diagnostic)
     if suppression is not None:
-        found.append(types.CodeAction(
-            title=f"mmlint: suppress {diagnostic.code} with `# mmlint: ignore[{diagnostic.code}]`",
-            kind=types.CodeActionKind.QuickFix, diagnostics=shown, edit=edit_of(client, actions, [suppression]),
-        ))
+        found.append(
+            types.CodeAction(
+                title=f"mmlint: suppress {diagnostic.code} with `# mmlint: ignore[{diagnostic.code}]`",
+                kind=types.CodeActionKind.QuickFix,
+                diagnostics=shown,
+                edit=edit_of(client, actions, [suppression]),
+            )
+        )
     return found
 
 

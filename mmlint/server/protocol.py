@@ -98,13 +98,19 @@ def to_lsp(
         code_description=rule_link(diagnostic.code, rule_docs_url),
         source=SOURCE,
         related_information=related or None,
-        data={"name": diagnostic.name, "fixable": diagnostic.fixable, "line": diagnostic.span.line,
-              "column": diagnostic.span.column},
+        data={
+            "name": diagnostic.name,
+            "fixable": diagnostic.fixable,
+            "line": diagnostic.span.line,
+            "column": diagnostic.span.column,
+        },
     )
 
 
 def _plain_range(span: Span) -> types.Range:
-    return types.Range(types.Position(span.line - 1, span.column - 1), types.Position(span.end_line - 1, span.end_column - 1))
+    return types.Range(
+        types.Position(span.line - 1, span.column - 1), types.Position(span.end_line - 1, span.end_column - 1)
+    )
 
 
 def text_edits(old: str, new: str, encoding: str) -> list[types.TextEdit]:

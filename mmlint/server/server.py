@@ -51,7 +51,10 @@ SETTINGS_WAIT_SECONDS = 5.0
 class MmlintServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__(
-            "mmlint", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental, protocol_cls=MmlintProtocol
+            "mmlint",
+            __version__,
+            text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+            protocol_cls=MmlintProtocol,
         )
         self.initial_settings = ServerSettings()
         self.settings = ServerSettings()
@@ -185,7 +188,9 @@ class MmlintServer(LanguageServer):
             analyser = self.analysers[root] = Analyser(root, self.settings, walk=root in self.folders())
         return analyser
 
-    def _analyse(self, snapshots: list[Snapshot], rescan: bool = True, workspace: bool = True) -> dict[str, DocumentResult]:
+    def _analyse(
+        self, snapshots: list[Snapshot], rescan: bool = True, workspace: bool = True
+    ) -> dict[str, DocumentResult]:
         """On the worker thread: every open document, by workspace folder
         (``rescan``: walk the folders again for their files; ``workspace``
         False: without the walked files as context)."""
@@ -212,8 +217,11 @@ class MmlintServer(LanguageServer):
             try:
                 diagnostics = self.lsp_diagnostics(result, texts)
             except Exception as error:  # a bug of ours: it costs this document, not the others
-                self.log(types.MessageType.Error, f"mmlint: {result.path}: cannot show its diagnostics: "
-                                                  f"{type(error).__name__}: {error}\n{traceback.format_exc()}")
+                self.log(
+                    types.MessageType.Error,
+                    f"mmlint: {result.path}: cannot show its diagnostics: "
+                    f"{type(error).__name__}: {error}\n{traceback.format_exc()}",
+                )
                 continue
             if state.published == (snapshot.version, diagnostics):
                 continue  # neither the text nor its diagnostics changed
@@ -456,7 +464,9 @@ def build_server() -> MmlintServer:
         )
         if edit is None:
             return False
-        applied = await ls.workspace_apply_edit_async(types.ApplyWorkspaceEditParams(edit=edit, label="mmlint: fix all"))
+        applied = await ls.workspace_apply_edit_async(
+            types.ApplyWorkspaceEditParams(edit=edit, label="mmlint: fix all")
+        )
         return bool(applied.applied)
 
     @server.feature(types.SHUTDOWN)

@@ -143,7 +143,16 @@ def _pip_download(into: Path, requirement: str, flags: list[str], pattern: str, 
     calling test when the registry cannot be reached; any other failure is an
     EcosystemSetupError."""
     into.mkdir(parents=True, exist_ok=True)
-    command = [sys.executable, "-m", "pip", "download", "--no-deps", "--disable-pip-version-check", "--no-input", *flags]
+    command = [
+        sys.executable,
+        "-m",
+        "pip",
+        "download",
+        "--no-deps",
+        "--disable-pip-version-check",
+        "--no-input",
+        *flags,
+    ]
     with tempfile.TemporaryDirectory(dir=into, prefix=".download-") as staging:
         command += ["--dest", staging, requirement]
         try:
@@ -151,7 +160,9 @@ def _pip_download(into: Path, requirement: str, flags: list[str], pattern: str, 
                 command, capture_output=True, text=True, timeout=DOWNLOAD_TIMEOUT_SECONDS, stdin=subprocess.DEVNULL
             )
         except subprocess.TimeoutExpired:
-            pytest.skip(f"{requirement}: pip download timed out after {DOWNLOAD_TIMEOUT_SECONDS}s (registry unreachable?)")
+            pytest.skip(
+                f"{requirement}: pip download timed out after {DOWNLOAD_TIMEOUT_SECONDS}s (registry unreachable?)"
+            )
         output = f"{result.stdout}\n{result.stderr}"
         if result.returncode != 0:
             last_line = _last_line(result.stderr) or _last_line(result.stdout) or f"exit code {result.returncode}"
@@ -224,7 +235,7 @@ def pycg_snippets(version: str = PYCG_VERSION) -> Path:
                 name = member.name
                 if not name.startswith(prefix) or not member.isfile():
                     continue
-                parts = PurePosixPath(name[len(prefix):]).parts
+                parts = PurePosixPath(name[len(prefix) :]).parts
                 if ".." in parts or PurePosixPath(name).is_absolute():
                     raise EcosystemSetupError(f"{archive.name}: unsafe member path {name!r}")
                 destination = staging.joinpath("snippets", *parts)
@@ -248,4 +259,6 @@ def pycg_snippets(version: str = PYCG_VERSION) -> Path:
 
 def _download_sdist(sdists: Path, project: str, version: str) -> Path:
     """``pip download --no-deps --no-binary :all:`` into the sdists cache (as _download_wheel)."""
-    return _pip_download(sdists, f"{project}=={version}", ["--no-binary", ":all:"], f"{project}-{version}.tar.gz", "sdist")
+    return _pip_download(
+        sdists, f"{project}=={version}", ["--no-binary", ":all:"], f"{project}-{version}.tar.gz", "sdist"
+    )

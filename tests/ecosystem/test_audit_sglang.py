@@ -122,7 +122,9 @@ def test_awaiting_the_executor_backed_twin_is_not_hollow(report) -> None:
     """The base twin runs the sync body when no pool exists, else awaits the
     executor: it suspends on some paths, so processors awaiting it are fine."""
     verdicts = _qualified(report)
-    assert verdicts[("processors/base_processor.py", "BaseMultimodalProcessor.process_and_combine_mm_data_async")] == SOME
+    assert (
+        verdicts[("processors/base_processor.py", "BaseMultimodalProcessor.process_and_combine_mm_data_async")] == SOME
+    )
 
 
 # MM005s the new knowledge adds (base64, digests, torch.cuda.empty_cache), each read.
@@ -195,16 +197,31 @@ def test_no_timeout_findings_and_blocking_calls_only_of_known_work(report) -> No
     assert (NEW_KNOWLEDGE.keys() | TYPED_ATTRIBUTES.keys()) <= {(d.path, d.span.line) for d in blocking}
     (fallback,) = [d for d in blocking if d.path == "media_artifacts/base.py" and d.span.line == 222]
     assert "KimiK3ImageProcessor.prepare_artifact_batch" in fallback.chain[0]
-    known = set(patterns_of(("tokenizers", "chat-templates", "image-decoding", "image-processing", "audio-decoding", "encoding-hashing", "memory-reclaim")))
+    known = set(
+        patterns_of(
+            (
+                "tokenizers",
+                "chat-templates",
+                "image-decoding",
+                "image-processing",
+                "audio-decoding",
+                "encoding-hashing",
+                "memory-reclaim",
+            )
+        )
+    )
     for d in blocking:
         assert d.weight == "heavy" and d.chain, d
         callee = d.chain[-1].strip("`")
         assert matching_pattern(callee, tuple(known)) is not None, d
 
 
-@pytest.mark.xfail(strict=True, reason="sha256 of a small, fixed-shape cache key (media_artifacts/base.py "
-                   "_artifact_key) counts as a whole payload: the input-size bound does not see through "
-                   "`_digest_bytes(_canonical_json(payload))`")
+@pytest.mark.xfail(
+    strict=True,
+    reason="sha256 of a small, fixed-shape cache key (media_artifacts/base.py "
+    "_artifact_key) counts as a whole payload: the input-size bound does not see through "
+    "`_digest_bytes(_canonical_json(payload))`",
+)
 def test_no_false_blocking_call(report) -> None:
     assert not FALSE_BLOCKING & {(d.path, d.span.line) for d in report.diagnostics if d.code == "MM005"}
 

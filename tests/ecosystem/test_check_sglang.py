@@ -118,7 +118,9 @@ def test_0_5_14_has_no_async_twin_so_no_mm001(sglang_0_5_14: Path, report_0_5_14
     assert _sites(report, "MM999") == set()
     assert report.call_sites == total
     assert report.files_scanned == len(_python_files(sglang_0_5_14))
-    assert build_audit(report).missing_twins == (("process_and_combine_mm_data", "process_and_combine_mm_data_async", 32),)
+    assert build_audit(report).missing_twins == (
+        ("process_and_combine_mm_data", "process_and_combine_mm_data_async", 32),
+    )
 
 
 def test_0_5_14_migrated_ahead_of_its_base_is_mm013(sglang_copy: Callable[[str], Path], tmp_path: Path):
@@ -128,11 +130,14 @@ def test_0_5_14_migrated_ahead_of_its_base_is_mm013(sglang_copy: Callable[[str],
     text = target.read_text(encoding="utf-8")
     assert text.count("self.process_and_combine_mm_data(") == 1
     target.write_text(
-        text.replace("self.process_and_combine_mm_data(", "await self.process_and_combine_mm_data_async("), encoding="utf-8"
+        text.replace("self.process_and_combine_mm_data(", "await self.process_and_combine_mm_data_async("),
+        encoding="utf-8",
     )
     (tmp_path / "cfg").mkdir()
     report = _check(_write_config(tmp_path / "cfg", copied, exempt_base=True), copied)
-    line = next(n for n, t in enumerate(target.read_text(encoding="utf-8").splitlines(), 1) if "_async(" in t and "combine" in t)
+    line = next(
+        n for n, t in enumerate(target.read_text(encoding="utf-8").splitlines(), 1) if "_async(" in t and "combine" in t
+    )
     assert _sites(report, "MM013") == {(target.relative_to(_release_root(copied)).as_posix(), line)}
     assert _sites(report, "MM001") == set()
 
@@ -142,7 +147,9 @@ def test_0_5_23_with_a_misspelt_twin_is_mm013(sglang_copy: Callable[[str], Path]
     target = copied / "processors" / "clip.py"
     text = target.read_text(encoding="utf-8")
     assert text.count("self.process_and_combine_mm_data_async(") == 1
-    target.write_text(text.replace("process_and_combine_mm_data_async(", "process_and_combine_mm_data_asycn("), encoding="utf-8")
+    target.write_text(
+        text.replace("process_and_combine_mm_data_async(", "process_and_combine_mm_data_asycn("), encoding="utf-8"
+    )
     (tmp_path / "cfg").mkdir()
     report = _check(_write_config(tmp_path / "cfg", copied, exempt_base=True), copied)
     [finding] = [d for d in report.diagnostics if d.code == "MM013"]

@@ -42,9 +42,12 @@ def test_positions_match_position_provider_on_the_whole_package(sglang_0_5_23_pa
         theirs = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
         for node in [node for node, _ in placed] + [definition.name for definition in definitions]:
             expected = theirs[node]
-            assert ours.ranges[id(node)] == (expected.start.line, expected.start.column, expected.end.line, expected.end.column), (
-                f"{path}: {type(node).__name__} at {expected}"
-            )
+            assert ours.ranges[id(node)] == (
+                expected.start.line,
+                expected.start.column,
+                expected.end.line,
+                expected.end.column,
+            ), f"{path}: {type(node).__name__} at {expected}"
         for definition in definitions:
             expected = theirs[definition].start
             assert ours.starts[id(definition)] == (expected.line, expected.column), f"{path}: {definition.name.value}"

@@ -61,7 +61,7 @@ def _only_await_and_suffix(old: str, new: str) -> bool:
 def _write_config(config_dir: Path, multimodal: Path) -> None:
     # The configuration sits at the copy's root: configured paths stay inside its directory.
     (config_dir / "mmlint.toml").write_text(
-        f"paths = [{json.dumps(multimodal.relative_to(config_dir).as_posix())}]\n\n[exempt]\npaths = [\"**/base_processor.py\"]\n",
+        f'paths = [{json.dumps(multimodal.relative_to(config_dir).as_posix())}]\n\n[exempt]\npaths = ["**/base_processor.py"]\n',
         encoding="utf-8",
     )
 
@@ -77,7 +77,9 @@ def test_fix_writes_nothing_on_0_5_14(sglang_copy: Callable[[str], Path]) -> Non
     assert not run.errors, [(r.path, r.error) for r in run.errors]
     assert run.sites_fixed == 0 and run.changed == ()
     # The one site left: MM010's ernie45_vl call of `resize_image`, whose async twin never suspends.
-    assert [(Path(path).name, site.span.line, site.code) for path, site in run.unfixed] == [("ernie45_vl.py", 403, "MM010")]
+    assert [(Path(path).name, site.span.line, site.code) for path, site in run.unfixed] == [
+        ("ernie45_vl.py", 403, "MM010")
+    ]
     assert _snapshot(multimodal) == before
 
 

@@ -21,7 +21,9 @@ def _analysed(package: Path) -> list[Path]:
 
 
 @pytest.mark.parametrize("name", ["sglang_0_5_23_package", "vllm_0_33_0_package"])
-def test_every_analysed_file_has_the_outcome_of_its_whole_parse(name: str, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_every_analysed_file_has_the_outcome_of_its_whole_parse(
+    name: str, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
     paths = _analysed(request.getfixturevalue(name))
     used, problems = compare_lean(monkeypatch, paths)
     assert problems == []

@@ -35,7 +35,10 @@ EXPECTED_0_5_23 = {
     ("srt/disaggregation/encoder/runtime.py", 1282): ANNOTATED,
     # Images resized one by one with the sync helper inside
     # `process_mm_data_async`; `resize_image_async` only calls it, never suspending.
-    ("srt/multimodal/processors/ernie45_vl.py", 405): "`resize_image_async` never suspends, so awaiting it gains nothing",
+    (
+        "srt/multimodal/processors/ernie45_vl.py",
+        405,
+    ): "`resize_image_async` never suspends, so awaiting it gains nothing",
 }
 
 

@@ -28,13 +28,19 @@ pytestmark = [pytest.mark.ecosystem, pytest.mark.slow]
 
 HEAVY, LIGHT = "heavy", "light"
 VERDICTS = {
-    ("MM005", "vllm/benchmarks/lib/endpoint_request_func.py", 829): (HEAVY, "opens an audio file per benchmark request"),
+    ("MM005", "vllm/benchmarks/lib/endpoint_request_func.py", 829): (
+        HEAVY,
+        "opens an audio file per benchmark request",
+    ),
     ("MM005", "vllm/benchmarks/serve.py", 1204): (HEAVY, "calculate_metrics tokenizes every output"),
     ("MM005", "vllm/benchmarks/serve.py", 2144): (LIGHT, "loads the tokenizer once, before the first request"),
     ("MM005", "vllm/benchmarks/serve.py", 2213): (HEAVY, "loads and tokenizes the whole dataset (a JSONL file read)"),
     ("MM005", "vllm/benchmarks/serve.py", 2451): (LIGHT, "writes the result file once"),
     ("MM005", "vllm/benchmarks/serve.py", 2458): (LIGHT, "writes the PyTorch-format result file once"),
-    ("MM003", "vllm/distributed/kv_transfer/kv_connector/v1/mooncake/mooncake_connector.py", 1828): (LIGHT, "builds pointer lists per ready request"),
+    ("MM003", "vllm/distributed/kv_transfer/kv_connector/v1/mooncake/mooncake_connector.py", 1828): (
+        LIGHT,
+        "builds pointer lists per ready request",
+    ),
     ("MM005", "vllm/entrypoints/generate/beam_search/online.py", 233): (HEAVY, "tokenizer.decode per beam"),
     ("MM005", "vllm/entrypoints/generate/generative_scoring/serving.py", 383): (HEAVY, "tokenizer.encode of the query"),
     ("MM005", "vllm/entrypoints/generate/generative_scoring/serving.py", 397): (HEAVY, "tokenizer.encode per item"),
@@ -45,60 +51,144 @@ VERDICTS = {
     ("MM005", "vllm/entrypoints/launchers/run_batch.py", 453): (HEAVY, "reads a whole file to upload"),
     ("MM005", "vllm/entrypoints/launchers/run_batch.py", 500): (HEAVY, "writes the batch outputs"),
     ("MM005", "vllm/entrypoints/openai/chat_completion/batch_serving.py", 266): (HEAVY, "tokenizer.decode per logprob"),
-    ("MM005", "vllm/entrypoints/openai/chat_completion/serving.py", 690): (HEAVY, "tokenizer.decode per logprob, per chunk"),
+    ("MM005", "vllm/entrypoints/openai/chat_completion/serving.py", 690): (
+        HEAVY,
+        "tokenizer.decode per logprob, per chunk",
+    ),
     ("MM005", "vllm/entrypoints/openai/chat_completion/serving.py", 1003): (HEAVY, "tokenizer.decode per logprob"),
     ("MM005", "vllm/entrypoints/openai/completion/serving.py", 261): (HEAVY, "tokenizer.decode of the outputs"),
     ("MM005", "vllm/entrypoints/openai/completion/serving.py", 404): (HEAVY, "tokenizer.decode per logprob, per chunk"),
     ("MM005", "vllm/entrypoints/openai/decisions/strategies.py", 335): (HEAVY, "resizes every image"),
-    ("MM005", "vllm/entrypoints/openai/decisions/strategies.py", 483): (HEAVY, "tokenizer.encode per question's labels"),
-    ("MM005", "vllm/entrypoints/openai/decisions/strategies.py", 984): (HEAVY, "tokenizer.encode of the rendered media"),
+    ("MM005", "vllm/entrypoints/openai/decisions/strategies.py", 483): (
+        HEAVY,
+        "tokenizer.encode per question's labels",
+    ),
+    ("MM005", "vllm/entrypoints/openai/decisions/strategies.py", 984): (
+        HEAVY,
+        "tokenizer.encode of the rendered media",
+    ),
     ("MM005", "vllm/entrypoints/openai/decisions/strategies.py", 1091): (HEAVY, "tokenizer.encode of the state"),
     ("MM005", "vllm/entrypoints/openai/decisions/strategies.py", 1096): (HEAVY, "tokenizer.encode per question"),
-    ("MM005", "vllm/entrypoints/openai/decisions/strategies.py", 1175): (HEAVY, "tokenizer.encode of the rendered media"),
-    ("MM005", "vllm/entrypoints/openai/decisions/strategies.py", 1340): (HEAVY, "tokenizer.encode of the rendered media"),
+    ("MM005", "vllm/entrypoints/openai/decisions/strategies.py", 1175): (
+        HEAVY,
+        "tokenizer.encode of the rendered media",
+    ),
+    ("MM005", "vllm/entrypoints/openai/decisions/strategies.py", 1340): (
+        HEAVY,
+        "tokenizer.encode of the rendered media",
+    ),
     ("MM005", "vllm/entrypoints/openai/decisions/strategies.py", 1377): (HEAVY, "apply_chat_template per read"),
     ("MM005", "vllm/entrypoints/openai/decisions/strategies.py", 1392): (HEAVY, "tokenizer.encode per question"),
     ("MM005", "vllm/entrypoints/openai/decisions/strategies.py", 1396): (HEAVY, "tokenizer.encode per question"),
     ("MM005", "vllm/entrypoints/openai/responses/serving.py", 868): (HEAVY, "tokenizer.decode of the output items"),
     ("MM005", "vllm/entrypoints/scale_out/token_in_token_out/serving.py", 470): (HEAVY, "tokenizer.decode per logprob"),
-    ("MM005", "vllm/entrypoints/scale_out/token_in_token_out/serving.py", 706): (HEAVY, "tokenizer.decode per logprob, per chunk"),
+    ("MM005", "vllm/entrypoints/scale_out/token_in_token_out/serving.py", 706): (
+        HEAVY,
+        "tokenizer.decode per logprob, per chunk",
+    ),
     ("MM005", "vllm/entrypoints/serve/tokenize/serving.py", 128): (HEAVY, "convert_ids_to_tokens of the whole prompt"),
     ("MM005", "vllm/entrypoints/speech_to_text/base/serving.py", 617): (HEAVY, "tokenizer.encode per segment"),
-    ("MM005", "vllm/model_executor/models/qwen3_asr_realtime.py", 206): (LIGHT, "encodes a short fixed template, lru-cached"),
+    ("MM005", "vllm/model_executor/models/qwen3_asr_realtime.py", 206): (
+        LIGHT,
+        "encodes a short fixed template, lru-cached",
+    ),
     ("MM005", "vllm/plugins/lora_resolvers/filesystem_resolver.py", 34): (LIGHT, "opens the small adapter config"),
     ("MM005", "vllm/plugins/lora_resolvers/filesystem_resolver.py", 35): (LIGHT, "parses the small adapter config"),
     ("MM005", "vllm/renderers/online_derenderer.py", 654): (HEAVY, "convert_ids_to_tokens per logprob, per chunk"),
     ("MM005", "vllm/renderers/online_derenderer.py", 1080): (HEAVY, "convert_ids_to_tokens per logprob, per chunk"),
     ("MM005", "vllm/renderers/online_renderer.py", 323): (HEAVY, "harmony render_for_completion of the chat"),
-    ("MM005", "vllm/renderers/online_renderer.py", 348): (HEAVY, "harmony render_for_completion of the responses input"),
+    ("MM005", "vllm/renderers/online_renderer.py", 348): (
+        HEAVY,
+        "harmony render_for_completion of the responses input",
+    ),
     ("MM005", "vllm/snapshot/server.py", 175): (LIGHT, "reads a small marker file"),
     ("MM005", "vllm/v1/engine/core_client.py", 2065): (HEAVY, "sync ZeroMQ recv_multipart waiting for new engines"),
     # Issue 40: heavy calls under other names (base64, digests, gc.collect).
     ("MM005", "vllm/benchmarks/serve.py", 2266): (LIGHT, "freeze_gc_heap's gc.collect once before the benchmark"),
     ("MM005", "vllm/entrypoints/launchers/run_batch.py", 542): (HEAVY, "base64-decodes a request's payload"),
-    ("MM005", "vllm/entrypoints/openai/chat_completion/serving.py", 1054): (HEAVY, "base64 of an output tensor per request"),
-    ("MM005", "vllm/entrypoints/openai/decisions/strategies.py", 486): (HEAVY, "sha256 of the JSON of the prompt ids per question"),
-    ("MM005", "vllm/entrypoints/openai/decisions/strategies.py", 682): (HEAVY, "sha256 of the JSON of the prompt ids per canvas"),
-    ("MM005", "vllm/entrypoints/scale_out/render/serving.py", 205): (HEAVY, "base64 of the multimodal features per request"),
-    ("MM005", "vllm/entrypoints/scale_out/render/serving.py", 321): (HEAVY, "base64 of the multimodal features per request"),
-    ("MM005", "vllm/entrypoints/scale_out/render/serving.py", 387): (HEAVY, "base64 of the multimodal features per request"),
-    ("MM005", "vllm/entrypoints/scale_out/token_in_token_out/serving.py", 308): (HEAVY, "base64-decodes the multimodal features"),
+    ("MM005", "vllm/entrypoints/openai/chat_completion/serving.py", 1054): (
+        HEAVY,
+        "base64 of an output tensor per request",
+    ),
+    ("MM005", "vllm/entrypoints/openai/decisions/strategies.py", 486): (
+        HEAVY,
+        "sha256 of the JSON of the prompt ids per question",
+    ),
+    ("MM005", "vllm/entrypoints/openai/decisions/strategies.py", 682): (
+        HEAVY,
+        "sha256 of the JSON of the prompt ids per canvas",
+    ),
+    ("MM005", "vllm/entrypoints/scale_out/render/serving.py", 205): (
+        HEAVY,
+        "base64 of the multimodal features per request",
+    ),
+    ("MM005", "vllm/entrypoints/scale_out/render/serving.py", 321): (
+        HEAVY,
+        "base64 of the multimodal features per request",
+    ),
+    ("MM005", "vllm/entrypoints/scale_out/render/serving.py", 387): (
+        HEAVY,
+        "base64 of the multimodal features per request",
+    ),
+    ("MM005", "vllm/entrypoints/scale_out/token_in_token_out/serving.py", 308): (
+        HEAVY,
+        "base64-decodes the multimodal features",
+    ),
     ("MM005", "vllm/entrypoints/scale_out/token_in_token_out/serving.py", 485): (HEAVY, "base64 of an output tensor"),
-    ("MM005", "vllm/entrypoints/scale_out/token_in_token_out/serving.py", 547): (HEAVY, "base64 of the response fields"),
-    ("MM005", "vllm/entrypoints/scale_out/token_in_token_out/serving.py", 720): (HEAVY, "base64 of an output tensor per chunk"),
-    ("MM005", "vllm/entrypoints/speech_to_text/realtime/connection.py", 121): (HEAVY, "base64-decodes every audio chunk"),
+    ("MM005", "vllm/entrypoints/scale_out/token_in_token_out/serving.py", 547): (
+        HEAVY,
+        "base64 of the response fields",
+    ),
+    ("MM005", "vllm/entrypoints/scale_out/token_in_token_out/serving.py", 720): (
+        HEAVY,
+        "base64 of an output tensor per chunk",
+    ),
+    ("MM005", "vllm/entrypoints/speech_to_text/realtime/connection.py", 121): (
+        HEAVY,
+        "base64-decodes every audio chunk",
+    ),
     # Added by typed receivers (issue 39), each read:
-    ("MM005", "vllm/entrypoints/openai/chat_completion/batch_serving.py", 95): (HEAVY, "harmony render_for_completion per batched chat"),
-    ("MM005", "vllm/entrypoints/openai/responses/serving.py", 714): (HEAVY, "harmony render_for_completion of the responses input"),
+    ("MM005", "vllm/entrypoints/openai/chat_completion/batch_serving.py", 95): (
+        HEAVY,
+        "harmony render_for_completion per batched chat",
+    ),
+    ("MM005", "vllm/entrypoints/openai/responses/serving.py", 714): (
+        HEAVY,
+        "harmony render_for_completion of the responses input",
+    ),
     ("MM005", "vllm/v1/engine/core_client.py", 1697): (LIGHT, "joins the EEP handshake thread (up to 5 s) on an abort"),
-    ("MM005", "vllm/distributed/elastic_ep/external_elastic_ep.py", 710): (LIGHT, "waits up to 5 s for the handshake server, per scale-up"),
-    ("MM005", "vllm/distributed/elastic_ep/external_elastic_ep.py", 785): (LIGHT, "joins the handshake thread, per scale-up"),
-    ("MM005", "vllm/distributed/elastic_ep/external_elastic_ep.py", 847): (LIGHT, "joins the handshake thread, per scale-up"),
-    ("MM005", "vllm/distributed/elastic_ep/external_elastic_ep.py", 852): (LIGHT, "joins the handshake thread, per scale-up"),
-    ("MM005", "vllm/entrypoints/launchers/grpc_server.py", 77): (LIGHT, "waits for the engines' handshake once at start-up"),
-    ("MM004", "vllm/entrypoints/pooling/base/serving.py", 74): (LIGHT, "awaits a trace-header read that never suspends"),
-    ("MM004", "vllm/entrypoints/pooling/scoring/serving.py", 269): (LIGHT, "awaits a trace-header read that never suspends"),
-    ("MM004", "vllm/entrypoints/pooling/scoring/serving.py", 312): (LIGHT, "awaits a trace-header read that never suspends"),
+    ("MM005", "vllm/distributed/elastic_ep/external_elastic_ep.py", 710): (
+        LIGHT,
+        "waits up to 5 s for the handshake server, per scale-up",
+    ),
+    ("MM005", "vllm/distributed/elastic_ep/external_elastic_ep.py", 785): (
+        LIGHT,
+        "joins the handshake thread, per scale-up",
+    ),
+    ("MM005", "vllm/distributed/elastic_ep/external_elastic_ep.py", 847): (
+        LIGHT,
+        "joins the handshake thread, per scale-up",
+    ),
+    ("MM005", "vllm/distributed/elastic_ep/external_elastic_ep.py", 852): (
+        LIGHT,
+        "joins the handshake thread, per scale-up",
+    ),
+    ("MM005", "vllm/entrypoints/launchers/grpc_server.py", 77): (
+        LIGHT,
+        "waits for the engines' handshake once at start-up",
+    ),
+    ("MM004", "vllm/entrypoints/pooling/base/serving.py", 74): (
+        LIGHT,
+        "awaits a trace-header read that never suspends",
+    ),
+    ("MM004", "vllm/entrypoints/pooling/scoring/serving.py", 269): (
+        LIGHT,
+        "awaits a trace-header read that never suspends",
+    ),
+    ("MM004", "vllm/entrypoints/pooling/scoring/serving.py", 312): (
+        LIGHT,
+        "awaits a trace-header read that never suspends",
+    ),
     # Twins by assignment through a typed receiver (issue 39): AsyncLLM calls the
     # sync `self.input_processor.process_inputs`, and InputProcessor.__init__
     # makes `process_inputs_async = make_async(self.process_inputs, ...)`.

@@ -35,28 +35,64 @@ MM003 = {
 FOLDED_MM003 = {
     # Through plain helper modules (the reach): the model routes read (and may
     # download) the model index via registry.py and hf_diffusers_utils.py: true-heavy.
-    ("multimodal_gen/runtime/entrypoints/openai/common_api.py", 219): ("multimodal_gen/runtime/entrypoints/openai/common_api.py", 225),
-    ("multimodal_gen/runtime/entrypoints/openai/common_api.py", 232): ("multimodal_gen/runtime/entrypoints/openai/common_api.py", 252),
+    ("multimodal_gen/runtime/entrypoints/openai/common_api.py", 219): (
+        "multimodal_gen/runtime/entrypoints/openai/common_api.py",
+        225,
+    ),
+    ("multimodal_gen/runtime/entrypoints/openai/common_api.py", 232): (
+        "multimodal_gen/runtime/entrypoints/openai/common_api.py",
+        252,
+    ),
     # (http_server.py:242, init_multi_tokenizer, was here: see DROPPED_MM003.)
-    ("srt/entrypoints/anthropic/serving.py", 1439): ("srt/entrypoints/anthropic/serving.py", 1476),  # true-heavy: tokenizes the messages
+    ("srt/entrypoints/anthropic/serving.py", 1439): (
+        "srt/entrypoints/anthropic/serving.py",
+        1476,
+    ),  # true-heavy: tokenizes the messages
     # Was NOT_HEAVY_BY_EVIDENCE (`monotonic_time`); typed receivers resolve
     # `self.openai_serving_chat._convert_to_internal_request`, which encodes the
     # prompt (serving_chat.py _process_messages): true-heavy.
     ("srt/entrypoints/anthropic/serving.py", 807): ("srt/entrypoints/anthropic/serving.py", 827),
-    ("srt/entrypoints/http_server.py", 1379): ("srt/entrypoints/http_server.py", 1388),  # true-heavy: requests.get in a route
+    ("srt/entrypoints/http_server.py", 1379): (
+        "srt/entrypoints/http_server.py",
+        1388,
+    ),  # true-heavy: requests.get in a route
     # The cause named is now decode_reasoning_state (base64 + zlib of each
     # replayed reasoning item) ahead of the tokenizer: true-heavy, grows with the input.
     ("srt/entrypoints/openai/serving_responses.py", 733): ("srt/entrypoints/openai/serving_responses.py", 741),
-    ("srt/entrypoints/openai/serving_tokenize.py", 39): ("srt/entrypoints/openai/serving_tokenize.py", 55),  # true-heavy: tokenizer.encode
-    ("srt/entrypoints/openai/serving_tokenize.py", 150): ("srt/entrypoints/openai/serving_tokenize.py", 169),  # true-heavy: tokenizer.decode
-    ("srt/managers/multi_tokenizer_mixin.py", 716): ("srt/managers/multi_tokenizer_mixin.py", 725),  # true-heavy: pickle.loads per worker
-    ("srt/multimodal/processors/ernie45_vl.py", 116): ("srt/multimodal/processors/ernie45_vl.py", 122),  # true-heavy: image.resize
-    ("srt/multimodal/processors/ernie45_vl.py", 174): ("srt/multimodal/processors/ernie45_vl.py", 183),  # true-heavy: vr.get_batch
+    ("srt/entrypoints/openai/serving_tokenize.py", 39): (
+        "srt/entrypoints/openai/serving_tokenize.py",
+        55,
+    ),  # true-heavy: tokenizer.encode
+    ("srt/entrypoints/openai/serving_tokenize.py", 150): (
+        "srt/entrypoints/openai/serving_tokenize.py",
+        169,
+    ),  # true-heavy: tokenizer.decode
+    ("srt/managers/multi_tokenizer_mixin.py", 716): (
+        "srt/managers/multi_tokenizer_mixin.py",
+        725,
+    ),  # true-heavy: pickle.loads per worker
+    ("srt/multimodal/processors/ernie45_vl.py", 116): (
+        "srt/multimodal/processors/ernie45_vl.py",
+        122,
+    ),  # true-heavy: image.resize
+    ("srt/multimodal/processors/ernie45_vl.py", 174): (
+        "srt/multimodal/processors/ernie45_vl.py",
+        183,
+    ),  # true-heavy: vr.get_batch
     # true-heavy: base64-decodes / downloads each media URL (was: "a download loop")
     ("srt/multimodal/processors/inkling.py", 300): ("srt/multimodal/processors/inkling.py", 324),
-    ("srt/multimodal/processors/minimax_m3_vl.py", 207): ("srt/multimodal/processors/minimax_m3_vl.py", 217),  # true-heavy: decodes frames
-    ("srt/multimodal/processors/qwen_vl.py", 248): ("srt/multimodal/processors/qwen_vl.py", 267),  # true-heavy: decodes frames
-    ("srt/multimodal/processors/whisper.py", 166): ("srt/multimodal/processors/whisper.py", 195),  # true-heavy: load_audio
+    ("srt/multimodal/processors/minimax_m3_vl.py", 207): (
+        "srt/multimodal/processors/minimax_m3_vl.py",
+        217,
+    ),  # true-heavy: decodes frames
+    ("srt/multimodal/processors/qwen_vl.py", 248): (
+        "srt/multimodal/processors/qwen_vl.py",
+        267,
+    ),  # true-heavy: decodes frames
+    ("srt/multimodal/processors/whisper.py", 166): (
+        "srt/multimodal/processors/whisper.py",
+        195,
+    ),  # true-heavy: load_audio
 }
 
 # MM003 of before reported no more, and rightly: nomas's loop validates a few
@@ -73,37 +109,79 @@ DROPPED_MM003 = {
 }
 
 NOT_HEAVY_BY_EVIDENCE = {
-    ('multimodal_gen/runtime/entrypoints/action/api.py', 237): 'calls `action_metadata`, which is heavy',
-    ('multimodal_gen/runtime/entrypoints/http_server.py', 249): 'calls `get_served_pipeline_class(...)`, not known to be cheap',
-    ('multimodal_gen/runtime/entrypoints/http_server.py', 302): 'calls `get_served_pipeline_class(...)`, not known to be cheap',
+    ("multimodal_gen/runtime/entrypoints/action/api.py", 237): "calls `action_metadata`, which is heavy",
+    (
+        "multimodal_gen/runtime/entrypoints/http_server.py",
+        249,
+    ): "calls `get_served_pipeline_class(...)`, not known to be cheap",
+    (
+        "multimodal_gen/runtime/entrypoints/http_server.py",
+        302,
+    ): "calls `get_served_pipeline_class(...)`, not known to be cheap",
     # common_api.py:219, :232 and http_server.py:242 were here; the reach found their evidence (MM003 above).
-    ('multimodal_gen/test/unit/realtime/test_realtime_output_transport.py', 214): 'calls `fn(...)`, not known to be cheap',
-    ('multimodal_gen/test/unit/realtime/test_realtime_output_transport.py', 459): 'calls `fn(...)`, not known to be cheap',
-    ('multimodal_gen/test/unit/test_multiple_task_types.py', 209): 'calls `req.output_file_path(...)`, not known to be cheap',
-    ('multimodal_gen/test/unit/test_sensenova_u1.py', 170): 'calls `self.worker.execute_forward_sequentially(...)`, not known to be cheap',
-    ('multimodal_gen/test/unit/test_video_job_lifecycle.py', 308): 'calls `upload(...)`, not known to be cheap',
-    ('srt/disaggregation/encoder/receiver.py', 177): 'calls `self.register(...)`, not known to be cheap',
-    ('srt/disaggregation/encoder/receiver.py', 187): 'calls `self.unregister(...)`, not known to be cheap',
-    ('srt/disaggregation/encoder/receiver.py', 197): 'calls `self.list_urls(...)`, not known to be cheap',
-    ('srt/disaggregation/encoder/runtime.py', 1422): 'calls `enc.profiler.start(...)`, not known to be cheap',
-    ('srt/disaggregation/encoder/server.py', 453): 'calls `self.encoder._deregister_shared_mr(...)`, not known to be cheap',
+    (
+        "multimodal_gen/test/unit/realtime/test_realtime_output_transport.py",
+        214,
+    ): "calls `fn(...)`, not known to be cheap",
+    (
+        "multimodal_gen/test/unit/realtime/test_realtime_output_transport.py",
+        459,
+    ): "calls `fn(...)`, not known to be cheap",
+    (
+        "multimodal_gen/test/unit/test_multiple_task_types.py",
+        209,
+    ): "calls `req.output_file_path(...)`, not known to be cheap",
+    (
+        "multimodal_gen/test/unit/test_sensenova_u1.py",
+        170,
+    ): "calls `self.worker.execute_forward_sequentially(...)`, not known to be cheap",
+    ("multimodal_gen/test/unit/test_video_job_lifecycle.py", 308): "calls `upload(...)`, not known to be cheap",
+    ("srt/disaggregation/encoder/receiver.py", 177): "calls `self.register(...)`, not known to be cheap",
+    ("srt/disaggregation/encoder/receiver.py", 187): "calls `self.unregister(...)`, not known to be cheap",
+    ("srt/disaggregation/encoder/receiver.py", 197): "calls `self.list_urls(...)`, not known to be cheap",
+    ("srt/disaggregation/encoder/runtime.py", 1422): "calls `enc.profiler.start(...)`, not known to be cheap",
+    (
+        "srt/disaggregation/encoder/server.py",
+        453,
+    ): "calls `self.encoder._deregister_shared_mr(...)`, not known to be cheap",
     # anthropic/serving.py:807 had only this; it is heavy by evidence now (FOLDED_MM003).
-    ('srt/entrypoints/anthropic/serving.py', 807): 'calls `monotonic_time(...)`, not known to be cheap',
-    ('srt/entrypoints/grpc_bridge.py', 54): 'calls `self._is_disconnected_fn(...)`, not known to be cheap',
-    ('srt/entrypoints/grpc_bridge.py', 415): 'calls `self.tokenizer_manager.abort_request(...)`, not known to be cheap',
-    ('srt/entrypoints/grpc_server.py', 52): 'calls `generate_latest(...)`, not known to be cheap',
-    ('srt/entrypoints/http_server.py', 636): 'calls `_anthropic_validation_message`, which is heavy',
-    ('srt/entrypoints/http_server.py', 813): 'calls `_global_state.tokenizer_manager.config_value(...)`, not known to be cheap',
-    ('srt/entrypoints/http_server.py', 1186): 'calls `_global_state.tokenizer_manager.config_value(...)`, not known to be cheap',
-    ('srt/entrypoints/http_server.py', 1713): 'calls `_global_state.tokenizer_manager.configure_logging(...)`, not known to be cheap',
-    ('srt/entrypoints/http_server.py', 1723): 'calls `_global_state.tokenizer_manager.abort_request(...)`, not known to be cheap',
-    ('srt/entrypoints/http_server.py', 1735): 'calls `native_text_parser(...)`, not known to be cheap',
-    ('srt/entrypoints/http_server.py', 1775): 'calls `native_text_parser(...)`, not known to be cheap',
-    ('srt/entrypoints/http_server.py', 1994): 'a loop',
-    ('srt/entrypoints/http_server.py', 2152): 'calls `raw_request.app.state.ollama_serving.get_show(...)`, not known to be cheap',
-    ('srt/entrypoints/openai/serving_transcription.py', 444): 'calls `self.tokenizer_manager.create_abort_task(...)`, not known to be cheap',
-    ('srt/managers/tokenizer_control_mixin.py', 1001): 'calls `TokenizerManager.auto_create_handle_loop`, which is heavy',
-    ('srt/managers/tokenizer_manager.py', 2420): 'calls `TokenizerManager._dispatch_to_scheduler`, which is heavy',
+    ("srt/entrypoints/anthropic/serving.py", 807): "calls `monotonic_time(...)`, not known to be cheap",
+    ("srt/entrypoints/grpc_bridge.py", 54): "calls `self._is_disconnected_fn(...)`, not known to be cheap",
+    ("srt/entrypoints/grpc_bridge.py", 415): "calls `self.tokenizer_manager.abort_request(...)`, not known to be cheap",
+    ("srt/entrypoints/grpc_server.py", 52): "calls `generate_latest(...)`, not known to be cheap",
+    ("srt/entrypoints/http_server.py", 636): "calls `_anthropic_validation_message`, which is heavy",
+    (
+        "srt/entrypoints/http_server.py",
+        813,
+    ): "calls `_global_state.tokenizer_manager.config_value(...)`, not known to be cheap",
+    (
+        "srt/entrypoints/http_server.py",
+        1186,
+    ): "calls `_global_state.tokenizer_manager.config_value(...)`, not known to be cheap",
+    (
+        "srt/entrypoints/http_server.py",
+        1713,
+    ): "calls `_global_state.tokenizer_manager.configure_logging(...)`, not known to be cheap",
+    (
+        "srt/entrypoints/http_server.py",
+        1723,
+    ): "calls `_global_state.tokenizer_manager.abort_request(...)`, not known to be cheap",
+    ("srt/entrypoints/http_server.py", 1735): "calls `native_text_parser(...)`, not known to be cheap",
+    ("srt/entrypoints/http_server.py", 1775): "calls `native_text_parser(...)`, not known to be cheap",
+    ("srt/entrypoints/http_server.py", 1994): "a loop",
+    (
+        "srt/entrypoints/http_server.py",
+        2152,
+    ): "calls `raw_request.app.state.ollama_serving.get_show(...)`, not known to be cheap",
+    (
+        "srt/entrypoints/openai/serving_transcription.py",
+        444,
+    ): "calls `self.tokenizer_manager.create_abort_task(...)`, not known to be cheap",
+    (
+        "srt/managers/tokenizer_control_mixin.py",
+        1001,
+    ): "calls `TokenizerManager.auto_create_handle_loop`, which is heavy",
+    ("srt/managers/tokenizer_manager.py", 2420): "calls `TokenizerManager._dispatch_to_scheduler`, which is heavy",
 }
 
 # Hollow awaits of before: folded into their root's MM003, or gone with a root
@@ -152,10 +230,18 @@ NEW_MM005 = {
     ("multimodal_gen/runtime/entrypoints/openai/image_api.py", 485): (LIGHT, "rmtree of the request's temp dir"),
     ("multimodal_gen/runtime/entrypoints/openai/image_api.py", 563): (HEAVY, "base64 of every generated image"),
     ("multimodal_gen/runtime/entrypoints/openai/realtime/adapters/cosmos_dreams_realtime_adapter.py", 286): (
-        LIGHT, "lru-cached manifest read and digest, once per model path"),
+        LIGHT,
+        "lru-cached manifest read and digest, once per model path",
+    ),
     ("multimodal_gen/runtime/entrypoints/openai/realtime/realtime_adapter.py", 78): (FALSE, "sha256 of a URL string"),
-    ("multimodal_gen/runtime/entrypoints/openai/realtime/realtime_video_api.py", 430): (LIGHT, "rmtree of the session's temp dir at its end"),
-    ("multimodal_gen/runtime/entrypoints/openai/utils.py", 432): (HEAVY, "base64-decodes and writes the request's image"),
+    ("multimodal_gen/runtime/entrypoints/openai/realtime/realtime_video_api.py", 430): (
+        LIGHT,
+        "rmtree of the session's temp dir at its end",
+    ),
+    ("multimodal_gen/runtime/entrypoints/openai/utils.py", 432): (
+        HEAVY,
+        "base64-decodes and writes the request's image",
+    ),
     ("multimodal_gen/runtime/entrypoints/openai/video_api.py", 550): (LIGHT, "rmtree of the request's temp dir"),
     ("multimodal_gen/runtime/entrypoints/openai/video_api.py", 741): (LIGHT, "rmtree of the request's temp dir"),
     ("multimodal_gen/runtime/scheduler_client.py", 104): (HEAVY, "unpickles every request batch in the broker"),
@@ -205,15 +291,24 @@ NEW_MM005 = {
     ("srt/weight_sync/utils.py", 99): (LIGHT, "base64 of pickled IPC handles, per weight update"),
     # Added by the reach following typed attributes (`self.x = Class(...)`, an
     # annotated parameter), each read:
-    ("srt/disaggregation/encoder/receiver.py", 2177): (HEAVY, "EPD receive path: build_input_ids encodes the prompt, per request"),
+    ("srt/disaggregation/encoder/receiver.py", 2177): (
+        HEAVY,
+        "EPD receive path: build_input_ids encodes the prompt, per request",
+    ),
     ("srt/entrypoints/openai/serving_responses.py", 2981): (HEAVY, "zlib + base64 of the whole reasoning trace"),
     ("srt/entrypoints/openai/serving_responses.py", 2983): (HEAVY, "zlib + base64 of the whole reasoning trace"),
     ("srt/entrypoints/openai/serving_responses.py", 2985): (HEAVY, "zlib + base64 of the whole reasoning trace"),
     # Decodes the whole input_ids only with request logging at level >= 2 (a debug
     # option, off by default) and a request given as ids: not the served path.
     ("srt/managers/tokenizer_manager.py", 936): (LIGHT, "decode of the prompt ids for the opt-in debug request log"),
-    ("srt/multimodal/processors/dots_note_omni.py", 497): (HEAVY, "converts, resizes and normalizes every image (dots_omni_towers)"),
-    ("srt/multimodal/processors/inkling.py", 327): (HEAVY, "decodes every image of the request (assemble -> PIL open/convert)"),
+    ("srt/multimodal/processors/dots_note_omni.py", 497): (
+        HEAVY,
+        "converts, resizes and normalizes every image (dots_omni_towers)",
+    ),
+    ("srt/multimodal/processors/inkling.py", 327): (
+        HEAVY,
+        "decodes every image of the request (assemble -> PIL open/convert)",
+    ),
     ("srt/multimodal/processors/minicpmv4_6.py", 458): (HEAVY, "converts, resizes and slices every image"),
     ("srt/multimodal/processors/minicpmv4_6.py", 461): (HEAVY, "converts, resizes and slices every video frame"),
 }
@@ -277,7 +372,8 @@ def _typed_call(d) -> bool:
     any name): the chain's last step names the method, the reason the type's."""
     method = d.chain[-1].strip("`").rpartition(".")[2]
     return any(
-        known.set_name in DEFAULT_SETS and method in known.methods and d.reason.endswith(known.reason) for known in KNOWN_TYPES
+        known.set_name in DEFAULT_SETS and method in known.methods and d.reason.endswith(known.reason)
+        for known in KNOWN_TYPES
     )
 
 
@@ -350,7 +446,11 @@ def test_blocking_calls_of_before_stay_and_the_new_ones_are_known_calls(report) 
         if (d.path, d.span.line) in MM005_BEFORE:
             continue
         assert matching_pattern(d.chain[-1].strip("`"), known) is not None or _typed_call(d), d
-    polling = [d for d in blocking if d.path == "multimodal_gen/benchmarks/bench_serving.py" and "wait_for_service" in d.chain[0]]
+    polling = [
+        d
+        for d in blocking
+        if d.path == "multimodal_gen/benchmarks/bench_serving.py" and "wait_for_service" in d.chain[0]
+    ]
     assert polling and polling[0].chain[-1] == "`requests.get`"
 
 
@@ -362,7 +462,10 @@ def test_a_digest_of_a_tested_url_is_bounded(report) -> None:
     assert len(FALSE_MM005) == 6 and FALSE_MM005 <= _sites(report, "MM005")
 
 
-@pytest.mark.xfail(strict=True, reason="digests of a fixed-size key (FALSE_MM005) count as whole payloads: "
-                   "the input-size bound does not see through a helper's parameter or a key's JSON")
+@pytest.mark.xfail(
+    strict=True,
+    reason="digests of a fixed-size key (FALSE_MM005) count as whole payloads: "
+    "the input-size bound does not see through a helper's parameter or a key's JSON",
+)
 def test_no_false_blocking_call(report) -> None:
     assert not FALSE_MM005 & _sites(report, "MM005")
