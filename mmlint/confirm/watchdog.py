@@ -83,8 +83,9 @@ class Watchdog:
     ) -> None:
         self.threshold_s = threshold_s
         # A beat every half threshold: a stall is seen within 1.5 thresholds.
-        # benchmarks/confirm_overhead.py (200 idle async tests, 2 shared cores):
-        # +10.5 % at a quarter threshold; -8.8 % and +11.1 % at a half (noise).
+        # benchmarks/confirm_overhead.py (200 idle async tests, 2 cores), at a
+        # half threshold: +2.5 % wall on a quiet machine; -8.8 % to +11.1 % on a
+        # loaded one (noise). A quarter threshold gave +10.5 % (loaded).
         self.interval_s = interval_s if interval_s is not None else max(threshold_s / 2, 0.002)
         self._on_stall = on_stall
         self._current_test = current_test
