@@ -98,12 +98,5 @@ def _canonical(value: object) -> object:
     raise TypeError(f"no canonical form for {type(value).__name__} in the results key")
 
 
-def code_fingerprint() -> bytes:
-    """What any cached value computed by mmlint as a whole is keyed by: this
-    build (mmlint.check.build_fingerprint: every file of the package, libcst's
-    version and Python's)."""
-    return _code_fingerprint()
-
-
 def _code_fingerprint() -> bytes:
     return hashlib.sha256(RESULTS_KEY_VERSION.encode() + build_fingerprint.build_fingerprint()).digest()

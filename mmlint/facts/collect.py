@@ -65,9 +65,6 @@ from mmlint.facts.scopes import (
     bind,
     bound_in_function,
 )
-from mmlint.facts.shapes import (
-    receiver_chain,
-)
 from mmlint.facts.stub_like import is_stub_like_body
 from mmlint.facts.syntax import (
     Link,
@@ -82,6 +79,7 @@ from mmlint.facts.syntax import (
     needs_parens,
     opaque_decorators,
     parameters_of,
+    receiver_chain,
     stored_names,
 )
 

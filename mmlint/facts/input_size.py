@@ -116,8 +116,8 @@ Position = tuple[int, int]  # (line, column) as ast gives them: where a node sta
 
 
 def has_bounded_input(call: ast.Call) -> bool:
-    """mmlint.facts.shapes.has_bounded_input on stdlib ast: every positional
-    argument (there is one) is a literal, a constant or a constant-bounded slice."""
+    """Every positional argument (there is one) is a literal, a constant or a
+    constant-bounded slice."""
     if any(keyword.arg is None for keyword in call.keywords):
         return False  # `**kw`: libcst counts it among the positional arguments
     return bool(call.args) and all(not isinstance(arg, ast.Starred) and _is_bounded_value(arg) for arg in call.args)

@@ -514,7 +514,7 @@ class _Walk:
             self.scheduled.update(id(value) for value in _argument_values(node) if type(value) is ast.Call)
         if name in HANDOFF_CONSUMERS:
             self.handed.extend(handed_functions(node))
-        if name:  # as mmlint.facts.shapes.lifespans_handed
+        if name:  # `lifespan=f` (FastAPI, Starlette): f runs once, at start-up and shutdown
             self.handed.extend(
                 (tail, "lifespan")
                 for keyword in node.keywords
@@ -712,7 +712,7 @@ class _Walk:
         return offset if head.isascii() else len(head.decode("utf-8", "surrogatepass"))
 
     def _literal_all(self, value: ast.expr) -> tuple[str, ...] | None:
-        """As mmlint.facts.shapes.literal_all: a list or tuple of plain string
+        """The names of a literal ``__all__``: a list or tuple of plain string
         literals (an implicit concatenation, which libcst keeps apart, is none)."""
         if not isinstance(value, (ast.List, ast.Tuple)):
             return None

@@ -1,5 +1,5 @@
-"""The words the shape judgements (mmlint.facts.shapes) go by, without a
-parser: the libcst collector and the stdlib-`ast` one (mmlint.facts.light)
+"""The words the shape judgements go by, without a parser: the libcst
+collector (mmlint.facts.collect) and the stdlib-`ast` one (mmlint.facts.light)
 judge by the same ones."""
 
 from __future__ import annotations

@@ -150,11 +150,6 @@ def _expression_text(node: cst.BaseExpression) -> str:
     return dotted_text(node) or _EMPTY_MODULE.code_for_node(node)
 
 
-def decorator_texts(node: cst.FunctionDef) -> tuple[str, ...]:
-    """Dotted text of every decorator (called or not); "<expr>" when not dotted."""
-    return tuple(dotted_text(target) or "<expr>" for target in _decorator_targets(node))
-
-
 def needs_parens(node: cst.Call, parent: cst.CSTNode | None) -> bool:
     """`await` binds looser than a trailer: `(await x())[0]`, `(await x()).a`, `(await x())()`.
     A call already in parentheses keeps them and needs no more."""
@@ -225,3 +220,19 @@ def call_place_flags(call: cst.Call, link: Link) -> tuple[bool, bool, bool, bool
     parent = link[1][0] if link[1] is not None else None
     in_task_wrapper, in_fstring, in_annotation = expression_flags(call, link)
     return isinstance(parent, cst.Await), needs_parens(call, parent), in_fstring, in_annotation, in_task_wrapper
+
+
+def receiver_chain(func: cst.Attribute) -> str:
+    """The attribute chain of a method on a computed receiver, with the call
+    it starts from: ``self.get_tokenizer().encode`` → ``get_tokenizer().encode``,
+    ``"x".encode`` → ``encode``."""
+    parts = [func.attr.value]
+    node = func.value
+    while isinstance(node, cst.Attribute):
+        parts.append(node.attr.value)
+        node = node.value
+    if isinstance(node, cst.Call):
+        name = dotted_tail(node.func)
+        if name:
+            parts.append(f"{name}()")
+    return ".".join(reversed(parts))

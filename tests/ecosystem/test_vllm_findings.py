@@ -218,7 +218,7 @@ ASYNC_ZMQ_UNION = (("MM005", "vllm/v1/engine/core_client.py", 1551), ("MM005", "
 # itself, so that path never runs; the override cut (issue 18 point 5) removes it.
 OVERRIDDEN = ("MM003", "vllm/renderers/base.py", 597)
 # True by the letter but light, and no longer reported: a tokenizer given only
-# inputs the source bounds (mmlint.facts.shapes.has_bounded_input). hf.py
+# inputs the source bounds (mmlint.facts.input_size.has_bounded_input). hf.py
 # encodes one placeholder constant; the derenderer's stream seed converts
 # `prompt_ids[-INITIAL_INCREMENTAL_DETOKENIZATION_OFFSET - 2:]`, the prompt's
 # last few ids, in tokenizers/detokenizer_utils.py.
