@@ -27,3 +27,56 @@ def test_a_method_behind_an_unseen_base_is_reported_but_never_rewritten() -> Non
     report = _report()
     fixable = {d.span.line: d.fixable for d in report.diagnostics if d.path == "opkg/mixins.py" and d.code == "MM010"}
     assert fixable == {50: False, 56: True}
+
+
+def _typed_calls(path: str, function: str) -> dict[str, object]:
+    """What each call in ``function`` of ``path`` resolves to, by its callee as written."""
+    report = _report()
+    resolver = report.project.resolver
+    facts = report.project.files[path]
+    info = next(info for info in facts.async_defs if info.qualname == function)
+    return {
+        call.callee.text: resolver.resolve_sync_call(facts, info.class_name, call.callee, None, info.qualname)
+        for call in info.calls
+    }
+
+
+def test_builtins_literals_and_containers_are_the_builtins_values() -> None:
+    calls = _typed_calls("opkg/containers.py", "collect")
+    assert calls["len"].library == ("len::__call__",)
+    assert calls["names.append"].library == ("list()::append",)
+    assert calls["counts.get"].library == ("dict()::get",)
+    assert calls["label.upper"].library == ("str()::upper",)
+    # What getattr returns is an object it is given: not a library value.
+    unknown = _typed_calls("opkg/containers.py", "run_named")["getattr()"]
+    assert not unknown.library and not unknown.targets and "returns an object it is given" in unknown.why
+
+
+def test_a_member_of_a_base_outside_the_scan_is_that_base_s() -> None:
+    calls = _typed_calls("opkg/inherited.py", "Forwarder.forward")
+    assert calls["self.http.post"].library == ("requests.Session()::post",)
+    assert _typed_calls("opkg/inherited.py", "Forwarder.dump")["payload.model_dump"].library == (
+        "pydantic.BaseModel()::model_dump",
+    )
+
+
+def test_a_global_made_by_a_helper_is_typed_by_its_return_annotation() -> None:
+    assert _typed_calls("opkg/fetch.py", "fetch")["pool.get"].library == ("requests.Session()::get",)
+    assert _typed_calls("opkg/fetch.py", "header")["headers.get"].library == ("dict()::get",)
+
+
+def test_so_it_is_when_the_run_never_read_the_helper_s_body() -> None:
+    # A light-tier module holds only the sync defs some call asked of it
+    # (mmlint.check.reach): vLLM's `logger = init_logger(__name__)`.
+    from dataclasses import replace
+
+    from mmlint.analysis.resolve import Resolver
+
+    files = dict(_report().project.files)
+    files["opkg/sessions.py"] = replace(files["opkg/sessions.py"], sync_defs=())
+    resolver = Resolver(files)
+    facts = files["opkg/fetch.py"]
+    info = next(info for info in facts.async_defs if info.qualname == "fetch")
+    call = next(call for call in info.calls if call.callee.text == "pool.get")
+    typed = resolver.resolve_sync_call(facts, None, call.callee, None, info.qualname)
+    assert typed.library == ("requests.Session()::get",)

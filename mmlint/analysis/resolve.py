@@ -13,6 +13,7 @@ from typing import TypeVar
 from typing import TYPE_CHECKING
 
 from mmlint.analysis.symbols import (
+    INERT_BASES as INERT_BASES,
     ClassSymbol as ClassSymbol,
     DefSymbol as DefSymbol,
     ModuleSymbol as ModuleSymbol,
@@ -30,22 +31,6 @@ T = TypeVar("T")
 
 if TYPE_CHECKING:
     from mmlint.analysis.values import Values
-
-# Bases that define no attribute an instance could be asked for: a method
-# lookup passes them without doubt (`class LLM(abc.ABC, ChatModelMixin)`).
-INERT_BASES = frozenset(
-    {
-        "object",
-        "builtins.object",
-        "ABC",
-        "abc.ABC",
-        "Generic",
-        "typing.Generic",
-        "Protocol",
-        "typing.Protocol",
-        "typing_extensions.Protocol",
-    }
-)
 
 
 @dataclass(frozen=True)
@@ -509,6 +494,10 @@ class Resolver:
                     complete = False
                 else:
                     targets.append(call)
+            elif kind in ("getter", "view") and atom[2]:
+                # A container's own method (`dict().get`): the builtin type's.
+                library.append(f"{atom[2]}()::{atom[3]}")
+                complete = False
             elif kind == "library" and atom[1] == "<unknown>":
                 complete = False  # an unannotated parameter called: nothing to go by
             elif kind == "library":

@@ -10,6 +10,22 @@ ClassKey = tuple[str, str]  # (display path of the module, class qualname)
 DefKey = tuple[str, int]
 SyncKey = tuple[str, int]
 
+# Bases that define no attribute an instance could be asked for: a method
+# lookup passes them without doubt (`class LLM(abc.ABC, ChatModelMixin)`).
+INERT_BASES = frozenset(
+    {
+        "object",
+        "builtins.object",
+        "ABC",
+        "abc.ABC",
+        "Generic",
+        "typing.Generic",
+        "Protocol",
+        "typing.Protocol",
+        "typing_extensions.Protocol",
+    }
+)
+
 
 @dataclass(frozen=True, slots=True)
 class ModuleSymbol:

@@ -19,12 +19,13 @@ matched against the type-keyed knowledge (mmlint.core.knowledge).
 
 from __future__ import annotations
 
+import builtins
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from mmlint.analysis.symbols import ClassKey, ClassSymbol, DefSymbol, ModuleSymbol, SyncDefSymbol
+from mmlint.analysis.symbols import INERT_BASES, ClassKey, ClassSymbol, DefSymbol, ModuleSymbol, SyncDefSymbol
 from mmlint.core.knowledge import UNKNOWN_ORIGIN
 from mmlint.facts.model import CLS, SELF, SUPER, CalleeRef, FileFacts, ValueFact
 
@@ -47,7 +48,10 @@ class Resolver(Protocol):
 
 # Atoms: (kind, payload...). Kinds: "instance" / "class" (ClassKey), "def"
 # (path, is async, index), "module" (path), "library" (provenance text),
-# "elements" (a container: a tuple of atoms).
+# "elements" (a container: a tuple of atoms, and its type: "list", "dict",
+# "" when unknown), "getter" / "view" (a container's method that gives an
+# element, or the container again: its atoms, type and the method's name),
+# "function" (path, name: a module-level def whose body the run did not read).
 Atom = tuple[object, ...]
 
 _SEGMENT = re.compile(r"\.?([^.()\[\]]+)|(\(\))|(\[\])")
@@ -55,7 +59,28 @@ _MAX_DEPTH = 12
 # Container methods whose call gives an element, or the container again.
 _ELEMENT_GETTERS = frozenset({"get", "pop", "setdefault", "__getitem__", "popitem"})
 _CONTAINER_VIEWS = frozenset({"values", "copy"})
-_BUILTIN_NAMES = frozenset({"open", "dict", "list", "set", "tuple", "str", "bytes", "int", "float", "object", "type"})
+# Builtins whose result is (or holds) an object they are given, not a value
+# of their own making: calling one is resolved, what it returns is not known.
+_PASSING_BUILTINS = frozenset(
+    {
+        "getattr",
+        "next",
+        "anext",
+        "iter",
+        "aiter",
+        "min",
+        "max",
+        "sorted",
+        "reversed",
+        "filter",
+        "map",
+        "zip",
+        "enumerate",
+        "super",
+        "vars",
+        "eval",
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,7 +178,7 @@ class Values:
         for fact in facts:
             found = self.of(Place(path, class_name, fact.context), fact.source)
             if fact.element:
-                found = Value((("elements", found.atoms),), found.why)
+                found = Value((("elements", found.atoms, fact.container),), found.why)
             value = value.union(found)
         return value
 
@@ -208,9 +233,9 @@ class Values:
             except (SyntaxError, ValueError, RecursionError, MemoryError):
                 return Value((), f"`{name}`'s annotation is not a type")
             value = NOTHING
-            for text, element in annotation_paths(node):
+            for text, container in annotation_paths(node):
                 found = self.of(Place(place.path, None, ""), text)
-                value = value.union(Value((("elements", found.atoms),), found.why) if element else found)
+                value = value.union(Value((("elements", found.atoms, container),), found.why) if container else found)
             return value if value.atoms or value.why else Value((), f"`{name}`'s annotation names no class")
         return None
 
@@ -281,6 +306,8 @@ class Values:
             return Value((("def", symbol.key[0], True, symbol.key[1]),))
         if isinstance(symbol, ModuleSymbol):
             return Value((("module", symbol.path),))
+        if symbol is None and name in facts.functions and name not in facts.assigned_names:
+            return Value((("function", path, name),))
         for fact in reversed(facts.imports):
             if fact.local == name:
                 parent, _, last = fact.target.rpartition(".")
@@ -296,7 +323,9 @@ class Values:
                 if fact.anchor:
                     return Value((), f"`{name}` is imported from a module outside the scan")
                 return Value((("library", fact.target),))
-        if name in _BUILTIN_NAMES:
+        if hasattr(builtins, name):
+            # Python's last scope: `len`, `open`, `ValueError` are the builtins
+            # module's values, named as an import names its own.
             return Value((("library", name),))
         return Value((), f"`{name}` is not bound where it is used")
 
@@ -305,6 +334,10 @@ class Values:
         if assigned:
             return self._from_facts(assigned, path, None)
         symbol = self.resolver._attribute(ModuleSymbol(path), name)
+        if symbol is None and name in self.files[path].functions and name not in self.files[path].assigned_names:
+            # A def of a module the calls reach only through values: its body
+            # was never read (mmlint.check.reach), its return facts were.
+            return Value((("function", path, name),))
         if symbol is None:
             return (
                 self._global(path, name, self.files[path])
@@ -333,21 +366,24 @@ class Values:
             if kind == "library":
                 result = result.union(Value((("library", f"{atom[1]}.{name}"),)))
             elif kind in ("instance", "class"):
-                result = result.union(self._member(atom[1], name, shown))  # type: ignore[arg-type]
+                result = result.union(self._member(atom[1], name, shown, kind == "instance"))  # type: ignore[arg-type]
             elif kind == "module":
                 result = result.union(self._module_attribute(atom[1], name))  # type: ignore[arg-type]
             elif kind == "elements":
                 if name in _ELEMENT_GETTERS:
-                    result = result.union(Value((("getter", atom[1]),)))
+                    result = result.union(Value((("getter", atom[1], atom[2], name),)))
                 elif name in _CONTAINER_VIEWS:
-                    result = result.union(Value((("view", atom[1]),)))
+                    result = result.union(Value((("view", atom[1], atom[2], name),)))
+                elif atom[2]:
+                    # A method of the container's own type: `list().append`, `dict().items`.
+                    result = result.union(Value((("library", f"{atom[2]}().{name}"),)))
                 else:
                     result = result.union(Value((), f"`{shown}.{name}` is a container's method"))
             else:
                 result = result.union(Value((), f"`{shown}` has no attribute `{name}` mmlint can follow"))
         return result
 
-    def _member(self, key: ClassKey, name: str, shown: str) -> Value:
+    def _member(self, key: ClassKey, name: str, shown: str, instance: bool = True) -> Value:
         """``name`` on an instance of ``key`` (or the class): its methods
         along the MRO, for it and each scanned subclass that may be the
         instance; else the attribute's assigned values."""
@@ -377,7 +413,37 @@ class Values:
                     break
         if seen:
             return value
+        inherited = NOTHING
+        for candidate in classes:
+            inherited = inherited.union(self._inherited(candidate, name, instance))
+        if inherited.atoms:
+            return inherited
         return Value((), f"`{shown}.{name}` is never assigned in the scanned classes")
+
+    def _inherited(self, key: ClassKey, name: str, instance: bool) -> Value:
+        """``name``, defined by no scanned class of ``key``'s MRO, on the first
+        base outside the scan that defines anything (not ``object``, ``ABC``,
+        ``Generic``, ``Protocol``): a library member, named by that base's
+        provenance as the module naming it imports it (``pydantic.BaseModel().model_dump``)."""
+        resolver = self.resolver
+        for entry in resolver.mro(key):
+            if isinstance(entry, tuple):
+                continue
+            text = getattr(entry, "text", "")
+            if not text or text == "<expr>" or text in INERT_BASES:
+                continue
+            for owner in resolver.mro(key):
+                if not isinstance(owner, tuple) or text not in resolver.classes[owner][1].bases:
+                    continue
+                base = self.of(Place(owner[0], None, ""), text)
+                atoms = tuple(
+                    ("library", f"{atom[1]}().{name}" if instance else f"{atom[1]}.{name}")
+                    for atom in base.atoms
+                    if atom[0] == "library" and atom[1] != UNKNOWN_ORIGIN
+                )
+                return Value(atoms)
+            return NOTHING
+        return NOTHING
 
     def _call(self, value: Value, shown: str) -> Value:
         result = Value((), value.why)
@@ -385,14 +451,20 @@ class Values:
             kind = atom[0]
             if kind == "class":
                 result = result.union(Value((("instance", atom[1]),)))
+            elif kind == "library" and atom[1] in _PASSING_BUILTINS:
+                result = result.union(Value((), f"`{shown}(...)` returns an object it is given"))
             elif kind == "library":
                 result = result.union(Value((("library", f"{atom[1]}()"),)))
             elif kind == "def":
                 result = result.union(self.returns(atom[1], atom[2], atom[3], shown))  # type: ignore[arg-type]
+            elif kind == "function":
+                result = result.union(self._returned(atom[1], atom[2], None, shown))  # type: ignore[arg-type]
             elif kind == "getter":
-                result = result.union(Value(atom[1]))  # type: ignore[arg-type]
+                result = result.union(
+                    Value(atom[1]) if atom[1] else Value((), f"`{shown}(...)` is an element of no known type")  # type: ignore[arg-type]
+                )
             elif kind == "view":
-                result = result.union(Value((("elements", atom[1]),)))
+                result = result.union(Value((("elements", atom[1], atom[2]),)))
             else:
                 result = result.union(Value((), f"`{shown}(...)` is not a call mmlint can follow"))
         return result
@@ -400,16 +472,21 @@ class Values:
     def returns(self, path: str, is_async: bool, index: int, shown: str) -> Value:
         facts = self.files[path]
         info = facts.async_defs[index] if is_async else facts.sync_defs[index]
-        returned = self._facts(path).get(("return", info.qualname, ""))
+        return self._returned(path, info.qualname, info.class_name, shown)
+
+    def _returned(self, path: str, qualname: str, class_name: str | None, shown: str) -> Value:
+        returned = self._facts(path).get(("return", qualname, ""))
         if not returned:
             return Value((), f"`{shown}` has no return annotation and returns no constructed value")
-        return self._from_facts(returned, path, info.class_name)
+        return self._from_facts(returned, path, class_name)
 
     def _item(self, value: Value, shown: str) -> Value:
         result = Value((), value.why)
         for atom in value.atoms:
-            if atom[0] == "elements":
+            if atom[0] == "elements" and atom[1]:
                 result = result.union(Value(atom[1]))  # type: ignore[arg-type]
+            elif atom[0] == "elements":
+                result = result.union(Value((), f"`{shown}[...]` is an element of no known type"))
             else:
                 result = result.union(Value((), f"`{shown}[...]` is not a container mmlint knows"))
         return result

@@ -351,8 +351,12 @@ class ValueFact:
     # The def (qualname) where ``source`` is evaluated ("" at module or class level).
     context: str = ""
     # The value is a container (a dict, list, set or tuple display or
-    # comprehension) whose elements are ``source``.
+    # comprehension) whose elements are ``source`` ("" when none is known).
     element: bool = False
+    # That container's type, when ``element``: "list", "dict", "set", "tuple",
+    # "generator" for a display or comprehension, the annotation's name
+    # ("dict", "Sequence", "deque") for an annotated one.
+    container: str = ""
 
 
 # ImportFact.local of `from m import *`: its target is the module m.

@@ -82,10 +82,12 @@ def _dotted(node: ast.AST) -> str | None:
     return path if path is not None and "(" not in path and "[" not in path else None
 
 
-def annotation_paths(node: ast.AST | None, depth: int = 0) -> list[tuple[str, bool]]:
-    """(path of an instance, is a container's element) for each type an
-    annotation names: ``Optional[T]`` / ``T | None`` / ``"T"`` are ``T()``;
-    ``dict[str, T]`` holds ``T()`` elements; ``Any`` and ``None`` tell nothing."""
+def annotation_paths(node: ast.AST | None, depth: int = 0) -> list[tuple[str, str]]:
+    """(path of an instance, the container it is an element of: "" when
+    none) for each type an annotation names: ``Optional[T]`` / ``T | None``
+    / ``"T"`` are ``T()``; ``dict[str, T]`` holds ``T()`` elements (``("T()",
+    "dict")``), ``dict[str, Any]`` elements of no known type (``("", "dict")``);
+    ``Any`` and ``None`` tell nothing."""
     if node is None or depth > 4:
         return []
     if isinstance(node, ast.Constant):
@@ -106,28 +108,52 @@ def annotation_paths(node: ast.AST | None, depth: int = 0) -> list[tuple[str, bo
             chosen = arguments[:1] if last in ("Annotated",) else arguments
             return [found for argument in chosen for found in annotation_paths(argument, depth + 1)]
         if last in _CONTAINERS and arguments:
-            return [(path, True) for path, element in annotation_paths(arguments[-1], depth + 1) if not element]
-        return [] if base is None or last in _UNTYPED else [(base + "()", False)]
+            held = [(path, last) for path, within in annotation_paths(arguments[-1], depth + 1) if not within]
+            return held or [("", last)]
+        return [] if base is None or last in _UNTYPED else [(base + "()", "")]
     base = _dotted(node)
     if base is None or base.rsplit(".", 1)[-1] in _UNTYPED:
         return []
-    return [(base + "()", False)]
+    return [(base + "()", "")]
 
 
-def value_paths(node: ast.AST | None) -> list[tuple[str, bool]]:
-    """(path, is a container's element) for each value an expression may have."""
+# The builtin type of a literal (its value's path: ``str()``), and of a display's container.
+_LITERALS = {str: "str()", bytes: "bytes()", int: "int()", float: "float()", bool: "bool()", complex: "complex()"}
+_DISPLAYS = {
+    ast.Dict: "dict",
+    ast.List: "list",
+    ast.Tuple: "tuple",
+    ast.Set: "set",
+    ast.DictComp: "dict",
+    ast.ListComp: "list",
+    ast.SetComp: "set",
+    ast.GeneratorExp: "generator",
+}
+
+
+def value_paths(node: ast.AST | None) -> list[tuple[str, str]]:
+    """(path, the container it is an element of: "" when none) for each
+    value an expression may have: a literal is its builtin type's instance
+    (``"str()"``), a display or comprehension a container of its elements'
+    values (``("", "list")`` for one whose elements have no path)."""
     if node is None:
         return []
     kind = type(node)
     if kind in (ast.Call, ast.Name, ast.Attribute, ast.Subscript, ast.Await):
         path = expr_path(node)
-        return [] if path is None else [(path, False)]
+        return [] if path is None else [(path, "")]
+    if kind is ast.Constant:
+        literal = _LITERALS.get(type(node.value))  # type: ignore[attr-defined]
+        return [] if literal is None else [(literal, "")]
+    if kind is ast.JoinedStr:
+        return [("str()", "")]
     if kind is ast.IfExp:
         return value_paths(node.body) + value_paths(node.orelse)  # type: ignore[attr-defined]
     if kind is ast.BoolOp:
         return [found for value in node.values for found in value_paths(value)]  # type: ignore[attr-defined]
     if kind is ast.NamedExpr:
         return value_paths(node.value)  # type: ignore[attr-defined]
+    container = _DISPLAYS.get(kind)
     elements: Iterable[ast.AST | None]
     if kind is ast.Dict:
         elements = node.values  # type: ignore[attr-defined]
@@ -141,12 +167,12 @@ def value_paths(node: ast.AST | None) -> list[tuple[str, bool]]:
         return []
     found: dict[str, None] = {}
     for element in elements:
-        for path, nested in value_paths(element):
-            if not nested:
+        for path, within in value_paths(element):
+            if not within:
                 found[path] = None
         if len(found) >= _MOST_ELEMENTS:
             break
-    return [(path, True) for path in found]
+    return [(path, container or "") for path in found] or [("", container or "")]
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,9 +188,9 @@ class _Walk:
     def __init__(self) -> None:
         self.found: list[ValueFact] = []
 
-    def emit(self, kind: ValueKind, holder: str, name: str, paths: list[tuple[str, bool]], context: str) -> None:
-        for path, element in paths:
-            self.found.append(ValueFact(kind, holder, name, path, context, element))
+    def emit(self, kind: ValueKind, holder: str, name: str, paths: list[tuple[str, str]], context: str) -> None:
+        for path, container in paths:
+            self.found.append(ValueFact(kind, holder, name, path, context, bool(container), container))
 
     def body(self, statements: list[ast.stmt], scope: _Scope, globals_: frozenset[str]) -> None:
         # A stack of (statements, scope, global names declared in that def): iterative, as the other walks.
@@ -185,7 +211,7 @@ class _Walk:
         elif kind in (ast.For, ast.AsyncFor):
             path = expr_path(node.iter)  # type: ignore[attr-defined]
             if path is not None:
-                self.bind(node.target, [(path + "[]", False)], scope, declared)  # type: ignore[attr-defined]
+                self.bind(node.target, [(path + "[]", "")], scope, declared)  # type: ignore[attr-defined]
             stack.append((node.body + node.orelse, scope, declared))  # type: ignore[attr-defined]
         elif kind in (ast.With, ast.AsyncWith):
             for item in node.items:  # type: ignore[attr-defined]
@@ -294,7 +320,7 @@ class _Walk:
         if paths:
             self.bind(target, paths, scope, declared)
 
-    def bind(self, target: ast.expr, paths: list[tuple[str, bool]], scope: _Scope, declared: frozenset[str]) -> None:
+    def bind(self, target: ast.expr, paths: list[tuple[str, str]], scope: _Scope, declared: frozenset[str]) -> None:
         if not paths:
             return
         if isinstance(target, ast.Name):
