@@ -30,10 +30,10 @@ def _package() -> Path:
     )
 
 
-def main(argv: list[str]) -> int:
+def count(package: Path) -> tuple[dict[str, list[int]], int]:
+    """Per kind ("async", "sync"): [calls, unresolved]; and how many sync defs are reached."""
     from mmlint.api import check
 
-    package = Path(argv[0]) if argv else _package()
     with tempfile.TemporaryDirectory() as empty:
         config = Path(empty) / "mmlint.toml"
         config.write_text("", encoding="utf-8")
@@ -83,6 +83,11 @@ def main(argv: list[str]) -> int:
             counts["sync"][0] += 1
             counts["sync"][1] += not is_resolved(call, ref_fact.dotted, ref_fact.callee)
             todo.extend(call.targets)
+    return counts, len(reached)
+
+
+def main(argv: list[str]) -> int:
+    counts, reached = count(Path(argv[0]) if argv else _package())
     total = counts["async"][0] + counts["sync"][0]
     unresolved = counts["async"][1] + counts["sync"][1]
     print(f"mmlint from {Path(sys.modules['mmlint'].__file__ or '').parent.parent}")
@@ -90,7 +95,7 @@ def main(argv: list[str]) -> int:
         f"calls in async defs: {counts['async'][0]}, unresolved {counts['async'][1]} ({counts['async'][1] / max(1, counts['async'][0]):.1%})"
     )
     print(
-        f"calls in the {len(reached)} sync defs they reach: {counts['sync'][0]}, unresolved {counts['sync'][1]} ({counts['sync'][1] / max(1, counts['sync'][0]):.1%})"
+        f"calls in the {reached} sync defs they reach: {counts['sync'][0]}, unresolved {counts['sync'][1]} ({counts['sync'][1] / max(1, counts['sync'][0]):.1%})"
     )
     print(f"unresolved share: {unresolved} of {total} ({unresolved / max(1, total):.1%})")
     return 0
