@@ -16,24 +16,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mmlint.analysis.resolve import ClassKey, External, Resolver
+from mmlint.analysis.symbols import INERT_BASES  # the MRO stays complete past them
 from mmlint.core.diagnostics import Owner
 from mmlint.facts import model
 from mmlint.facts.model import FileFacts
 
-# Bases that define no method a twin call could reach: the MRO stays complete past them.
-_INERT_BASES = frozenset(
-    {
-        "object",
-        "builtins.object",
-        "ABC",
-        "abc.ABC",
-        "Generic",
-        "typing.Generic",
-        "Protocol",
-        "typing.Protocol",
-        "typing_extensions.Protocol",
-    }
-)
 _CLASS_RECEIVERS = {"self": False, "cls": False, "super()": True}  # receiver -> look after the class itself
 
 DEFINED = "defined"  # the name resolves on the receiver (or, for an untyped receiver, the scan defines it)
@@ -109,7 +96,7 @@ class TwinPresence:
         complete, has_companion = True, False
         for entry in order:
             if isinstance(entry, External):
-                complete = complete and entry.text in _INERT_BASES
+                complete = complete and entry.text in INERT_BASES
                 continue
             info = self._resolver.classes[entry][1]
             if info.defines(name):
