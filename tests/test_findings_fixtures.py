@@ -138,7 +138,7 @@ def test_text_prints_the_chain_as_a_note_and_no_twin_words() -> None:
     assert report.call_sites == 0
     rendered = text.render(report)
     assert "twin" not in rendered
-    assert rendered.rstrip().endswith("(13 files scanned).")
+    assert rendered.rstrip().endswith("(14 files scanned).")
 
 
 def test_a_chain_is_a_note_one_step_a_line() -> None:
@@ -259,6 +259,25 @@ def test_a_generator_function_runs_where_it_is_iterated() -> None:
     assert [call.iterated for call in defs["all_chunks"].calls] == [True, True]
     (in_thread,) = [info for info in facts.async_defs if info.name == "stream_in_thread"]
     assert not next(call for call in in_thread.calls if call.dotted == "read_chunks").iterated
+
+
+def test_a_programs_main_coroutine_runs_once_outside_its_loops() -> None:
+    """`asyncio.run(main())` and `uvloop.run(obj.supervise())` make a program's main:
+    its straight-line reads, and a helper it awaits there, are not findings;
+    what its loops repeat is, and so is a helper awaited in one
+    (fpkg/program_main.py)."""
+    report = _report()
+    found = sorted((d.span.line, d.code) for d in report.diagnostics if d.path == "fpkg/program_main.py")
+    assert found == [(24, "MM005"), (33, "MM005"), (48, "MM005")]
+    weights = report.project.weight(report.settings.heavy_calls)
+    defs = report.project.suspension.defs
+    once = {defs[key].qualname: key for key in weights.once_only if key[0] == "fpkg/program_main.py"}
+    assert sorted(once) == ["Supervisor.supervise", "load_dataset", "main"]
+    assert weights.contexts.of(once["main"], defs[once["main"]]) == "the program's main coroutine"
+    assert (
+        weights.contexts.of(once["Supervisor.supervise"], defs[once["Supervisor.supervise"]])
+        == "the program's main coroutine"
+    )
 
 
 def test_start_up_shutdown_and_lifecycle_hooks_run_once() -> None:

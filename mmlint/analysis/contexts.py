@@ -16,15 +16,19 @@ the server's entry points); a hand-off (`add_api_route(path, f)`,
 `run_coroutine_threadsafe(self.f(), loop)`), which names a method only when
 made in the method's own file and no module-level function there has that name.
 
-Two contexts run once per process or per actor: a start-up or shutdown hook
-(`@app.on_event(...)`, `add_event_handler`, a `lifespan=` function) and an
-actor's lifecycle hooks (`__post_create__`, `__pre_destroy__`).
+Three contexts run once per process or per actor: a start-up or shutdown hook
+(`@app.on_event(...)`, `add_event_handler`, a `lifespan=` function), an
+actor's lifecycle hooks (`__post_create__`, `__pre_destroy__`), and a
+program's main coroutine (`asyncio.run(main())`, `uvloop.run(...)`,
+`loop.run_until_complete(...)`): its straight-line code runs once, though
+what it repeats in a loop does not (mmlint.analysis.weight.once_only).
 """
 
 from __future__ import annotations
 
 from mmlint.analysis.resolve import DefKey, External, Resolver
 from mmlint.facts.model import AsyncDef, FileFacts
+from mmlint.facts.shape_words import PROGRAM_MAIN
 
 ROUTE = "route"
 EXCEPTION_HANDLER = "exception handler"
@@ -39,9 +43,10 @@ ACTOR_METHOD = "actor method"
 SERVICER = "gRPC servicer method"
 STARTUP = "start-up or shutdown hook"
 ACTOR_LIFECYCLE = "actor lifecycle hook"
+MAIN = "the program's main coroutine"
 # Contexts that run once per process or per actor, never per request: what
 # runs only there is not the loop's per-request cost (WeightAnalysis.once_only).
-ONCE_CONTEXTS = frozenset({STARTUP, ACTOR_LIFECYCLE})
+ONCE_CONTEXTS = frozenset({STARTUP, ACTOR_LIFECYCLE, MAIN})
 # An `xoscar` actor's hooks, run once when the actor is created and destroyed.
 ACTOR_HOOKS = frozenset({"__post_create__", "__pre_destroy__"})
 
@@ -68,6 +73,7 @@ _HANDOFF_CONTEXTS = {
     "call_soon_threadsafe": LOOP_HANDOFF,
     "add_event_handler": STARTUP,
     "lifespan": STARTUP,  # `FastAPI(lifespan=f)`
+    PROGRAM_MAIN: MAIN,
 }
 PROTOCOL_METHODS = frozenset({"__aenter__", "__aexit__", "__anext__", "__await__", "__call__"})
 
@@ -103,9 +109,15 @@ class Contexts:
         self.resolver = resolver
         self.handed: dict[str, str] = {}  # by the function's last name, from any file
         self.handed_in: dict[tuple[str, str], str] = {}  # by (file, name): what a method may be
+        # A program's main only in the runner's own file: a test's
+        # `asyncio.run(process(...))` says nothing of another file's `process`.
+        self.mains: set[tuple[str, str]] = set()
         for path, facts in files.items():
             for name, consumer in facts.handed_coroutines:
                 context = _HANDOFF_CONTEXTS.get(consumer, CALLBACK)
+                if context == MAIN:
+                    self.mains.add((path, name))
+                    continue
                 self.handed.setdefault(name, context)
                 self.handed_in.setdefault((path, name), context)
 
@@ -114,7 +126,7 @@ class Contexts:
         if context:
             return context
         if info.class_name is None:
-            return self.handed.get(info.name, "")
+            return self.handed.get(info.name) or (MAIN if (key[0], info.name) in self.mains else "")
         if info.name == "__init__":
             return ACTOR_INIT
         context = self.class_context(key[0], info.class_name)
@@ -123,8 +135,11 @@ class Contexts:
         if context:
             return context
         facts = self.files.get(key[0])
-        if (key[0], info.name) in self.handed_in and facts is not None and info.name not in facts.functions:
-            return self.handed_in[(key[0], info.name)]
+        if facts is not None and info.name not in facts.functions:
+            if (key[0], info.name) in self.handed_in:
+                return self.handed_in[(key[0], info.name)]
+            if (key[0], info.name) in self.mains:
+                return MAIN
         if info.name in PROTOCOL_METHODS:
             return PROTOCOL
         base = self.resolver.lookup_method((key[0], info.class_name), info.name, after=True)

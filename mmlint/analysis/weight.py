@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from typing import TYPE_CHECKING, Final, Literal
 
-from mmlint.analysis.contexts import ONCE_CONTEXTS, Contexts
+from mmlint.analysis.contexts import MAIN, ONCE_CONTEXTS, Contexts
 from mmlint.analysis.passes import passes_until_stable
 from mmlint.analysis.resolve import DefKey, SyncCall, SyncKey
 from mmlint.core.diagnostics import Span
@@ -48,6 +48,8 @@ if TYPE_CHECKING:
 
 WeightKind = Literal["heavy", "light", "stub", "unknown"]
 HEAVY: Final = "heavy"
+# Stands for a caller that repeats an await in a loop: never once (once_only).
+_REPEATED: DefKey = ("", -1)
 LIGHT: Final = "light"
 STUB: Final = "stub"
 # Never suspends, nothing heavy found, but it calls something that cannot be
@@ -792,38 +794,55 @@ class WeightAnalysis:
     @functools.cached_property
     def once_only(self) -> frozenset[DefKey]:
         """The async defs that run only once per process or per actor: a
-        start-up or shutdown hook, an actor's lifecycle hook
+        start-up or shutdown hook, an actor's lifecycle hook, a program's
+        main coroutine that nothing else awaits or schedules
         (contexts.ONCE_CONTEXTS), and a def with no context of its own that
-        is awaited only from those (every await of it resolved, and its name
-        never handed on or called without `await` anywhere). What runs there
-        is not the loop's per-request cost."""
+        is awaited only from those, outside their loops (every await of it
+        resolved, and its name never handed on or called without `await`
+        anywhere). What runs there, outside its loops, is not the loop's
+        per-request cost."""
         defs = self.suspension.defs
         contexts = self.contexts
         own = {key: contexts.of(key, info) for key, info in defs.items()}
-        once = {key for key, context in own.items() if context in ONCE_CONTEXTS}
-        if not once:
+        once = {key for key, context in own.items() if context in ONCE_CONTEXTS and context != MAIN}
+        # `asyncio.run(process(...))` in a script, while routes await `process`:
+        # a main is once only when its other callers are.
+        mains = {key for key, context in own.items() if context == MAIN}
+        if not once and not mains:
             return frozenset()
-        awaited_by: dict[DefKey, set[DefKey]] = {}
+        awaited_by: dict[DefKey, set[DefKey]] = {key: set() for key in mains}
         unresolved: set[str] = set()
         for key, info in defs.items():
+            # An await repeated by a loop over the input runs per item, not once.
+            looped = {_end(call.span) for call in info.calls if call.awaited and call.in_loop}
             for index, fact in enumerate(info.awaits):
                 resolution = self.suspension.resolution(key, index)
+                caller = _REPEATED if _end(fact.span) in looped else key
                 for target in resolution.targets:
-                    awaited_by.setdefault(target, set()).add(key)
+                    awaited_by.setdefault(target, set()).add(caller)
                 if not resolution.fully_resolved and fact.callee is not None:
                     unresolved.add(fact.callee.text.rsplit(".", 1)[-1])
-        # Names used other than by a resolved await: scheduled, handed on, called from sync code.
-        elsewhere = unresolved | {name for facts in self.files.values() for name, _ in facts.handed_coroutines}
+        # Names used other than by a resolved await: scheduled, called without
+        # `await` (async code), handed on, called from sync code (a runner's
+        # argument among them: a main's own hand-off).
+        scheduled = set(unresolved)
         for facts in self.files.values():
             for info in facts.async_defs:
-                elsewhere.update(call.callee.text.rsplit(".", 1)[-1] for call in info.calls if not call.awaited)
+                scheduled.update(call.callee.text.rsplit(".", 1)[-1] for call in info.calls if not call.awaited)
+        elsewhere = scheduled | {name for facts in self.files.values() for name, _ in facts.handed_coroutines}
+        for facts in self.files.values():
             for sync in facts.sync_defs:
                 elsewhere.update(call.callee.text.rsplit(".", 1)[-1] for call in sync.calls)
         changed = True
         while changed:
             changed = False
             for key, callers in awaited_by.items():
-                if key in once or own.get(key) or defs[key].name in elsewhere:
+                if key in once:
+                    continue
+                if key in mains:
+                    if defs[key].name in scheduled:
+                        continue
+                elif own.get(key) or defs[key].name in elsewhere:
                     continue
                 if callers <= once:
                     once.add(key)
@@ -845,3 +864,8 @@ class WeightAnalysis:
     def awaiting_sites(self, root: DefKey) -> list[tuple[str, Span]]:
         """Every await, anywhere in the scan, whose hollow chain ends at ``root``."""
         return self._awaits_by_root.get(root, [])
+
+
+def _end(span: Span) -> tuple[int, int]:
+    """Where a span ends: an `await f(...)` and its call `f(...)` end alike."""
+    return span.end_line, span.end_column

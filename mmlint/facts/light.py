@@ -74,6 +74,8 @@ from mmlint.facts.shape_words import (
     HANDOFF_CONSUMERS,
     NOT_IMPLEMENTED,
     OFFLOAD_HINTS,
+    PROGRAM_MAIN,
+    PROGRAM_RUNNER_MODULES,
     is_constant_name,
 )
 
@@ -514,6 +516,10 @@ class _Walk:
             self.scheduled.update(id(value) for value in _argument_values(node) if type(value) is ast.Call)
         if name in HANDOFF_CONSUMERS:
             self.handed.extend(handed_functions(node))
+        elif name == "run_until_complete" or (
+            name == "run" and isinstance(func, ast.Attribute) and _name_text(func.value) in PROGRAM_RUNNER_MODULES
+        ):
+            self.handed.extend(handed_functions(node, PROGRAM_MAIN))
         if name:  # `lifespan=f` (FastAPI, Starlette): f runs once, at start-up and shutdown
             self.handed.extend(
                 (tail, "lifespan")
@@ -1118,10 +1124,13 @@ def _is_integer_or_unary(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant) and type(node.value) is int
 
 
-def handed_functions(call: ast.Call) -> list[tuple[str, str]]:
-    consumer = dotted_tail(call.func.func if isinstance(call.func, ast.Call) else call.func)
-    if consumer not in HANDOFF_CONSUMERS:
-        return []
+def handed_functions(call: ast.Call, consumer: str = "") -> list[tuple[str, str]]:
+    """The functions ``call`` hands on (by last name), each with its consumer:
+    ``consumer`` when given, else the call's own name if a HANDOFF_CONSUMERS one."""
+    if not consumer:
+        consumer = dotted_tail(call.func.func if isinstance(call.func, ast.Call) else call.func)
+        if consumer not in HANDOFF_CONSUMERS:
+            return []
     found = []
     for value in call_arguments(call):
         value = _unstarred(value)

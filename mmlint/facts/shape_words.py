@@ -35,6 +35,12 @@ HANDOFF_CONSUMERS = frozenset(
         "ensure_future",
     }
 )
+# A program's main coroutine, run to completion on a loop of its own
+# (`asyncio.run(main())`, `uvloop.run(...)`, `trio.run(main)`, `anyio.run(main)`,
+# `loop.run_until_complete(main())`): recorded as handed to PROGRAM_MAIN, one
+# consumer for all. `run` counts only on one of these modules, by name.
+PROGRAM_RUNNER_MODULES = frozenset({"asyncio", "uvloop", "trio", "anyio"})
+PROGRAM_MAIN = "asyncio.run"
 # Wrappers whose name says they offload: an assignment through one of these
 # (or a configured one, checked in mmlint.analysis.twins) may define a twin.
 OFFLOAD_HINTS = ("async", "thread", "executor", "offload")

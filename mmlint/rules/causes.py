@@ -118,8 +118,11 @@ def blocking_calls(facts: FileFacts, ctx: RuleContext) -> list[BlockingCall]:
                     cost.chain,
                 )
             )
-    once = weights.once_only  # start-up, shutdown and lifecycle hooks: not per request
-    return [call for call in found if call.key not in once]
+    # Start-up, shutdown, lifecycle hooks and a program's main: not per
+    # request, except what their loops over the input repeat.
+    once = weights.once_only
+    looped = {(index, call.span) for index, info in enumerate(facts.async_defs) for call in info.calls if call.in_loop}
+    return [call for call in found if call.key not in once or (call.key[1], call.span) in looped]
 
 
 def cause_of(key: DefKey, weight: Weight, ctx: RuleContext) -> BlockingCall | None:

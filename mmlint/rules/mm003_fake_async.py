@@ -72,6 +72,16 @@ class FakeAsync(Rule):
     its blocking work is not a finding); an actor method keeps `async`, since
     the actor's other calls wait on its loop meanwhile.
 
+    Some coroutines run once per process or per actor, never per request:
+    start-up and shutdown hooks (`@app.on_event(...)`, `add_event_handler`, a
+    `lifespan=` function), an actor's `__post_create__` / `__pre_destroy__`,
+    a program's main coroutine (`asyncio.run(main())`, `uvloop.run(...)`,
+    `loop.run_until_complete(...)` in the function's own file, when nothing
+    else awaits or schedules it), and a coroutine awaited only from those,
+    outside their loops. What runs there is start-up or wind-down, not the
+    loop's per-request cost: MM003, MM004 and MM005 do not report it, except
+    a call that a loop over the input repeats (a main's `for record in records:`).
+
     ## Why is this bad?
     A coroutine that never suspends runs its whole body on the event loop in
     one go. Everything else waits: `asyncio.wait_for` cannot time it out,

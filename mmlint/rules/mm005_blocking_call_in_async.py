@@ -82,6 +82,16 @@ class BlockingCallInAsync(Rule):
     a handler, a hook, an override keeps `async`), and that context (`context`).
     Suppressing it at the call brings MM003 back on the `async def`.
 
+    Some coroutines run once per process or per actor, never per request:
+    start-up and shutdown hooks (`@app.on_event(...)`, `add_event_handler`, a
+    `lifespan=` function), an actor's `__post_create__` / `__pre_destroy__`,
+    a program's main coroutine (`asyncio.run(main())`, `uvloop.run(...)`,
+    `loop.run_until_complete(...)` in the function's own file, when nothing
+    else awaits or schedules it), and a coroutine awaited only from those,
+    outside their loops. What runs there is start-up or wind-down, not the
+    loop's per-request cost: MM003, MM004 and MM005 do not report it, except
+    a call that a loop over the input repeats (a main's `for record in records:`).
+
     ## Why is this bad?
     A blocking call inside a coroutine stops the event loop until it returns:
     no other request makes progress, timeouts cannot fire. A synchronous image
