@@ -335,7 +335,7 @@ def run_where_written(calls: tuple[CallRef, ...]) -> list[CallRef]:
     like, which only create a coroutine (never blocking, they weigh nothing),
     nor those that run once per object (a lazy initialisation, a start-up
     step behind a flag: CallRef.once), whose cost is not the request's."""
-    return [call for call in calls if not call.scheduled and not call.once]
+    return [call for call in calls if not call.scheduled and not call.once and not call.opt_in]
 
 
 def shown_callee(dotted: str) -> str:

@@ -52,7 +52,7 @@ from mmlint.facts.model import (
 )
 from mmlint.facts.input_size import InputBounds, has_bounded_input
 from mmlint.facts.iterated_ast import CONSUMERS, CONSUMING_METHODS, IteratedRoots
-from mmlint.facts.once_ast import is_guard, once_guarded_calls
+from mmlint.facts.once_ast import is_flag_test, is_guard, is_opt_in_flag, once_guarded_calls, opt_in_calls
 from mmlint.facts.values import expr_path, values_of
 from mmlint.facts.module_paths import (
     module_name_for,
@@ -187,6 +187,7 @@ class _Walk:
         self.functions: list[str] = []
         self.assigned_names: list[str] = []
         self.module_bindings: set[str] = set()
+        self.opt_in_flags: set[str] = set()  # module names once_ast.is_opt_in_flag accepts
         self.classes: list[ClassInfo] = []
         self.defs: list[_PendingDef] = []
         self.handed: list[tuple[str, str]] = []
@@ -336,6 +337,8 @@ class _Walk:
                 self.module_bindings.update(names)
                 if isinstance(target, ast.Name):
                     self.assigned_names.append(target.id)
+                    if is_opt_in_flag(node.value):
+                        self.opt_in_flags.add(target.id)
                     if target.id == "__all__":
                         self.all_names = self._literal_all(node.value)
         return False
@@ -592,7 +595,9 @@ class _Walk:
 
     def _sync_def(self, pending: _PendingDef) -> SyncDef:
         node, frame, owner = pending.node, pending.frame, pending.owner
-        once = once_guarded_calls(node, [call for call, _, _ in frame.calls], frame.guards, frame.globals_)
+        own_calls = [call for call, _, _ in frame.calls]
+        once = once_guarded_calls(node, own_calls, frame.guards, frame.globals_)
+        opt_in = opt_in_calls(node, own_calls, frame.guards, self.opt_in_flags)
         iterated = frame.iterated.calls()
         bounds = InputBounds(node)
         bounded = {id(call): _input_size(bounds, call) for call, _, _ in frame.calls}
@@ -624,6 +629,7 @@ class _Walk:
                     bounded_input=bounded[id(call)][0],
                     input_bound=bounded[id(call)][1],
                     once=call in once,
+                    opt_in=call in opt_in,
                     iterated=call in iterated,
                 )
                 for call, scope, in_loop in frame.calls
@@ -659,7 +665,7 @@ class _Walk:
         return frozenset(self.functions)
 
     def _if(self, node: ast.If, ctx: _Ctx, stack: _Stack) -> bool:
-        if ctx.frame is not None and is_guard(node):
+        if ctx.frame is not None and (is_guard(node) or is_flag_test(node)):
             ctx.frame.guards.append(node)
         return False
 

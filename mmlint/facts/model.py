@@ -194,6 +194,9 @@ class CallRef:
     # (`if self._x is None: self._x = load()`) or after an early return on a
     # flag the def sets (`if self._started: return`), mmlint.facts.once_ast.
     once: bool = False
+    # Runs only when an opt-in flag read from the environment at import is on
+    # (`if _PROFILE:`, after `if not _PROFILE: return`), mmlint.facts.once_ast.
+    opt_in: bool = False
     iterated: bool = False  # as CallFact.iterated
     input_bound: str = ""  # as CallFact.input_bound
 

@@ -12,7 +12,15 @@ A call runs once per object (or process), not once per request, when it sits
   (``if self._started: return`` ... ``self._started = True``).
 
 Such calls weigh nothing on the loop: the cost is paid once, at start-up or
-on first use (CallRef.once)."""
+on first use (CallRef.once).
+
+A call is opt-in (CallRef.opt_in), off the default path, when it sits in
+``if FLAG:`` (or ``if FLAG and ...:``) or after ``if not FLAG: ... return``,
+where ``FLAG`` is a module-level name the def does not rebind, assigned from
+the environment so that it is false when the variable is unset
+(``_ENABLED = os.environ.get("X_PROFILE") == "1"``,
+``DEBUG = bool(int(os.getenv("X_DEBUG", "0")))``): a profiling or debug
+path a deployment turns on by hand."""
 
 from __future__ import annotations
 
@@ -139,6 +147,97 @@ def once_guarded_calls(
             break
     for node in guards:
         if _is_lazy_init(node, globals_):
+            first, last = node.body[0], node.body[-1]
+            start, end = (first.lineno, first.col_offset), (last.end_lineno or last.lineno, last.end_col_offset or 0)
+            found.update(call for call in calls if start <= (call.lineno, call.col_offset) < end)
+    return found
+
+
+_ENV_READERS = frozenset({"os.environ.get", "os.getenv", "environ.get", "getenv"})
+_FALSY_DEFAULTS = (None, "", "0", "false", "False", "no", 0, False)
+
+
+def _env_default(node: ast.AST) -> tuple[bool, object]:
+    """(True, default) when ``node`` reads an environment variable
+    (``os.environ.get(K[, D])``, ``os.getenv(K[, D])``, maybe `.lower()`ed or
+    `.strip()`ped); default None when none is given."""
+    while (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in ("lower", "strip", "casefold")
+        and not node.args
+    ):
+        node = node.func.value
+    if not isinstance(node, ast.Call) or dotted_name(node.func) not in _ENV_READERS or not node.args:
+        return False, None
+    if len(node.args) < 2:
+        return True, None
+    default = node.args[1]
+    return (True, default.value) if isinstance(default, ast.Constant) else (False, None)
+
+
+def is_opt_in_flag(value: ast.expr) -> bool:
+    """Whether a module-level ``FLAG = value`` is false when its environment
+    variable is unset: a comparison with literals the default is not, or the
+    variable itself (through ``bool``/``int``) with a falsy default."""
+    if isinstance(value, ast.Compare) and len(value.ops) == 1:
+        is_env, default = _env_default(value.left)
+        right = value.comparators[0]
+        if not is_env:
+            return False
+        if isinstance(value.ops[0], ast.Eq) and isinstance(right, ast.Constant):
+            return default != right.value
+        if isinstance(value.ops[0], ast.In) and isinstance(right, (ast.Tuple, ast.List, ast.Set)):
+            literals = [item.value for item in right.elts if isinstance(item, ast.Constant)]
+            return len(literals) == len(right.elts) and default not in literals
+        return False
+    while isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in ("bool", "int"):
+        if len(value.args) != 1:
+            return False
+        value = value.args[0]
+    is_env, default = _env_default(value)
+    return is_env and default in _FALSY_DEFAULTS
+
+
+def _flag_of(test: ast.expr) -> str | None:
+    """FLAG of ``if FLAG:`` / ``if FLAG and ...:``."""
+    if isinstance(test, ast.Name):
+        return test.id
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) and isinstance(test.values[0], ast.Name):
+        return test.values[0].id
+    return None
+
+
+def is_flag_test(node: ast.If) -> bool:
+    """An ``if FLAG:`` the light walk keeps for opt_in_calls (``if not FLAG:`` is is_guard's)."""
+    return _flag_of(node.test) is not None
+
+
+def opt_in_calls(
+    function: ast.FunctionDef | ast.AsyncFunctionDef, calls: list[ast.Call], ifs: list[ast.If], flags: set[str]
+) -> set[ast.Call]:
+    """The calls of the def's own body that run only when an opt-in flag
+    (``flags``: the module's names is_opt_in_flag accepted) is on: ``ifs``,
+    the def's own ifs the light walk kept."""
+    if not flags:
+        return set()
+    flags = flags - _assigned(function.body)
+    found: set[ast.Call] = set()
+    for statement in function.body:
+        if (
+            isinstance(statement, ast.If)
+            and not statement.orelse
+            and isinstance(statement.body[-1], ast.Return)
+            and isinstance(statement.test, ast.UnaryOp)
+            and isinstance(statement.test.op, ast.Not)
+            and isinstance(statement.test.operand, ast.Name)
+            and statement.test.operand.id in flags
+        ):
+            after = (statement.end_lineno or statement.lineno, statement.end_col_offset or 0)
+            found.update(call for call in calls if (call.lineno, call.col_offset) >= after)
+            break
+    for node in ifs:
+        if _flag_of(node.test) in flags:
             first, last = node.body[0], node.body[-1]
             start, end = (first.lineno, first.col_offset), (last.end_lineno or last.lineno, last.end_col_offset or 0)
             found.update(call for call in calls if start <= (call.lineno, call.col_offset) < end)

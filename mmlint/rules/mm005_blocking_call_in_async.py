@@ -91,6 +91,9 @@ class BlockingCallInAsync(Rule):
     outside their loops. What runs there is start-up or wind-down, not the
     loop's per-request cost: MM003, MM004 and MM005 do not report it, except
     a call that a loop over the input repeats (a main's `for record in records:`).
+    Nor is what a sync helper does once per object (a lazy initialisation) or
+    only behind an opt-in flag read from the environment and off when unset
+    (`if _PROFILE: torch.cuda.synchronize()`).
 
     ## Why is this bad?
     A blocking call inside a coroutine stops the event loop until it returns:

@@ -19,15 +19,17 @@ general shape still to do:
   deploy hosts' ``start_components``;
 - digests of bounded values: ``sha256`` of a cache salt of at most 256
   characters (``cache_scope``), of one KV block, of an API token;
-- a profiling-only ``torch.cuda.synchronize`` behind a module flag that is
-  off by default (``profile_stage``);
 - small state files (launch arguments, asset inventories) written per
   management operation;
-- ``sqlite3`` reads and writes of a row or a few in the download-task and
-  router stores, per download operation, progress snapshot or watch poll:
-  38 of the 42 findings the reach added by following typed attributes
+- ``sqlite3`` reads of a row or a few in the download-task and router
+  stores, per download operation, progress snapshot or watch poll: most of
+  the 42 findings the reach added by following typed attributes
   (``self._download_task_store = DownloadTaskStore(...)``), which also added
-  one heavy (worker.py:7211) and took two MM003 out (``NO_LONGER``).
+  one heavy (worker.py:7211) and took two MM003 out (``NO_LONGER``). The
+  store's writes are heavy (re-read at stop 48): each opens a fresh
+  connection and commits, and a commit in WAL mode at SQLite's default
+  ``synchronous=FULL`` fsyncs the WAL, on the supervisor actor's loop, per
+  pause, resume, cancel, cache operation and progress snapshot (14).
 Two are false: trt_llm/pd.py:220 calls ``validate_handoff_scope(handoff)``
 without a salt, so ``cache_scope`` hashes nothing; worker.py:7164 calls
 ``remove_virtual_env`` only for an invalid Python version, for which it
@@ -130,35 +132,77 @@ VERDICTS = {
     ("MM005", "xinference/core/router_orchestration.py", 560): (LIGHT, "sha256 of a small binding list per poll"),
     ("MM005", "xinference/core/supervisor.py", 1111): (LIGHT, "sqlite update once at supervisor activation"),
     ("MM005", "xinference/core/supervisor.py", 2879): (LIGHT, "one-row sqlite read per progress snapshot (1 s)"),
-    ("MM005", "xinference/core/supervisor.py", 2894): (LIGHT, "one-row sqlite update per progress snapshot (1 s)"),
+    ("MM005", "xinference/core/supervisor.py", 2894): (
+        HEAVY,
+        "commits a sqlite update per progress snapshot (1 s) (fresh connection, WAL fsync)",
+    ),
     ("MM005", "xinference/core/supervisor.py", 2992): (LIGHT, "one-row sqlite read per cache operation"),
     ("MM005", "xinference/core/supervisor.py", 3029): (LIGHT, "one-row sqlite read per cache operation"),
-    ("MM005", "xinference/core/supervisor.py", 3036): (LIGHT, "one-row sqlite upsert per cache operation"),
-    ("MM005", "xinference/core/supervisor.py", 3076): (LIGHT, "one-row sqlite delete per finished cache operation"),
+    ("MM005", "xinference/core/supervisor.py", 3036): (
+        HEAVY,
+        "commits a sqlite upsert per cache operation (fresh connection, WAL fsync)",
+    ),
+    ("MM005", "xinference/core/supervisor.py", 3076): (
+        HEAVY,
+        "commits a sqlite delete per finished cache operation (fresh connection, WAL fsync)",
+    ),
     ("MM005", "xinference/core/supervisor.py", 3079): (LIGHT, "one-row sqlite update on the cancelled-download path"),
     ("MM005", "xinference/core/supervisor.py", 3082): (LIGHT, "one-row sqlite update on the failed-download path"),
     ("MM005", "xinference/core/supervisor.py", 4473): (LIGHT, "one-row sqlite read per progress query"),
     ("MM005", "xinference/core/supervisor.py", 4506): (LIGHT, "one-row sqlite read per pause"),
-    ("MM005", "xinference/core/supervisor.py", 4519): (LIGHT, "one-row sqlite update per pause"),
-    ("MM005", "xinference/core/supervisor.py", 4527): (LIGHT, "one-row sqlite update per pause"),
-    ("MM005", "xinference/core/supervisor.py", 4530): (LIGHT, "one-row sqlite update per pause"),
+    ("MM005", "xinference/core/supervisor.py", 4519): (
+        HEAVY,
+        "commits a sqlite update per pause (fresh connection, WAL fsync)",
+    ),
+    ("MM005", "xinference/core/supervisor.py", 4527): (
+        HEAVY,
+        "commits a sqlite update per pause (fresh connection, WAL fsync)",
+    ),
+    ("MM005", "xinference/core/supervisor.py", 4530): (
+        HEAVY,
+        "commits a sqlite update per pause (fresh connection, WAL fsync)",
+    ),
     ("MM005", "xinference/core/supervisor.py", 4535): (LIGHT, "one-row sqlite read per pause"),
-    ("MM005", "xinference/core/supervisor.py", 4546): (LIGHT, "one-row sqlite update per pause"),
-    ("MM005", "xinference/core/supervisor.py", 4551): (LIGHT, "one-row sqlite update per pause"),
-    ("MM005", "xinference/core/supervisor.py", 4558): (LIGHT, "one-row sqlite update per pause"),
+    ("MM005", "xinference/core/supervisor.py", 4546): (
+        HEAVY,
+        "commits a sqlite update per pause (fresh connection, WAL fsync)",
+    ),
+    ("MM005", "xinference/core/supervisor.py", 4551): (
+        HEAVY,
+        "commits a sqlite update per pause (fresh connection, WAL fsync)",
+    ),
+    ("MM005", "xinference/core/supervisor.py", 4558): (
+        HEAVY,
+        "commits a sqlite update per pause (fresh connection, WAL fsync)",
+    ),
     ("MM005", "xinference/core/supervisor.py", 4560): (LIGHT, "one-row sqlite read per pause"),
     ("MM005", "xinference/core/supervisor.py", 4563): (LIGHT, "one-row sqlite read per resume"),
-    ("MM005", "xinference/core/supervisor.py", 4600): (LIGHT, "one-row sqlite update per resume"),
+    ("MM005", "xinference/core/supervisor.py", 4600): (
+        HEAVY,
+        "commits a sqlite update per resume (fresh connection, WAL fsync)",
+    ),
     ("MM005", "xinference/core/supervisor.py", 4608): (LIGHT, "one-row sqlite read on the failed-resume path"),
     ("MM005", "xinference/core/supervisor.py", 4610): (LIGHT, "one-row sqlite update on the failed-resume path"),
     ("MM005", "xinference/core/supervisor.py", 4625): (LIGHT, "one-row sqlite read per resume"),
-    ("MM005", "xinference/core/supervisor.py", 4639): (LIGHT, "one-row sqlite delete per cancel"),
-    ("MM005", "xinference/core/supervisor.py", 4643): (LIGHT, "one-row sqlite delete per cancel"),
-    ("MM005", "xinference/core/supervisor.py", 4649): (LIGHT, "one-row sqlite delete per cancel"),
+    ("MM005", "xinference/core/supervisor.py", 4639): (
+        HEAVY,
+        "commits a sqlite delete per cancel (fresh connection, WAL fsync)",
+    ),
+    ("MM005", "xinference/core/supervisor.py", 4643): (
+        HEAVY,
+        "commits a sqlite delete per cancel (fresh connection, WAL fsync)",
+    ),
+    ("MM005", "xinference/core/supervisor.py", 4649): (
+        HEAVY,
+        "commits a sqlite delete per cancel (fresh connection, WAL fsync)",
+    ),
     ("MM005", "xinference/core/supervisor.py", 4655): (LIGHT, "one-row sqlite read per cache deletion"),
     ("MM005", "xinference/core/supervisor.py", 4662): (LIGHT, "one-row sqlite read per cache deletion"),
     ("MM005", "xinference/core/supervisor.py", 4686): (LIGHT, "lists the few unfinished downloads per cache deletion"),
-    ("MM005", "xinference/core/supervisor.py", 4706): (LIGHT, "one-row sqlite delete per cache deletion"),
+    ("MM005", "xinference/core/supervisor.py", 4706): (
+        HEAVY,
+        "commits a sqlite delete per cache deletion (fresh connection, WAL fsync)",
+    ),
     ("MM005", "xinference/core/supervisor.py", 4714): (LIGHT, "lists the few unfinished downloads per listing"),
     ("MM005", "xinference/core/supervisor.py", 4719): (LIGHT, "one-row sqlite read per active download per listing"),
     ("MM003", "xinference/core/supervisor.py", 7129): (LIGHT, "in-memory loop over a router's few replicas"),
@@ -286,22 +330,6 @@ VERDICTS = {
     ),
     ("MM005", "xinference/model/llm/vllm/xavier/scheduler.py", 161): (LIGHT, "xxhash of one block, sha256 of the salt"),
     ("MM005", "xinference/model/llm/vllm/xavier/scheduler.py", 171): (LIGHT, "xxhash of one block, sha256 of the salt"),
-    ("MM005", "xinference/model/llm/vllm/xavier/transfer.py", 720): (
-        LIGHT,
-        "profiling-only synchronize, off by default",
-    ),
-    ("MM005", "xinference/model/llm/vllm/xavier/transfer.py", 737): (
-        LIGHT,
-        "profiling-only synchronize, off by default",
-    ),
-    ("MM005", "xinference/model/llm/vllm/xavier/transfer.py", 832): (
-        LIGHT,
-        "profiling-only synchronize, off by default",
-    ),
-    ("MM005", "xinference/model/llm/vllm/xavier/transfer.py", 851): (
-        LIGHT,
-        "profiling-only synchronize, off by default",
-    ),
     ("MM005", "xinference/model/llm/vllm/xavier/transfer.py", 926): (
         HEAVY,
         "queue.Queue.get waits for a free swap buffer per KV send",
@@ -321,22 +349,6 @@ VERDICTS = {
     ("MM005", "xinference/model/llm/vllm/xavier/v1_connector.py", 1131): (
         LIGHT,
         "reads the procfs boot id once, attaching the directory",
-    ),
-    ("MM005", "xinference/model/llm/vllm/xavier/v1_connector.py", 1315): (
-        LIGHT,
-        "profiling-only synchronize, off by default",
-    ),
-    ("MM005", "xinference/model/llm/vllm/xavier/v1_connector.py", 1327): (
-        LIGHT,
-        "profiling-only synchronize, off by default",
-    ),
-    ("MM005", "xinference/model/llm/vllm/xavier/v1_connector.py", 1339): (
-        LIGHT,
-        "profiling-only synchronize, off by default",
-    ),
-    ("MM005", "xinference/model/llm/vllm/xavier/v1_connector.py", 1927): (
-        LIGHT,
-        "profiling-only synchronize, off by default",
     ),
     ("MM005", "xinference/model/llm/vllm/xavier/v1_connector.py", 1944): (HEAVY, "GPU synchronize per exported batch"),
     ("MM005", "xinference/model/llm/vllm/xavier/v1_connector.py", 1977): (
@@ -431,6 +443,20 @@ MAINS = (
     ("MM005", "xinference/router/service.py", 71),
     ("MM005", "xinference/router/service.py", 93),
 )
+# What opt-in flags took out (mmlint.facts.once_ast, CallRef.opt_in): the
+# Xavier transfer's `profile_stage` synchronizes only after
+# `if not _ENABLED: ... return`, `_ENABLED` being `XINFERENCE_XAVIER_PROFILE`
+# == "1"; all eight were judged light (profiling only, off by default).
+OPT_IN = (
+    ("MM005", "xinference/model/llm/vllm/xavier/transfer.py", 720),
+    ("MM005", "xinference/model/llm/vllm/xavier/transfer.py", 737),
+    ("MM005", "xinference/model/llm/vllm/xavier/transfer.py", 832),
+    ("MM005", "xinference/model/llm/vllm/xavier/transfer.py", 851),
+    ("MM005", "xinference/model/llm/vllm/xavier/v1_connector.py", 1315),
+    ("MM005", "xinference/model/llm/vllm/xavier/v1_connector.py", 1327),
+    ("MM005", "xinference/model/llm/vllm/xavier/v1_connector.py", 1339),
+    ("MM005", "xinference/model/llm/vllm/xavier/v1_connector.py", 1927),
+)
 # The false finding a generator function's call took out (SyncDef.is_generator,
 # CallFact.iterated): the generator is advanced by next() in the executor.
 GENERATORS = (("MM005", "xinference/model/llm/mlx/core.py", 2032),)
@@ -445,8 +471,9 @@ NO_LONGER = (
 )
 # The heavy share reached so far (see the module's docstring): the goal is 0.7.
 # 73 of 193 (0.378) since the typed attributes' 38 light sqlite findings (was 0.47);
-# 73 of 191 (0.382) since programs' mains (MAINS).
-HEAVY_SHARE_REACHED = 0.37
+# 73 of 191 (0.382) since programs' mains (MAINS); 87 of 191 (0.455) with the
+# download store's commits judged heavy; 87 of 183 (0.475) since opt-in flags.
+HEAVY_SHARE_REACHED = 0.47
 
 
 @pytest.fixture(scope="module")
@@ -466,7 +493,7 @@ def test_every_finding_is_one_judged() -> None:
 def test_the_findings_are_exactly_the_judged_ones(report) -> None:
     assert _found(report) == set(VERDICTS)
     assert not _found(report) & set(ONCE)
-    assert not _found(report) & {*HOOKS, *MAINS, *GENERATORS, *NO_LONGER}
+    assert not _found(report) & {*HOOKS, *MAINS, *OPT_IN, *GENERATORS, *NO_LONGER}
     related = {(d.path, d.span.line): {(r.path, r.span.line) for r in d.related} for d in report.diagnostics}
     assert ("xinference/core/worker.py", 7154) in related[("xinference/core/worker.py", 7164)]
     assert not any("thirdparty/" in d.path for d in report.diagnostics)
