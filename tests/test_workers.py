@@ -19,6 +19,7 @@ from mmlint.check.workers import (
     MIN_FILES_FOR_POOL,
     PARENT_CHECK_SECONDS,
     run_all,
+    run_alone,
     worker_count,
 )
 
@@ -528,3 +529,17 @@ def test_no_preload_where_the_tasks_run_here_or_beside_work_of_this_process():
     (a re-check's decoding), a worker's own import runs while this process works."""
     assert _preloading("1", "") == ["fork", "[] [(0, None), (1, None)]"]
     assert _preloading("2", "meanwhile") == ["fork", "['meanwhile'] [(0, None), (1, None)]"]
+
+
+def test_a_process_that_cannot_start_raises_its_own_error(monkeypatch):
+    """When start() itself fails (a task that cannot be sent to a fresh
+    process, a forkserver that cannot start), that error reaches the caller,
+    not a secondary one from stopping a process that never ran."""
+    import multiprocessing.process
+
+    def refuse(self):
+        raise OSError("cannot start a process here")
+
+    monkeypatch.setattr(multiprocessing.process.BaseProcess, "start", refuse)
+    with pytest.raises(OSError, match="cannot start a process here"):
+        run_alone(len, ("abc",))

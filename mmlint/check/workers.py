@@ -224,8 +224,9 @@ def run_alone(
             return False, WorkerDeath(process.exitcode, _last_line(stderr_path))
         process.join()
     except BaseException:  # Ctrl-C, a signal, the consumer closing us: stop it now
-        process.kill()
-        process.join(_REAP_SECONDS)
+        if process.pid is not None:  # None: start() itself failed, and that error is the one to raise
+            process.kill()
+            process.join(_REAP_SECONDS)
         raise
     finally:
         receiver.close()
