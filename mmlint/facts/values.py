@@ -446,11 +446,14 @@ class _Walk:
     ) -> None:
         """``d["a"] = f`` (``keys`` ``("'a'",)``), ``d.update({"a": f})``
         (``keys`` ``()``, the display's own): elements of d, under those keys.
-        In a def, d is a global unless the def binds it."""
+        In a def, a store into a global or an instance attribute; one into
+        the def's own local or parameter is left out (its annotation and
+        what its callers pass tell its values)."""
         paths = [(p, "", (*keys, *(inner if container else ()))) for p, container, inner in paths]
         if isinstance(target, ast.Name) and scope.kind == "def" and target.id not in declared:
-            if target.id not in self._def_locals(scope.qualname):
-                declared = declared | {target.id}
+            if target.id in self._def_locals(scope.qualname):
+                return
+            declared = declared | {target.id}
         self.bind(target, paths, scope, declared)
 
     def _def_locals(self, qual: str) -> frozenset[str]:
