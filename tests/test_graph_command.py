@@ -81,3 +81,27 @@ def test_functions_passed_as_arguments_and_decorators() -> None:
     assert graph["app.passing.run_each"] == ["app.passing.on_item"]  # by position and by keyword
     assert graph["app.passing.register"] == ["app.passing.startup"]  # a decorator calls what it decorates
     assert graph["app.passing"] == ["app.passing.register", "app.passing.run_each"]  # applying it is a call
+
+
+def test_values_the_graph_follows() -> None:
+    """fixtures/graph_values: each shape of value the graph follows, beside its twin."""
+    graph = json.loads(CliRunner().invoke(cli, ["graph", str(REPO / "fixtures" / "graph_values")]).stdout)
+    shapes = {node.removeprefix("shapes."): edges for node, edges in graph.items()}
+    loaders = ["shapes.load_csv", "shapes.load_json", "shapes.load_yaml"]
+    # Entries by their constant key, a store under a key replacing the display's; any entry for another key.
+    assert (shapes["by_csv"], shapes["by_json"], shapes["by_kind"]) == (loaders[:1], loaders[1:2], loaders)
+    # A binding rebound before anything reads it is gone; one read in between stays.
+    assert (shapes["read"], shapes["write"]) == (loaders[1:2], [loaders[0], loaders[2]])
+    assert shapes["unpacked"] == loaders[:2]  # `first, *middle, last = ...`
+    # A for loop calls __iter__ and __next__; a generator's calls give what it yields; `raise E` builds E.
+    assert shapes["consume"] == [
+        "shapes.Batches.__init__", "shapes.Batches.__iter__", "shapes.Batches.__next__",
+        "shapes.Fatal.__init__", "shapes.load_yaml", "shapes.produce",
+    ]  # fmt: skip
+    # A lambda is a def, passed and called through a parameter; a default is a parameter's value too.
+    assert shapes["call_back"] == ["shapes.chain.<lambda1>", "shapes.load_csv"]
+    assert shapes["chain.<lambda1>"] == ["shapes.load_json"]
+    # A decorated def is what its decorator returns; a decorator returning the def leaves it.
+    assert shapes["decorated"] == ["shapes.plain", "shapes.timed.wrapper"]
+    assert shapes["timed.wrapper"] == ["shapes.measured"]
+    assert shapes["nested"] == ["shapes.Outer.Inner.work"]  # a base named through its class

@@ -30,9 +30,10 @@ def call_graph(files: Mapping[str, FileFacts], module_names: Callable[[FileFacts
     resolver = Resolver(dict(files))
     name_of = module_names or (lambda facts: facts.module)
     modules = {path: name_of(facts) for path, facts in files.items()}
+    lambdas = {path: _lambda_names(facts) for path, facts in files.items()}
 
     def sync_name(key: tuple[str, int]) -> str:
-        return _qualified(modules[key[0]], files[key[0]].sync_defs[key[1]].qualname)
+        return _qualified(modules[key[0]], _shown(files[key[0]].sync_defs[key[1]].qualname, lambdas[key[0]]))
 
     def async_name(key: tuple[str, int]) -> str:
         return _qualified(modules[key[0]], files[key[0]].async_defs[key[1]].qualname)
@@ -59,7 +60,7 @@ def call_graph(files: Mapping[str, FileFacts], module_names: Callable[[FileFacts
                 graph.setdefault(_qualified(module, scope) if scope else module, []).extend(
                     _edges(resolver, facts, None, None, scope, refs, sync_name, async_name)
                 )
-            graph.setdefault(_qualified(module, info.qualname), []).extend(
+            graph.setdefault(_qualified(module, _shown(info.qualname, lambdas[path])), []).extend(
                 _edges(
                     resolver,
                     facts,
@@ -71,6 +72,12 @@ def call_graph(files: Mapping[str, FileFacts], module_names: Callable[[FileFacts
                     async_name,
                 )
             )
+        for fact in facts.values:
+            if fact.kind == "implicit":
+                holder = _shown(fact.holder, lambdas[path])
+                graph.setdefault(_qualified(module, holder) if holder else module, []).extend(
+                    sync_name(key) for key in _implicit(resolver, facts, fact.holder, fact.name, fact.source)
+                )
         for coroutine in facts.async_defs:
             refs = [*(c.callee for c in coroutine.calls), *(a.callee for a in coroutine.awaits if a.callee is not None)]
             graph.setdefault(_qualified(module, coroutine.qualname), []).extend(
@@ -86,6 +93,51 @@ def call_graph(files: Mapping[str, FileFacts], module_names: Callable[[FileFacts
                 )
             )
     return {node: sorted(set(edges)) for node, edges in graph.items()}
+
+
+def _implicit(resolver: Resolver, facts: FileFacts, scope: str, how: str, path: str) -> list[tuple[str, int]]:
+    """The sync defs a call without parentheses runs (mmlint.facts.model.ValueKind
+    "implicit"): ``raise E``, E's ``__init__``; ``for x in c``, c's ``__iter__``
+    and the ``__next__`` of what that returns."""
+    located = next((d for d in facts.sync_defs if d.qualname == scope), None) if scope else None
+    place = Place(facts.path, located.class_name if located else None, scope)
+    found: list[tuple[str, int]] = []
+    if how == "raise":
+        for atom in resolver.values.of(place, path).atoms:
+            init = resolver.lookup_sync_method(atom[1], "__init__") if atom[0] == "class" else None  # type: ignore[arg-type]
+            if init is not None:
+                found.append(init)
+        return found
+    for text in (f"{path}.__iter__", f"{path}.__iter__().__next__"):
+        found.extend(
+            (str(atom[1]), int(atom[3]))  # type: ignore[call-overload]
+            for atom in resolver.values.of(place, text).atoms
+            if atom[0] == "def" and not atom[2]
+        )
+    return found
+
+
+def _lambda_names(facts: FileFacts) -> dict[str, str]:
+    """PyCG's names of a file's lambdas (mmlint.facts.values.lambda_name):
+    ``<lambda1>``, ``<lambda2>``... in each scope, in source order."""
+    by_scope: dict[str, list[tuple[int, int, str]]] = {}
+    for info in facts.sync_defs:
+        if info.name.startswith("<lambda@"):
+            line, _, column = info.name[len("<lambda@") : -1].partition(":")
+            by_scope.setdefault(info.qualname.rpartition(".")[0], []).append((int(line), int(column), info.qualname))
+    return {
+        qualname: f"<lambda{number}>"
+        for found in by_scope.values()
+        for number, (_, _, qualname) in enumerate(sorted(found), 1)
+    }
+
+
+def _shown(qualname: str, lambdas: dict[str, str]) -> str:
+    """A qualname with its lambdas named as PyCG names them."""
+    if "<lambda@" not in qualname:
+        return qualname
+    parts = qualname.split(".")
+    return ".".join(lambdas.get(".".join(parts[: i + 1]), part) for i, part in enumerate(parts))
 
 
 def _qualified(module: str, qualname: str) -> str:

@@ -223,6 +223,9 @@ class Resolver:
                 return ModuleSymbol(submodule)
             return self.resolve_name(symbol.path, attr, seen)
         if isinstance(symbol, ClassSymbol):
+            nested = (symbol.key[0], f"{symbol.key[1]}.{attr}")
+            if nested in self.classes:  # a class defined in the class's body
+                return ClassSymbol(nested)
             found = self.lookup_method(symbol.key, attr)
             if found is not None:
                 return DefSymbol(found)
@@ -519,6 +522,13 @@ class Resolver:
         if ref.kind in (NAME, DOTTED):
             symbol = self.resolve_dotted(facts.path, ref.text)
             if isinstance(symbol, SyncDefSymbol):
+                decorated = (
+                    self.values.decorated(symbol.key)
+                    if self.files[symbol.key[0]].sync_defs[symbol.key[1]].decorators
+                    else None
+                )
+                if decorated is not None:  # what its decorators made of it: a call of that
+                    return self._typed_sync_call(facts, class_name, ref, None)
                 return SyncCall((symbol.key,), False, True)
             if isinstance(symbol, DefSymbol):
                 return SyncCall((), True, True)

@@ -41,6 +41,7 @@ class Resolver(Protocol):
     def _resolve_import(self, target: str, anchor: tuple[str, ...], seen: frozenset[tuple[str, str]]) -> Any: ...
     def _attribute(self, symbol: Any, attr: str) -> Any: ...
     def dispatch_classes(self, key: ClassKey, method: str | None) -> tuple[ClassKey, ...]: ...
+    def defining_class(self, key: ClassKey, name: str, after: bool = False) -> ClassKey | None: ...
     def lookup_method(self, key: ClassKey, name: str) -> tuple[str, int] | None: ...
     def lookup_sync_method(self, key: ClassKey, name: str) -> tuple[str, int] | None: ...
     def mro(self, key: ClassKey) -> tuple[Any, ...]: ...
@@ -49,12 +50,14 @@ class Resolver(Protocol):
 # Atoms: (kind, payload...). Kinds: "instance" / "class" (ClassKey), "def"
 # (path, is async, index), "module" (path), "library" (provenance text),
 # "elements" (a container: a tuple of atoms, and its type: "list", "dict",
-# "" when unknown), "getter" / "view" (a container's method that gives an
+# "" when unknown; a fourth item, the constant key they are stored under in it), "getter" / "view" (a container's method that gives an
 # element, or the container again: its atoms, type and the method's name),
 # "function" (path, name: a module-level def whose body the run did not read).
 Atom = tuple[object, ...]
 
-_SEGMENT = re.compile(r"\.?([^.()\[\]]+)|(\(\))|(\[\])")
+_INDIRECT = "<indirect>"  # Values._arguments_by_name's key of calls through a value
+_NAMED = re.compile(r"[A-Za-z_][\w.]*")  # a default that is a dotted name
+_SEGMENT = re.compile(r"\.?([^.()\[\]]+)|(\(\))|(\[[^\[\]]*\])")
 _MAX_DEPTH = 12
 # Container methods whose call gives an element, or the container again.
 _ELEMENT_GETTERS = frozenset({"get", "pop", "setdefault", "__getitem__", "popitem"})
@@ -166,11 +169,11 @@ class Values:
                 break
             if part == "()":
                 value = self._call(value, shown)
-            elif part == "[]":
-                value = self._item(value, shown)
+            elif part[0] == "[":
+                value = self._item(value, shown, part[1:-1])
             else:
                 value = self._attribute(value, part, shown)
-            shown = f"{shown}{part}" if part in ("()", "[]") else f"{shown}.{part}"
+            shown = f"{shown}{part}" if part[0] in "([" else f"{shown}.{part}"
         return value
 
     def _from_facts(self, facts: Iterable[ValueFact], path: str, class_name: str | None) -> Value:
@@ -178,7 +181,12 @@ class Values:
         for fact in facts:
             found = self.of(Place(path, class_name, fact.context), fact.source)
             if fact.element:
-                found = Value((("elements", found.atoms, fact.container),), found.why)
+                atoms = found.atoms
+                keys = fact.keys or ("",)
+                for depth in range(len(keys) - 1, -1, -1):
+                    key = (keys[depth],) if keys[depth] else ()
+                    atoms = (("elements", atoms, fact.container if depth == 0 else "", *key),)
+                found = Value(atoms, found.why)
             value = value.union(found)
         return value
 
@@ -219,8 +227,10 @@ class Values:
             if not parameter.annotation:
                 # Of unknown origin: its attributes keep their names
                 # (`<unknown>.tokenizer`), which type-keyed knowledge may know;
-                # and whatever the scanned calls of the def pass it.
+                # and whatever the scanned calls of the def pass it, or its default.
                 passed = self._passed(place.path, is_async, index, position, parameter.name)
+                if _NAMED.fullmatch(parameter.default) and parameter.default not in ("None", "True", "False"):
+                    passed = passed.union(Value(self.of(Place(place.path, None, ""), parameter.default).atoms))
                 return Value(
                     (*passed.atoms, ("library", UNKNOWN_ORIGIN)), f"`{name}` is a parameter with no annotation"
                 )
@@ -248,10 +258,15 @@ class Values:
         bound = info.class_name is not None and "staticmethod" not in getattr(info, "decorators", ())
         me = ("def", path, is_async, index)
         value = NOTHING
-        for fact, fact_path in self._arguments_by_name().get(info.name if info.name != "__init__" else "", ()) + (
-            self._arguments_by_name().get(info.class_name.rsplit(".", 1)[-1], ())
-            if info.name == "__init__" and info.class_name
-            else ()
+        by_name = self._arguments_by_name()
+        for fact, fact_path in (
+            by_name.get(info.name if info.name != "__init__" else "", ())
+            + (
+                by_name.get(info.class_name.rsplit(".", 1)[-1], ())
+                if info.name == "__init__" and info.class_name
+                else ()
+            )
+            + (by_name.get(_INDIRECT, ()) if info.name in self._escaping() or info.name[0] == "<" else ())
         ):
             if fact.name != name and not (fact.name.isdigit() and int(fact.name) + bound == position):
                 continue
@@ -281,27 +296,48 @@ class Values:
         return value
 
     def _arguments_by_name(self) -> dict[str, tuple[tuple[ValueFact, str], ...]]:
-        """Every argument fact of the scan, by the callee's last name."""
+        """Every argument fact of the scan, by the callee's last name; under
+        _INDIRECT too, those whose callee is a value rather than a def's name
+        (a parameter, a local, a global assigned, a call's result: ``a(b)``,
+        ``make()(b)``), which may be any def that escapes."""
         found = getattr(self, "_arguments", None)
         if found is None:
             collected: dict[str, list[tuple[ValueFact, str]]] = {}
             for path, facts in self.files.items():
+                named = {*facts.functions, *(c.name for c in facts.classes), *(i.local for i in facts.imports)}
                 for fact in facts.values:
                     if fact.kind == "argument":
-                        last = split_path(fact.holder)[-1] if fact.holder else ""
-                        collected.setdefault(last, []).append((fact, path))
+                        parts = split_path(fact.holder) if fact.holder else [""]
+                        collected.setdefault(parts[-1], []).append((fact, path))
+                        if parts[-1][:1] in ("(", "[") or (
+                            len(parts) == 1 and parts[0] not in named and not hasattr(builtins, parts[0])
+                        ):
+                            collected.setdefault(_INDIRECT, []).append((fact, path))
             found = self._arguments = {key: tuple(value) for key, value in collected.items()}
+        return found
+
+    def _escaping(self) -> frozenset[str]:
+        """The last names of every value a fact of the scan stores or passes:
+        the defs that may be called through another name."""
+        found = getattr(self, "_escapes", None)
+        if found is None:
+            found = self._escapes = frozenset(
+                fact.source.rsplit(".", 1)[-1] for facts in self.files.values() for fact in facts.values
+            )
         return found
 
     def _global(self, path: str, name: str, facts: FileFacts) -> Value:
         assigned = self._facts(path).get(("global", "", name))
         if assigned:
             return self._from_facts(assigned, path, None)
+        if name[0] == "<":  # a lambda of the module's body, or a def itself (mmlint.facts.values)
+            located = self._def_index(path).get(name[5:-1] if name.startswith("<def:") else name)
+            return Value((("def", path, *located),)) if located is not None else NOTHING
         symbol = self.resolver.resolve_name(path, name)
         if isinstance(symbol, ClassSymbol):
             return Value((("class", symbol.key),))
         if isinstance(symbol, SyncDefSymbol):
-            return Value((("def", symbol.key[0], False, symbol.key[1]),))
+            return self.decorated(symbol.key) or Value((("def", symbol.key[0], False, symbol.key[1]),))
         if isinstance(symbol, DefSymbol):
             return Value((("def", symbol.key[0], True, symbol.key[1]),))
         if isinstance(symbol, ModuleSymbol):
@@ -346,11 +382,26 @@ class Values:
             )
         return self._global_symbol(symbol)
 
+    def decorated(self, key: tuple[str, int]) -> Value | None:
+        """What a module-level sync def's name is, when its decorators return
+        scanned defs or classes only (``@timed`` returning its ``wrapper``);
+        None when it has none, or one is not known (the def itself, then)."""
+        info = self.files[key[0]].sync_defs[key[1]]
+        if not info.decorators or info.class_name is not None or ".<locals>." in info.qualname:
+            return None
+        facts = self._facts(key[0]).get(("decorated", "", info.name))
+        if not facts:
+            return None
+        value = self._from_facts(facts, key[0], None)
+        if value.why or not value.atoms or any(atom[0] not in ("def", "class", "instance") for atom in value.atoms):
+            return None
+        return value
+
     def _global_symbol(self, symbol: object) -> Value:
         if isinstance(symbol, ClassSymbol):
             return Value((("class", symbol.key),))
         if isinstance(symbol, SyncDefSymbol):
-            return Value((("def", symbol.key[0], False, symbol.key[1]),))
+            return self.decorated(symbol.key) or Value((("def", symbol.key[0], False, symbol.key[1]),))
         if isinstance(symbol, DefSymbol):
             return Value((("def", symbol.key[0], True, symbol.key[1]),))
         if isinstance(symbol, ModuleSymbol):
@@ -366,7 +417,11 @@ class Values:
             if kind == "library":
                 result = result.union(Value((("library", f"{atom[1]}.{name}"),)))
             elif kind in ("instance", "class"):
-                result = result.union(self._member(atom[1], name, shown, kind == "instance"))  # type: ignore[arg-type]
+                nested = (atom[1][0], f"{atom[1][1]}.{name}")  # type: ignore[index]
+                if nested in self.resolver.classes:  # a class defined in the class's body
+                    result = result.union(Value((("class", nested),)))
+                else:
+                    result = result.union(self._member(atom[1], name, shown, kind == "instance"))  # type: ignore[arg-type]
             elif kind == "module":
                 result = result.union(self._module_attribute(atom[1], name))  # type: ignore[arg-type]
             elif kind == "elements":
@@ -480,15 +535,34 @@ class Values:
             return Value((), f"`{shown}` has no return annotation and returns no constructed value")
         return self._from_facts(returned, path, class_name)
 
-    def _item(self, value: Value, shown: str) -> Value:
+    def _item(self, value: Value, shown: str, key: str = "") -> Value:
+        """An element of ``value`` (under ``key``, a constant's repr, when
+        not ""): a container's stored under that key or under none known,
+        what a scanned class's ``__iter__`` gives (a for loop's target)."""
         result = Value((), value.why)
         for atom in value.atoms:
+            if atom[0] == "elements" and key and len(atom) > 3 and atom[3] != key:
+                continue  # stored under another key
             if atom[0] == "elements" and atom[1]:
                 result = result.union(Value(atom[1]))  # type: ignore[arg-type]
             elif atom[0] == "elements":
                 result = result.union(Value((), f"`{shown}[...]` is an element of no known type"))
+            elif atom[0] == "instance" and self.resolver.defining_class(atom[1], "__iter__") is not None:  # type: ignore[arg-type]
+                result = result.union(self._next(Value((atom,)), shown))
             else:
                 result = result.union(Value((), f"`{shown}[...]` is not a container mmlint knows"))
+        return result
+
+    def _next(self, value: Value, shown: str) -> Value:
+        """What iterating ``value`` gives: its ``__iter__()``'s ``__next__()``
+        (a generator's: what it yields)."""
+        iterator = self._call(self._attribute(value, "__iter__", shown), f"{shown}.__iter__")
+        result = Value((), iterator.why)
+        for atom in iterator.atoms:
+            if atom[0] == "elements":
+                result = result.union(Value(atom[1]))  # type: ignore[arg-type]
+            elif atom[0] == "instance":
+                result = result.union(self._call(self._attribute(Value((atom,)), "__next__", shown), shown))
         return result
 
 

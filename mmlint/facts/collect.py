@@ -66,6 +66,7 @@ from mmlint.facts.scopes import (
     bound_in_function,
 )
 from mmlint.facts.stub_like import is_stub_like_body
+from mmlint.facts.values import key_text
 from mmlint.facts.syntax import (
     Link,
     callee_name,
@@ -754,7 +755,7 @@ def _expr_path(node: cst.BaseExpression) -> str | None:
             suffix.append("()")
             node = node.func  # type: ignore[attr-defined]
         elif kind is cst.Subscript:
-            suffix.append("[]")
+            suffix.append(f"[{_subscript_key(node)}]")  # type: ignore[arg-type]
             node = node.value  # type: ignore[attr-defined]
         elif kind is cst.Await:
             node = node.expression  # type: ignore[attr-defined]
@@ -762,6 +763,15 @@ def _expr_path(node: cst.BaseExpression) -> str | None:
             return str(node.value) + "".join(reversed(suffix))  # type: ignore[attr-defined]
         else:
             return None
+
+
+def _subscript_key(node: cst.Subscript) -> str:
+    """As mmlint.facts.values.subscript_key: a constant string's or integer's repr."""
+    if len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
+        value = node.slice[0].slice.value
+        if isinstance(value, (cst.SimpleString, cst.Integer)):
+            return key_text(value.evaluated_value)
+    return ""
 
 
 def _unsubscripted(expr: cst.BaseExpression) -> cst.BaseExpression:

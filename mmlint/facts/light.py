@@ -53,7 +53,7 @@ from mmlint.facts.model import (
 from mmlint.facts.input_size import InputBounds, has_bounded_input
 from mmlint.facts.iterated_ast import CONSUMERS, CONSUMING_METHODS, IteratedRoots
 from mmlint.facts.once_ast import is_flag_test, is_guard, is_opt_in_flag, once_guarded_calls, opt_in_calls
-from mmlint.facts.values import expr_path, values_of
+from mmlint.facts.values import expr_path, lambda_name, values_of
 from mmlint.facts.module_paths import (
     module_name_for,
     module_path_parts,
@@ -264,8 +264,18 @@ class _Walk:
             _push(param.annotation, outer, stack)
 
     def _lambda(self, node: ast.Lambda, ctx: _Ctx, stack: _Stack) -> bool:
+        """A lambda is the def it abbreviates (``def <lambda@3:8>(x): return
+        x + 1``, named by mmlint.facts.values.lambda_name), bound to no name."""
         body_names = NameScope(FUNCTION_SCOPE, ctx.names)
-        stack.append((node.body, _Ctx(body_names, _Frame(), ctx.owner, False, False)))
+        frame = _Frame()
+        owner = ctx.owner + (Owner(model.DEF, lambda_name(node)),)
+        returned = ast.copy_location(ast.Return(value=node.body), node.body)
+        function = ast.copy_location(
+            ast.FunctionDef(name=lambda_name(node), args=node.args, body=[returned], decorator_list=[], returns=None),
+            node,
+        )
+        self.defs.append(_PendingDef(function, frame, owner, len(self.imports)))
+        stack.append((node.body, _Ctx(body_names, frame, owner, False, False)))
         self._parameters(node.args, body_names, _Ctx(ctx.names, ctx.frame, ctx.owner, False, False), stack)
         return True
 

@@ -330,7 +330,12 @@ class ClassInfo:
 # Where a ValueFact's name lives.
 # "argument": an argument passed to a call (``holder``: the callee's path,
 # ``name``: the position, "0", "1"..., or the keyword), for a parameter's values.
-ValueKind = Literal["global", "attribute", "local", "return", "argument"]
+# "implicit": a call the syntax makes without parentheses, in the def ``holder``
+# ("" at module level): ``name`` "raise" for ``raise E`` (E is constructed),
+# "iter" for ``for x in c`` (``source`` ``c``: its ``__iter__``, then that one's ``__next__``).
+# "decorated": a module-level sync def ``name`` is what its decorators return
+# (``source`` ``d1()`` for ``@d1 @d2 def f``); the def itself is ``<def:f>``.
+ValueKind = Literal["global", "attribute", "local", "return", "argument", "implicit", "decorated"]
 
 
 @pickles_by_fields
@@ -360,6 +365,9 @@ class ValueFact:
     # "generator" for a display or comprehension, the annotation's name
     # ("dict", "Sequence", "deque") for an annotated one.
     container: str = ""
+    # When ``element``: the constant keys it is stored under, outermost first
+    # (``d = {"a": [f]}``: ``("'a'", "0")``; a key's repr, "" when not constant).
+    keys: tuple[str, ...] = ()
 
 
 # ImportFact.local of `from m import *`: its target is the module m.
