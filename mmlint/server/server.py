@@ -29,7 +29,6 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from mmlint import __version__
 from mmlint.check.deep_stack import keep_one_thread
-from mmlint.facts.libcst_internals import skip_node_validation
 from mmlint.server.actions import encode_like, text_of
 from mmlint.server import code_actions
 from mmlint.server.analysis import Analyser, DocumentResult, Snapshot, errors_of
@@ -69,6 +68,7 @@ class MmlintServer(LanguageServer):
         self._last_change = float("-inf")  # when the last didChange came
         self._created = time.monotonic()
         self._settings_ready: asyncio.Event | None = None  # set once the workspace configuration is in
+        self._parser_prepared = False  # libcst imported and trusting its parser (prepare_parser)
         self.shut_down = False  # the client asked for shutdown before exit (or the end of input)
 
     def report_server_error(self, error: Exception, source: Any) -> None:
@@ -137,6 +137,7 @@ class MmlintServer(LanguageServer):
             first = await loop.run_in_executor(self.executor, self._analyse, opened, False, False)
             if not self._stale(opened):
                 self._publish(opened, first)
+        self._prepare_parser()
         results = await loop.run_in_executor(self.executor, self._analyse, snapshots, rescan)
         if self._stale(snapshots):
             return  # the text moved on while it ran: the run asked for by that change publishes
@@ -147,6 +148,17 @@ class MmlintServer(LanguageServer):
                 self.executor.submit(analyser.facts.persist)
             except RuntimeError:  # shut down meanwhile: the cache is only a cache
                 break
+
+    def _prepare_parser(self) -> None:
+        """Once, after the first diagnostics (which a warm cache gives without
+        parsing): libcst, a fifth of the start-up's imports, is imported on the
+        worker thread before the next run, which may parse."""
+        if not self._parser_prepared:
+            self._parser_prepared = True
+            try:
+                self.executor.submit(prepare_parser)
+            except RuntimeError:  # shut down meanwhile
+                pass
 
     def _stale(self, snapshots: list[Snapshot]) -> bool:
         """Whether a document the run read has changed since (a closed one is left out, not stale)."""
@@ -364,6 +376,15 @@ def is_python(document: types.TextDocumentItem) -> bool:
     return document.language_id == "python" or document.uri.endswith(SOURCE_SUFFIXES)
 
 
+def prepare_parser() -> None:
+    """Set up as a pool worker is (mmlint.check.per_file.prepare_worker): the
+    server builds libcst trees only by parsing (the fixer edits text), so it
+    may trust them."""
+    from mmlint.facts.libcst_internals import skip_node_validation
+
+    skip_node_validation()
+
+
 def build_server() -> MmlintServer:
     server = MmlintServer()
 
@@ -486,12 +507,10 @@ def serve() -> int:
     goes to stderr."""
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr
-    # Set up as a pool worker is (mmlint.check.per_file.prepare_worker): it
-    # builds libcst trees only by parsing (the fixer edits text), so it may
-    # trust them; and it never forks (its threads make pools use forkserver),
-    # so its per-file pass may run on one kept deep-stack thread rather than
-    # a new one per document.
-    skip_node_validation()
+    # It never forks (its threads make pools use forkserver), so its per-file
+    # pass may run on one kept deep-stack thread rather than a new one per
+    # document. libcst is set up later (prepare_parser): not imported before
+    # the first diagnostics.
     keep_one_thread()
     server = build_server()
     server.start_io(stdin, stdout)
