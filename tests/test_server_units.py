@@ -226,6 +226,45 @@ def test_unsaved_text_replaces_the_disk_and_only_the_changed_file_is_parsed(pack
     assert clip.read_bytes() == text
 
 
+def test_a_keystroke_that_leaves_every_files_facts_takes_the_last_findings(package, cache_dir, monkeypatch) -> None:
+    # The per-change path: a comment leaves the facts as they were, so the
+    # project and the rules are not run again; removing the async twin from
+    # the base class (another open document) changes what clip.py's MM001
+    # rests on, so the findings are made again. Every result is what an
+    # analyser that remembers nothing finds for the same texts.
+    from mmlint.check import findings
+
+    built: list[frozenset[str]] = []
+    original = findings._found
+
+    def counting(read, outcomes, cache, scopes, targets, *rest):
+        built.append(frozenset(targets))
+        return original(read, outcomes, cache, scopes, targets, *rest)
+
+    monkeypatch.setattr(findings, "_found", counting)
+    clip, base = package / "mmproc/processors/clip.py", package / "mmproc/base_processor.py"
+    twin = b"async def process_and_combine_mm_data_async("
+    analyser = Analyser(package, ServerSettings())
+
+    def analysed(documents: dict[Path, bytes]) -> dict[Path, tuple[Diagnostic, ...]]:
+        built.clear()
+        got = {path: result.diagnostics for path, result in analyser.analyse(documents, rescan=False).items()}
+        remembering = built[:]
+        fresh = Analyser(package, ServerSettings()).analyse(documents)
+        assert got == {path: result.diagnostics for path, result in fresh.items()}
+        built[:] = remembering
+        return got
+
+    opened = {clip: clip.read_bytes(), base: base.read_bytes()}
+    first = analysed(opened)
+    assert [d.code for d in first[clip]] == ["MM001"] and len(built) == 2
+    commented = {**opened, clip: opened[clip] + b"# a comment, not code\n"}
+    assert analysed(commented) == first and built == []
+    without = analysed({**commented, base: opened[base].replace(twin, b"async def renamed_async(")})
+    assert "MM001" not in [d.code for d in without[clip]] and len(built) == 2
+    assert analysed(commented) == first and len(built) == 2  # the twin is back: found again
+
+
 def test_facts_in_memory_answer_before_the_disk_cache() -> None:
     class Disk:
         loads = 0

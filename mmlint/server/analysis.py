@@ -20,6 +20,7 @@ from typing import Generic, TypeVar
 from mmlint.check.cache import CacheOpening, FactsCache, OutcomeCache, open_cache
 from mmlint.check.discovery import DiscoveryError, discover
 from mmlint.check.engine import AnalysedReport, Report, StdinSource, run_check
+from mmlint.check.findings import FindingsMemo
 from mmlint.config.load import ConfigError, parse_codes
 from mmlint.config.resolve import ConfigResolver
 from mmlint.core.diagnostics import Diagnostic, Span
@@ -156,6 +157,7 @@ class Analyser:
         self._rescan = True
         self._workspace = True
         self._caches = CacheOpening(self.facts)
+        self._memo = FindingsMemo()  # a keystroke that leaves every file's facts as they were finds nothing new
 
     def analyse(
         self, documents: Mapping[Path, bytes], *, rescan: bool = True, workspace: bool = True
@@ -242,6 +244,7 @@ class Analyser:
                 overlay=documents,
                 extra_context=(*context, *documents),
                 caches=self._caches,
+                memo=self._memo,
             )
             results.update(self._results(report, {path: data}))
         return results
@@ -256,6 +259,7 @@ class Analyser:
             overlay={p: d for p, d in documents.items() if p != path},
             extra_context=self._context(resolver),
             caches=self._caches,
+            memo=self._memo,
         )
         return self._results(report, {path: documents[path]})
 
