@@ -19,7 +19,7 @@ import os
 import sys
 import time
 import traceback
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -138,7 +138,18 @@ class MmlintServer(LanguageServer):
             if not self._stale(opened):
                 self._publish(opened, first)
         self._prepare_parser()
-        results = await loop.run_in_executor(self.executor, self._analyse, snapshots, rescan)
+        edited = {s.uri for s in snapshots if self.documents[s.uri].edited(s)}
+        others: set[str] | None = None  # None: every document
+        if edited and len(edited) < len(snapshots):
+            # The documents typed in first: their diagnostics are out before the
+            # other documents (which the edit may change too) are analysed again.
+            first = await loop.run_in_executor(self.executor, self._analyse, snapshots, rescan, True, edited)
+            if self._stale(snapshots):
+                return
+            self._publish(snapshots, first)
+            rescan = False  # walked once per run
+            others = {s.uri for s in snapshots} - edited
+        results = await loop.run_in_executor(self.executor, self._analyse, snapshots, rescan, True, others)
         if self._stale(snapshots):
             return  # the text moved on while it ran: the run asked for by that change publishes
         self._publish(snapshots, results)
@@ -201,18 +212,26 @@ class MmlintServer(LanguageServer):
         return analyser
 
     def _analyse(
-        self, snapshots: list[Snapshot], rescan: bool = True, workspace: bool = True
+        self,
+        snapshots: list[Snapshot],
+        rescan: bool = True,
+        workspace: bool = True,
+        only: Collection[str] | None = None,
     ) -> dict[str, DocumentResult]:
-        """On the worker thread: every open document, by workspace folder
-        (``rescan``: walk the folders again for their files; ``workspace``
-        False: without the walked files as context)."""
+        """On the worker thread: every open document (``only``: those of
+        these URIs, the others as context), by workspace folder (``rescan``:
+        walk the folders again for their files; ``workspace`` False: without
+        the walked files as context)."""
         by_root: dict[Path, dict[Path, Snapshot]] = {}
         for snapshot in snapshots:
             by_root.setdefault(self.root_of(snapshot.path), {})[snapshot.path] = snapshot
         results: dict[str, DocumentResult] = {}
         for root, documents in by_root.items():
+            wanted = None if only is None else [path for path, s in documents.items() if s.uri in only]
+            if wanted == []:
+                continue
             analysed = self.analyser_for(root).analyse(
-                {path: s.data for path, s in documents.items()}, rescan=rescan, workspace=workspace
+                {path: s.data for path, s in documents.items()}, rescan=rescan, workspace=workspace, only=wanted
             )
             results.update((documents[path].uri, result) for path, result in analysed.items())
         return results
