@@ -579,6 +579,34 @@ def _server_patched(patch: str) -> list[str]:
     return [sys.executable, "-c", textwrap.dedent(patch) + start]
 
 
+# Says on stderr, at each publish, whether libcst and the fixer are imported yet.
+_IMPORTS_AT_PUBLISH = """
+    import sys
+    import mmlint.server.server as server
+    original = server.MmlintServer._publish
+    def _publish(self, snapshots, results):
+        heavy = [name for name in ("libcst", "mmlint.fix") if name in sys.modules]
+        print("imported at publish:", ",".join(heavy) or "-", file=sys.stderr, flush=True)
+        return original(self, snapshots, results)
+    server.MmlintServer._publish = _publish
+"""
+
+
+def test_first_diagnostics_of_a_warm_cache_import_neither_libcst_nor_the_fixer(client, package, env) -> None:
+    mmlint("check", "--quiet", cwd=package, env=env)  # the cache holds every file's facts
+    lsp = client(command=_server_patched(_IMPORTS_AT_PUBLISH))
+    clip = package / "mmproc/processors/clip.py"
+    uri = lsp.open(clip)
+    assert [d["code"] for d in lsp.diagnostics(uri, version=1)] == ["MM001"]
+    text = clip.read_text(encoding="utf-8")
+    fixed = text.replace("= self.process_and_combine_mm_data(", "= await self.process_and_combine_mm_data_async(")
+    lsp.change(uri, fixed, 2)  # parsed: libcst is set up by now
+    assert lsp.diagnostics(uri, version=2) == []
+    assert lsp.stop() == 0
+    published = [line.split(": ", 1)[1] for line in lsp.stderr().splitlines() if line.startswith("imported at")]
+    assert published[0] == "-" and published[-1] == "libcst"
+
+
 # One rule broken for files named boom.py: a bug of ours in analysing one document.
 _RULE_BUG = """
     from mmlint.rules.mm001_sync_twin_call import SyncTwinCall
