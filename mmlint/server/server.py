@@ -398,10 +398,12 @@ def is_python(document: types.TextDocumentItem) -> bool:
 def prepare_parser() -> None:
     """Set up as a pool worker is (mmlint.check.per_file.prepare_worker): the
     server builds libcst trees only by parsing (the fixer edits text), so it
-    may trust them."""
+    may trust them; and it keeps the trees of the texts it parsed last."""
+    from mmlint.check.per_file import remember_parses
     from mmlint.facts.libcst_internals import skip_node_validation
 
     skip_node_validation()
+    remember_parses()  # an edited document parsed again: a comment leaves libcst's input as it was
 
 
 def build_server() -> MmlintServer:
