@@ -113,6 +113,62 @@ def test_only_bodies_libcst_does_not_need_are_blanked_each_line_kept() -> None:
         assert any(kept in line for line in after), kept
 
 
+_COMMENTED = """\
+# -*- coding: utf-8 -*-
+# the second line stays too
+import asyncio
+# between statements: emptied
+
+
+@decorate(
+    # in the decorator's brackets: kept
+    1,
+)
+async def handle(
+    # in the header: kept
+    request,
+):
+    # before the first statement of the body: kept (the header runs to it)
+    text = \"\"\"
+# in a string: kept
+\"\"\"
+    # between two statements of the body: emptied
+    await asyncio.sleep(0)
+    try:
+        pass
+    except (
+        # in an except clause's header: kept
+        ValueError,
+    ):
+        pass
+    # emptied
+# emptied at the end
+"""
+
+
+def test_comment_lines_between_statements_are_emptied_for_libcst(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(lean, "MIN_BLANKED_SHARE", 0.0)
+    text = _COMMENTED + "def f():\n    a = 1\n    b = 2\n"
+    view = _view(text)
+    assert view is not None
+    kept = [line for line in view.text.splitlines() if line.lstrip().startswith("#")]
+    assert [line.strip() for line in kept] == [
+        "# -*- coding: utf-8 -*-",
+        "# the second line stays too",
+        "# in the decorator's brackets: kept",
+        "# in the header: kept",
+        "# before the first statement of the body: kept (the header runs to it)",
+        "# in a string: kept",
+        "# in an except clause's header: kept",
+    ]
+    assert len(view.text.splitlines()) == len(text.splitlines())  # every line where it was
+    path = tmp_path / "commented.py"
+    path.write_text(text, encoding="utf-8")
+    assert compare_lean(monkeypatch, [path]) == (1, [])  # the facts of the whole file's parse
+
+
 def test_its_anchors_are_cpythons_of_the_lean_text() -> None:
     view = _view(SERVICE)
     assert view is not None

@@ -164,6 +164,35 @@ def test_hovering_a_finding_explains_it_and_links_its_rule(client, tmp_path, env
     assert lsp.stop() == 0
 
 
+def test_an_edit_is_published_first_then_the_open_documents_it_changes(client, package, env, tmp_path) -> None:
+    # Removing the async twin from the base class (unsaved) takes clip.py's
+    # MM001 away: the edited document's diagnostics come first, then clip.py's,
+    # each what `check` says of the tree holding that text.
+    base, clip = package / "mmproc/base_processor.py", package / "mmproc/processors/clip.py"
+    lsp = client()
+    clip_uri, base_uri = lsp.open(clip), lsp.open(base)
+    assert [d["code"] for d in lsp.diagnostics(clip_uri, version=1)] == ["MM001"]
+    lsp.diagnostics(base_uri, version=1)
+    text = base.read_text(encoding="utf-8")
+    renamed = text.replace("async def process_and_combine_mm_data_async(", "async def renamed_async(")
+    mark = lsp.mark()
+    lsp.change(base_uri, renamed, 2)
+    edited = lsp.diagnostics(base_uri, start=mark, version=2)
+    other = lsp.diagnostics(clip_uri, start=mark, version=1)
+    order = [m["params"]["uri"] for m in lsp.messages[mark:] if m.get("method") == "textDocument/publishDiagnostics"]
+    assert order == [base_uri, clip_uri]
+    assert lsp.stop() == 0
+    saved = tmp_path / "saved"
+    shutil.copytree(package, saved)
+    (saved / "mmproc/base_processor.py").write_text(renamed, encoding="utf-8")
+    for published, path in ((edited, "mmproc/base_processor.py"), (other, "mmproc/processors/clip.py")):
+        want = [d for d in check_json(saved, env, path) if d["code"] != "MM008"]
+        assert sorted(as_check(d) for d in published) == sorted(
+            (d["line"], d["column"], d["end_line"], d["end_column"], d["code"], _shown_message(d)) for d in want
+        ), path
+    assert "MM001" not in [d["code"] for d in other]
+
+
 def test_did_change_republishes_for_the_new_text_and_nothing_is_written(client, package) -> None:
     before = tree_digest(package)
     lsp = client()
@@ -548,6 +577,34 @@ def _server_patched(patch: str) -> list[str]:
     """The command of a server that runs ``patch`` first: a bug of ours, planted."""
     start = "\nimport sys\nfrom mmlint.cli import main\nsys.argv = ['mmlint', 'server']\nmain()\n"
     return [sys.executable, "-c", textwrap.dedent(patch) + start]
+
+
+# Says on stderr, at each publish, whether libcst and the fixer are imported yet.
+_IMPORTS_AT_PUBLISH = """
+    import sys
+    import mmlint.server.server as server
+    original = server.MmlintServer._publish
+    def _publish(self, snapshots, results):
+        heavy = [name for name in ("libcst", "mmlint.fix") if name in sys.modules]
+        print("imported at publish:", ",".join(heavy) or "-", file=sys.stderr, flush=True)
+        return original(self, snapshots, results)
+    server.MmlintServer._publish = _publish
+"""
+
+
+def test_first_diagnostics_of_a_warm_cache_import_neither_libcst_nor_the_fixer(client, package, env) -> None:
+    mmlint("check", "--quiet", cwd=package, env=env)  # the cache holds every file's facts
+    lsp = client(command=_server_patched(_IMPORTS_AT_PUBLISH))
+    clip = package / "mmproc/processors/clip.py"
+    uri = lsp.open(clip)
+    assert [d["code"] for d in lsp.diagnostics(uri, version=1)] == ["MM001"]
+    text = clip.read_text(encoding="utf-8")
+    fixed = text.replace("= self.process_and_combine_mm_data(", "= await self.process_and_combine_mm_data_async(")
+    lsp.change(uri, fixed, 2)  # parsed: libcst is set up by now
+    assert lsp.diagnostics(uri, version=2) == []
+    assert lsp.stop() == 0
+    published = [line.split(": ", 1)[1] for line in lsp.stderr().splitlines() if line.startswith("imported at")]
+    assert published[0] == "-" and published[-1] == "libcst"
 
 
 # One rule broken for files named boom.py: a bug of ours in analysing one document.

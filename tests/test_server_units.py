@@ -226,6 +226,86 @@ def test_unsaved_text_replaces_the_disk_and_only_the_changed_file_is_parsed(pack
     assert clip.read_bytes() == text
 
 
+def test_a_keystroke_that_leaves_every_files_facts_takes_the_last_findings(package, cache_dir, monkeypatch) -> None:
+    # The per-change path: a comment leaves the facts as they were, so the
+    # project and the rules are not run again; removing the async twin from
+    # the base class (another open document) changes what clip.py's MM001
+    # rests on, so the findings are made again. Every result is what an
+    # analyser that remembers nothing finds for the same texts.
+    from mmlint.check import findings
+
+    built: list[frozenset[str]] = []
+    original = findings._found
+
+    def counting(read, outcomes, cache, scopes, targets, *rest):
+        built.append(frozenset(targets))
+        return original(read, outcomes, cache, scopes, targets, *rest)
+
+    monkeypatch.setattr(findings, "_found", counting)
+    clip, base = package / "mmproc/processors/clip.py", package / "mmproc/base_processor.py"
+    twin = b"async def process_and_combine_mm_data_async("
+    analyser = Analyser(package, ServerSettings())
+
+    def analysed(documents: dict[Path, bytes]) -> dict[Path, tuple[Diagnostic, ...]]:
+        built.clear()
+        got = {path: result.diagnostics for path, result in analyser.analyse(documents, rescan=False).items()}
+        remembering = built[:]
+        fresh = Analyser(package, ServerSettings()).analyse(documents)
+        assert got == {path: result.diagnostics for path, result in fresh.items()}
+        built[:] = remembering
+        return got
+
+    opened = {clip: clip.read_bytes(), base: base.read_bytes()}
+    first = analysed(opened)
+    assert [d.code for d in first[clip]] == ["MM001"] and len(built) == 2
+    commented = {**opened, clip: opened[clip] + b"# a comment, not code\n"}
+    assert analysed(commented) == first and built == []
+    without = analysed({**commented, base: opened[base].replace(twin, b"async def renamed_async(")})
+    assert "MM001" not in [d.code for d in without[clip]] and len(built) == 2
+    assert analysed(commented) == first and len(built) == 2  # the twin is back: found again
+
+
+def test_an_edit_that_leaves_libcsts_input_takes_the_tree_it_has(package, cache_dir, monkeypatch) -> None:
+    # A comment line between statements is emptied in libcst's input (the lean
+    # view), so editing it, as a body the view blanks, parses nothing again
+    # once the server keeps its trees (remember_parses); each result is what
+    # an analyser that keeps nothing finds.
+    import libcst
+
+    from mmlint.check import per_file
+    from mmlint.facts import lean
+
+    monkeypatch.setenv("MMLINT_JOBS", "1")  # parse in this process, where the count below can see it
+    monkeypatch.setattr(lean, "MIN_BLANKED_SHARE", 0.0)  # a small fixture still takes the lean view
+    clip = package / "mmproc/processors/clip.py"
+    warm = Analyser(package, ServerSettings())
+    warm.analyse({clip: clip.read_bytes()})
+    warm.facts.persist()  # the workspace's facts on disk: only the edited text is parsed below
+    parsed: list[str] = []
+    original = libcst.parse_module
+    monkeypatch.setattr(libcst, "parse_module", lambda text, *rest: parsed.append(text) or original(text, *rest))
+    monkeypatch.setattr(per_file, "_parses", None)
+    per_file.remember_parses()
+    analyser = Analyser(package, ServerSettings())
+    text = clip.read_bytes()
+    init = b"super().__init__(hf_config, server_args, hf_processor, *args, **kwargs)"
+    assert init in text  # in __init__, a body the lean view blanks
+    edits = [
+        text + b"# a note\n",
+        text + b"# a longer note\n",
+        text.replace(init, init + b"; self.ready = True") + b"# a longer note\n",
+    ]
+    counts = []
+    for edited in edits:
+        parsed.clear()
+        got = analyser.analyse({clip: edited}, rescan=False)[clip].diagnostics
+        counts.append(len(parsed))
+        kept, per_file._parses = per_file._parses, None
+        assert got == Analyser(package, ServerSettings()).analyse({clip: edited})[clip].diagnostics
+        per_file._parses = kept
+    assert counts == [1, 0, 0]  # parsed once: neither later edit changed libcst's input
+
+
 def test_facts_in_memory_answer_before_the_disk_cache() -> None:
     class Disk:
         loads = 0

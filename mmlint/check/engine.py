@@ -41,6 +41,7 @@ from mmlint.core.report import AnalysedReport, Report
 
 if TYPE_CHECKING:
     from mmlint.analysis.project import Project
+    from mmlint.check.findings import FindingsMemo
     from mmlint.facts.outcome import FileOutcome
 
 __all__ = ["AnalysedReport", "Report", "StdinSource", "run_check"]
@@ -59,6 +60,7 @@ def run_check(
     overlay: Mapping[Path, bytes] | None = None,
     extra_context: Sequence[Path] = (),
     caches: CacheOpening | None = None,
+    memo: FindingsMemo | None = None,
 ) -> AnalysedReport: ...
 
 
@@ -75,6 +77,7 @@ def run_check(
     overlay: Mapping[Path, bytes] | None = None,
     extra_context: Sequence[Path] = (),
     caches: CacheOpening | None = None,
+    memo: FindingsMemo | None = None,
 ) -> Report: ...
 
 
@@ -90,6 +93,7 @@ def run_check(
     overlay: Mapping[Path, bytes] | None = None,
     extra_context: Sequence[Path] = (),
     caches: CacheOpening | None = None,
+    memo: FindingsMemo | None = None,
 ) -> Report:
     """Check ``paths`` (None: the configured paths of the cwd's configuration,
     else the cwd), or ``stdin``. ``config``: a resolver giving each file the
@@ -103,8 +107,9 @@ def run_check(
     ``overlay``: these (absolute) paths have this text, whatever the disk says
     (an editor's unsaved buffers); ``extra_context``: more files read as
     context (an editor's workspace); ``caches``: the caches to use instead of
-    opening the user's (a server keeps decoded facts in memory). The three
-    are for `mmlint server`."""
+    opening the user's (a server keeps decoded facts in memory); ``memo``: the
+    findings of earlier runs, taken by a run whose every input equals one's
+    (mmlint.check.findings.FindingsMemo). The four are for `mmlint server`."""
     cwd = Path(os.path.abspath(cwd))
     resolver = as_resolver(config, cwd)
     run = _targets(paths, stdin, resolver, cwd)
@@ -123,7 +128,9 @@ def run_check(
     from mmlint.check.findings import find
 
     targets = run.targets
-    found = find(read, opening.cache, scopes, targets, run.discovery, resolver.for_cwd, cwd, progress=progress)
+    found = find(
+        read, opening.cache, scopes, targets, run.discovery, resolver.for_cwd, cwd, progress=progress, memo=memo
+    )
     results = RunResults(found.reported, found.suppressed, found.project.call_site_count, found.project.full_scan)
     # Stored only when what was analysed is what was keyed: no file changed in between.
     if keyed is not None and opening.results is not None and not found.crashed and read.digests == keyed.digests:

@@ -41,7 +41,7 @@ from mmlint.rules import ConfigUsage, Rule, RuleContext, active_rules
 if TYPE_CHECKING:
     from mmlint.check.reading import FilesRead
 
-__all__ = ["Found", "find"]
+__all__ = ["Found", "FindingsMemo", "find"]
 
 
 @dataclass(frozen=True)
@@ -57,6 +57,33 @@ class Found:
         return any(_is_crash(outcome) for outcome in self.outcomes.values())
 
 
+class FindingsMemo:
+    """The findings of the last runs (a server's), each with what they were
+    found from. Everything after the per-file pass (the reach, the project,
+    the rules) is a function of every file's outcome, the reach's candidates,
+    the scopes and the discovery: a run whose inputs equal a kept run's finds
+    what it found, and takes that. A keystroke in a comment or a blank line
+    leaves its document's facts as they were, so it costs that file's pass
+    alone, not the workspace's cross-file analyses (a few times more)."""
+
+    def __init__(self, slots: int = 16) -> None:
+        self._slots = slots  # target sets kept: a server runs once per open document
+        self._kept: dict[frozenset[str], tuple[tuple[object, ...], Found]] = {}
+
+    def get(self, targets: frozenset[str], inputs: tuple[object, ...]) -> Found | None:
+        kept = self._kept.pop(targets, None)
+        if kept is None or kept[0] != inputs:
+            return None
+        self._kept[targets] = kept  # the most recently used last
+        return kept[1]
+
+    def put(self, targets: frozenset[str], inputs: tuple[object, ...], found: Found) -> None:
+        self._kept.pop(targets, None)
+        self._kept[targets] = (inputs, found)
+        while len(self._kept) > self._slots:
+            del self._kept[next(iter(self._kept))]
+
+
 def find(
     read: FilesRead,
     facts_cache: OutcomeCache | None,
@@ -67,10 +94,63 @@ def find(
     cwd: Path,
     *,
     progress: bool,
+    memo: FindingsMemo | None = None,
 ) -> Found:
     """Each file's settings came with it (in ``read``'s tasks and in
-    ``scopes``); ``for_cwd``: the working directory's, which the project is seen by."""
+    ``scopes``); ``for_cwd``: the working directory's, which the project is
+    seen by; ``memo``: findings of earlier runs to take where they apply."""
     outcomes = _analyse(read, facts_cache, progress=progress)
+    if memo is None:
+        return _found(read, outcomes, facts_cache, scopes, targets, discovery, for_cwd, cwd)
+    slot = frozenset(targets)
+    inputs = _inputs(read, outcomes, scopes, targets, discovery, for_cwd, cwd)
+    found = memo.get(slot, inputs)
+    if found is None:
+        found = _found(read, outcomes, facts_cache, scopes, targets, discovery, for_cwd, cwd)
+        if not found.crashed:  # a crash may not happen again
+            memo.put(slot, inputs, found)
+    return found
+
+
+def _inputs(
+    read: FilesRead,
+    outcomes: Mapping[str, FileOutcome],
+    scopes: Sequence[Scope],
+    targets: Mapping[str, Path],
+    discovery: Discovery,
+    for_cwd: Settings,
+    cwd: Path,
+) -> tuple[object, ...]:
+    """What _found reads, as one value compared by equality: the outcomes
+    (the context's are the same objects run after run, so equal at once),
+    the reach's candidates (mmlint.check.reach keys their facts by digest),
+    the scopes and what of the discovery the project and the reach see."""
+    prefiltered = set(read.prefiltered)
+    return (
+        tuple(outcomes.items()),
+        tuple((shown, real, digest) for shown, real, digest in read.digests if shown in prefiltered),
+        tuple((scope.settings, tuple(scope.targets.items()), scope.full_scan) for scope in scopes),
+        tuple(targets.items()),
+        discovery.files,
+        discovery.named,
+        discovery.walked,
+        discovery.full_scan,
+        for_cwd,
+        cwd,
+    )
+
+
+def _found(
+    read: FilesRead,
+    outcomes: dict[str, FileOutcome],
+    facts_cache: OutcomeCache | None,
+    scopes: Sequence[Scope],
+    targets: Mapping[str, Path],
+    discovery: Discovery,
+    for_cwd: Settings,
+    cwd: Path,
+) -> Found:
+    """The reach, the project, and the rules over it, scope by scope."""
     project = _project(outcomes, _reached(read, outcomes, facts_cache, discovery), targets, discovery, for_cwd, cwd)
     failures = {shown: o for shown, o in outcomes.items() if shown in targets and isinstance(o, ParseFailure)}
     reported: list[Diagnostic] = []

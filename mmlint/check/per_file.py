@@ -35,6 +35,9 @@ if TYPE_CHECKING:
     from mmlint.check.workers import WorkerDeath
 
 _in_worker = False  # this process is a worker (prepare_worker ran): budgets are enforced on it
+# libcst's trees of the last texts parsed, by text, most recent last (remember_parses); None: none kept.
+_parses: dict[str, cst.Module] | None = None
+_PARSES_KEPT = 8
 
 
 class FileTask(NamedTuple):
@@ -84,6 +87,32 @@ def import_the_parser() -> None:
     import libcst  # noqa: F401
 
     import mmlint.facts.collect  # noqa: F401
+
+
+def remember_parses() -> None:
+    """From now on, keep libcst's trees of the last few texts parsed in this
+    process, by text: a server analysing a document again after an edit
+    that leaves libcst's input as it was (a body the lean view blanks, a
+    comment line between statements: mmlint.facts.lean) takes the tree it
+    has. libcst's trees are immutable, so one serves every pass. Not for
+    `check`, which parses each text once."""
+    global _parses
+    if _parses is None:
+        _parses = {}
+
+
+def _parse_module(text: str) -> cst.Module:
+    import libcst as cst
+
+    if _parses is None:
+        return cst.parse_module(text)
+    module = _parses.pop(text, None)
+    if module is None:
+        module = cst.parse_module(text)
+    _parses[text] = module
+    while len(_parses) > _PARSES_KEPT:
+        del _parses[next(iter(_parses))]
+    return module
 
 
 def needs_own_process(task: FileTask) -> bool:
@@ -212,13 +241,13 @@ def _libcst_module(
     lean, light, anchors = side
     try:
         try:
-            module = cst.parse_module(lean.text if lean is not None else view)
+            module = _parse_module(lean.text if lean is not None else view)
         except cst.ParserSyntaxError:
             if lean is None:
                 raise
             lean = None  # what libcst says of the file is said of the whole of it
             anchors = statement_anchors(view)
-            module = cst.parse_module(view)
+            module = _parse_module(view)
     except cst.ParserSyntaxError as error:
         if skip_file:  # not checked, so not even for syntax
             return Unparsed("skip-file")

@@ -17,8 +17,12 @@ unless the body:
 Every other body of a def at module level or directly in a class body
 (classes nested in classes too) is therefore, for libcst, a ``pass`` where its
 first statement started, then empty lines down to its last line: every
-position outside it stays as it was. libcst's parse is most of a file's cost,
-and a third to two fifths of a serving framework's analysed lines are such
+position outside it stays as it was. A line holding only a comment between
+statements (not in brackets, not in a string) is emptied too: libcst keeps
+it as a comment line before a statement, which no fact reads, and emptied,
+an edit of the comment leaves libcst's input as it was (the server then
+keeps its tree: mmlint.check.per_file.remember_parses). libcst's parse is
+most of a file's cost, and a third to two fifths of a serving framework's analysed lines are such
 bodies (31 % of vLLM's, 39 % of sglang's, 47 % of its multimodal processors').
 tests/test_lean.py checks that the facts are the same as from the whole file's
 parse, over the fixtures and (ecosystem) real packages.
@@ -75,11 +79,51 @@ def lean_view(text: str, tree: ast.Module, twins: tuple[TwinPair, ...]) -> LeanV
     for start, end, indentation in replaced:
         lines[start - 1] = indentation + "pass" + _ending(lines[start - 1])
         for index in range(start, end):
-            ending = _ending(lines[index])
-            # After a lone CR, an emptied LF line would make one CRLF of the
-            # two, and every later line would move up: a blank keeps them apart.
-            lines[index] = (" " if ending == "\n" and lines[index - 1].endswith("\r") else "") + ending
+            _empty(lines, index)
+    for number in _comment_lines(lines, tree):
+        _empty(lines, number - 1)
     return LeanView("".join(lines), anchors_of(tree, first_statements), blanked)
+
+
+def _empty(lines: list[str], index: int) -> None:
+    """The line at ``index`` emptied, its line break kept."""
+    ending = _ending(lines[index])
+    # After a lone CR, an emptied LF line would make one CRLF of the
+    # two, and every later line would move up: a blank keeps them apart.
+    lines[index] = (" " if ending == "\n" and index and lines[index - 1].endswith("\r") else "") + ending
+
+
+def _comment_lines(lines: list[str], tree: ast.Module) -> list[int]:
+    """The lines (1-based) that hold only a comment between statements: in no
+    simple statement and in no compound statement's header (from its first
+    decorator to its first body statement), so in no brackets and no string.
+    libcst keeps such a comment as a line of its own before a statement,
+    which no fact reads: emptied, an edit of a comment leaves libcst's input
+    as it was (mmlint.check.per_file.remember_parses). The first two lines,
+    where an encoding cookie may be, stay."""
+    covered = bytearray(len(lines) + 2)
+    stack: list[ast.AST] = list(tree.body)
+    while stack:
+        node = stack.pop()
+        body = getattr(node, "body", None)
+        if not (isinstance(body, list) and body and isinstance(body[0], ast.stmt)):
+            first, last = getattr(node, "lineno", None), getattr(node, "end_lineno", None)
+        else:  # a compound statement, an except clause or a match case: its header
+            starts = [getattr(node, "lineno", None), getattr(getattr(node, "pattern", None), "lineno", None)]
+            starts += [decorator.lineno for decorator in getattr(node, "decorator_list", ())]
+            known = [start for start in starts if start is not None]
+            first, last = (min(known) if known else None), body[0].lineno - 1
+            for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+                stack.extend(getattr(node, field, ()))
+        if first is None or last is None:  # a node without a position: nothing is known to be outside it
+            return []
+        for number in range(first, last + 1):
+            covered[number] = 1
+    return [
+        number
+        for number in range(3, len(lines) + 1)
+        if not covered[number] and lines[number - 1].lstrip(" \t").startswith("#")
+    ]
 
 
 def _defs_at_top(body: Iterable[ast.stmt]) -> Iterable[ast.FunctionDef]:

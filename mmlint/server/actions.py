@@ -15,16 +15,17 @@ from __future__ import annotations
 import tokenize
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from mmlint.core.diagnostics import Diagnostic, Edit, Span
 from mmlint.core.source import DecodeError, decode_keeping_format, decode_source, iter_python_tokens, split_lines
 from mmlint.facts.suppressions import FileSuppressions, parse_suppressions
-from mmlint.fix import FileFixResult, FileToFix, fix_file
-from mmlint.fix.run import MAX_FIX_ROUNDS
-from mmlint.fix.text_edits import EditConflict, apply_text_edits
 from mmlint.rules import rule_by_code
 from mmlint.rules.mm009_unused_suppression import UnusedSuppression
 from mmlint.server.analysis import DocumentResult
+
+if TYPE_CHECKING:
+    from mmlint.fix import FileFixResult, FileToFix
 
 _BLANKS = " \t"
 _STANDIN = "pass "  # code before a comment checked on its own (_verified_comment)
@@ -36,7 +37,17 @@ def fixed_bytes(result: DocumentResult, diagnostics: tuple[Diagnostic, ...]) -> 
     return _changed(_fix(result, diagnostics))
 
 
+def fix_file(file: FileToFix, *, write: bool, source: bytes) -> FileFixResult:
+    """mmlint.fix.fix_file, imported by the first action that fixes: the server
+    starts, and gives its first diagnostics, without the fixer (nor libcst)."""
+    from mmlint.fix import fix_file as fix
+
+    return fix(file, write=write, source=source)
+
+
 def _fix(result: DocumentResult, diagnostics: tuple[Diagnostic, ...]) -> FileFixResult:
+    from mmlint.fix import FileToFix
+
     file = FileToFix(result.shown, result.path, diagnostics, result.facts)
     return fix_file(file, write=False, source=result.data)
 
@@ -56,6 +67,8 @@ def fix_all(
     (``reanalyse``) until nothing changes, as `mmlint fix` does: fixing a call
     can leave a suppression beside it unused, which the next round removes.
     ``first_round``: the fix of every diagnostic of ``result``, when made already."""
+    from mmlint.fix.run import MAX_FIX_ROUNDS
+
     current, changed = result, False
     for index in range(MAX_FIX_ROUNDS):
         if not any(d.fixable for d in current.diagnostics):
@@ -151,6 +164,8 @@ def _verified_comment(before: FileSuppressions, new_comment: str, code: str) -> 
 
 def suppressed_text(text: str, diagnostic: Diagnostic) -> str | None:
     """``text`` with ``diagnostic`` suppressed (CommentPlaces.suppression), or None."""
+    from mmlint.fix.text_edits import apply_text_edits
+
     edit = CommentPlaces.of(text).suppression(diagnostic)
     return None if edit is None else apply_text_edits(text, [edit])
 
@@ -201,6 +216,8 @@ def _sites_of(
     """Each fixed site's edits (its diagnostic's, which the rule and the fixer
     spell out the same way: mmlint.core.diagnostics.AwaitRewrite), if together
     they make exactly the verified text of the whole fix; else None."""
+    from mmlint.fix.text_edits import EditConflict, apply_text_edits
+
     if whole.error is not None:
         return None
     new_text = text_of(whole.new)

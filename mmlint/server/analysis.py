@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import os
 import traceback
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Generic, TypeVar
@@ -20,6 +20,7 @@ from typing import Generic, TypeVar
 from mmlint.check.cache import CacheOpening, FactsCache, OutcomeCache, open_cache
 from mmlint.check.discovery import DiscoveryError, discover
 from mmlint.check.engine import AnalysedReport, Report, StdinSource, run_check
+from mmlint.check.findings import FindingsMemo
 from mmlint.config.load import ConfigError, parse_codes
 from mmlint.config.resolve import ConfigResolver
 from mmlint.core.diagnostics import Diagnostic, Span
@@ -156,19 +157,28 @@ class Analyser:
         self._rescan = True
         self._workspace = True
         self._caches = CacheOpening(self.facts)
+        self._memo = FindingsMemo()  # a keystroke that leaves every file's facts as they were finds nothing new
 
     def analyse(
-        self, documents: Mapping[Path, bytes], *, rescan: bool = True, workspace: bool = True
+        self,
+        documents: Mapping[Path, bytes],
+        *,
+        rescan: bool = True,
+        workspace: bool = True,
+        only: Collection[Path] | None = None,
     ) -> dict[Path, DocumentResult]:
-        """Every document's result. Never raises: a bad configuration or a
-        crash becomes the ``error`` of the documents it concerns. ``rescan``:
-        walk the workspace again (False: a keystroke creates no file, so the
-        last walk's files stand). ``workspace`` False: the walked files are
-        not read (the configured `paths` still are), for a document's first
-        diagnostics before its context is in."""
+        """Every document's result (``only``: those of these documents; the
+        others are context, their unsaved text in place of the disk's). Never
+        raises: a bad configuration or a crash becomes the ``error`` of the
+        documents it concerns. ``rescan``: walk the workspace again (False: a
+        keystroke creates no file, so the last walk's files stand).
+        ``workspace`` False: the walked files are not read (the configured
+        `paths` still are), for a document's first diagnostics before its
+        context is in."""
         self._rescan = rescan or self._walked is None
         self._workspace = workspace
-        on_disk = {path: data for path, data in documents.items() if path.is_file()}
+        wanted = documents if only is None else {path: documents[path] for path in only if path in documents}
+        on_disk = {path: data for path, data in wanted.items() if path.is_file()}
         results: dict[Path, DocumentResult] = {}
         try:
             results.update(self._run(on_disk, documents))
@@ -179,14 +189,14 @@ class Analyser:
                         functools.partial(self._run, {path: on_disk[path]}, documents), path, documents[path]
                     )
                 )
-        for path, data in documents.items():  # a new file, not saved yet: as `check -` sees it
+        for path, data in wanted.items():  # a new file, not saved yet: as `check -` sees it
             if path not in on_disk:
                 results.update(self._isolated(functools.partial(self._run_unsaved, path, documents), path, data))
         return results
 
     def analyse_one(self, path: Path, data: bytes, documents: Mapping[Path, bytes]) -> DocumentResult:
         """One document with ``data`` as its text, the others as ``documents`` hold them."""
-        result = self.analyse({**documents, path: data}, rescan=False).get(path)
+        result = self.analyse({**documents, path: data}, rescan=False, only=(path,)).get(path)
         return result or DocumentResult(path, str(path), data)
 
     # -- runs ------------------------------------------------------------------------------
@@ -242,6 +252,7 @@ class Analyser:
                 overlay=documents,
                 extra_context=(*context, *documents),
                 caches=self._caches,
+                memo=self._memo,
             )
             results.update(self._results(report, {path: data}))
         return results
@@ -256,6 +267,7 @@ class Analyser:
             overlay={p: d for p, d in documents.items() if p != path},
             extra_context=self._context(resolver),
             caches=self._caches,
+            memo=self._memo,
         )
         return self._results(report, {path: documents[path]})
 

@@ -39,5 +39,9 @@ class DocumentState:
     def analysed(self, snapshot: Snapshot, result: DocumentResult) -> None:
         self.snapshot, self.result, self.actions = snapshot, result, None
 
+    def edited(self, snapshot: Snapshot) -> bool:
+        """Whether ``snapshot`` is a new text of a document analysed before (a keystroke, not an open)."""
+        return self.snapshot is not None and self.snapshot.version != snapshot.version
+
     def shown(self) -> list[types.Diagnostic]:
         return self.published[1] if self.published is not None else []

@@ -19,7 +19,7 @@ import os
 import sys
 import time
 import traceback
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +29,6 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from mmlint import __version__
 from mmlint.check.deep_stack import keep_one_thread
-from mmlint.facts.libcst_internals import skip_node_validation
 from mmlint.server.actions import encode_like, text_of
 from mmlint.server import code_actions
 from mmlint.server.analysis import Analyser, DocumentResult, Snapshot, errors_of
@@ -69,6 +68,7 @@ class MmlintServer(LanguageServer):
         self._last_change = float("-inf")  # when the last didChange came
         self._created = time.monotonic()
         self._settings_ready: asyncio.Event | None = None  # set once the workspace configuration is in
+        self._parser_prepared = False  # libcst imported and trusting its parser (prepare_parser)
         self.shut_down = False  # the client asked for shutdown before exit (or the end of input)
 
     def report_server_error(self, error: Exception, source: Any) -> None:
@@ -137,7 +137,19 @@ class MmlintServer(LanguageServer):
             first = await loop.run_in_executor(self.executor, self._analyse, opened, False, False)
             if not self._stale(opened):
                 self._publish(opened, first)
-        results = await loop.run_in_executor(self.executor, self._analyse, snapshots, rescan)
+        self._prepare_parser()
+        edited = {s.uri for s in snapshots if self.documents[s.uri].edited(s)}
+        others: set[str] | None = None  # None: every document
+        if edited and len(edited) < len(snapshots):
+            # The documents typed in first: their diagnostics are out before the
+            # other documents (which the edit may change too) are analysed again.
+            first = await loop.run_in_executor(self.executor, self._analyse, snapshots, rescan, True, edited)
+            if self._stale(snapshots):
+                return
+            self._publish(snapshots, first)
+            rescan = False  # walked once per run
+            others = {s.uri for s in snapshots} - edited
+        results = await loop.run_in_executor(self.executor, self._analyse, snapshots, rescan, True, others)
         if self._stale(snapshots):
             return  # the text moved on while it ran: the run asked for by that change publishes
         self._publish(snapshots, results)
@@ -147,6 +159,17 @@ class MmlintServer(LanguageServer):
                 self.executor.submit(analyser.facts.persist)
             except RuntimeError:  # shut down meanwhile: the cache is only a cache
                 break
+
+    def _prepare_parser(self) -> None:
+        """Once, after the first diagnostics (which a warm cache gives without
+        parsing): libcst, a fifth of the start-up's imports, is imported on the
+        worker thread before the next run, which may parse."""
+        if not self._parser_prepared:
+            self._parser_prepared = True
+            try:
+                self.executor.submit(prepare_parser)
+            except RuntimeError:  # shut down meanwhile
+                pass
 
     def _stale(self, snapshots: list[Snapshot]) -> bool:
         """Whether a document the run read has changed since (a closed one is left out, not stale)."""
@@ -189,18 +212,26 @@ class MmlintServer(LanguageServer):
         return analyser
 
     def _analyse(
-        self, snapshots: list[Snapshot], rescan: bool = True, workspace: bool = True
+        self,
+        snapshots: list[Snapshot],
+        rescan: bool = True,
+        workspace: bool = True,
+        only: Collection[str] | None = None,
     ) -> dict[str, DocumentResult]:
-        """On the worker thread: every open document, by workspace folder
-        (``rescan``: walk the folders again for their files; ``workspace``
-        False: without the walked files as context)."""
+        """On the worker thread: every open document (``only``: those of
+        these URIs, the others as context), by workspace folder (``rescan``:
+        walk the folders again for their files; ``workspace`` False: without
+        the walked files as context)."""
         by_root: dict[Path, dict[Path, Snapshot]] = {}
         for snapshot in snapshots:
             by_root.setdefault(self.root_of(snapshot.path), {})[snapshot.path] = snapshot
         results: dict[str, DocumentResult] = {}
         for root, documents in by_root.items():
+            wanted = None if only is None else [path for path, s in documents.items() if s.uri in only]
+            if wanted == []:
+                continue
             analysed = self.analyser_for(root).analyse(
-                {path: s.data for path, s in documents.items()}, rescan=rescan, workspace=workspace
+                {path: s.data for path, s in documents.items()}, rescan=rescan, workspace=workspace, only=wanted
             )
             results.update((documents[path].uri, result) for path, result in analysed.items())
         return results
@@ -364,6 +395,17 @@ def is_python(document: types.TextDocumentItem) -> bool:
     return document.language_id == "python" or document.uri.endswith(SOURCE_SUFFIXES)
 
 
+def prepare_parser() -> None:
+    """Set up as a pool worker is (mmlint.check.per_file.prepare_worker): the
+    server builds libcst trees only by parsing (the fixer edits text), so it
+    may trust them; and it keeps the trees of the texts it parsed last."""
+    from mmlint.check.per_file import remember_parses
+    from mmlint.facts.libcst_internals import skip_node_validation
+
+    skip_node_validation()
+    remember_parses()  # an edited document parsed again: a comment leaves libcst's input as it was
+
+
 def build_server() -> MmlintServer:
     server = MmlintServer()
 
@@ -486,12 +528,10 @@ def serve() -> int:
     goes to stderr."""
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr
-    # Set up as a pool worker is (mmlint.check.per_file.prepare_worker): it
-    # builds libcst trees only by parsing (the fixer edits text), so it may
-    # trust them; and it never forks (its threads make pools use forkserver),
-    # so its per-file pass may run on one kept deep-stack thread rather than
-    # a new one per document.
-    skip_node_validation()
+    # It never forks (its threads make pools use forkserver), so its per-file
+    # pass may run on one kept deep-stack thread rather than a new one per
+    # document. libcst is set up later (prepare_parser): not imported before
+    # the first diagnostics.
     keep_one_thread()
     server = build_server()
     server.start_io(stdin, stdout)
