@@ -48,8 +48,6 @@ if TYPE_CHECKING:
 
 WeightKind = Literal["heavy", "light", "stub", "unknown"]
 HEAVY: Final = "heavy"
-# Stands for a caller that repeats an await in a loop: never once (once_only).
-_REPEATED: DefKey = ("", -1)
 LIGHT: Final = "light"
 STUB: Final = "stub"
 # Never suspends, nothing heavy found, but it calls something that cannot be
@@ -334,7 +332,9 @@ def run_where_written(calls: tuple[CallRef, ...]) -> list[CallRef]:
     to `asyncio.run` / `run_coroutine_threadsafe` / `create_task` and the
     like, which only create a coroutine (never blocking, they weigh nothing),
     nor those that run once per object (a lazy initialisation, a start-up
-    step behind a flag: CallRef.once), whose cost is not the request's."""
+    step behind a flag: CallRef.once) or only when a deployment opts in (a
+    profiler behind an environment flag: CallRef.opt_in), whose cost is not
+    the request's."""
     return [call for call in calls if not call.scheduled and not call.once and not call.opt_in]
 
 
@@ -864,6 +864,10 @@ class WeightAnalysis:
     def awaiting_sites(self, root: DefKey) -> list[tuple[str, Span]]:
         """Every await, anywhere in the scan, whose hollow chain ends at ``root``."""
         return self._awaits_by_root.get(root, [])
+
+
+# Stands for a caller that repeats an await in a loop: never once (once_only).
+_REPEATED: DefKey = ("", -1)
 
 
 def _end(span: Span) -> tuple[int, int]:

@@ -53,7 +53,7 @@ from mmlint.facts.model import (
 from mmlint.facts.input_size import InputBounds, has_bounded_input
 from mmlint.facts.iterated_ast import CONSUMERS, CONSUMING_METHODS, IteratedRoots
 from mmlint.facts.once_ast import is_flag_test, is_guard, is_opt_in_flag, once_guarded_calls, opt_in_calls
-from mmlint.facts.values import expr_path, lambda_name, values_of
+from mmlint.facts.values import expr_path, lambda_name, stored_names, values_of
 from mmlint.facts.module_paths import (
     module_name_for,
     module_path_parts,
@@ -152,7 +152,8 @@ class _Frame:
     has_loop: bool = False
     unbounded_loop: str = ""
     is_generator: bool = False  # a `yield` or `yield from` of its own
-    guards: list[ast.If] = field(default_factory=list)  # mmlint.facts.once_ast.is_guard's
+    # Its ifs that once_ast reads: lazy-init guards (is_guard) and opt-in flag tests (is_flag_test).
+    guards: list[ast.If] = field(default_factory=list)
     globals_: set[str] = field(default_factory=set)  # names its `global` statements declare
     iterated: IteratedRoots = field(default_factory=IteratedRoots)  # mmlint.facts.iterated_ast
 
@@ -1037,16 +1038,6 @@ def _unstarred(node: ast.expr) -> ast.expr:
 
 def _unsubscripted(node: ast.expr) -> ast.expr:
     return node.value if isinstance(node, ast.Subscript) else node
-
-
-def stored_names(target: ast.AST) -> list[str]:
-    if isinstance(target, ast.Name):
-        return [target.id]
-    if isinstance(target, (ast.Tuple, ast.List)):
-        return [name for element in target.elts for name in stored_names(element)]
-    if isinstance(target, ast.Starred):
-        return stored_names(target.value)
-    return []
 
 
 def _decorator_targets(node: ast.FunctionDef) -> list[ast.expr]:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from mmlint.facts.model import ValueFact, ValueKind
 
-__all__ = ["values_of", "expr_path", "lambda_name", "decorated_def", "key_text"]
+__all__ = ["values_of", "expr_path", "lambda_name", "decorated_def", "key_text", "stored_names"]
 
 # Containers an annotation may name: their last subscript argument is the element.
 _CONTAINERS = frozenset(
@@ -466,7 +466,7 @@ class _Walk:
             for statement in _own_statements(node.body):
                 if isinstance(statement, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor)):
                     targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
-                    names.update(_bound_names(targets))
+                    names.update(name for target in targets for name in stored_names(target))
             found = self._locals[qual] = frozenset(names)
         return found
 
@@ -476,16 +476,16 @@ def _keys(keys: tuple[str, ...]) -> tuple[str, ...]:
     return () if keys == ("",) else keys
 
 
-def _bound_names(targets: list[ast.expr]) -> Iterable[str]:
-    stack = list(targets)
-    while stack:
-        target = stack.pop()
-        if type(target) is ast.Name:
-            yield target.id
-        elif type(target) in (ast.Tuple, ast.List):
-            stack.extend(target.elts)  # type: ignore[attr-defined]
-        elif type(target) is ast.Starred:
-            stack.append(target.value)
+def stored_names(target: ast.AST) -> list[str]:
+    """Names an assignment target binds: through tuples, lists and starred
+    elements, not into attributes or subscripts (mmlint.facts.light's too)."""
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [name for element in target.elts for name in stored_names(element)]
+    if isinstance(target, ast.Starred):
+        return stored_names(target.value)
+    return []
 
 
 def _updated(node: ast.expr) -> tuple[ast.Name | ast.Attribute, ast.Dict] | None:
