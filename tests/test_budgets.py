@@ -286,3 +286,46 @@ def test_costly_shapes_are_refused_under_the_default_budgets_before_the_parse(tm
     (tmp_path / "shape.py").write_text("async def f():\n    return 1\n" + shape, encoding="utf-8")
     ((code, message),) = _by_file(_cli(tmp_path, monkeypatch, "", "shape.py"))["shape.py"]
     assert code == "MM999" and message.startswith("not analysed: estimated to need ") and why in message, message
+
+
+def test_a_file_is_read_asking_for_its_size_not_the_budget(tmp_path, monkeypatch):
+    """A buffered read allocates all it is asked for: asking for the budget
+    (8 MiB) per file left tens of MiB of the heap in pieces on a large scan."""
+    import builtins
+
+    from mmlint.check import reading
+    from mmlint.config.settings import Budgets
+
+    path = tmp_path / "m.py"
+    path.write_bytes(b"x = 1\n" * 100)
+    asked: list[int] = []
+    real_open = builtins.open
+
+    def watching_open(file, mode="r", *args, **kwargs):
+        handle = real_open(file, mode, *args, **kwargs)
+        read = handle.read
+        handle.read = lambda size=-1: asked.append(size) or read(size)  # type: ignore[method-assign]
+        return handle
+
+    monkeypatch.setattr(builtins, "open", watching_open)
+    assert reading._read_within(path, Budgets()) == b"x = 1\n" * 100
+    assert asked == [601]
+
+
+@pytest.mark.parametrize(("length", "refused"), [(900, False), (1000, False), (1001, True)])
+def test_a_file_that_grew_since_its_size_was_taken_is_read_to_the_budget(tmp_path, monkeypatch, length, refused):
+    """The size is stale (the file grew, or it is no regular file): the read
+    goes on to one byte past the budget, as for a file of unknown size."""
+    from mmlint.check import reading
+    from mmlint.config.settings import Budgets
+
+    path = tmp_path / "m.py"
+    path.write_bytes(b"#" * length)
+    real_fstat = os.fstat
+    monkeypatch.setattr(reading.os, "fstat", lambda fd: os.stat_result((*real_fstat(fd)[:6], 10, *real_fstat(fd)[7:])))
+    budgets = Budgets(max_file_size=1000)
+    if refused:
+        with pytest.raises(reading._OverSizeBudget, match="more than 1,000 bytes"):
+            reading._read_within(path, budgets)
+    else:
+        assert reading._read_within(path, budgets) == b"#" * length

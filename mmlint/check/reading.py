@@ -66,7 +66,12 @@ def _read_within(real: Path, budgets: Budgets) -> bytes:
         size = os.fstat(file.fileno()).st_size
         if size > limit:
             raise _OverSizeBudget(over_size_budget(size, budgets))
-        data = file.read(limit + 1)
+        # Not read(limit + 1): a buffered read allocates all it is asked for,
+        # 8 MiB a file by default, and glibc keeps the heap those leave in
+        # pieces (sglang's 4,719 files: 37 MiB more peak RSS).
+        data = file.read(size + 1)
+        if len(data) > size:  # it grew since, or is no regular file (a device, a pipe)
+            data += file.read(limit + 1 - len(data))
     if len(data) > limit:
         raise _OverSizeBudget(over_size_budget(None, budgets))
     return data
