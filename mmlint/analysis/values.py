@@ -110,6 +110,13 @@ def split_path(text: str) -> list[str]:
     return [match.group(1) or match.group(2) or match.group(3) for match in _SEGMENT.finditer(text)]
 
 
+# Kinds never looked up by (kind, holder, name): argument facts are read by
+# the callee's last name (Values._arguments_by_name), implicit calls by the
+# call graph. Half of a scan's value facts (sglang 0.5.23: 44,628 of 83,602):
+# left out of the per-file index, peak RSS on it is 5 MiB less (131.5 -> 126.5).
+_UNINDEXED = frozenset({"argument", "implicit"})
+
+
 class Values:
     """Provenance of paths across one scan (one per Resolver)."""
 
@@ -128,7 +135,8 @@ class Values:
         if found is None:
             found = {}
             for fact in self.files[path].values:
-                found.setdefault((fact.kind, fact.holder, fact.name), []).append(fact)
+                if fact.kind not in _UNINDEXED:
+                    found.setdefault((fact.kind, fact.holder, fact.name), []).append(fact)
             self._by_file[path] = found
         return found
 
