@@ -18,6 +18,7 @@ scope's bindings are known (a binding may follow its use).
 from __future__ import annotations
 
 import dataclasses
+from sys import intern
 from dataclasses import replace
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -590,7 +591,7 @@ class FileWalk:
         "<expr>.name" for a method of a computed receiver, else "<expr>"."""
         text = dotted_text(call.func)
         if text is not None:
-            return self.resolve_dotted(text, imports_seen)
+            return intern(self.resolve_dotted(text, imports_seen))
         if isinstance(call.func, cst.Attribute):
             return f"<expr>.{receiver_chain(call.func)}"
         return "<expr>"
@@ -599,10 +600,10 @@ class FileWalk:
         """What a call's callee refers to; ``func`` must be the callee of a call in a body."""
         scope = self.call_scopes.get(id(func))
         if type(func) is cst.Name:
-            return CalleeRef(UNKNOWN if bound_in_function(func.value, scope) else NAME, func.value)
+            return CalleeRef(UNKNOWN if bound_in_function(func.value, scope) else NAME, intern(func.value))
         if type(func) is cst.Attribute:
             receiver = func.value
-            attr = func.attr.value
+            attr = intern(func.attr.value)
             if type(receiver) is cst.Name and receiver.value in ("self", "cls"):
                 return CalleeRef(SELF if receiver.value == "self" else CLS, attr)
             if (
@@ -615,9 +616,9 @@ class FileWalk:
             text = dotted_text(func)
             if text is not None:
                 head = text.split(".", 1)[0]
-                return CalleeRef(UNKNOWN if bound_in_function(head, scope) else DOTTED, text)
+                return CalleeRef(UNKNOWN if bound_in_function(head, scope) else DOTTED, intern(text))
         # As mmlint.facts.light.callee_ref: a computed callee by its path.
-        return CalleeRef(UNKNOWN, _expr_path(func) or "<expr>")
+        return CalleeRef(UNKNOWN, intern(_expr_path(func) or "<expr>"))
 
     # -- from the walk's records to facts
 

@@ -19,6 +19,7 @@ import functools
 import io
 import re
 import tokenize
+from sys import intern
 import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -563,7 +564,7 @@ class _Walk:
     def _dotted_callee(self, call: ast.Call, imports_seen: int) -> str:
         text = dotted_text(call.func)
         if text is not None:
-            return self._resolve_dotted(text, imports_seen)
+            return intern(self._resolve_dotted(text, imports_seen))
         if isinstance(call.func, ast.Attribute):
             return f"<expr>.{receiver_chain(call.func)}"
         return "<expr>"
@@ -1078,10 +1079,10 @@ def callee_ref(func: ast.expr, scope: NameScope) -> CalleeRef:
         text = dotted_text(func)
         if text is not None:
             head = text.split(".", 1)[0]
-            return CalleeRef(UNKNOWN if bound_in_function(head, scope) else DOTTED, text)
+            return CalleeRef(UNKNOWN if bound_in_function(head, scope) else DOTTED, intern(text))
     # A computed callee by its path (`workers[].generate`, `get_session().get`):
     # what mmlint.analysis.values types it by.
-    return CalleeRef(UNKNOWN, expr_path(func) or "<expr>")
+    return CalleeRef(UNKNOWN, intern(expr_path(func) or "<expr>"))
 
 
 def receiver_chain(func: ast.Attribute) -> str:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterable
+from sys import intern
 from dataclasses import dataclass
 
 from mmlint.facts.model import ValueFact, ValueKind
@@ -237,7 +238,9 @@ class _Walk:
             if kind == "global" and not context and self.flow.dead(name, keys, self.line):
                 continue
             element = bool(container) or bool(keys)
-            self.found.append(ValueFact(kind, holder, name, path, context, element, container, _keys(keys)))
+            self.found.append(
+                ValueFact(kind, intern(holder), name, intern(path), context, element, container, _keys(keys))
+            )
 
     def body(self, statements: list[ast.stmt], scope: _Scope, globals_: frozenset[str]) -> None:
         # A stack of (statements, scope, global names declared in that def): iterative, as the other walks.
@@ -314,11 +317,11 @@ class _Walk:
                 callee = expr_path(decorator)
                 if callee is None:
                     break
-                self.found.append(ValueFact("argument", callee, "0", given, context))
+                self.found.append(ValueFact("argument", intern(callee), "0", intern(given), context))
                 given = f"{callee}()"
             else:
                 if type(node) is ast.FunctionDef and node.decorator_list:
-                    self.found.append(ValueFact("decorated", "", node.name, given, context))
+                    self.found.append(ValueFact("decorated", "", node.name, intern(given), context))
         stack = _expression_children(node)
         while stack:
             child = stack.pop()
@@ -347,11 +350,11 @@ class _Walk:
     def _argument(self, callee: str, name: str, argument: ast.expr, context: str) -> None:
         kind = type(argument)
         if kind is ast.Lambda:
-            self.found.append(ValueFact("argument", callee, name, lambda_name(argument), context))  # type: ignore[arg-type]
+            self.found.append(ValueFact("argument", intern(callee), name, lambda_name(argument), context))  # type: ignore[arg-type]
         elif kind in (ast.Name, ast.Attribute, ast.Call, ast.Subscript):
             path = expr_path(argument)
             if path is not None:
-                self.found.append(ValueFact("argument", callee, name, path, context))
+                self.found.append(ValueFact("argument", intern(callee), name, intern(path), context))
 
     def function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, scope: _Scope, stack: list) -> None:  # type: ignore[type-arg]
         if scope.kind == "def":
