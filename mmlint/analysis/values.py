@@ -20,6 +20,7 @@ matched against the type-keyed knowledge (mmlint.core.knowledge).
 from __future__ import annotations
 
 import builtins
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -105,9 +106,12 @@ class Place:
     scope: str  # the def's qualname, "" at module or class level
 
 
-def split_path(text: str) -> list[str]:
-    """``zmq.Context().socket()`` -> ["zmq", "Context", "()", "socket", "()"]."""
-    return [match.group(1) or match.group(2) or match.group(3) for match in _SEGMENT.finditer(text)]
+@functools.lru_cache(maxsize=1 << 14)
+def split_path(text: str) -> tuple[str, ...]:
+    """``zmq.Context().socket()`` -> ("zmq", "Context", "()", "socket", "()").
+    Cached: a scan splits the same few thousand paths (``self.x``,
+    ``logger.info``) tens of thousands of times."""
+    return tuple(match.group(1) or match.group(2) or match.group(3) for match in _SEGMENT.finditer(text))
 
 
 class Values:
@@ -159,7 +163,7 @@ class Values:
         self._memo[key] = found
         return found
 
-    def _evaluate(self, place: Place, parts: list[str]) -> Value:
+    def _evaluate(self, place: Place, parts: tuple[str, ...]) -> Value:
         if not parts:
             return NOTHING
         value = self._head(place, parts[0])
@@ -314,7 +318,7 @@ class Values:
                 for fact in facts.values:
                     if fact.kind == "argument":
                         order += 1
-                        parts = split_path(fact.holder) if fact.holder else [""]
+                        parts = split_path(fact.holder) if fact.holder else ("",)
                         collected.setdefault((parts[-1], fact.name), []).append((order, fact, path))
                         if parts[-1][:1] in ("(", "[") or (
                             len(parts) == 1 and parts[0] not in named and not hasattr(builtins, parts[0])
