@@ -20,6 +20,7 @@ matched against the type-keyed knowledge (mmlint.core.knowledge).
 from __future__ import annotations
 
 import builtins
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -105,9 +106,12 @@ class Place:
     scope: str  # the def's qualname, "" at module or class level
 
 
-def split_path(text: str) -> list[str]:
-    """``zmq.Context().socket()`` -> ["zmq", "Context", "()", "socket", "()"]."""
-    return [match.group(1) or match.group(2) or match.group(3) for match in _SEGMENT.finditer(text)]
+@functools.lru_cache(maxsize=1 << 14)
+def split_path(text: str) -> tuple[str, ...]:
+    """``zmq.Context().socket()`` -> ("zmq", "Context", "()", "socket", "()").
+    Cached: a scan splits the same few thousand paths (``self.x``,
+    ``logger.info``) tens of thousands of times."""
+    return tuple(match.group(1) or match.group(2) or match.group(3) for match in _SEGMENT.finditer(text))
 
 
 # Kinds never looked up by (kind, holder, name): argument facts are read by
@@ -167,7 +171,7 @@ class Values:
         self._memo[key] = found
         return found
 
-    def _evaluate(self, place: Place, parts: list[str]) -> Value:
+    def _evaluate(self, place: Place, parts: tuple[str, ...]) -> Value:
         if not parts:
             return NOTHING
         value = self._head(place, parts[0])
@@ -267,17 +271,19 @@ class Values:
         me = ("def", path, is_async, index)
         value = NOTHING
         by_name = self._arguments_by_name()
-        for fact, fact_path in (
-            by_name.get(info.name if info.name != "__init__" else "", ())
-            + (
-                by_name.get(info.class_name.rsplit(".", 1)[-1], ())
-                if info.name == "__init__" and info.class_name
-                else ()
-            )
-            + (by_name.get(_INDIRECT, ()) if info.name in self._escaping() or info.name[0] == "<" else ())
+        callees = [info.name if info.name != "__init__" else ""]
+        if info.name == "__init__" and info.class_name:
+            callees.append(info.class_name.rsplit(".", 1)[-1])
+        if info.name in self._escaping() or info.name[0] == "<":
+            callees.append(_INDIRECT)
+        # The argument given by keyword, or at its place among the positional ones.
+        keys = (name, str(position - bound)) if position >= bound else (name,)
+        for _, fact, fact_path in (
+            argument
+            for callee in callees
+            # In the scan's order, as one list by callee would hold them.
+            for argument in sorted(argument for key in keys for argument in by_name.get((callee, key), ()))
         ):
-            if fact.name != name and not (fact.name.isdigit() and int(fact.name) + bound == position):
-                continue
             context = fact.context
             located = self._def_index(fact_path).get(context) if context else None
             where = None
@@ -303,24 +309,29 @@ class Values:
             value = value.union(Value(found.atoms))
         return value
 
-    def _arguments_by_name(self) -> dict[str, tuple[tuple[ValueFact, str], ...]]:
-        """Every argument fact of the scan, by the callee's last name; under
+    def _arguments_by_name(self) -> dict[tuple[str, str], tuple[tuple[int, ValueFact, str], ...]]:
+        """Every argument fact of the scan, by the callee's last name and the
+        argument's name (its keyword, or its position as digits); under
         _INDIRECT too, those whose callee is a value rather than a def's name
         (a parameter, a local, a global assigned, a call's result: ``a(b)``,
-        ``make()(b)``), which may be any def that escapes."""
+        ``make()(b)``), which may be any def that escapes. Keyed by both
+        names because a common callee name (``get``, ``run``) has thousands
+        of arguments, of which a parameter wants one name."""
         found = getattr(self, "_arguments", None)
         if found is None:
-            collected: dict[str, list[tuple[ValueFact, str]]] = {}
+            collected: dict[tuple[str, str], list[tuple[int, ValueFact, str]]] = {}
+            order = 0  # the scan's order, for sorting: no two arguments compare equal
             for path, facts in self.files.items():
                 named = {*facts.functions, *(c.name for c in facts.classes), *(i.local for i in facts.imports)}
                 for fact in facts.values:
                     if fact.kind == "argument":
-                        parts = split_path(fact.holder) if fact.holder else [""]
-                        collected.setdefault(parts[-1], []).append((fact, path))
+                        order += 1
+                        parts = split_path(fact.holder) if fact.holder else ("",)
+                        collected.setdefault((parts[-1], fact.name), []).append((order, fact, path))
                         if parts[-1][:1] in ("(", "[") or (
                             len(parts) == 1 and parts[0] not in named and not hasattr(builtins, parts[0])
                         ):
-                            collected.setdefault(_INDIRECT, []).append((fact, path))
+                            collected.setdefault((_INDIRECT, fact.name), []).append((order, fact, path))
             found = self._arguments = {key: tuple(value) for key, value in collected.items()}
         return found
 
