@@ -43,10 +43,11 @@ literals and constants, a local assigned only such) is.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+import re
+from collections.abc import Iterable, Iterator
 from typing import Final
 
-from mmlint.core.knowledge import LIGHT_WHEN_SHORT, SIZED_BY_INPUT
+from mmlint.core.knowledge import LIGHT_BY_EVIDENCE, LIGHT_WHEN_SHORT, SIZED_BY_INPUT
 from mmlint.facts.once_ast import dotted_name
 from mmlint.facts.shape_words import is_bounded_slice, is_constant_name
 
@@ -88,6 +89,28 @@ SIZED_NAMES: Final = frozenset(pattern.rsplit("::", 1)[-1].rsplit(".", 1)[-1] fo
     "__call__"
 }
 LIGHT_WHEN_SHORT_NAMES: Final = frozenset(pattern.rsplit(".", 1)[-1] for pattern in LIGHT_WHEN_SHORT)
+# The last names of the calls light only by evidence (mmlint.core.knowledge's
+# ``light_by_evidence`` sets: ``sqlite3`` statements): judged by
+# statement_evidence alone, never by their arguments' size.
+EVIDENCE_NAMES: Final = frozenset(pattern.rsplit(".", 1)[-1] for pattern in LIGHT_BY_EVIDENCE) - SIZED_NAMES
+
+# A keyed read: `SELECT <columns> FROM <table> WHERE <col> = <value> [AND ...]
+# [LIMIT 1]`, the columns with no call in them (no aggregate, no subquery), one
+# table (no join), equalities only (no range, no LIKE, no OR), no ORDER BY or
+# GROUP BY. Fetched by `fetchone()`, it reads the row its key names: an index
+# look-up where the key is the table's (a store's primary key); on a column
+# with no index SQLite scans the table, which the text does not show.
+_KEYED_READ: Final = re.compile(
+    r"\s*SELECT\s+(?P<columns>[^();]+?)\s+FROM\s+[\w\".]+(?:\s+(?:AS\s+)?\w+)?"
+    r"\s+WHERE\s+(?P<where>.+?)(?:\s+LIMIT\s+1)?\s*;?\s*",
+    re.IGNORECASE | re.DOTALL,
+)
+_AND: Final = re.compile(r"\s+AND\s+", re.IGNORECASE)
+_EQUALITY: Final = re.compile(r"[\w\".]+\s*=\s*(?:\?\d*|[:@$]\w+|'[^']*'|-?\d+)")
+_SQL_KEYWORDS: Final = frozenset({"distinct", "join", "where", "group", "order", "limit", "union", "select"})
+# `PRAGMA name = value`: a connection's setting, no query (not `PRAGMA
+# integrity_check` or `wal_checkpoint(...)`, which read or write the file).
+_PRAGMA_SETTING: Final = re.compile(r"\s*PRAGMA\s+[\w.]+\s*=\s*[\w'\"-]+\s*;?\s*", re.IGNORECASE)
 
 # Methods whose value is about as long as their receiver and arguments.
 _KEEPING_METHODS: Final = frozenset(
@@ -156,6 +179,62 @@ def url_tested(test: ast.expr) -> str | None:
     ):
         receiver = receiver.func.value
     return dotted_name(receiver)
+
+
+def statement_evidence(calls: Iterable[ast.Call], commits_after: Position | None) -> dict[int, str]:
+    """Why each of a def's ``sqlite3`` statement calls costs one row or
+    nothing of its own, by ``id`` of the call (its CallFact / CallRef's
+    ``bounded_input``, for the ``light_by_evidence`` sets):
+
+    - ``<conn>.execute(<keyed read>, ...).fetchone()``: both calls, the
+      statement a literal keyed ``SELECT`` (``_KEYED_READ``);
+    - ``<conn>.execute("PRAGMA name = value")``: a setting;
+    - ``<conn>.commit()`` after ``commits_after`` (the first ``yield`` of a
+      ``@contextmanager``): it commits its with-body's statements, whose own
+      calls carry their cost (a write's ``execute``).
+
+    Any other call of those names has no evidence, its arguments literal or
+    not."""
+    found: dict[int, str] = {}
+    for call in calls:
+        func = call.func
+        if not isinstance(func, ast.Attribute):
+            continue
+        if func.attr == "fetchone" and not call.args and not call.keywords:
+            inner = func.value
+            if isinstance(inner, ast.Call) and _is_execute(inner) and _keyed_read(_statement(inner)):
+                found[id(call)] = found[id(inner)] = "a keyed `SELECT` whose one row `fetchone()` reads"
+        elif func.attr == "execute" and _PRAGMA_SETTING.fullmatch(_statement(call)):
+            found.setdefault(id(call), "a `PRAGMA` setting")
+        elif (
+            func.attr == "commit"
+            and not call.args
+            and not call.keywords
+            and commits_after is not None
+            and (call.lineno, call.col_offset) > commits_after
+        ):
+            found[id(call)] = "commits a context manager's with-body, whose statements carry the cost"
+    return found
+
+
+def _is_execute(call: ast.Call) -> bool:
+    return isinstance(call.func, ast.Attribute) and call.func.attr == "execute" and bool(call.args)
+
+
+def _statement(call: ast.Call) -> str:
+    """The literal SQL text of an ``execute`` call ("" when not a literal)."""
+    first = call.args[0] if call.args else None
+    return first.value if isinstance(first, ast.Constant) and isinstance(first.value, str) else ""
+
+
+def _keyed_read(sql: str) -> bool:
+    match = _KEYED_READ.fullmatch(sql)
+    if match is None:
+        return False
+    words = {word.lower() for word in re.findall(r"\w+", match.group("columns"))}
+    if words & _SQL_KEYWORDS:
+        return False
+    return all(_EQUALITY.fullmatch(term.strip()) for term in _AND.split(match.group("where")))
 
 
 class InputBounds:
@@ -428,6 +507,7 @@ def _is_negative(node: ast.expr) -> bool:
 
 
 __all__ = [
+    "EVIDENCE_NAMES",
     "LIGHT_WHEN_SHORT_NAMES",
     "SHORT_NAMES",
     "SHORT_SUFFIXES",
@@ -435,5 +515,6 @@ __all__ = [
     "InputBounds",
     "has_bounded_input",
     "short_meaning",
+    "statement_evidence",
     "url_tested",
 ]
