@@ -353,8 +353,11 @@ KNOWLEDGE_SETS: tuple[KnowledgeSet, ...] = (
             "hashlib.blake2s",
             "hashlib.sha3_256",
             "hashlib.new",
-            "xxhash.xxh64",
-            "xxhash.xxh3_64",
+            *(
+                f"xxhash.{algorithm}{form}"
+                for algorithm in ("xxh32", "xxh64", "xxh3_64", "xxh3_128", "xxh128")
+                for form in ("", "_digest", "_intdigest", "_hexdigest")
+            ),
         ),
         sized_by_input=True,
         light_when_short=True,

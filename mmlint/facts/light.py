@@ -50,7 +50,13 @@ from mmlint.facts.model import (
     SyncDef,
     TwinAssignment,
 )
-from mmlint.facts.input_size import EVIDENCE_NAMES, InputBounds, has_bounded_input, statement_evidence
+from mmlint.facts.input_size import (
+    EVIDENCE_NAMES,
+    InputBounds,
+    LengthValidators,
+    has_bounded_input,
+    statement_evidence,
+)
 from mmlint.facts.iterated_ast import CONSUMERS, CONSUMING_METHODS, IteratedRoots
 from mmlint.facts.once_ast import is_flag_test, is_guard, is_opt_in_flag, once_guarded_calls, opt_in_calls
 from mmlint.facts.values import expr_path, lambda_name, stored_names, values_of
@@ -611,7 +617,7 @@ class _Walk:
         once = once_guarded_calls(node, own_calls, frame.guards, frame.globals_)
         opt_in = opt_in_calls(node, own_calls, frame.guards, self.opt_in_flags)
         iterated = frame.iterated.calls()
-        bounds = InputBounds(node)
+        bounds = InputBounds(node, self._validators)
         evidence = _statement_evidence(node, frame)
         bounded = {id(call): _input_size(bounds, call, evidence) for call, _, _ in frame.calls}
         enclosing = owner[:-1]
@@ -668,6 +674,20 @@ class _Walk:
                 and (ref.kind == NAME or head not in self._function_set)
             )
         return ref.text.isidentifier() and f"{qualname(owner)}.<locals>.{ref.text}" in self.async_qualnames
+
+    @functools.cached_property
+    def _validators(self) -> LengthValidators:
+        """The module's functions, by name, a sized call's input may be
+        bounded by (input_size.LengthValidators): each defined once, at
+        module level, by a plain `def`."""
+        functions: dict[str, ast.FunctionDef] = {}
+        twice: set[str] = set()
+        for pending in self.defs:
+            if len(pending.owner) == 1:
+                if pending.node.name in functions:
+                    twice.add(pending.node.name)
+                functions[pending.node.name] = pending.node
+        return LengthValidators({name: node for name, node in functions.items() if name not in twice})
 
     @functools.cached_property
     def _assigned_set(self) -> frozenset[str]:
@@ -727,7 +747,7 @@ class _Walk:
         """LightFields.input_bounds: the calls of async defs whose input is small."""
         found = {}
         for node, frame in self.coroutines:
-            bounds = InputBounds(node)
+            bounds = InputBounds(node, self._validators)
             evidence = _statement_evidence(node, frame)
             for call, _, _ in frame.calls:
                 bounded, reason = _input_size(bounds, call, evidence)
