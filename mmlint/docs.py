@@ -201,10 +201,7 @@ def render_readme_knowledge_sets() -> str:
         if entry.light_when_short:
             sized += " Also when given an identifier, a name, a path or a tested http(s) URL."
         if entry.light_by_evidence:
-            sized += (
-                " Cheap where the source shows one row or no work of its own: a keyed `SELECT` fetched by"
-                " `fetchone()`, a `PRAGMA` setting, a context manager's `commit()` after its `yield`."
-            )
+            sized += f" {entry.light_by_evidence}"
         rows.append(f"| `{entry.name}` | {'on' if entry.default else 'opt-in'} | {entry.doc}{sized} | {shown} |")
     rows.append(README_KNOWLEDGE_END)
     return "\n".join(rows)

@@ -389,3 +389,21 @@ def test_pragma_settings_and_a_context_managers_commit_are_no_cost_of_their_own(
         "listed.execute": False,
         "listed.fetchall": False,
     }
+
+
+def test_a_read_of_a_size_the_source_fixes_is_evidence(tmp_path: Path) -> None:
+    source = (
+        "def sniff(upload, size):\n"
+        "    upload.file.read(4)\n"
+        "def magic(upload):\n"
+        "    upload.file.read(len(MAGIC))\n"
+        "def sized(upload, size):\n"
+        "    upload.file.read(size)\n"
+        "def whole(upload):\n"
+        "    upload.file.read()\n"
+        "def huge(upload):\n"
+        "    upload.file.read(10_000_000)\n"
+    )
+    facts = _facts(source, tmp_path)
+    judged = {sync.name: call.bounded_input for sync in facts.sync_defs for call in sync.calls if "read" in call.dotted}
+    assert judged == {"sniff": True, "magic": True, "sized": False, "whole": False, "huge": False}

@@ -51,13 +51,13 @@ class KnowledgeSet:
     # each call has a fixed cost of its own and is made per token, in loops
     # over the output, where a short input is no evidence of a light def.
     light_when_short: bool = False
-    # Its calls cost a query's work, unless the source shows they cost one
-    # row's or nothing of their own (mmlint.facts.input_size.statement_evidence):
-    # a keyed ``SELECT`` whose one row ``fetchone()`` fetches, a ``PRAGMA``
-    # setting, a context manager's ``commit()`` after its ``yield`` (its
-    # with-body's statements carry the cost). A literal is no such evidence:
-    # a literal ``INSERT`` writes.
-    light_by_evidence: bool = False
+    # What shows one of its calls cheap, when the source can
+    # (mmlint.facts.input_size.cost_evidence), for the documentation; "" for
+    # none. The sqlite set's: a keyed ``SELECT`` whose one row ``fetchone()``
+    # fetches, a ``PRAGMA`` setting, a context manager's ``commit()`` after
+    # its ``yield`` (its with-body's statements carry the cost); a literal is
+    # no such evidence (a literal ``INSERT`` writes).
+    light_by_evidence: str = ""
 
 
 def _calls(reason: str, *patterns: str) -> tuple[KnownCall, ...]:
@@ -410,7 +410,10 @@ KNOWLEDGE_SETS: tuple[KnowledgeSet, ...] = (
             "*conn.execute().fetchall",
             "*conn.execute().fetchone",
         ),
-        light_by_evidence=True,
+        light_by_evidence=(
+            "Cheap where the source shows one row or no work of its own: a keyed `SELECT` fetched by"
+            " `fetchone()`, a `PRAGMA` setting, a context manager's `commit()` after its `yield`."
+        ),
     ),
     KnowledgeSet(
         "grammar-compilation",
@@ -471,6 +474,9 @@ KNOWLEDGE_SETS: tuple[KnowledgeSet, ...] = (
         "An uploaded file read through its sync file object (`upload.file.read()`, FastAPI / Starlette "
         "`UploadFile`) where `await upload.read()` offloads it.",
         _calls("reads an upload synchronously", "*.file.read"),
+        light_by_evidence=(
+            "Cheap when the size read is one the source fixes (`upload.file.read(len(MAGIC))`, a header)."
+        ),
     ),
     KnowledgeSet(
         "file-io",

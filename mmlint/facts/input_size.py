@@ -97,8 +97,8 @@ SIZED_NAMES: Final = frozenset(pattern.rsplit("::", 1)[-1].rsplit(".", 1)[-1] fo
 }
 LIGHT_WHEN_SHORT_NAMES: Final = frozenset(pattern.rsplit(".", 1)[-1] for pattern in LIGHT_WHEN_SHORT)
 # The last names of the calls light only by evidence (mmlint.core.knowledge's
-# ``light_by_evidence`` sets: ``sqlite3`` statements): judged by
-# statement_evidence alone, never by their arguments' size.
+# ``light_by_evidence`` sets: ``sqlite3`` statements, an upload's read):
+# judged by cost_evidence alone, never by their arguments' size.
 EVIDENCE_NAMES: Final = frozenset(pattern.rsplit(".", 1)[-1] for pattern in LIGHT_BY_EVIDENCE) - SIZED_NAMES
 
 # A keyed read: `SELECT <columns> FROM <table> WHERE <col> = <value> [AND ...]
@@ -188,17 +188,18 @@ def url_tested(test: ast.expr) -> str | None:
     return dotted_name(receiver)
 
 
-def statement_evidence(calls: Iterable[ast.Call], commits_after: Position | None) -> dict[int, str]:
-    """Why each of a def's ``sqlite3`` statement calls costs one row or
-    nothing of its own, by ``id`` of the call (its CallFact / CallRef's
-    ``bounded_input``, for the ``light_by_evidence`` sets):
+def cost_evidence(calls: Iterable[ast.Call], commits_after: Position | None) -> dict[int, str]:
+    """Why each of a def's calls of a ``light_by_evidence`` set costs little,
+    by ``id`` of the call (its CallFact / CallRef's ``bounded_input``):
 
     - ``<conn>.execute(<keyed read>, ...).fetchone()``: both calls, the
       statement a literal keyed ``SELECT`` (``_KEYED_READ``);
     - ``<conn>.execute("PRAGMA name = value")``: a setting;
     - ``<conn>.commit()`` after ``commits_after`` (the first ``yield`` of a
       ``@contextmanager``): it commits its with-body's statements, whose own
-      calls carry their cost (a write's ``execute``).
+      calls carry their cost (a write's ``execute``);
+    - ``<file>.read(N)``: ``N`` an int literal of at most 65536 or
+      ``len(CONSTANT)``, a header of a size the source fixes.
 
     Any other call of those names has no evidence, its arguments literal or
     not."""
@@ -221,7 +222,23 @@ def statement_evidence(calls: Iterable[ast.Call], commits_after: Position | None
             and (call.lineno, call.col_offset) > commits_after
         ):
             found[id(call)] = "commits a context manager's with-body, whose statements carry the cost"
+        elif func.attr == "read" and len(call.args) == 1 and not call.keywords and _fixed_size(call.args[0]):
+            found[id(call)] = "reads a size the source fixes"
     return found
+
+
+def _fixed_size(node: ast.expr) -> bool:
+    """An int literal of at most _SHORT_BOUND, or ``len`` of a literal or a constant."""
+    if _constant_int(node):
+        return True
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "len"
+        and len(node.args) == 1
+        and not node.keywords
+        and _is_bounded_value(node.args[0])
+    )
 
 
 def _is_execute(call: ast.Call) -> bool:
@@ -667,6 +684,6 @@ __all__ = [
     "LengthValidators",
     "has_bounded_input",
     "short_meaning",
-    "statement_evidence",
+    "cost_evidence",
     "url_tested",
 ]

@@ -55,7 +55,7 @@ from mmlint.facts.input_size import (
     InputBounds,
     LengthValidators,
     has_bounded_input,
-    statement_evidence,
+    cost_evidence,
 )
 from mmlint.facts.iterated_ast import CONSUMERS, CONSUMING_METHODS, IteratedRoots
 from mmlint.facts.once_ast import is_flag_test, is_guard, is_opt_in_flag, once_guarded_calls, opt_in_calls
@@ -618,7 +618,7 @@ class _Walk:
         opt_in = opt_in_calls(node, own_calls, frame.guards, self.opt_in_flags)
         iterated = frame.iterated.calls()
         bounds = InputBounds(node, self._validators)
-        evidence = _statement_evidence(node, frame)
+        evidence = _cost_evidence(node, frame)
         bounded = {id(call): _input_size(bounds, call, evidence) for call, _, _ in frame.calls}
         enclosing = owner[:-1]
         class_name = (
@@ -748,7 +748,7 @@ class _Walk:
         found = {}
         for node, frame in self.coroutines:
             bounds = InputBounds(node, self._validators)
-            evidence = _statement_evidence(node, frame)
+            evidence = _cost_evidence(node, frame)
             for call, _, _ in frame.calls:
                 bounded, reason = _input_size(bounds, call, evidence)
                 if bounded:
@@ -1260,22 +1260,22 @@ if hasattr(ast, "TypeAlias"):
 _CONTEXT_MANAGERS = frozenset({"contextmanager", "asynccontextmanager"})
 
 
-def _statement_evidence(node: ast.FunctionDef | ast.AsyncFunctionDef, frame: _Frame) -> dict[int, str]:
-    """input_size.statement_evidence of a def's own calls: a commit counts as
+def _cost_evidence(node: ast.FunctionDef | ast.AsyncFunctionDef, frame: _Frame) -> dict[int, str]:
+    """input_size.cost_evidence of a def's own calls: a commit counts as
     its with-body's after the first `yield` of a `@contextmanager`."""
     if not any(isinstance(call.func, ast.Attribute) and call.func.attr in EVIDENCE_NAMES for call, _, _ in frame.calls):
         return {}
     managed = frame.first_yield is not None and any(
         dotted_tail(target) in _CONTEXT_MANAGERS for target in _decorator_targets(node)
     )
-    return statement_evidence((call for call, _, _ in frame.calls), frame.first_yield if managed else None)
+    return cost_evidence((call for call, _, _ in frame.calls), frame.first_yield if managed else None)
 
 
 def _input_size(bounds: InputBounds, call: ast.Call, evidence: Mapping[int, str]) -> tuple[bool, str]:
     """(bounded_input, input_bound) of a call (CallFact, CallRef): its size
     fixed by the source, else why it is short by evidence ("" when unknown).
     A call light only by evidence (a ``sqlite3`` statement) is judged by
-    ``evidence`` alone (input_size.statement_evidence), never by its input."""
+    ``evidence`` alone (input_size.cost_evidence), never by its input."""
     if isinstance(call.func, ast.Attribute) and call.func.attr in EVIDENCE_NAMES:
         reason = evidence.get(id(call), "")
         return bool(reason), reason
