@@ -200,6 +200,8 @@ def render_readme_knowledge_sets() -> str:
         )
         if entry.light_when_short:
             sized += " Also when given an identifier, a name, a path or a tested http(s) URL."
+        if entry.light_by_evidence:
+            sized += f" {entry.light_by_evidence}"
         rows.append(f"| `{entry.name}` | {'on' if entry.default else 'opt-in'} | {entry.doc}{sized} | {shown} |")
     rows.append(README_KNOWLEDGE_END)
     return "\n".join(rows)

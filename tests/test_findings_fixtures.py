@@ -183,10 +183,10 @@ def test_heavy_calls_under_other_names_say_what_they_cost() -> None:
     helps = {d.span.line: d.help for d in report.diagnostics if d.path == "fpkg/costs.py"}
     # The message says what it costs; the help names the call (short messages, 80 columns).
     assert "decodes or encodes a whole payload" in messages[27] and helps[27].startswith("`base64.b64decode(...)`")
-    assert "makes a database query" in messages[37] and "compiles a grammar" in messages[55]
-    assert "reads an upload synchronously" in messages[76]
-    assert "waits for a remote call" in messages[88] and "walks every live object" in messages[108]
-    assert "resizes or converts an image" in messages[116]  # the decode, not `Image.open`
+    assert "makes a database query" in messages[37] and "compiles a grammar" in messages[56]
+    assert "reads an upload synchronously" in messages[77]
+    assert "waits for a remote call" in messages[89] and "walks every live object" in messages[109]
+    assert "resizes or converts an image" in messages[117]  # the decode, not `Image.open`
 
 
 def test_pil_image_open_is_not_a_decode() -> None:

@@ -267,5 +267,143 @@ def test_a_bounded_digest_neither_reports_nor_weighs() -> None:
     }
     assert by_name["lookup"] is not None and by_name["lookup"].kind != "heavy"
     assert by_name["fingerprint"] is not None and by_name["fingerprint"].kind == "heavy"
+    # A salt a validator bounds: light; one a function only notes: heavy.
+    assert by_name["scoped"] is not None and by_name["scoped"].kind != "heavy"
+    assert by_name["noted"] is not None and by_name["noted"].kind == "heavy"
     lines = {d.span.line for d in report.diagnostics if d.path == "fpkg/digests.py"}
-    assert lines == {14, 23, 38, 45, 61}
+    assert lines == {14, 23, 38, 45, 61, 93, 107, 114}
+
+
+def test_a_length_test_or_a_validator_bounds_a_digest_input(tmp_path: Path) -> None:
+    source = (
+        "import hashlib\n"
+        "def checked(value):\n"
+        "    if value is None:\n"
+        "        return None\n"
+        "    if not isinstance(value, str) or not 1 <= len(value) <= 256:\n"
+        "        raise ValueError(value)\n"
+        "    return value\n"
+        "def scope(salt):\n"
+        "    scoped = checked(salt)\n"
+        "    return hashlib.sha256(scoped.encode())\n"
+        "def exits(token):\n"
+        "    if len(token) > 4096:\n"
+        "        raise ValueError(token)\n"
+        "    return hashlib.sha256(token.encode())\n"
+        "def inside(token):\n"
+        "    if len(token) <= 64:\n"
+        "        return hashlib.sha256(token.encode())\n"
+        "def huge(token):\n"
+        "    if len(token) > 10_000_000:\n"
+        "        raise ValueError(token)\n"
+        "    return hashlib.sha256(token.encode())\n"
+        "def named_bound(token):\n"
+        "    if len(token) > MAX_TOKEN:\n"
+        "        raise ValueError(token)\n"
+        "    return hashlib.sha256(token.encode())\n"
+    )
+    judged = _judged(source, tmp_path)
+    assert judged[10] == (True, "`checked(...)` returns its argument only when it is at most 256 long")
+    assert judged[14] == (True, "`token` is tested to be at most 4096 long")
+    assert judged[17] == (True, "`token` is tested to be at most 64 long")
+    assert judged[21] == (False, "")  # too large a bound to be short
+    assert judged[25] == (False, "")  # a constant's value is not read
+
+
+def test_a_validator_that_does_not_raise_or_returns_another_value_bounds_nothing(tmp_path: Path) -> None:
+    source = (
+        "import hashlib\n"
+        "def warns(value, log):\n"
+        "    if len(value) > 256:\n"
+        "        log(value)\n"
+        "    return value\n"
+        "def other(value, fallback):\n"
+        "    if len(value) > 256:\n"
+        "        raise ValueError(value)\n"
+        "    return fallback\n"
+        "def a(salt):\n"
+        "    return hashlib.sha256(warns(salt, print).encode())\n"
+        "def b(salt, big):\n"
+        "    return hashlib.sha256(other(salt, big).encode())\n"
+    )
+    judged = _judged(source, tmp_path)
+    assert judged[11] == (False, "")
+    assert judged[13] == (False, "")
+
+
+def _statements(source: str, tmp_path: Path) -> dict[str, bool]:
+    """bounded_input of each sqlite statement call of the sync defs, by `def.callee`."""
+    facts = _facts(source, tmp_path)
+    return {
+        f"{sync.name}.{call.dotted.rsplit('.', 1)[-1]}": call.bounded_input
+        for sync in facts.sync_defs
+        for call in sync.calls
+        if call.dotted.rsplit(".", 1)[-1] in ("execute", "fetchone", "fetchall", "commit", "executescript")
+    }
+
+
+@pytest.mark.parametrize(
+    ("sql", "one_row"),
+    [
+        ("SELECT * FROM t WHERE k = ?", True),
+        ("select a, b from t where k = :k and j = ? limit 1", True),
+        ("SELECT * FROM t AS x WHERE x.k = 'a'", True),
+        ("SELECT COUNT(*) FROM t WHERE k = ?", False),
+        ("SELECT * FROM t WHERE k > ?", False),
+        ("SELECT * FROM t WHERE k = ? OR j = ?", False),
+        ("SELECT * FROM t WHERE k LIKE ?", False),
+        ("SELECT * FROM t ORDER BY k", False),
+        ("SELECT * FROM t WHERE k = ? ORDER BY j", False),
+        ("SELECT * FROM t JOIN u ON t.a = u.a WHERE k = ?", False),
+        ("SELECT DISTINCT k FROM t WHERE k = ?", False),
+        ("SELECT * FROM t WHERE k = (SELECT MAX(k) FROM t)", False),
+        ("INSERT INTO t VALUES (?)", False),
+    ],
+)
+def test_a_keyed_select_fetched_by_fetchone_reads_one_row(tmp_path: Path, sql: str, one_row: bool) -> None:
+    source = f"def get(conn, k):\n    return conn.execute({sql!r}, (k,)).fetchone()\n"
+    assert _statements(source, tmp_path) == {"get.fetchone": one_row, "get.execute": one_row}
+
+
+def test_pragma_settings_and_a_context_managers_commit_are_no_cost_of_their_own(tmp_path: Path) -> None:
+    source = (
+        "from contextlib import contextmanager\n"
+        "@contextmanager\n"
+        "def managed(conn):\n"
+        "    conn.execute('PRAGMA journal_mode=WAL')\n"
+        "    yield conn\n"
+        "    conn.commit()\n"
+        "def plain(conn):\n"
+        "    conn.execute('PRAGMA wal_checkpoint(TRUNCATE)')\n"
+        "    conn.commit()\n"
+        "def listed(conn):\n"
+        "    conn.executescript(SCHEMA)\n"
+        "    return conn.execute('SELECT * FROM t WHERE k = ?', (1,)).fetchall()\n"
+    )
+    assert _statements(source, tmp_path) == {
+        "managed.execute": True,
+        "managed.commit": True,
+        "plain.execute": False,
+        "plain.commit": False,  # not after a context manager's yield: the write is this def's
+        "listed.executescript": False,  # a constant is no evidence
+        "listed.execute": False,
+        "listed.fetchall": False,
+    }
+
+
+def test_a_read_of_a_size_the_source_fixes_is_evidence(tmp_path: Path) -> None:
+    source = (
+        "def sniff(upload, size):\n"
+        "    upload.file.read(4)\n"
+        "def magic(upload):\n"
+        "    upload.file.read(len(MAGIC))\n"
+        "def sized(upload, size):\n"
+        "    upload.file.read(size)\n"
+        "def whole(upload):\n"
+        "    upload.file.read()\n"
+        "def huge(upload):\n"
+        "    upload.file.read(10_000_000)\n"
+    )
+    facts = _facts(source, tmp_path)
+    judged = {sync.name: call.bounded_input for sync in facts.sync_defs for call in sync.calls if "read" in call.dotted}
+    assert judged == {"sniff": True, "magic": True, "sized": False, "whole": False, "huge": False}

@@ -51,6 +51,13 @@ class KnowledgeSet:
     # each call has a fixed cost of its own and is made per token, in loops
     # over the output, where a short input is no evidence of a light def.
     light_when_short: bool = False
+    # What shows one of its calls cheap, when the source can
+    # (mmlint.facts.input_size.cost_evidence), for the documentation; "" for
+    # none. The sqlite set's: a keyed ``SELECT`` whose one row ``fetchone()``
+    # fetches, a ``PRAGMA`` setting, a context manager's ``commit()`` after
+    # its ``yield`` (its with-body's statements carry the cost); a literal is
+    # no such evidence (a literal ``INSERT`` writes).
+    light_by_evidence: str = ""
 
 
 def _calls(reason: str, *patterns: str) -> tuple[KnownCall, ...]:
@@ -346,8 +353,11 @@ KNOWLEDGE_SETS: tuple[KnowledgeSet, ...] = (
             "hashlib.blake2s",
             "hashlib.sha3_256",
             "hashlib.new",
-            "xxhash.xxh64",
-            "xxhash.xxh3_64",
+            *(
+                f"xxhash.{algorithm}{form}"
+                for algorithm in ("xxh32", "xxh64", "xxh3_64", "xxh3_128", "xxh128")
+                for form in ("", "_digest", "_intdigest", "_hexdigest")
+            ),
         ),
         sized_by_input=True,
         light_when_short=True,
@@ -377,11 +387,12 @@ KNOWLEDGE_SETS: tuple[KnowledgeSet, ...] = (
     KnowledgeSet(
         "sqlite",
         True,
-        "Synchronous `sqlite3` connections and queries, on a receiver named as a connection or cursor "
-        "(`conn.execute`, `cursor.fetchall`). An `aiosqlite` call is awaited, which never matches.",
+        "Synchronous `sqlite3` queries, on a receiver named as a connection or cursor "
+        "(`conn.execute`, `cursor.fetchall`). An `aiosqlite` call is awaited, which never matches. "
+        "`sqlite3.connect` is not one: it opens the file, and the first statement reads the schema "
+        "and pages (the statements are the cost).",
         _calls(
             "makes a database query",
-            "sqlite3.connect",
             "*conn.execute",
             "*connection.execute",
             "*cursor.execute",
@@ -398,6 +409,10 @@ KNOWLEDGE_SETS: tuple[KnowledgeSet, ...] = (
             "*cur.fetchone",
             "*conn.execute().fetchall",
             "*conn.execute().fetchone",
+        ),
+        light_by_evidence=(
+            "Cheap where the source shows one row or no work of its own: a keyed `SELECT` fetched by"
+            " `fetchone()`, a `PRAGMA` setting, a context manager's `commit()` after its `yield`."
         ),
     ),
     KnowledgeSet(
@@ -459,6 +474,9 @@ KNOWLEDGE_SETS: tuple[KnowledgeSet, ...] = (
         "An uploaded file read through its sync file object (`upload.file.read()`, FastAPI / Starlette "
         "`UploadFile`) where `await upload.read()` offloads it.",
         _calls("reads an upload synchronously", "*.file.read"),
+        light_by_evidence=(
+            "Cheap when the size read is one the source fixes (`upload.file.read(len(MAGIC))`, a header)."
+        ),
     ),
     KnowledgeSet(
         "file-io",
@@ -617,13 +635,20 @@ SIZED_BY_INPUT = (
     | _SIZED_TYPE_PATTERNS
 )
 LIGHT_WHEN_SHORT = frozenset(call.pattern for entry in KNOWLEDGE_SETS if entry.light_when_short for call in entry.calls)
+LIGHT_BY_EVIDENCE = frozenset(
+    call.pattern for entry in KNOWLEDGE_SETS if entry.light_by_evidence for call in entry.calls
+)
 
 
 def costs_here(pattern: str, bounded_input: bool, arity: int = 1) -> bool:
     """Whether a call matching ``pattern`` costs what the pattern's set says:
     not when the set's cost grows with the input and this call's input is of
     a size the source fixes (CallFact.bounded_input) or it is given none
-    (``hashlib.sha256()``, fed later by ``update``)."""
+    (``hashlib.sha256()``, fed later by ``update``); not when the set's
+    calls are light by evidence and the source shows this one is (a keyed
+    one-row read: ``bounded_input`` is that evidence for them)."""
+    if pattern in LIGHT_BY_EVIDENCE:
+        return not bounded_input
     return not ((bounded_input or arity == 0) and pattern in SIZED_BY_INPUT)
 
 

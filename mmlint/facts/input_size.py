@@ -23,6 +23,13 @@ small. Two readings say so:
     ``if not x.startswith(...): return`` (or ``raise``, ``continue``,
     ``break``), or ``assert x.startswith(...)``, with no assignment to ``x``
     in between;
+  - a value tested, the same ways, to be at most ``N`` long: inside
+    ``if len(x) <= N:``, after ``if len(x) > N: raise`` (or
+    ``not 1 <= len(x) <= N``), ``N`` an int literal of at most 65536
+    (``_SHORT_BOUND``);
+  - the value of a call of a validator of the module (``LengthValidators``):
+    a function that raises unless its first argument passes such a test,
+    then returns it (``validate_salt(salt)``);
   - a local name every assignment of which, in the def's own body, is such a
     value and no list or set (which ``append`` grows), and no other binding
     (not a parameter, a loop target, an augmented assignment...);
@@ -32,7 +39,7 @@ small. Two readings say so:
 
 Anything else is of unknown size: the call stays as costly as its set says.
 Only the sized calls are judged, by their last name (``SIZED_NAMES``); the
-short names and the URL tests only for the sets whose cost is their input's
+short names, the URL and length tests and the validators only for the sets whose cost is their input's
 size alone (``light_when_short``: digests, base64, compression,
 ``LIGHT_WHEN_SHORT_NAMES``). A tokenizer's call has a fixed cost of its own
 and is made per token, in loops over the output: a short input is no
@@ -43,10 +50,11 @@ literals and constants, a local assigned only such) is.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+import re
+from collections.abc import Iterable, Iterator
 from typing import Final
 
-from mmlint.core.knowledge import LIGHT_WHEN_SHORT, SIZED_BY_INPUT
+from mmlint.core.knowledge import LIGHT_BY_EVIDENCE, LIGHT_WHEN_SHORT, SIZED_BY_INPUT
 from mmlint.facts.once_ast import dotted_name
 from mmlint.facts.shape_words import is_bounded_slice, is_constant_name
 
@@ -88,6 +96,28 @@ SIZED_NAMES: Final = frozenset(pattern.rsplit("::", 1)[-1].rsplit(".", 1)[-1] fo
     "__call__"
 }
 LIGHT_WHEN_SHORT_NAMES: Final = frozenset(pattern.rsplit(".", 1)[-1] for pattern in LIGHT_WHEN_SHORT)
+# The last names of the calls light only by evidence (mmlint.core.knowledge's
+# ``light_by_evidence`` sets: ``sqlite3`` statements, an upload's read):
+# judged by cost_evidence alone, never by their arguments' size.
+EVIDENCE_NAMES: Final = frozenset(pattern.rsplit(".", 1)[-1] for pattern in LIGHT_BY_EVIDENCE) - SIZED_NAMES
+
+# A keyed read: `SELECT <columns> FROM <table> WHERE <col> = <value> [AND ...]
+# [LIMIT 1]`, the columns with no call in them (no aggregate, no subquery), one
+# table (no join), equalities only (no range, no LIKE, no OR), no ORDER BY or
+# GROUP BY. Fetched by `fetchone()`, it reads the row its key names: an index
+# look-up where the key is the table's (a store's primary key); on a column
+# with no index SQLite scans the table, which the text does not show.
+_KEYED_READ: Final = re.compile(
+    r"\s*SELECT\s+(?P<columns>[^();]+?)\s+FROM\s+[\w\".]+(?:\s+(?:AS\s+)?\w+)?"
+    r"\s+WHERE\s+(?P<where>.+?)(?:\s+LIMIT\s+1)?\s*;?\s*",
+    re.IGNORECASE | re.DOTALL,
+)
+_AND: Final = re.compile(r"\s+AND\s+", re.IGNORECASE)
+_EQUALITY: Final = re.compile(r"[\w\".]+\s*=\s*(?:\?\d*|[:@$]\w+|'[^']*'|-?\d+)")
+_SQL_KEYWORDS: Final = frozenset({"distinct", "join", "where", "group", "order", "limit", "union", "select"})
+# `PRAGMA name = value`: a connection's setting, no query (not `PRAGMA
+# integrity_check` or `wal_checkpoint(...)`, which read or write the file).
+_PRAGMA_SETTING: Final = re.compile(r"\s*PRAGMA\s+[\w.]+\s*=\s*[\w'\"-]+\s*;?\s*", re.IGNORECASE)
 
 # Methods whose value is about as long as their receiver and arguments.
 _KEEPING_METHODS: Final = frozenset(
@@ -158,13 +188,89 @@ def url_tested(test: ast.expr) -> str | None:
     return dotted_name(receiver)
 
 
+def cost_evidence(calls: Iterable[ast.Call], commits_after: Position | None) -> dict[int, str]:
+    """Why each of a def's calls of a ``light_by_evidence`` set costs little,
+    by ``id`` of the call (its CallFact / CallRef's ``bounded_input``):
+
+    - ``<conn>.execute(<keyed read>, ...).fetchone()``: both calls, the
+      statement a literal keyed ``SELECT`` (``_KEYED_READ``);
+    - ``<conn>.execute("PRAGMA name = value")``: a setting;
+    - ``<conn>.commit()`` after ``commits_after`` (the first ``yield`` of a
+      ``@contextmanager``): it commits its with-body's statements, whose own
+      calls carry their cost (a write's ``execute``);
+    - ``<file>.read(N)``: ``N`` an int literal of at most 65536 or
+      ``len(CONSTANT)``, a header of a size the source fixes.
+
+    Any other call of those names has no evidence, its arguments literal or
+    not."""
+    found: dict[int, str] = {}
+    for call in calls:
+        func = call.func
+        if not isinstance(func, ast.Attribute):
+            continue
+        if func.attr == "fetchone" and not call.args and not call.keywords:
+            inner = func.value
+            if isinstance(inner, ast.Call) and _is_execute(inner) and _keyed_read(_statement(inner)):
+                found[id(call)] = found[id(inner)] = "a keyed `SELECT` whose one row `fetchone()` reads"
+        elif func.attr == "execute" and _PRAGMA_SETTING.fullmatch(_statement(call)):
+            found.setdefault(id(call), "a `PRAGMA` setting")
+        elif (
+            func.attr == "commit"
+            and not call.args
+            and not call.keywords
+            and commits_after is not None
+            and (call.lineno, call.col_offset) > commits_after
+        ):
+            found[id(call)] = "commits a context manager's with-body, whose statements carry the cost"
+        elif func.attr == "read" and len(call.args) == 1 and not call.keywords and _fixed_size(call.args[0]):
+            found[id(call)] = "reads a size the source fixes"
+    return found
+
+
+def _fixed_size(node: ast.expr) -> bool:
+    """An int literal of at most _SHORT_BOUND, or ``len`` of a literal or a constant."""
+    if _constant_int(node):
+        return True
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "len"
+        and len(node.args) == 1
+        and not node.keywords
+        and _is_bounded_value(node.args[0])
+    )
+
+
+def _is_execute(call: ast.Call) -> bool:
+    return isinstance(call.func, ast.Attribute) and call.func.attr == "execute" and bool(call.args)
+
+
+def _statement(call: ast.Call) -> str:
+    """The literal SQL text of an ``execute`` call ("" when not a literal)."""
+    first = call.args[0] if call.args else None
+    return first.value if isinstance(first, ast.Constant) and isinstance(first.value, str) else ""
+
+
+def _keyed_read(sql: str) -> bool:
+    match = _KEYED_READ.fullmatch(sql)
+    if match is None:
+        return False
+    words = {word.lower() for word in re.findall(r"\w+", match.group("columns"))}
+    if words & _SQL_KEYWORDS:
+        return False
+    return all(_EQUALITY.fullmatch(term.strip()) for term in _AND.split(match.group("where")))
+
+
 class InputBounds:
     """The judgements of one def's calls (its own body): built once per def,
     its guards and locals read only when a sized call asks."""
 
-    def __init__(self, function: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+    def __init__(
+        self, function: ast.FunctionDef | ast.AsyncFunctionDef, validators: LengthValidators | None = None
+    ) -> None:
         self.function = function
-        self._regions: list[tuple[str, Position, Position]] | None = None
+        self.validators = validators
+        self._regions: list[tuple[str, str, Position, Position]] | None = None
         self._locals: dict[str, list[ast.expr]] | None = None
         self._visiting: set[str] = set()
         self._by_meaning = False  # the call judged is a light_when_short one: short names and URL tests count
@@ -209,8 +315,9 @@ class InputBounds:
         meaning = short_meaning(text) if self._by_meaning else ""
         if meaning:
             return f"`{text}` is {meaning}, short by its meaning"
-        if self._by_meaning and self._url_at(text, (node.lineno, node.col_offset)):
-            return f"`{text}` is tested to be an http(s) URL"
+        tested = self._tested_at(text, (node.lineno, node.col_offset)) if self._by_meaning else ""
+        if tested:
+            return f"`{text}` is tested to be {tested}"
         if isinstance(node, ast.Name) and depth < _DEPTH:
             return self._local(node.id, depth)
         return None
@@ -231,6 +338,10 @@ class InputBounds:
         func = node.func
         if isinstance(func, ast.Name) and func.id == "str" and len(node.args) <= 1 and not keywords:
             return self._all(node.args, depth)
+        if isinstance(func, ast.Name) and self._by_meaning and self.validators is not None and node.args:
+            checked = self.validators.bound(func.id)
+            if checked and func.id not in {arg.arg for arg in _parameters(self.function.args)}:
+                return f"`{func.id}(...)` returns its argument only when it is {checked}"
         if not isinstance(func, ast.Attribute):
             return None
         if func.attr in _KEEPING_METHODS:
@@ -288,11 +399,14 @@ class InputBounds:
             self._locals = {name: found for name, found in values.items() if name not in other}
         return self._locals
 
-    def _url_at(self, text: str, at: Position) -> bool:
-        return any(tested == text and start <= at < end for tested, start, end in self._url_regions())
+    def _tested_at(self, text: str, at: Position) -> str:
+        """What ``text`` is tested to be where ``at`` is ("an http(s) URL"), or ""."""
+        return next(
+            (why for tested, why, start, end in self._tested_regions() if tested == text and start <= at < end), ""
+        )
 
-    def _url_regions(self) -> list[tuple[str, Position, Position]]:
-        """(the value tested, where the statements it is a URL in start and end)."""
+    def _tested_regions(self) -> list[tuple[str, str, Position, Position]]:
+        """(the value tested, what it is tested to be, where the statements it is so in start and end)."""
         if self._regions is None:
             self._regions = []
             for block in _blocks(self.function.body):
@@ -301,26 +415,159 @@ class InputBounds:
         return self._regions
 
 
-def _regions_of(statement: ast.stmt, rest: list[ast.stmt]) -> Iterator[tuple[str, Position, Position]]:
+_URL = "an http(s) URL"
+
+
+def _held(test: ast.expr) -> tuple[str, str] | None:
+    """(``x``, what it is) where ``test`` holding makes ``x`` short: an http(s)
+    URL test, or ``len(x) <= N`` (``<``, ``N >= len(x)``, ``1 <= len(x) <= N``)."""
+    text = url_tested(test)
+    if text is not None:
+        return text, _URL
+    bounded = length_bounded(test)
+    return (bounded[0], f"at most {bounded[1]} long") if bounded is not None else None
+
+
+def _failed(test: ast.expr) -> tuple[str, str] | None:
+    """(``x``, what it is) where ``test`` failing makes ``x`` short: ``not`` of
+    a _held test, or ``len(x) > N`` (``>=``, ``N < len(x)``)."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return _held(test.operand)
+    exceeded = length_exceeded(test)
+    return (exceeded[0], f"at most {exceeded[1]} long") if exceeded is not None else None
+
+
+def length_bounded(test: ast.expr) -> tuple[str, str] | None:
+    """(``x``, ``N`` as written) of ``len(x) <= N`` / ``len(x) < N`` /
+    ``N >= len(x)`` / ``N > len(x)`` / ``A <= len(x) <= N``, ``N`` an int
+    literal of at most _SHORT_BOUND; None for any other test."""
+    if not isinstance(test, ast.Compare):
+        return None
+    operands = [test.left, *test.comparators]
+    for index, op in enumerate(test.ops):
+        left, right = operands[index], operands[index + 1]
+        if isinstance(op, (ast.Lt, ast.LtE)) and _constant_int(right) and (measured := _measured(left)):
+            return measured, ast.unparse(right)
+        if isinstance(op, (ast.Gt, ast.GtE)) and _constant_int(left) and (measured := _measured(right)):
+            return measured, ast.unparse(left)
+    return None
+
+
+def length_exceeded(test: ast.expr) -> tuple[str, str] | None:
+    """(``x``, ``N``) of ``len(x) > N`` / ``len(x) >= N`` / ``N < len(x)`` / ``N <= len(x)``."""
+    if not isinstance(test, ast.Compare) or len(test.ops) != 1:
+        return None
+    op, left, right = test.ops[0], test.left, test.comparators[0]
+    if isinstance(op, (ast.Gt, ast.GtE)) and _constant_int(right) and (measured := _measured(left)):
+        return measured, ast.unparse(right)
+    if isinstance(op, (ast.Lt, ast.LtE)) and _constant_int(left) and (measured := _measured(right)):
+        return measured, ast.unparse(left)
+    return None
+
+
+def _measured(node: ast.expr) -> str | None:
+    """``x`` of ``len(x)``, as dotted text."""
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "len"
+        and len(node.args) == 1
+        and not node.keywords
+    ):
+        return dotted_name(node.args[0])
+    return None
+
+
+# The largest length bound taken as short: 64 KiB digest or encode in tens
+# of microseconds. A bound named by a constant is not read (its value may be
+# any size).
+_SHORT_BOUND: Final = 65536
+
+
+def _constant_int(node: ast.expr) -> bool:
+    """An int literal no larger than _SHORT_BOUND."""
+    return isinstance(node, ast.Constant) and type(node.value) is int and 0 <= node.value <= _SHORT_BOUND
+
+
+class LengthValidators:
+    """A module's functions that return their first argument only when its
+    length is bounded: ``if ... or len(value) > N: raise`` (or
+    ``not 1 <= len(value) <= N``), a statement of the body, before every
+    ``return value``; every other return ``None`` or a constant; ``value``
+    never assigned. A value such a function returns is at most ``N`` long,
+    whatever its argument. Read only when a sized call's input is a call of
+    one of these names (``bound``)."""
+
+    def __init__(self, functions: dict[str, ast.FunctionDef]) -> None:
+        self.functions = functions
+        self._bounds: dict[str, str] = {}
+
+    def bound(self, name: str) -> str:
+        """What the function checks its argument is ("at most 256 long", "an
+        http(s) URL"), or "" when ``name`` is no such function."""
+        if name not in self._bounds:
+            function = self.functions.get(name)
+            self._bounds[name] = _validated_bound(function) if function is not None else ""
+        return self._bounds[name]
+
+
+def _validated_bound(function: ast.FunctionDef) -> str:
+    positional = [*function.args.posonlyargs, *function.args.args]
+    if not positional:
+        return ""
+    value = positional[0].arg
+    checked: tuple[Position, str] | None = None
+    for statement in function.body:
+        if (
+            checked is None
+            and isinstance(statement, ast.If)
+            and statement.body
+            and isinstance(statement.body[-1], ast.Raise)
+        ):
+            failed = next(
+                (
+                    found
+                    for part in _conjuncts(statement.test, ast.Or)
+                    if (found := _failed(part)) and found[0] == value
+                ),
+                None,
+            )
+            if failed is not None:
+                checked = ((statement.end_lineno or statement.lineno, statement.end_col_offset or 0), failed[1])
+    if checked is None:
+        return ""
+    for node in _own_nodes(function.body):
+        if isinstance(node, ast.Name) and node.id == value and not isinstance(node.ctx, ast.Load):
+            return ""
+        if isinstance(node, (ast.Global, ast.Nonlocal)) and value in node.names:
+            return ""
+        if isinstance(node, ast.Return) and node.value is not None and not isinstance(node.value, ast.Constant):
+            if not (isinstance(node.value, ast.Name) and node.value.id == value):
+                return ""
+            if (node.lineno, node.col_offset) < checked[0]:
+                return ""
+    return checked[1]
+
+
+def _regions_of(statement: ast.stmt, rest: list[ast.stmt]) -> Iterator[tuple[str, str, Position, Position]]:
     if isinstance(statement, ast.If):
         for tested in _conjuncts(statement.test, ast.And):
-            text = url_tested(tested)
-            if text is not None:
-                yield from _unassigned(text, statement.body)
+            held = _held(tested)
+            if held is not None:
+                yield from _unassigned(*held, statement.body)
         if statement.body and isinstance(statement.body[-1], _EXITS):
             for negated in _conjuncts(statement.test, ast.Or):
-                if isinstance(negated, ast.UnaryOp) and isinstance(negated.op, ast.Not):
-                    text = url_tested(negated.operand)
-                    if text is not None:
-                        yield from _unassigned(text, rest)
+                failed = _failed(negated)
+                if failed is not None:
+                    yield from _unassigned(*failed, rest)
     elif isinstance(statement, ast.Assert):
         for tested in _conjuncts(statement.test, ast.And):
-            text = url_tested(tested)
-            if text is not None:
-                yield from _unassigned(text, rest)
+            held = _held(tested)
+            if held is not None:
+                yield from _unassigned(*held, rest)
 
 
-def _unassigned(text: str, statements: list[ast.stmt]) -> Iterator[tuple[str, Position, Position]]:
+def _unassigned(text: str, why: str, statements: list[ast.stmt]) -> Iterator[tuple[str, str, Position, Position]]:
     """The region these statements span, unless one of them assigns ``text``."""
     if not statements:
         return
@@ -334,7 +581,7 @@ def _unassigned(text: str, statements: list[ast.stmt]) -> Iterator[tuple[str, Po
         if isinstance(node, (ast.Global, ast.Nonlocal)) and text.split(".", 1)[0] in node.names:
             return
     first, last = statements[0], statements[-1]
-    yield text, (first.lineno, first.col_offset), (last.end_lineno or last.lineno, last.end_col_offset or 0)
+    yield text, why, (first.lineno, first.col_offset), (last.end_lineno or last.lineno, last.end_col_offset or 0)
 
 
 def _conjuncts(test: ast.expr, op: type[ast.boolop]) -> list[ast.expr]:
@@ -428,12 +675,15 @@ def _is_negative(node: ast.expr) -> bool:
 
 
 __all__ = [
+    "EVIDENCE_NAMES",
     "LIGHT_WHEN_SHORT_NAMES",
     "SHORT_NAMES",
     "SHORT_SUFFIXES",
     "SIZED_NAMES",
     "InputBounds",
+    "LengthValidators",
     "has_bounded_input",
     "short_meaning",
+    "cost_evidence",
     "url_tested",
 ]

@@ -51,7 +51,13 @@ from mmlint.facts.model import (
     SyncDef,
     TwinAssignment,
 )
-from mmlint.facts.input_size import InputBounds, has_bounded_input
+from mmlint.facts.input_size import (
+    EVIDENCE_NAMES,
+    InputBounds,
+    LengthValidators,
+    has_bounded_input,
+    cost_evidence,
+)
 from mmlint.facts.iterated_ast import CONSUMERS, CONSUMING_METHODS, IteratedRoots
 from mmlint.facts.once_ast import is_flag_test, is_guard, is_opt_in_flag, once_guarded_calls, opt_in_calls
 from mmlint.facts.values import expr_path, lambda_name, stored_names, values_of
@@ -153,6 +159,7 @@ class _Frame:
     has_loop: bool = False
     unbounded_loop: str = ""
     is_generator: bool = False  # a `yield` or `yield from` of its own
+    first_yield: tuple[int, int] | None = None  # where its first `yield` starts (line, column)
     # Its ifs that once_ast reads: lazy-init guards (is_guard) and opt-in flag tests (is_flag_test).
     guards: list[ast.If] = field(default_factory=list)
     globals_: set[str] = field(default_factory=set)  # names its `global` statements declare
@@ -611,8 +618,9 @@ class _Walk:
         once = once_guarded_calls(node, own_calls, frame.guards, frame.globals_)
         opt_in = opt_in_calls(node, own_calls, frame.guards, self.opt_in_flags)
         iterated = frame.iterated.calls()
-        bounds = InputBounds(node)
-        bounded = {id(call): _input_size(bounds, call) for call, _, _ in frame.calls}
+        bounds = InputBounds(node, self._validators)
+        evidence = _cost_evidence(node, frame)
+        bounded = {id(call): _input_size(bounds, call, evidence) for call, _, _ in frame.calls}
         enclosing = owner[:-1]
         class_name = (
             ".".join(p.name for p in enclosing) if enclosing and all(p.kind == model.CLASS for p in enclosing) else None
@@ -669,6 +677,20 @@ class _Walk:
         return ref.text.isidentifier() and f"{qualname(owner)}.<locals>.{ref.text}" in self.async_qualnames
 
     @functools.cached_property
+    def _validators(self) -> LengthValidators:
+        """The module's functions, by name, a sized call's input may be
+        bounded by (input_size.LengthValidators): each defined once, at
+        module level, by a plain `def`."""
+        functions: dict[str, ast.FunctionDef] = {}
+        twice: set[str] = set()
+        for pending in self.defs:
+            if len(pending.owner) == 1:
+                if pending.node.name in functions:
+                    twice.add(pending.node.name)
+                functions[pending.node.name] = pending.node
+        return LengthValidators({name: node for name, node in functions.items() if name not in twice})
+
+    @functools.cached_property
     def _assigned_set(self) -> frozenset[str]:
         return frozenset(self.assigned_names)
 
@@ -689,6 +711,9 @@ class _Walk:
     def _yield(self, node: ast.Yield | ast.YieldFrom, ctx: _Ctx, stack: _Stack) -> bool:
         if ctx.frame is not None:
             ctx.frame.is_generator = True
+            at = (node.lineno, node.col_offset)
+            if ctx.frame.first_yield is None or at < ctx.frame.first_yield:
+                ctx.frame.first_yield = at
             if type(node) is ast.YieldFrom:
                 ctx.frame.iterated.roots.append(node.value)
         return False
@@ -723,9 +748,10 @@ class _Walk:
         """LightFields.input_bounds: the calls of async defs whose input is small."""
         found = {}
         for node, frame in self.coroutines:
-            bounds = InputBounds(node)
+            bounds = InputBounds(node, self._validators)
+            evidence = _cost_evidence(node, frame)
             for call, _, _ in frame.calls:
-                bounded, reason = _input_size(bounds, call)
+                bounded, reason = _input_size(bounds, call, evidence)
                 if bounded:
                     found[self._call_span(call)] = reason
         return found
@@ -1041,7 +1067,7 @@ def _unsubscripted(node: ast.expr) -> ast.expr:
     return node.value if isinstance(node, ast.Subscript) else node
 
 
-def _decorator_targets(node: ast.FunctionDef) -> list[ast.expr]:
+def _decorator_targets(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.expr]:
     return [d.func if isinstance(d, ast.Call) else d for d in node.decorator_list]
 
 
@@ -1232,9 +1258,28 @@ if hasattr(ast, "TypeAlias"):
     _HANDLERS[ast.TypeAlias] = _Walk._type_alias
 
 
-def _input_size(bounds: InputBounds, call: ast.Call) -> tuple[bool, str]:
+_CONTEXT_MANAGERS = frozenset({"contextmanager", "asynccontextmanager"})
+
+
+def _cost_evidence(node: ast.FunctionDef | ast.AsyncFunctionDef, frame: _Frame) -> dict[int, str]:
+    """input_size.cost_evidence of a def's own calls: a commit counts as
+    its with-body's after the first `yield` of a `@contextmanager`."""
+    if not any(isinstance(call.func, ast.Attribute) and call.func.attr in EVIDENCE_NAMES for call, _, _ in frame.calls):
+        return {}
+    managed = frame.first_yield is not None and any(
+        dotted_tail(target) in _CONTEXT_MANAGERS for target in _decorator_targets(node)
+    )
+    return cost_evidence((call for call, _, _ in frame.calls), frame.first_yield if managed else None)
+
+
+def _input_size(bounds: InputBounds, call: ast.Call, evidence: Mapping[int, str]) -> tuple[bool, str]:
     """(bounded_input, input_bound) of a call (CallFact, CallRef): its size
-    fixed by the source, else why it is short by evidence ("" when unknown)."""
+    fixed by the source, else why it is short by evidence ("" when unknown).
+    A call light only by evidence (a ``sqlite3`` statement) is judged by
+    ``evidence`` alone (input_size.cost_evidence), never by its input."""
+    if isinstance(call.func, ast.Attribute) and call.func.attr in EVIDENCE_NAMES:
+        reason = evidence.get(id(call), "")
+        return bool(reason), reason
     if has_bounded_input(call):
         return True, ""
     reason = bounds.reason(call)

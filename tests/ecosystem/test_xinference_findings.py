@@ -17,21 +17,24 @@ took out four light ones and one false one. What keeps the share down, each a
 general shape still to do:
 - start-up code with no marker but its name: small files written by the
   deploy hosts' ``start_components``;
-- digests of bounded values: ``sha256`` of a cache salt of at most 256
-  characters (``cache_scope``), of one KV block, of an API token;
+- digests of bounded values: xxhash of one KV block (its size the engine's
+  block size), ``sha256`` of an API or refresh token through a helper
+  (``sha256_hex(data)``: the token's shortness is the caller's argument's);
+  the cache salt's, bounded by its validator, went (``VALIDATED``);
 - small state files (launch arguments, asset inventories) written per
   management operation;
-- ``sqlite3`` reads of a row or a few in the download-task and router
-  stores, per download operation, progress snapshot or watch poll: most of
-  the 42 findings the reach added by following typed attributes
+- ``sqlite3`` reads of a few rows (``fetchall``) in the download-task and
+  router stores, and writes on a failure path or once at activation: what
+  is left of the 42 findings the reach added by following typed attributes
   (``self._download_task_store = DownloadTaskStore(...)``), which also added
-  one heavy (worker.py:7211) and took two MM003 out (``NO_LONGER``). The
-  store's writes are heavy (re-read at stop 48): each opens a fresh
-  connection and commits, and a commit in WAL mode at SQLite's default
-  ``synchronous=FULL`` fsyncs the WAL, on the supervisor actor's loop, per
-  pause, resume, cancel, cache operation and progress snapshot (14).
-Two are false: trt_llm/pd.py:220 calls ``validate_handoff_scope(handoff)``
-without a salt, so ``cache_scope`` hashes nothing; worker.py:7164 calls
+  one heavy (worker.py:7211) and took two MM003 out (``NO_LONGER``). Keyed
+  one-row reads took 16 out (``ONE_ROW``). The store's writes are heavy
+  (re-read at stop 48): each opens a fresh connection and commits, and a
+  commit in WAL mode at SQLite's default ``synchronous=FULL`` fsyncs the
+  WAL, on the supervisor actor's loop, per pause, resume, cancel, cache
+  operation and progress snapshot (14).
+One is false (trt_llm/pd.py:220, ``cache_scope(None)``, went with the
+validated salts): worker.py:7164 calls
 ``remove_virtual_env`` only for an invalid Python version, for which it
 returns before any ``rmtree`` (the reach does not carry the branch's condition
 into the callee).
@@ -85,7 +88,6 @@ VERDICTS = {
     ("MM005", "xinference/api/oauth2/advanced/routes.py", 617): (LIGHT, "base64 of one short encrypted API key"),
     ("MM005", "xinference/api/oauth2/advanced/routes.py", 718): (LIGHT, "sha256 of a short API key"),
     ("MM005", "xinference/api/restful_api.py", 3483): (HEAVY, "base64 of the embeddings per request"),
-    ("MM005", "xinference/api/restful_api.py", 4058): (LIGHT, "reads the 4-byte magic header of the upload"),
     ("MM005", "xinference/api/restful_api.py", 4086): (HEAVY, "reads the whole upload"),
     ("MM005", "xinference/api/restful_api.py", 4111): (
         HEAVY,
@@ -111,33 +113,18 @@ VERDICTS = {
         "reads a whole video file in the async client",
     ),
     ("MM005", "xinference/core/model.py", 767): (LIGHT, "empty_cache on the OOM fallback path"),
-    ("MM005", "xinference/core/router_orchestration.py", 344): (
-        LIGHT,
-        "one-row sqlite read of the node per watch call",
-    ),
     ("MM005", "xinference/core/router_orchestration.py", 348): (
         LIGHT,
         "a one-row sqlite read per assignment, a few, per poll",
     ),
     ("MM005", "xinference/core/router_orchestration.py", 349): (LIGHT, "sha256 of a small assignment list per poll"),
-    ("MM005", "xinference/core/router_orchestration.py", 550): (
-        LIGHT,
-        "one-row sqlite read of the node per watch call",
-    ),
     ("MM005", "xinference/core/router_orchestration.py", 554): (LIGHT, "sqlite read of a node's few bindings per poll"),
-    ("MM005", "xinference/core/router_orchestration.py", 557): (
-        LIGHT,
-        "a one-row sqlite read per binding, a few, per poll",
-    ),
     ("MM005", "xinference/core/router_orchestration.py", 560): (LIGHT, "sha256 of a small binding list per poll"),
     ("MM005", "xinference/core/supervisor.py", 1111): (LIGHT, "sqlite update once at supervisor activation"),
-    ("MM005", "xinference/core/supervisor.py", 2879): (LIGHT, "one-row sqlite read per progress snapshot (1 s)"),
     ("MM005", "xinference/core/supervisor.py", 2894): (
         HEAVY,
         "commits a sqlite update per progress snapshot (1 s) (fresh connection, WAL fsync)",
     ),
-    ("MM005", "xinference/core/supervisor.py", 2992): (LIGHT, "one-row sqlite read per cache operation"),
-    ("MM005", "xinference/core/supervisor.py", 3029): (LIGHT, "one-row sqlite read per cache operation"),
     ("MM005", "xinference/core/supervisor.py", 3036): (
         HEAVY,
         "commits a sqlite upsert per cache operation (fresh connection, WAL fsync)",
@@ -148,8 +135,6 @@ VERDICTS = {
     ),
     ("MM005", "xinference/core/supervisor.py", 3079): (LIGHT, "one-row sqlite update on the cancelled-download path"),
     ("MM005", "xinference/core/supervisor.py", 3082): (LIGHT, "one-row sqlite update on the failed-download path"),
-    ("MM005", "xinference/core/supervisor.py", 4473): (LIGHT, "one-row sqlite read per progress query"),
-    ("MM005", "xinference/core/supervisor.py", 4506): (LIGHT, "one-row sqlite read per pause"),
     ("MM005", "xinference/core/supervisor.py", 4519): (
         HEAVY,
         "commits a sqlite update per pause (fresh connection, WAL fsync)",
@@ -162,7 +147,6 @@ VERDICTS = {
         HEAVY,
         "commits a sqlite update per pause (fresh connection, WAL fsync)",
     ),
-    ("MM005", "xinference/core/supervisor.py", 4535): (LIGHT, "one-row sqlite read per pause"),
     ("MM005", "xinference/core/supervisor.py", 4546): (
         HEAVY,
         "commits a sqlite update per pause (fresh connection, WAL fsync)",
@@ -175,15 +159,11 @@ VERDICTS = {
         HEAVY,
         "commits a sqlite update per pause (fresh connection, WAL fsync)",
     ),
-    ("MM005", "xinference/core/supervisor.py", 4560): (LIGHT, "one-row sqlite read per pause"),
-    ("MM005", "xinference/core/supervisor.py", 4563): (LIGHT, "one-row sqlite read per resume"),
     ("MM005", "xinference/core/supervisor.py", 4600): (
         HEAVY,
         "commits a sqlite update per resume (fresh connection, WAL fsync)",
     ),
-    ("MM005", "xinference/core/supervisor.py", 4608): (LIGHT, "one-row sqlite read on the failed-resume path"),
     ("MM005", "xinference/core/supervisor.py", 4610): (LIGHT, "one-row sqlite update on the failed-resume path"),
-    ("MM005", "xinference/core/supervisor.py", 4625): (LIGHT, "one-row sqlite read per resume"),
     ("MM005", "xinference/core/supervisor.py", 4639): (
         HEAVY,
         "commits a sqlite delete per cancel (fresh connection, WAL fsync)",
@@ -196,15 +176,12 @@ VERDICTS = {
         HEAVY,
         "commits a sqlite delete per cancel (fresh connection, WAL fsync)",
     ),
-    ("MM005", "xinference/core/supervisor.py", 4655): (LIGHT, "one-row sqlite read per cache deletion"),
-    ("MM005", "xinference/core/supervisor.py", 4662): (LIGHT, "one-row sqlite read per cache deletion"),
     ("MM005", "xinference/core/supervisor.py", 4686): (LIGHT, "lists the few unfinished downloads per cache deletion"),
     ("MM005", "xinference/core/supervisor.py", 4706): (
         HEAVY,
         "commits a sqlite delete per cache deletion (fresh connection, WAL fsync)",
     ),
     ("MM005", "xinference/core/supervisor.py", 4714): (LIGHT, "lists the few unfinished downloads per listing"),
-    ("MM005", "xinference/core/supervisor.py", 4719): (LIGHT, "one-row sqlite read per active download per listing"),
     ("MM003", "xinference/core/supervisor.py", 7129): (LIGHT, "in-memory loop over a router's few replicas"),
     ("MM003", "xinference/core/supervisor.py", 7135): (LIGHT, "in-memory loop over a router's few replicas"),
     ("MM003", "xinference/core/supervisor.py", 7139): (LIGHT, "in-memory loop over a router's few replicas"),
@@ -248,9 +225,7 @@ VERDICTS = {
     ("MM005", "xinference/model/embedding/vllm/core.py", 318): (HEAVY, "tokenizes every sentence to truncate it"),
     ("MM005", "xinference/model/embedding/vllm/core.py", 319): (HEAVY, "tokenizer.decode of the inputs"),
     ("MM005", "xinference/model/image/sdapi.py", 385): (HEAVY, "resizes every generated image"),
-    ("MM005", "xinference/model/llm/mlx/core.py", 492): (LIGHT, "sha256 of the cache salt (at most 256 chars)"),
     ("MM005", "xinference/model/llm/mlx/core.py", 572): (HEAVY, "tokenizer.encode of the prompt"),
-    ("MM005", "xinference/model/llm/mlx/core.py", 592): (LIGHT, "sha256 of the cache salt (at most 256 chars)"),
     ("MM005", "xinference/model/llm/mlx/core.py", 654): (HEAVY, "decodes every token so far, per streamed token"),
     ("MM005", "xinference/model/llm/mlx/core.py", 656): (HEAVY, "decodes the whole output at the end of the stream"),
     ("MM005", "xinference/model/llm/mlx/core.py", 2101): (HEAVY, "tokenizer.encode of the prompt"),
@@ -262,14 +237,10 @@ VERDICTS = {
     ("MM005", "xinference/model/llm/mlx/core.py", 2435): (HEAVY, "tokenizer.encode of the messages' boundaries"),
     ("MM005", "xinference/model/llm/mlx/core.py", 2446): (HEAVY, "tokenizer.encode of the messages' prefixes"),
     ("MM005", "xinference/model/llm/mlx/xavier.py", 310): (HEAVY, "hashes every block of the prompt's prefix"),
-    ("MM005", "xinference/model/llm/mlx/xavier.py", 313): (LIGHT, "sha256 of the cache salt (at most 256 chars)"),
-    ("MM005", "xinference/model/llm/mlx/xavier.py", 384): (LIGHT, "sha256 of the cache salt (at most 256 chars)"),
     ("MM005", "xinference/model/llm/mlx/xavier.py", 391): (HEAVY, "JSON and sha256 of the whole prompt's tokens"),
     ("MM005", "xinference/model/llm/mlx/xavier.py", 471): (LIGHT, "sha256 of small metadata"),
-    ("MM005", "xinference/model/llm/mlx/xavier.py", 503): (LIGHT, "sha256 of the cache salt (at most 256 chars)"),
     ("MM005", "xinference/model/llm/mlx/xavier.py", 510): (HEAVY, "JSON and sha256 of the whole prompt's tokens"),
     ("MM005", "xinference/model/llm/mlx/xavier.py", 582): (HEAVY, "hashes every block of the prompt's prefix"),
-    ("MM005", "xinference/model/llm/mlx/xavier.py", 591): (LIGHT, "sha256 of the cache salt (at most 256 chars)"),
     ("MM005", "xinference/model/llm/sglang/core.py", 1114): (HEAVY, "count_tokens encodes the prompt"),
     ("MM005", "xinference/model/llm/sglang/core.py", 1159): (HEAVY, "tokenizer.encode of the prompt"),
     ("MM005", "xinference/model/llm/sglang/core.py", 1654): (
@@ -282,7 +253,6 @@ VERDICTS = {
     ("MM005", "xinference/model/llm/sglang/core.py", 1804): (HEAVY, "base64 of every image of the request"),
     ("MM005", "xinference/model/llm/sglang/xavier/gpu.py", 412): (LIGHT, "sha256 of small metadata once at start"),
     ("MM005", "xinference/model/llm/sglang/xavier/gpu.py", 454): (LIGHT, "torch.cuda.synchronize once at start"),
-    ("MM005", "xinference/model/llm/sglang/xavier/pd.py", 48): (LIGHT, "sha256 of the cache salt (at most 256 chars)"),
     ("MM005", "xinference/model/llm/sglang/xavier/pd.py", 49): (
         HEAVY,
         "sha256 of the whole prompt (with, at col 16, a light salt hash)",
@@ -302,10 +272,6 @@ VERDICTS = {
     ("MM005", "xinference/model/llm/trt_llm/gpu.py", 268): (LIGHT, "torch.cuda.synchronize once at start"),
     ("MM005", "xinference/model/llm/trt_llm/pd.py", 193): (HEAVY, "JSON and sha256 of the whole prompt's tokens"),
     ("MM005", "xinference/model/llm/trt_llm/pd.py", 202): (LIGHT, "base64 of a small opaque state"),
-    ("MM005", "xinference/model/llm/trt_llm/pd.py", 220): (
-        FALSE,
-        "validate_handoff_scope without a salt: cache_scope(None) hashes nothing",
-    ),
     ("MM005", "xinference/model/llm/trt_llm/pd.py", 229): (HEAVY, "JSON and sha256 of the whole prompt's tokens"),
     ("MM005", "xinference/model/llm/trt_llm/pd.py", 251): (HEAVY, "JSON and sha256 of the whole prompt's tokens"),
     ("MM005", "xinference/model/llm/trt_llm/pd.py", 297): (HEAVY, "JSON and sha256 of the whole prompt's tokens"),
@@ -320,16 +286,12 @@ VERDICTS = {
         LIGHT,
         "torch.cuda.synchronize once, mapping the caches",
     ),
-    ("MM005", "xinference/model/llm/vllm/xavier/cross_engine.py", 169): (
-        LIGHT,
-        "sha256 of the cache salt (at most 256 chars)",
-    ),
     ("MM005", "xinference/model/llm/vllm/xavier/cross_engine.py", 171): (
         HEAVY,
         "JSON and sha256 of the whole prompt's tokens",
     ),
-    ("MM005", "xinference/model/llm/vllm/xavier/scheduler.py", 161): (LIGHT, "xxhash of one block, sha256 of the salt"),
-    ("MM005", "xinference/model/llm/vllm/xavier/scheduler.py", 171): (LIGHT, "xxhash of one block, sha256 of the salt"),
+    ("MM005", "xinference/model/llm/vllm/xavier/scheduler.py", 161): (LIGHT, "xxhash of one block"),
+    ("MM005", "xinference/model/llm/vllm/xavier/scheduler.py", 171): (LIGHT, "xxhash of one block"),
     ("MM005", "xinference/model/llm/vllm/xavier/transfer.py", 926): (
         HEAVY,
         "queue.Queue.get waits for a free swap buffer per KV send",
@@ -365,23 +327,19 @@ VERDICTS = {
     ),
     ("MM005", "xinference/model/llm/vllm/xavier/xavier_scheduler_hook.py", 92): (
         LIGHT,
-        "xxhash of one block, sha256 of the salt",
+        "xxhash of one block",
     ),
     ("MM005", "xinference/model/llm/vllm/xavier/xavier_scheduler_hook.py", 102): (
         LIGHT,
-        "xxhash of one block, sha256 of the salt",
+        "xxhash of one block",
     ),
     ("MM005", "xinference/model/llm/vllm/xavier/xavier_scheduler_hook.py", 523): (
         LIGHT,
-        "xxhash of one block, sha256 of the salt",
+        "xxhash of one block",
     ),
     ("MM005", "xinference/model/llm/vllm/xavier/xavier_scheduler_hook.py", 533): (
         LIGHT,
-        "xxhash of one block, sha256 of the salt",
-    ),
-    ("MM005", "xinference/model/llm/xavier/pd_contract.py", 119): (
-        LIGHT,
-        "sha256 of the cache salt (at most 256 chars)",
+        "xxhash of one block",
     ),
     ("MM005", "xinference/model/llm/xavier/pd_contract.py", 120): (
         HEAVY,
@@ -460,6 +418,54 @@ OPT_IN = (
 # The false finding a generator function's call took out (SyncDef.is_generator,
 # CallFact.iterated): the generator is advanced by next() in the executor.
 GENERATORS = (("MM005", "xinference/model/llm/mlx/core.py", 2032),)
+# What keyed one-row reads took out (mmlint.facts.input_size.cost_evidence,
+# the sqlite set's light_by_evidence): each a `SELECT * FROM t WHERE key = ?`
+# fetched by `fetchone()` on a fresh connection (its `@contextmanager`'s
+# PRAGMA setting and commit after the yield, `sqlite3.connect` no cost of its
+# own), every one judged light (a one-row read per management operation or
+# poll). The stores' writes stay, now by their own `execute`.
+ONE_ROW = (
+    ("MM005", "xinference/core/router_orchestration.py", 344),
+    ("MM005", "xinference/core/router_orchestration.py", 550),
+    ("MM005", "xinference/core/router_orchestration.py", 557),
+    ("MM005", "xinference/core/supervisor.py", 2879),
+    ("MM005", "xinference/core/supervisor.py", 2992),
+    ("MM005", "xinference/core/supervisor.py", 3029),
+    ("MM005", "xinference/core/supervisor.py", 4473),
+    ("MM005", "xinference/core/supervisor.py", 4506),
+    ("MM005", "xinference/core/supervisor.py", 4535),
+    ("MM005", "xinference/core/supervisor.py", 4560),
+    ("MM005", "xinference/core/supervisor.py", 4563),
+    ("MM005", "xinference/core/supervisor.py", 4608),
+    ("MM005", "xinference/core/supervisor.py", 4625),
+    ("MM005", "xinference/core/supervisor.py", 4655),
+    ("MM005", "xinference/core/supervisor.py", 4662),
+    ("MM005", "xinference/core/supervisor.py", 4719),
+)
+# What a validator's length bound took out (mmlint.facts.input_size.LengthValidators):
+# ``cache_scope`` hashes ``validate_cache_salt(cache_salt)``, which raises
+# unless ``1 <= len(value) <= 256`` and returns its argument; each was judged
+# light (sha256 of at most 256 characters). The false trt_llm/pd.py:220
+# (``cache_scope(None)``) went with them. The six MM005 through
+# ``hash_block_tokens`` stay, now by xxhash of one block (xxhash's one-shot
+# digests joined the knowledge), and keep v1_connector.py:977 (heavy: it
+# hashes every block of the prompt's prefix).
+VALIDATED = (
+    ("MM005", "xinference/model/llm/mlx/core.py", 492),
+    ("MM005", "xinference/model/llm/mlx/core.py", 592),
+    ("MM005", "xinference/model/llm/mlx/xavier.py", 313),
+    ("MM005", "xinference/model/llm/mlx/xavier.py", 384),
+    ("MM005", "xinference/model/llm/mlx/xavier.py", 503),
+    ("MM005", "xinference/model/llm/mlx/xavier.py", 591),
+    ("MM005", "xinference/model/llm/sglang/xavier/pd.py", 48),
+    ("MM005", "xinference/model/llm/vllm/xavier/cross_engine.py", 169),
+    ("MM005", "xinference/model/llm/xavier/pd_contract.py", 119),
+    ("MM005", "xinference/model/llm/trt_llm/pd.py", 220),
+)
+# What a read of a size the source fixes took out (the uploads set's
+# light_by_evidence): `image.file.read(len(PDF_MAGIC))`, judged light (the
+# upload's 4-byte magic header).
+FIXED_READS = (("MM005", "xinference/api/restful_api.py", 4058),)
 # Judged before and reported no more, since the reach follows typed attributes.
 NO_LONGER = (
     # Its loop now reaches `match_llm`, not bound where it is used: unknown, never
@@ -472,8 +478,11 @@ NO_LONGER = (
 # The heavy share reached so far (see the module's docstring): the goal is 0.7.
 # 73 of 193 (0.378) since the typed attributes' 38 light sqlite findings (was 0.47);
 # 73 of 191 (0.382) since programs' mains (MAINS); 87 of 191 (0.455) with the
-# download store's commits judged heavy; 87 of 183 (0.475) since opt-in flags.
-HEAVY_SHARE_REACHED = 0.47
+# download store's commits judged heavy; 87 of 183 (0.475) since opt-in flags;
+# 87 of 167 (0.521) since keyed one-row reads (ONE_ROW); 87 of 157 (0.554)
+# since validators' length bounds (VALIDATED); 87 of 156 (0.558) since fixed
+# reads (FIXED_READS).
+HEAVY_SHARE_REACHED = 0.55
 
 
 @pytest.fixture(scope="module")
@@ -493,7 +502,7 @@ def test_every_finding_is_one_judged() -> None:
 def test_the_findings_are_exactly_the_judged_ones(report) -> None:
     assert _found(report) == set(VERDICTS)
     assert not _found(report) & set(ONCE)
-    assert not _found(report) & {*HOOKS, *MAINS, *OPT_IN, *GENERATORS, *NO_LONGER}
+    assert not _found(report) & {*HOOKS, *MAINS, *OPT_IN, *GENERATORS, *NO_LONGER, *ONE_ROW, *VALIDATED, *FIXED_READS}
     related = {(d.path, d.span.line): {(r.path, r.span.line) for r in d.related} for d in report.diagnostics}
     assert ("xinference/core/worker.py", 7154) in related[("xinference/core/worker.py", 7164)]
     assert not any("thirdparty/" in d.path for d in report.diagnostics)
@@ -503,4 +512,4 @@ def test_the_heavy_share_and_the_false_findings(report) -> None:
     heavy = sum(VERDICTS[key][0] == HEAVY for key in _found(report))
     assert heavy / len(VERDICTS) >= HEAVY_SHARE_REACHED, (heavy, len(VERDICTS))
     false = {key for key in _found(report) if VERDICTS[key][0] == FALSE}
-    assert false == {("MM005", "xinference/model/llm/trt_llm/pd.py", 220), ("MM005", "xinference/core/worker.py", 7164)}
+    assert false == {("MM005", "xinference/core/worker.py", 7164)}
