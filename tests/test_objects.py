@@ -52,6 +52,31 @@ def test_builtins_literals_and_containers_are_the_builtins_values() -> None:
     assert not unknown.library and not unknown.targets and "returns an object it is given" in unknown.why
 
 
+def _sync_calls(path: str, function: str) -> dict[str, object]:
+    """As _typed_calls, of a sync def (its calls read by the light tier)."""
+    report = _report()
+    resolver = report.project.resolver
+    facts = report.project.files[path]
+    info = next(info for info in facts.sync_defs if info.qualname == function)
+    method = info.name if info.class_name else None
+    return {
+        call.callee.text: resolver.resolve_sync_call(facts, info.class_name, call.callee, method, info.qualname)
+        for call in info.calls
+    }
+
+
+def test_a_literal_s_method_is_its_builtin_type_s() -> None:
+    calls = _typed_calls("opkg/containers.py", "render")
+    assert calls["str().join"].library == ("str()::join",)
+    assert calls["line.split"].library == ("str().join()::split",)
+    assert calls["bytes().join"].library == ("bytes()::join",)
+    assert calls["str().strip"].library == ("str()::strip",)
+    assert _sync_calls("opkg/containers.py", "render_sync")["str().join"].library == ("str()::join",)
+    # The negative twin: an operator's result is no literal.
+    unknown = _typed_calls("opkg/containers.py", "render_sum")["<expr>"]
+    assert not unknown.library and not unknown.complete
+
+
 def test_a_member_of_a_base_outside_the_scan_is_that_base_s() -> None:
     calls = _typed_calls("opkg/inherited.py", "Forwarder.forward")
     assert calls["self.http.post"].library == ("requests.Session()::post",)

@@ -81,7 +81,8 @@ def key_text(value: object) -> str:
 def expr_path(node: ast.AST) -> str | None:
     """The path of an expression: names, attributes, calls ``()``,
     subscripts ``[]`` (``['a']``, ``[0]`` by a constant key); an awaited
-    call is its result. None for anything else."""
+    call is its result; a literal's attribute starts from its builtin type's
+    instance (``", ".join`` is ``str().join``). None for anything else."""
     suffix: list[str] = []
     while True:
         kind = type(node)
@@ -98,6 +99,11 @@ def expr_path(node: ast.AST) -> str | None:
             node = node.value  # type: ignore[attr-defined]
         elif kind is ast.Name:
             return str(node.id) + "".join(reversed(suffix))  # type: ignore[attr-defined]
+        elif kind is ast.Constant and suffix:
+            literal = _LITERALS.get(type(node.value))  # type: ignore[attr-defined]
+            return None if literal is None else literal + "".join(reversed(suffix))
+        elif kind is ast.JoinedStr and suffix:
+            return "str()" + "".join(reversed(suffix))
         else:
             return None
 
