@@ -77,6 +77,17 @@ def test_a_literal_s_method_is_its_builtin_type_s() -> None:
     assert not unknown.library and not unknown.complete
 
 
+def test_super_past_the_scanned_classes_is_the_base_outside_s_member() -> None:
+    assert _sync_calls("opkg/supers.py", "Failed.__init__")["__init__"].library == ("Exception()::__init__",)
+    # Through a scanned base that does not define it, the same.
+    assert _sync_calls("opkg/supers.py", "Loaded.__init__")["__init__"].targets == (("opkg/supers.py", 0),)
+    plain = _sync_calls("opkg/supers.py", "Plain.__init__")["__init__"]
+    assert plain.complete and not plain.targets and not plain.library  # object's: runs nothing
+    # The negative twin: no base defines `close`.
+    close = _sync_calls("opkg/supers.py", "Plain.close")["close"]
+    assert not close.complete and not close.targets and not close.library
+
+
 def test_a_member_of_a_base_outside_the_scan_is_that_base_s() -> None:
     calls = _typed_calls("opkg/inherited.py", "Forwarder.forward")
     assert calls["self.http.post"].library == ("requests.Session()::post",)

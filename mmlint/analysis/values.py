@@ -470,12 +470,12 @@ class Values:
             return value
         inherited = NOTHING
         for candidate in classes:
-            inherited = inherited.union(self._inherited(candidate, name, instance))
+            inherited = inherited.union(self.inherited(candidate, name, instance))
         if inherited.atoms:
             return inherited
         return Value((), f"`{shown}.{name}` is never assigned in the scanned classes")
 
-    def _inherited(self, key: ClassKey, name: str, instance: bool) -> Value:
+    def inherited(self, key: ClassKey, name: str, instance: bool) -> Value:
         """``name``, defined by no scanned class of ``key``'s MRO, on the first
         base outside the scan that defines anything (not ``object``, ``ABC``,
         ``Generic``, ``Protocol``): a library member, named by that base's
