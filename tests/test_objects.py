@@ -88,6 +88,17 @@ def test_super_past_the_scanned_classes_is_the_base_outside_s_member() -> None:
     assert not close.complete and not close.targets and not close.library
 
 
+def test_a_def_s_own_import_of_a_library_binds_the_library_s_value() -> None:
+    assert _typed_calls("opkg/lazy.py", "LazyTokenizer.encode")["_tokenizer"].library == (
+        "transformers.AutoTokenizer.from_pretrained()::__call__",
+    )
+    assert _typed_calls("opkg/lazy.py", "LazyTokenizer.load_audio")["sf.info"].library == ("soundfile::info",)
+    assert _typed_calls("opkg/lazy.py", "decode")["decompress"].library == ("zlib::decompress",)
+    # The negative twin: an import of scanned code is looked up as before.
+    scanned = _typed_calls("opkg/lazy.py", "LazyTokenizer.render")["render_sync"]
+    assert not scanned.library and not scanned.targets and "not bound" in scanned.why
+
+
 def test_a_member_of_a_base_outside_the_scan_is_that_base_s() -> None:
     calls = _typed_calls("opkg/inherited.py", "Forwarder.forward")
     assert calls["self.http.post"].library == ("requests.Session()::post",)

@@ -196,8 +196,16 @@ class Values:
         scope = place.scope
         while scope:
             local = self._facts(path).get(("local", scope, name))
-            if local:
-                return self._from_facts(local, path, place.class_name)
+            imported = [
+                found
+                for fact in self._facts(path).get(("import", scope, name), ())
+                if (found := self._imported_outside(name, fact.source, fact.keys)) is not None
+            ]
+            if local or imported:
+                value = self._from_facts(local or (), path, place.class_name)
+                for found in imported:
+                    value = value.union(found)
+                return value
             parameter = self._parameter(place, scope, name)
             if parameter is not None:
                 return parameter
@@ -322,7 +330,10 @@ class Values:
         found = getattr(self, "_escapes", None)
         if found is None:
             found = self._escapes = frozenset(
-                fact.source.rsplit(".", 1)[-1] for facts in self.files.values() for fact in facts.values
+                fact.source.rsplit(".", 1)[-1]
+                for facts in self.files.values()
+                for fact in facts.values
+                if fact.kind != "import"
             )
         return found
 
@@ -346,24 +357,42 @@ class Values:
             return Value((("function", path, name),))
         for fact in reversed(facts.imports):
             if fact.local == name:
-                parent, _, last = fact.target.rpartition(".")
-                if fact.anchor or parent:
-                    # `from .server import worker`: a global of a scanned module.
-                    module = (
-                        self.resolver._resolve_import(parent, fact.anchor, frozenset())
-                        if (parent or fact.anchor)
-                        else None
-                    )
-                    if isinstance(module, ModuleSymbol):
-                        return self._module_attribute(module.path, last)
-                if fact.anchor:
-                    return Value((), f"`{name}` is imported from a module outside the scan")
-                return Value((("library", fact.target),))
+                return self._imported(name, fact.target, fact.anchor, scanned=False)
         if hasattr(builtins, name):
             # Python's last scope: `len`, `open`, `ValueError` are the builtins
             # module's values, named as an import names its own.
             return Value((("library", name),))
         return Value((), f"`{name}` is not bound where it is used")
+
+    def _imported_outside(self, name: str, target: str, anchor: tuple[str, ...]) -> Value | None:
+        """What a def's own import binds ``name`` to, when that is a library
+        value (``from soundfile import info``); None for one that leads into
+        scanned code (a module, def or class of the scan), which the name is
+        still looked up as before for: following those imports adds findings
+        (SGLang's, Xinference's) still to judge."""
+        value = self._imported(name, target, anchor)
+        if anchor or value.why or any(atom[0] != "library" for atom in value.atoms):
+            return None
+        return value
+
+    def _imported(self, name: str, target: str, anchor: tuple[str, ...], scanned: bool = True) -> Value:
+        """What an import binds ``name`` to (an ImportFact's ``target`` and
+        ``anchor``): a scanned module, def or class (unless ``scanned`` is
+        False: the caller looked already), a scanned module's global, else a
+        library value named by its target."""
+        if scanned:
+            found = self._global_symbol(self.resolver._resolve_import(target, anchor, frozenset()))
+            if found.atoms:
+                return found
+        parent, _, last = target.rpartition(".")
+        if anchor or parent:
+            # `from .server import worker`: a global of a scanned module.
+            module = self.resolver._resolve_import(parent, anchor, frozenset())
+            if isinstance(module, ModuleSymbol):
+                return self._module_attribute(module.path, last)
+        if anchor:
+            return Value((), f"`{name}` is imported from a module outside the scan")
+        return Value((("library", target),))
 
     def _module_attribute(self, path: str, name: str) -> Value:
         assigned = self._facts(path).get(("global", "", name))

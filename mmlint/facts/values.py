@@ -19,8 +19,10 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 
 from mmlint.facts.model import ValueFact, ValueKind
+from mmlint.facts.module_paths import relative_anchor
 
 __all__ = ["values_of", "expr_path", "lambda_name", "decorated_def", "key_text", "stored_names"]
 
@@ -229,9 +231,10 @@ class _Scope:
 
 
 class _Walk:
-    def __init__(self, flow: _ModuleFlow) -> None:
+    def __init__(self, flow: _ModuleFlow, real_path: Path | None) -> None:
         self.found: list[ValueFact] = []
         self.flow = flow
+        self.real_path = real_path  # where a relative import starts from (None: relative ones are left out)
         self.line = 0  # of the statement walked
         self.generators: set[str] = set()  # defs with a `yield` of their own (their values are what they yield)
         self._annotated_return: dict[str, bool] = {}
@@ -304,6 +307,28 @@ class _Walk:
             stack.append((blocks, scope, declared))
         elif kind is getattr(ast, "Match", None):
             stack.append(([s for case in node.cases for s in case.body], scope, declared))  # type: ignore[attr-defined]
+        elif kind in (ast.Import, ast.ImportFrom) and scope.kind == "def":
+            self.imported(node, scope.qualname)  # type: ignore[arg-type]
+
+    def imported(self, node: ast.Import | ast.ImportFrom, qual: str) -> None:
+        """A def's own import: each name it binds in the def, as a module-level
+        import's ImportFact would (mmlint.facts.model.ValueKind "import")."""
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                head = alias.name.split(".")[0]
+                local, target = (alias.asname, alias.name) if alias.asname else (head, head)
+                self.found.append(ValueFact("import", qual, local, target, qual))
+            return
+        anchor: tuple[str, ...] = ()
+        if node.level:
+            found = relative_anchor(self.real_path, node.level) if self.real_path is not None else None
+            if found is None:
+                return
+            anchor = found
+        for alias in node.names:
+            if alias.name != "*":
+                target = f"{node.module}.{alias.name}" if node.module else alias.name
+                self.found.append(ValueFact("import", qual, alias.asname or alias.name, target, qual, keys=anchor))
 
     def expressions(self, node: ast.stmt, scope: _Scope) -> None:
         """What the statement's own expressions (nested statements and
@@ -612,9 +637,10 @@ def _own_statements(block: list[ast.stmt]) -> Iterable[ast.stmt]:
             stack.extend(case.body)
 
 
-def values_of(tree: ast.Module) -> tuple[ValueFact, ...]:
-    """Every ValueFact of a module (CPython's tree of it)."""
-    walk = _Walk(_module_flow(tree))
+def values_of(tree: ast.Module, real_path: Path | None = None) -> tuple[ValueFact, ...]:
+    """Every ValueFact of a module (CPython's tree of it; ``real_path``: its
+    file, which relative imports start from)."""
+    walk = _Walk(_module_flow(tree), real_path)
     walk.body(tree.body, _Scope("module", ""), frozenset())
     generators = walk.generators
     return tuple(
