@@ -77,6 +77,18 @@ def test_a_literal_s_method_is_its_builtin_type_s() -> None:
     assert not unknown.library and not unknown.complete
 
 
+def test_comprehension_targets_walrus_and_generic_aliases() -> None:
+    calls = _typed_calls("opkg/containers.py", "shout")
+    assert calls["name.upper"].library == ("str()::upper",)  # an element of `list[str]`
+    assert calls["title.strip"].library == ("str()::strip",)  # `title := f"..."`
+    assert calls["waiting.put_nowait"].library == ("asyncio.Queue()::put_nowait",)
+    assert calls["list[]"].library == ("list::__call__",)
+    # The negative twins: elements of an unannotated parameter, an element of os.environ.
+    unknown = _typed_calls("opkg/containers.py", "shout_unknown")
+    for text in ("name.upper", "first.strip", "os.environ['HOME'].strip"):
+        assert not unknown[text].library and not unknown[text].complete, text
+
+
 def test_super_past_the_scanned_classes_is_the_base_outside_s_member() -> None:
     assert _sync_calls("opkg/supers.py", "Failed.__init__")["__init__"].library == ("Exception()::__init__",)
     # Through a scanned base that does not define it, the same.

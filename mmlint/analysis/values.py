@@ -62,6 +62,22 @@ _MAX_DEPTH = 12
 # Container methods whose call gives an element, or the container again.
 _ELEMENT_GETTERS = frozenset({"get", "pop", "setdefault", "__getitem__", "popitem"})
 _CONTAINER_VIEWS = frozenset({"values", "copy"})
+# Library classes whose subscript is a generic alias of the class, which calls
+# as the class does (`list[int]()`, `asyncio.Queue[bytes]()`): builtins and
+# the standard library's containers and queues.
+_GENERIC_CLASSES = frozenset(
+    {
+        "list",
+        "dict",
+        "set",
+        "frozenset",
+        "tuple",
+        "type",
+        *(f"collections.{name}" for name in ("deque", "defaultdict", "OrderedDict", "Counter", "ChainMap")),
+        *(f"asyncio.{name}" for name in ("Queue", "PriorityQueue", "LifoQueue", "Future")),
+        *(f"queue.{name}" for name in ("Queue", "SimpleQueue", "PriorityQueue", "LifoQueue")),
+    }
+)
 # Builtins whose result is (or holds) an object they are given, not a value
 # of their own making: calling one is resolved, what it returns is not known.
 _PASSING_BUILTINS = frozenset(
@@ -576,6 +592,8 @@ class Values:
                 result = result.union(Value(atom[1]))  # type: ignore[arg-type]
             elif atom[0] == "elements":
                 result = result.union(Value((), f"`{shown}[...]` is an element of no known type"))
+            elif atom[0] == "library" and atom[1] in _GENERIC_CLASSES:
+                result = result.union(Value((atom,)))  # `asyncio.Queue[int]`: the class, parameterised
             elif atom[0] == "instance" and self.resolver.defining_class(atom[1], "__iter__") is not None:  # type: ignore[arg-type]
                 result = result.union(self._next(Value((atom,)), shown))
             else:

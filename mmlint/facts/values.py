@@ -373,6 +373,15 @@ class _Walk:
                     for keyword in child.keywords:  # type: ignore[attr-defined]
                         if keyword.arg is not None:
                             self._argument(callee, keyword.arg, keyword.value, context)
+            elif kind is ast.comprehension and context and type(child.target) is ast.Name:  # type: ignore[attr-defined]
+                # `[t.strip() for t in parts]`: t, an element of parts, as a local of the def
+                # (flow-insensitive, as a loop's target).
+                path = expr_path(child.iter)  # type: ignore[attr-defined]
+                if path is not None:
+                    self.emit("local", context, child.target.id, [(path + "[]", "", ())], context)  # type: ignore[attr-defined]
+            elif kind is ast.NamedExpr and context:
+                # `if (usage := data.get("usage")):` binds a local of the def.
+                self.emit("local", context, child.target.id, value_paths(child.value), context)  # type: ignore[attr-defined]
             stack += _expression_children(child)
 
     def _argument(self, callee: str, name: str, argument: ast.expr, context: str) -> None:
