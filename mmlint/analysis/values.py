@@ -382,14 +382,24 @@ class Values:
 
     def _imported_outside(self, name: str, target: str, anchor: tuple[str, ...]) -> Value | None:
         """What a def's own import binds ``name`` to, when that is a library
-        value (``from soundfile import info``); None for one that leads into
-        scanned code (a module, def or class of the scan), which the name is
-        still looked up as before for: following those imports adds findings
-        (SGLang's, Xinference's) still to judge."""
+        value (``from soundfile import info``); None for one of a scanned
+        package (relative, or under a top-level package some scanned module
+        is of, read by this run or not), which the name is still looked up
+        as before for: following those imports adds findings (SGLang's,
+        Xinference's) still to judge."""
+        if anchor or target.split(".", 1)[0] in self._scanned_packages():
+            return None
         value = self._imported(name, target, anchor)
-        if anchor or value.why or any(atom[0] != "library" for atom in value.atoms):
+        if value.why or any(atom[0] != "library" for atom in value.atoms):
             return None
         return value
+
+    def _scanned_packages(self) -> frozenset[str]:
+        """The top-level names of the scanned modules (``vllm``)."""
+        found = getattr(self, "_packages", None)
+        if found is None:
+            found = self._packages = frozenset(facts.module.split(".", 1)[0] for facts in self.files.values())
+        return found
 
     def _imported(self, name: str, target: str, anchor: tuple[str, ...], scanned: bool = True) -> Value:
         """What an import binds ``name`` to (an ImportFact's ``target`` and
