@@ -565,10 +565,14 @@ class Resolver:
     def _super_outside(self, key: ClassKey, name: str) -> SyncCall:
         """``super().name(...)`` in a method of ``key``, where no scanned
         class after it defines ``name``: the first base outside the scan
-        that may (``Exception().__init__``, a library member); ``object``'s
-        own member (``__init__``) when only inert bases are left, which runs
-        nothing."""
+        that may (``Exception().__init__``, a library member; not one of a
+        scanned package whose module the run never read: unknown);
+        ``object``'s own member (``__init__``) when only inert bases are
+        left, which runs nothing."""
         inherited = self.values.inherited(key, name, True)
+        packages = self.values.scanned_packages()
+        if any(str(atom[1]).split(".", 1)[0] in packages for atom in inherited.atoms):
+            return UNKNOWN_CALL
         if inherited.atoms:
             return self._sync_call_of(inherited)
         if hasattr(object, name) and all(

@@ -387,14 +387,14 @@ class Values:
         is of, read by this run or not), which the name is still looked up
         as before for: following those imports adds findings (SGLang's,
         Xinference's) still to judge."""
-        if anchor or target.split(".", 1)[0] in self._scanned_packages():
+        if anchor or target.split(".", 1)[0] in self.scanned_packages():
             return None
         value = self._imported(name, target, anchor)
         if value.why or any(atom[0] != "library" for atom in value.atoms):
             return None
         return value
 
-    def _scanned_packages(self) -> frozenset[str]:
+    def scanned_packages(self) -> frozenset[str]:
         """The top-level names of the scanned modules (``vllm``)."""
         found = getattr(self, "_packages", None)
         if found is None:
