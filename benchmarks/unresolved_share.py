@@ -2,7 +2,7 @@
 and the sync chains they reach (issue 39), on a package (default: vLLM
 0.33.0's whole package from the ecosystem cache).
 
-    PYTHONPATH=<checkout> python benchmarks/unresolved_share.py [PACKAGE_DIR]
+    PYTHONPATH=<checkout> python benchmarks/unresolved_share.py [--why] [PACKAGE_DIR]
 
 Run it with PYTHONPATH pointing at different checkouts to compare them (it
 uses only mmlint.api and the Resolver's resolve_sync_call, which every
@@ -11,14 +11,20 @@ runs scanned code (sync defs, a class's __init__, a coroutine function), is
 known to run none (a scanned class without __init__), or is named outside the
 scan: through an import (``time.sleep``) or a library value's provenance
 (``requests.Session()::get``). Each sync def reached counts once.
+
+``--why`` also prints the unresolved calls by cause: the first reason the
+resolver gives (SyncCall.why, its quoted names left out), or the callee's
+kind when it gives none.
 """
 
 from __future__ import annotations
 
 import inspect
 import os
+import re
 import sys
 import tempfile
+from collections import Counter
 from pathlib import Path
 
 
@@ -30,8 +36,9 @@ def _package() -> Path:
     )
 
 
-def count(package: Path) -> tuple[dict[str, list[int]], int]:
-    """Per kind ("async", "sync"): [calls, unresolved]; and how many sync defs are reached."""
+def count(package: Path, causes: Counter[str] | None = None) -> tuple[dict[str, list[int]], int]:
+    """Per kind ("async", "sync"): [calls, unresolved]; and how many sync
+    defs are reached. ``causes``, when given, counts the unresolved calls by cause."""
     from mmlint.api import check
 
     with tempfile.TemporaryDirectory() as empty:
@@ -54,7 +61,12 @@ def count(package: Path) -> tuple[dict[str, list[int]], int]:
     def is_resolved(call, dotted: str, ref) -> bool:  # type: ignore[no-untyped-def]
         if call.targets or call.coroutine or call.complete or getattr(call, "library", ()):
             return True
-        return ref.kind in ("name", "dotted") and dotted != ref.text and not dotted.startswith("<")
+        if ref.kind in ("name", "dotted") and dotted != ref.text and not dotted.startswith("<"):
+            return True
+        if causes is not None:
+            why = getattr(call, "why", "")
+            causes[re.sub(r"`[^`]*`", "`…`", why) if why else f"(no reason given: a callee of kind {ref.kind})"] += 1
+        return False
 
     counts = {"async": [0, 0], "sync": [0, 0]}  # calls, unresolved
     reached: set[tuple[str, int]] = set()
@@ -87,7 +99,10 @@ def count(package: Path) -> tuple[dict[str, list[int]], int]:
 
 
 def main(argv: list[str]) -> int:
-    counts, reached = count(Path(argv[0]) if argv else _package())
+    why = "--why" in argv
+    argv = [arg for arg in argv if arg != "--why"]
+    causes: Counter[str] = Counter()
+    counts, reached = count(Path(argv[0]) if argv else _package(), causes if why else None)
     total = counts["async"][0] + counts["sync"][0]
     unresolved = counts["async"][1] + counts["sync"][1]
     print(f"mmlint from {Path(sys.modules['mmlint'].__file__ or '').parent.parent}")
@@ -98,6 +113,10 @@ def main(argv: list[str]) -> int:
         f"calls in the {reached} sync defs they reach: {counts['sync'][0]}, unresolved {counts['sync'][1]} ({counts['sync'][1] / max(1, counts['sync'][0]):.1%})"
     )
     print(f"unresolved share: {unresolved} of {total} ({unresolved / max(1, total):.1%})")
+    if why:
+        print("unresolved calls by cause:")
+        for cause, calls in causes.most_common(15):
+            print(f"  {calls:5d}  {cause}")
     return 0
 
 

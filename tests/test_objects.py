@@ -52,6 +52,65 @@ def test_builtins_literals_and_containers_are_the_builtins_values() -> None:
     assert not unknown.library and not unknown.targets and "returns an object it is given" in unknown.why
 
 
+def _sync_calls(path: str, function: str) -> dict[str, object]:
+    """As _typed_calls, of a sync def (its calls read by the light tier)."""
+    report = _report()
+    resolver = report.project.resolver
+    facts = report.project.files[path]
+    info = next(info for info in facts.sync_defs if info.qualname == function)
+    method = info.name if info.class_name else None
+    return {
+        call.callee.text: resolver.resolve_sync_call(facts, info.class_name, call.callee, method, info.qualname)
+        for call in info.calls
+    }
+
+
+def test_a_literal_s_method_is_its_builtin_type_s() -> None:
+    calls = _typed_calls("opkg/containers.py", "render")
+    assert calls["str().join"].library == ("str()::join",)
+    assert calls["line.split"].library == ("str().join()::split",)
+    assert calls["bytes().join"].library == ("bytes()::join",)
+    assert calls["str().strip"].library == ("str()::strip",)
+    assert _sync_calls("opkg/containers.py", "render_sync")["str().join"].library == ("str()::join",)
+    # The negative twin: an operator's result is no literal.
+    unknown = _typed_calls("opkg/containers.py", "render_sum")["<expr>"]
+    assert not unknown.library and not unknown.complete
+
+
+def test_comprehension_targets_walrus_and_generic_aliases() -> None:
+    calls = _typed_calls("opkg/containers.py", "shout")
+    assert calls["name.upper"].library == ("str()::upper",)  # an element of `list[str]`
+    assert calls["title.strip"].library == ("str()::strip",)  # `title := f"..."`
+    assert calls["waiting.put_nowait"].library == ("asyncio.Queue()::put_nowait",)
+    assert calls["list[]"].library == ("list::__call__",)
+    # The negative twins: elements of an unannotated parameter, an element of os.environ.
+    unknown = _typed_calls("opkg/containers.py", "shout_unknown")
+    for text in ("name.upper", "first.strip", "os.environ['HOME'].strip"):
+        assert not unknown[text].library and not unknown[text].complete, text
+
+
+def test_super_past_the_scanned_classes_is_the_base_outside_s_member() -> None:
+    assert _sync_calls("opkg/supers.py", "Failed.__init__")["__init__"].library == ("Exception()::__init__",)
+    # Through a scanned base that does not define it, the same.
+    assert _sync_calls("opkg/supers.py", "Loaded.__init__")["__init__"].targets == (("opkg/supers.py", 0),)
+    plain = _sync_calls("opkg/supers.py", "Plain.__init__")["__init__"]
+    assert plain.complete and not plain.targets and not plain.library  # object's: runs nothing
+    # The negative twin: no base defines `close`.
+    close = _sync_calls("opkg/supers.py", "Plain.close")["close"]
+    assert not close.complete and not close.targets and not close.library
+
+
+def test_a_def_s_own_import_of_a_library_binds_the_library_s_value() -> None:
+    assert _typed_calls("opkg/lazy.py", "LazyTokenizer.encode")["_tokenizer"].library == (
+        "transformers.AutoTokenizer.from_pretrained()::__call__",
+    )
+    assert _typed_calls("opkg/lazy.py", "LazyTokenizer.load_audio")["sf.info"].library == ("soundfile::info",)
+    assert _typed_calls("opkg/lazy.py", "decode")["decompress"].library == ("zlib::decompress",)
+    # The negative twin: an import of scanned code is looked up as before.
+    scanned = _typed_calls("opkg/lazy.py", "LazyTokenizer.render")["render_sync"]
+    assert not scanned.library and not scanned.targets and "not bound" in scanned.why
+
+
 def test_a_member_of_a_base_outside_the_scan_is_that_base_s() -> None:
     calls = _typed_calls("opkg/inherited.py", "Forwarder.forward")
     assert calls["self.http.post"].library == ("requests.Session()::post",)

@@ -30,7 +30,7 @@ ClassKey = tuple[str, str]  # (display path of the module, class qualname)
 T = TypeVar("T")
 
 if TYPE_CHECKING:
-    from mmlint.analysis.values import Values
+    from mmlint.analysis.values import Value, Values
 
 
 @dataclass(frozen=True)
@@ -474,7 +474,10 @@ class Resolver:
         text = ref_path(ref)
         if text is None:
             return UNKNOWN_CALL
-        value = self.values.of(Place(facts.path, class_name, scope or ""), text)
+        return self._sync_call_of(self.values.of(Place(facts.path, class_name, scope or ""), text))
+
+    def _sync_call_of(self, value: "Value") -> SyncCall:
+        """What calling a value (mmlint.analysis.values) runs."""
         targets: list[SyncKey] = []
         library: list[str] = []
         complete = not value.why and bool(value.atoms)
@@ -543,7 +546,13 @@ class Resolver:
         key = (facts.path, class_name)
         if ref.kind == SUPER:
             found_one = self.lookup_sync_method(key, ref.text, after=True)
-            return UNKNOWN_CALL if found_one is None else SyncCall((found_one,), False, True)
+            if found_one is not None:
+                return SyncCall((found_one,), False, True)
+            if self.lookup_method(key, ref.text, after=True) is not None:
+                return SyncCall((), True, True)
+            if self.defining_class(key, ref.text, after=True) is None:
+                return self._super_outside(key, ref.text)
+            return UNKNOWN_CALL
         if ref.kind in (SELF, CLS):
             classes = self.dispatch_classes(key, method)
             if all(self.lookup_method(k, ref.text) is not None for k in classes):
@@ -551,6 +560,25 @@ class Resolver:
             candidates = [self.lookup_sync_method(k, ref.text) for k in classes]
             found = tuple(c for c in dict.fromkeys(candidates) if c is not None)
             return SyncCall(found, False, bool(found) and all(c is not None for c in candidates))
+        return UNKNOWN_CALL
+
+    def _super_outside(self, key: ClassKey, name: str) -> SyncCall:
+        """``super().name(...)`` in a method of ``key``, where no scanned
+        class after it defines ``name``: the first base outside the scan
+        that may (``Exception().__init__``, a library member; not one of a
+        scanned package whose module the run never read: unknown);
+        ``object``'s own member (``__init__``) when only inert bases are
+        left, which runs nothing."""
+        inherited = self.values.inherited(key, name, True)
+        packages = self.values.scanned_packages()
+        if any(str(atom[1]).split(".", 1)[0] in packages for atom in inherited.atoms):
+            return UNKNOWN_CALL
+        if inherited.atoms:
+            return self._sync_call_of(inherited)
+        if hasattr(object, name) and all(
+            entry.text in INERT_BASES for entry in self.mro(key) if isinstance(entry, External)
+        ):
+            return SyncCall((), False, True)
         return UNKNOWN_CALL
 
     def _is_stub(self, key: DefKey) -> bool:

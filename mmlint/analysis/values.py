@@ -63,6 +63,22 @@ _MAX_DEPTH = 12
 # Container methods whose call gives an element, or the container again.
 _ELEMENT_GETTERS = frozenset({"get", "pop", "setdefault", "__getitem__", "popitem"})
 _CONTAINER_VIEWS = frozenset({"values", "copy"})
+# Library classes whose subscript is a generic alias of the class, which calls
+# as the class does (`list[int]()`, `asyncio.Queue[bytes]()`): builtins and
+# the standard library's containers and queues.
+_GENERIC_CLASSES = frozenset(
+    {
+        "list",
+        "dict",
+        "set",
+        "frozenset",
+        "tuple",
+        "type",
+        *(f"collections.{name}" for name in ("deque", "defaultdict", "OrderedDict", "Counter", "ChainMap")),
+        *(f"asyncio.{name}" for name in ("Queue", "PriorityQueue", "LifoQueue", "Future")),
+        *(f"queue.{name}" for name in ("Queue", "SimpleQueue", "PriorityQueue", "LifoQueue")),
+    }
+)
 # Builtins whose result is (or holds) an object they are given, not a value
 # of their own making: calling one is resolved, what it returns is not known.
 _PASSING_BUILTINS = frozenset(
@@ -208,8 +224,16 @@ class Values:
         scope = place.scope
         while scope:
             local = self._facts(path).get(("local", scope, name))
-            if local:
-                return self._from_facts(local, path, place.class_name)
+            imported = [
+                found
+                for fact in self._facts(path).get(("import", scope, name), ())
+                if (found := self._imported_outside(name, fact.source, fact.keys)) is not None
+            ]
+            if local or imported:
+                value = self._from_facts(local or (), path, place.class_name)
+                for found in imported:
+                    value = value.union(found)
+                return value
             parameter = self._parameter(place, scope, name)
             if parameter is not None:
                 return parameter
@@ -341,7 +365,10 @@ class Values:
         found = getattr(self, "_escapes", None)
         if found is None:
             found = self._escapes = frozenset(
-                fact.source.rsplit(".", 1)[-1] for facts in self.files.values() for fact in facts.values
+                fact.source.rsplit(".", 1)[-1]
+                for facts in self.files.values()
+                for fact in facts.values
+                if fact.kind != "import"
             )
         return found
 
@@ -365,24 +392,52 @@ class Values:
             return Value((("function", path, name),))
         for fact in reversed(facts.imports):
             if fact.local == name:
-                parent, _, last = fact.target.rpartition(".")
-                if fact.anchor or parent:
-                    # `from .server import worker`: a global of a scanned module.
-                    module = (
-                        self.resolver._resolve_import(parent, fact.anchor, frozenset())
-                        if (parent or fact.anchor)
-                        else None
-                    )
-                    if isinstance(module, ModuleSymbol):
-                        return self._module_attribute(module.path, last)
-                if fact.anchor:
-                    return Value((), f"`{name}` is imported from a module outside the scan")
-                return Value((("library", fact.target),))
+                return self._imported(name, fact.target, fact.anchor, scanned=False)
         if hasattr(builtins, name):
             # Python's last scope: `len`, `open`, `ValueError` are the builtins
             # module's values, named as an import names its own.
             return Value((("library", name),))
         return Value((), f"`{name}` is not bound where it is used")
+
+    def _imported_outside(self, name: str, target: str, anchor: tuple[str, ...]) -> Value | None:
+        """What a def's own import binds ``name`` to, when that is a library
+        value (``from soundfile import info``); None for one of a scanned
+        package (relative, or under a top-level package some scanned module
+        is of, read by this run or not), which the name is still looked up
+        as before for: following those imports adds findings (SGLang's,
+        Xinference's) still to judge."""
+        if anchor or target.split(".", 1)[0] in self.scanned_packages():
+            return None
+        value = self._imported(name, target, anchor)
+        if value.why or any(atom[0] != "library" for atom in value.atoms):
+            return None
+        return value
+
+    def scanned_packages(self) -> frozenset[str]:
+        """The top-level names of the scanned modules (``vllm``)."""
+        found = getattr(self, "_packages", None)
+        if found is None:
+            found = self._packages = frozenset(facts.module.split(".", 1)[0] for facts in self.files.values())
+        return found
+
+    def _imported(self, name: str, target: str, anchor: tuple[str, ...], scanned: bool = True) -> Value:
+        """What an import binds ``name`` to (an ImportFact's ``target`` and
+        ``anchor``): a scanned module, def or class (unless ``scanned`` is
+        False: the caller looked already), a scanned module's global, else a
+        library value named by its target."""
+        if scanned:
+            found = self._global_symbol(self.resolver._resolve_import(target, anchor, frozenset()))
+            if found.atoms:
+                return found
+        parent, _, last = target.rpartition(".")
+        if anchor or parent:
+            # `from .server import worker`: a global of a scanned module.
+            module = self.resolver._resolve_import(parent, anchor, frozenset())
+            if isinstance(module, ModuleSymbol):
+                return self._module_attribute(module.path, last)
+        if anchor:
+            return Value((), f"`{name}` is imported from a module outside the scan")
+        return Value((("library", target),))
 
     def _module_attribute(self, path: str, name: str) -> Value:
         assigned = self._facts(path).get(("global", "", name))
@@ -489,12 +544,12 @@ class Values:
             return value
         inherited = NOTHING
         for candidate in classes:
-            inherited = inherited.union(self._inherited(candidate, name, instance))
+            inherited = inherited.union(self.inherited(candidate, name, instance))
         if inherited.atoms:
             return inherited
         return Value((), f"`{shown}.{name}` is never assigned in the scanned classes")
 
-    def _inherited(self, key: ClassKey, name: str, instance: bool) -> Value:
+    def inherited(self, key: ClassKey, name: str, instance: bool) -> Value:
         """``name``, defined by no scanned class of ``key``'s MRO, on the first
         base outside the scan that defines anything (not ``object``, ``ABC``,
         ``Generic``, ``Protocol``): a library member, named by that base's
@@ -566,6 +621,8 @@ class Values:
                 result = result.union(Value(atom[1]))  # type: ignore[arg-type]
             elif atom[0] == "elements":
                 result = result.union(Value((), f"`{shown}[...]` is an element of no known type"))
+            elif atom[0] == "library" and atom[1] in _GENERIC_CLASSES:
+                result = result.union(Value((atom,)))  # `asyncio.Queue[int]`: the class, parameterised
             elif atom[0] == "instance" and self.resolver.defining_class(atom[1], "__iter__") is not None:  # type: ignore[arg-type]
                 result = result.union(self._next(Value((atom,)), shown))
             else:

@@ -745,7 +745,8 @@ def _class_name(owner: tuple[Owner, ...]) -> str | None:
 
 
 def _expr_path(node: cst.BaseExpression) -> str | None:
-    """As mmlint.facts.values.expr_path, of libcst's tree."""
+    """As mmlint.facts.values.expr_path, of libcst's tree (a literal's
+    attribute from its builtin type's instance: ``", ".join`` is ``str().join``)."""
     suffix: list[str] = []
     while True:
         kind = type(node)
@@ -762,8 +763,25 @@ def _expr_path(node: cst.BaseExpression) -> str | None:
             node = node.expression  # type: ignore[attr-defined]
         elif kind is cst.Name:
             return str(node.value) + "".join(reversed(suffix))  # type: ignore[attr-defined]
+        elif suffix and (literal := _literal_type(node)) is not None:
+            return literal + "".join(reversed(suffix))
         else:
             return None
+
+
+def _literal_type(node: cst.BaseExpression) -> str | None:
+    """As mmlint.facts.values's literals: the instance path of a literal's builtin type."""
+    kind = type(node)
+    if kind is cst.SimpleString:
+        return "bytes()" if "b" in node.prefix.lower() else "str()"  # type: ignore[attr-defined]
+    if kind is cst.ConcatenatedString:
+        return _literal_type(node.left)  # type: ignore[attr-defined]
+    if kind is cst.FormattedString:
+        return "str()"
+    return _NUMBERS.get(kind)
+
+
+_NUMBERS: dict[type[cst.BaseExpression], str] = {cst.Integer: "int()", cst.Float: "float()", cst.Imaginary: "complex()"}
 
 
 def _subscript_key(node: cst.Subscript) -> str:

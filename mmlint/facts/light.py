@@ -122,7 +122,7 @@ def light_fields(text: str, tree: ast.Module, real_path: Path, display_path: str
     (the collector, mmlint.facts.collect, fills those two)."""
     walk = _Walk(text, real_path)
     walk.run(tree, coroutines=True)
-    facts = replace(walk.facts(display_path), values=values_of(tree))
+    facts = replace(walk.facts(display_path), values=values_of(tree, real_path))
     facts = facts if round_trip else replace(facts, round_trips=False)
     loops, calls_in_loops = walk.coroutine_loops()
     return LightFields(facts, walk.iterated_starts(), walk.input_bounds(), loops, calls_in_loops)
@@ -147,7 +147,7 @@ def light_facts(data: bytes, real_path: Path, display_path: str) -> FileFacts | 
     walk = _Walk(text, real_path)
     if not walk.run(tree):
         return None
-    facts = replace(walk.facts(display_path), values=values_of(tree))
+    facts = replace(walk.facts(display_path), values=values_of(tree, real_path))
     return facts if round_trips(data) else replace(facts, round_trips=False)
 
 

@@ -335,7 +335,11 @@ class ClassInfo:
 # "iter" for ``for x in c`` (``source`` ``c``: its ``__iter__``, then that one's ``__next__``).
 # "decorated": a module-level sync def ``name`` is what its decorators return
 # (``source`` ``d1()`` for ``@d1 @d2 def f``); the def itself is ``<def:f>``.
-ValueKind = Literal["global", "attribute", "local", "return", "argument", "implicit", "decorated"]
+# "import": an import statement in the def ``holder`` binds its local ``name``,
+# as a module-level one's ImportFact does (``source`` its target, ``keys``
+# its anchor): ``from .io import load`` in ``f`` is ``ValueFact("import",
+# "f", "load", "io.load", "f", keys=<the package directory's path parts>)``.
+ValueKind = Literal["global", "attribute", "local", "return", "argument", "implicit", "decorated", "import"]
 
 
 @pickles_by_fields

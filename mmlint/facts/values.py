@@ -20,8 +20,10 @@ import ast
 from collections.abc import Iterable
 from sys import intern
 from dataclasses import dataclass
+from pathlib import Path
 
 from mmlint.facts.model import ValueFact, ValueKind
+from mmlint.facts.module_paths import relative_anchor
 
 __all__ = ["values_of", "expr_path", "lambda_name", "decorated_def", "key_text", "stored_names"]
 
@@ -82,7 +84,8 @@ def key_text(value: object) -> str:
 def expr_path(node: ast.AST) -> str | None:
     """The path of an expression: names, attributes, calls ``()``,
     subscripts ``[]`` (``['a']``, ``[0]`` by a constant key); an awaited
-    call is its result. None for anything else."""
+    call is its result; a literal's attribute starts from its builtin type's
+    instance (``", ".join`` is ``str().join``). None for anything else."""
     suffix: list[str] = []
     while True:
         kind = type(node)
@@ -99,6 +102,11 @@ def expr_path(node: ast.AST) -> str | None:
             node = node.value  # type: ignore[attr-defined]
         elif kind is ast.Name:
             return str(node.id) + "".join(reversed(suffix))  # type: ignore[attr-defined]
+        elif kind is ast.Constant and suffix:
+            literal = _LITERALS.get(type(node.value))  # type: ignore[attr-defined]
+            return None if literal is None else literal + "".join(reversed(suffix))
+        elif kind is ast.JoinedStr and suffix:
+            return "str()" + "".join(reversed(suffix))
         else:
             return None
 
@@ -224,9 +232,10 @@ class _Scope:
 
 
 class _Walk:
-    def __init__(self, flow: _ModuleFlow) -> None:
+    def __init__(self, flow: _ModuleFlow, real_path: Path | None) -> None:
         self.found: list[ValueFact] = []
         self.flow = flow
+        self.real_path = real_path  # where a relative import starts from (None: relative ones are left out)
         self.line = 0  # of the statement walked
         self.generators: set[str] = set()  # defs with a `yield` of their own (their values are what they yield)
         self._annotated_return: dict[str, bool] = {}
@@ -301,6 +310,28 @@ class _Walk:
             stack.append((blocks, scope, declared))
         elif kind is getattr(ast, "Match", None):
             stack.append(([s for case in node.cases for s in case.body], scope, declared))  # type: ignore[attr-defined]
+        elif kind in (ast.Import, ast.ImportFrom) and scope.kind == "def":
+            self.imported(node, scope.qualname)  # type: ignore[arg-type]
+
+    def imported(self, node: ast.Import | ast.ImportFrom, qual: str) -> None:
+        """A def's own import: each name it binds in the def, as a module-level
+        import's ImportFact would (mmlint.facts.model.ValueKind "import")."""
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                head = alias.name.split(".")[0]
+                local, target = (alias.asname, alias.name) if alias.asname else (head, head)
+                self.found.append(ValueFact("import", qual, local, target, qual))
+            return
+        anchor: tuple[str, ...] = ()
+        if node.level:
+            found = relative_anchor(self.real_path, node.level) if self.real_path is not None else None
+            if found is None:
+                return
+            anchor = found
+        for alias in node.names:
+            if alias.name != "*":
+                target = f"{node.module}.{alias.name}" if node.module else alias.name
+                self.found.append(ValueFact("import", qual, alias.asname or alias.name, target, qual, keys=anchor))
 
     def expressions(self, node: ast.stmt, scope: _Scope) -> None:
         """What the statement's own expressions (nested statements and
@@ -345,6 +376,15 @@ class _Walk:
                     for keyword in child.keywords:  # type: ignore[attr-defined]
                         if keyword.arg is not None:
                             self._argument(callee, keyword.arg, keyword.value, context)
+            elif kind is ast.comprehension and context and type(child.target) is ast.Name:  # type: ignore[attr-defined]
+                # `[t.strip() for t in parts]`: t, an element of parts, as a local of the def
+                # (flow-insensitive, as a loop's target).
+                path = expr_path(child.iter)  # type: ignore[attr-defined]
+                if path is not None:
+                    self.emit("local", context, child.target.id, [(path + "[]", "", ())], context)  # type: ignore[attr-defined]
+            elif kind is ast.NamedExpr and context:
+                # `if (usage := data.get("usage")):` binds a local of the def.
+                self.emit("local", context, child.target.id, value_paths(child.value), context)  # type: ignore[attr-defined]
             stack += _expression_children(child)
 
     def _argument(self, callee: str, name: str, argument: ast.expr, context: str) -> None:
@@ -609,9 +649,10 @@ def _own_statements(block: list[ast.stmt]) -> Iterable[ast.stmt]:
             stack.extend(case.body)
 
 
-def values_of(tree: ast.Module) -> tuple[ValueFact, ...]:
-    """Every ValueFact of a module (CPython's tree of it)."""
-    walk = _Walk(_module_flow(tree))
+def values_of(tree: ast.Module, real_path: Path | None = None) -> tuple[ValueFact, ...]:
+    """Every ValueFact of a module (CPython's tree of it; ``real_path``: its
+    file, which relative imports start from)."""
+    walk = _Walk(_module_flow(tree), real_path)
     walk.body(tree.body, _Scope("module", ""), frozenset())
     generators = walk.generators
     return tuple(
