@@ -231,14 +231,8 @@ def _fixed_size(node: ast.expr) -> bool:
     """An int literal of at most _SHORT_BOUND, or ``len`` of a literal or a constant."""
     if _constant_int(node):
         return True
-    return (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Name)
-        and node.func.id == "len"
-        and len(node.args) == 1
-        and not node.keywords
-        and _is_bounded_value(node.args[0])
-    )
+    measured = _len_argument(node)
+    return measured is not None and _is_bounded_value(measured)
 
 
 def _is_execute(call: ast.Call) -> bool:
@@ -467,6 +461,12 @@ def length_exceeded(test: ast.expr) -> tuple[str, str] | None:
 
 def _measured(node: ast.expr) -> str | None:
     """``x`` of ``len(x)``, as dotted text."""
+    measured = _len_argument(node)
+    return dotted_name(measured) if measured is not None else None
+
+
+def _len_argument(node: ast.expr) -> ast.expr | None:
+    """``x`` of ``len(x)``."""
     if (
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Name)
@@ -474,7 +474,7 @@ def _measured(node: ast.expr) -> str | None:
         and len(node.args) == 1
         and not node.keywords
     ):
-        return dotted_name(node.args[0])
+        return node.args[0]
     return None
 
 
