@@ -20,7 +20,6 @@ matched against the type-keyed knowledge (mmlint.core.knowledge).
 from __future__ import annotations
 
 import builtins
-import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -122,11 +121,8 @@ class Place:
     scope: str  # the def's qualname, "" at module or class level
 
 
-@functools.lru_cache(maxsize=1 << 14)
 def split_path(text: str) -> tuple[str, ...]:
-    """``zmq.Context().socket()`` -> ("zmq", "Context", "()", "socket", "()").
-    Cached: a scan splits the same few thousand paths (``self.x``,
-    ``logger.info``) tens of thousands of times."""
+    """``zmq.Context().socket()`` -> ("zmq", "Context", "()", "socket", "()")."""
     return tuple(match.group(1) or match.group(2) or match.group(3) for match in _SEGMENT.finditer(text))
 
 

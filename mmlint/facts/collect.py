@@ -18,11 +18,11 @@ scope's bindings are known (a binding may follow its use).
 from __future__ import annotations
 
 import dataclasses
-from sys import intern
 from dataclasses import replace
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from sys import intern
 from typing import Any
 
 import libcst as cst

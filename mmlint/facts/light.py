@@ -19,11 +19,11 @@ import functools
 import io
 import re
 import tokenize
-from sys import intern
 import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from sys import intern
 from typing import Any, NamedTuple
 
 from mmlint.core.diagnostics import Owner, Span, qualname

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterable
-from sys import intern
 from dataclasses import dataclass
 from pathlib import Path
+from sys import intern
 
 from mmlint.facts.model import ValueFact, ValueKind
 from mmlint.facts.module_paths import relative_anchor
