@@ -24,9 +24,8 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Literal, overload
+from typing import TYPE_CHECKING, Any, Literal, overload
 
-from mmlint.audit import Audit, build_audit
 from mmlint.baseline import apply_baseline
 from mmlint.check.cache import Cleaned, clean
 from mmlint.check.cache import cache_root as cache_root
@@ -37,8 +36,10 @@ from mmlint.check.reading import StdinSource as StdinSource
 from mmlint.config.load import ConfigError
 from mmlint.config.resolve import ConfigResolver
 from mmlint.core.diagnostics import Diagnostic, Span
-from mmlint.fix import FixRun
-from mmlint.fix.run import MAX_FIX_ROUNDS, fix_in_rounds, named_links
+
+if TYPE_CHECKING:
+    from mmlint.audit import Audit
+    from mmlint.fix import FixRun
 
 __all__ = [
     "check",
@@ -55,6 +56,22 @@ __all__ = [
 ]
 
 PathArg = str | os.PathLike[str]
+
+
+if not TYPE_CHECKING:  # hidden from type checkers, which know the two names from the imports above
+
+    def __getattr__(name: str) -> Any:
+        # The audit and the fixer load only when asked for: a warm `check`
+        # never needs them, and their imports were a fifth of its run.
+        if name == "Audit":
+            from mmlint.audit import Audit
+
+            return Audit
+        if name == "FixRun":
+            from mmlint.fix import FixRun
+
+            return FixRun
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def check(
@@ -146,6 +163,8 @@ def fix(
     the FixRun: ``changed`` (each with its old and new bytes), ``unfixed``,
     ``errors``, ``clean``. ``baseline``: leave the sites that baseline file
     records. Raises ConfigError, DiscoveryError or BaselineError for bad input."""
+    from mmlint.fix.run import MAX_FIX_ROUNDS, fix_in_rounds, named_links
+
     where, resolver = _resolver(config, cwd, select, ignore)
     targets = [Path(p) for p in paths] if paths else None
 
@@ -173,6 +192,8 @@ def audit(
 ) -> Audit:
     """The inventory `mmlint audit` prints: ``rows`` (one per file with a twin
     call or an async def), ``totals``, ``defs`` and the discovered ``twins``."""
+    from mmlint.audit import build_audit
+
     return build_audit(check(paths, config=config, cwd=cwd, select=select, ignore=ignore))
 
 

@@ -126,7 +126,9 @@ def command(
             report, diagnostics=apply_confirmations(report.diagnostics, confirmations, drop_refuted=drop_refuted)
         )
     render = get_reporter(output_format)
-    options = RenderOptions(color=use_color(no_color, output), quiet=quiet, statistics=statistics)
+    # Only the terminal formats colour; asking rich costs a machine format's run its import.
+    colored = output_format in ("text", "concise") and use_color(no_color, output)
+    options = RenderOptions(color=colored, quiet=quiet, statistics=statistics)
     if output_format == "text":
         with stdin_on_disk(report, stdin) as shown_report:  # snippets of the input, not of a file on disk
             text = render(shown_report, dataclasses.replace(options, width=terminal_width(output)))

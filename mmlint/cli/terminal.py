@@ -6,13 +6,17 @@ import io
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from rich.console import Console
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 def _stdout_console() -> Console:
     """What rich makes of stdout and the environment (NO_COLOR, FORCE_COLOR,
-    TERM=dumb, COLUMNS)."""
+    TERM=dumb, COLUMNS). rich loads here, when a run asks: a machine format never does."""
+    from rich.console import Console
+
     return Console(file=sys.stdout if sys.stdout is not None else io.StringIO())
 
 
