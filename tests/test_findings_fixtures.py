@@ -138,7 +138,7 @@ def test_text_prints_the_chain_as_a_note_and_no_twin_words() -> None:
     assert report.call_sites == 0
     rendered = text.render(report)
     assert "twin" not in rendered
-    assert rendered.rstrip().endswith("(15 files scanned).")
+    assert rendered.rstrip().endswith("(17 files scanned).")
 
 
 def test_a_chain_is_a_note_one_step_a_line() -> None:
@@ -278,6 +278,22 @@ def test_a_programs_main_coroutine_runs_once_outside_its_loops() -> None:
         weights.contexts.of(once["Supervisor.supervise"], defs[once["Supervisor.supervise"]])
         == "the program's main coroutine"
     )
+
+
+def test_a_nested_main_is_named_only_in_its_own_file() -> None:
+    """`asyncio.run(serve())` of a `serve` nested in the runner's function is
+    a main although another file schedules its own `serve`; what it awaits
+    outside its loops runs once, an override dispatched to included, and a
+    `subprocess.run` elsewhere calls no scanned `run`. A nested def its own
+    file also schedules is no main (fpkg/nested_main.py, fpkg/startup_tasks.py)."""
+    report = _report()
+    paths = ("fpkg/nested_main.py", "fpkg/startup_tasks.py")
+    found = sorted((d.path, d.span.line, d.code) for d in report.diagnostics if d.path in paths)
+    assert found == [("fpkg/nested_main.py", 40, "MM005"), ("fpkg/startup_tasks.py", 8, "MM005")]
+    weights = report.project.weight(report.settings.heavy_calls)
+    defs = report.project.suspension.defs
+    once = sorted(defs[key].qualname for key in weights.once_only if key[0] in paths)
+    assert once == ["Host.run", "Host.start_components", "LocalHost.start_components", "launch.<locals>.serve"]
 
 
 def test_start_up_shutdown_and_lifecycle_hooks_run_once() -> None:

@@ -126,7 +126,10 @@ class Contexts:
         if context:
             return context
         if info.class_name is None:
-            return self.handed.get(info.name) or (MAIN if (key[0], info.name) in self.mains else "")
+            # Its own file's hand-off first; another file's by name only for a
+            # def another file can name (a nested def cannot be imported).
+            own = self.handed_in.get((key[0], info.name)) or (MAIN if (key[0], info.name) in self.mains else "")
+            return own or ("" if "<locals>" in info.qualname else self.handed.get(info.name, ""))
         if info.name == "__init__":
             return ACTOR_INIT
         context = self.class_context(key[0], info.class_name)

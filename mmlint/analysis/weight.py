@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from typing import TYPE_CHECKING, Final, Literal
 
-from mmlint.analysis.contexts import MAIN, ONCE_CONTEXTS, Contexts
+from mmlint.analysis.contexts import MAIN, ONCE_CONTEXTS, OVERRIDE, Contexts
 from mmlint.analysis.passes import passes_until_stable
 from mmlint.analysis.resolve import DefKey, SyncCall, SyncKey
 from mmlint.core.diagnostics import Span
@@ -811,7 +811,9 @@ class WeightAnalysis:
         if not once and not mains:
             return frozenset()
         awaited_by: dict[DefKey, set[DefKey]] = {key: set() for key in mains}
-        unresolved: set[str] = set()
+        # Names used other than by a resolved await, by file: scheduled, called
+        # without `await` (async code), awaited unresolved.
+        scheduled_in: dict[str, set[str]] = {path: set() for path in self.files}
         for key, info in defs.items():
             # An await repeated by a loop over the input runs per item, not once.
             looped = {_end(call.span) for call in info.calls if call.awaited and call.in_loop}
@@ -821,18 +823,30 @@ class WeightAnalysis:
                 for target in resolution.targets:
                     awaited_by.setdefault(target, set()).add(caller)
                 if not resolution.fully_resolved and fact.callee is not None:
-                    unresolved.add(fact.callee.text.rsplit(".", 1)[-1])
-        # Names used other than by a resolved await: scheduled, called without
-        # `await` (async code), handed on, called from sync code (a runner's
-        # argument among them: a main's own hand-off).
-        scheduled = set(unresolved)
-        for facts in self.files.values():
+                    scheduled_in[key[0]].add(fact.callee.text.rsplit(".", 1)[-1])
+        # A call through a library module's import (`asyncio.run`,
+        # `subprocess.run`) runs no scanned def, whatever its last name.
+        packages = self.resolver.values.scanned_packages()
+        for path, facts in self.files.items():
+            library = _library_names(facts, packages)
             for info in facts.async_defs:
-                scheduled.update(call.callee.text.rsplit(".", 1)[-1] for call in info.calls if not call.awaited)
+                scheduled_in[path].update(
+                    call.callee.text.rsplit(".", 1)[-1]
+                    for call in info.calls
+                    if not call.awaited and call.callee.text.split(".", 1)[0] not in library
+                )
+        scheduled = set().union(*scheduled_in.values())
+        # Also handed on, or called from sync code (a runner's argument among
+        # them: a main's own hand-off).
         elsewhere = scheduled | {name for facts in self.files.values() for name, _ in facts.handed_coroutines}
         for facts in self.files.values():
+            library = _library_names(facts, packages)
             for sync in facts.sync_defs:
-                elsewhere.update(call.callee.text.rsplit(".", 1)[-1] for call in sync.calls)
+                elsewhere.update(
+                    call.callee.text.rsplit(".", 1)[-1]
+                    for call in sync.calls
+                    if call.callee.text.split(".", 1)[0] not in library
+                )
         changed = True
         while changed:
             changed = False
@@ -840,9 +854,14 @@ class WeightAnalysis:
                 if key in once:
                     continue
                 if key in mains:
-                    if defs[key].name in scheduled:
+                    # A nested def is named only in its own file: another file's
+                    # `create_task(serve())` is another `serve`.
+                    nested = "<locals>" in defs[key].qualname
+                    if defs[key].name in (scheduled_in[key[0]] if nested else scheduled):
                         continue
-                elif own.get(key) or defs[key].name in elsewhere:
+                # An override runs where its base's awaits dispatch to it, and
+                # those resolve to it: its callers decide, as any def's do.
+                elif own.get(key, "") not in ("", OVERRIDE) or defs[key].name in elsewhere:
                     continue
                 if callers <= once:
                     once.add(key)
@@ -868,6 +887,14 @@ class WeightAnalysis:
 
 # Stands for a caller that repeats an await in a loop: never once (once_only).
 _REPEATED: DefKey = ("", -1)
+
+
+def _library_names(facts: FileFacts, packages: frozenset[str]) -> frozenset[str]:
+    """The names a module's absolute imports bind to a library (a module or
+    member outside the scanned packages), less those its own assignments rebind."""
+    return frozenset(
+        fact.local for fact in facts.imports if not fact.anchor and fact.target.split(".", 1)[0] not in packages
+    ) - set(facts.assigned_names)
 
 
 def _end(span: Span) -> tuple[int, int]:

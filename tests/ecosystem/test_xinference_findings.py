@@ -362,7 +362,6 @@ VERDICTS = {
         LIGHT,
         "writes the small asset inventory per binding change",
     ),
-    ("MM005", "xinference/router/agent/service.py", 552): (LIGHT, "loads the inventory once at start-up"),
     ("MM005", "xinference/router/control_plane.py", 322): (LIGHT, "reads a small tokenizer manifest per config change"),
 }
 # What the once-per-object guards took out (mmlint.facts.once_ast): each
@@ -397,9 +396,14 @@ HOOKS = (
 # What a program's main coroutine took out (contexts.MAIN): the router's
 # `asyncio.run(_serve(...))` awaits `_load_control_plane_config` once, before
 # it serves; both were judged light (a manifest and a config read at start-up).
+# A main nested in the runner's function (`def main(): async def serve():
+# ...; asyncio.run(serve())`) is named only there: other files'
+# `create_task(serve())` are other `serve`s (contexts.Contexts.of). The agent's
+# `RouterAgent(config)` loads its inventory once, before it serves: light.
 MAINS = (
     ("MM005", "xinference/router/service.py", 71),
     ("MM005", "xinference/router/service.py", 93),
+    ("MM005", "xinference/router/agent/service.py", 552),
 )
 # What opt-in flags took out (mmlint.facts.once_ast, CallRef.opt_in): the
 # Xavier transfer's `profile_stage` synchronizes only after
@@ -481,8 +485,8 @@ NO_LONGER = (
 # download store's commits judged heavy; 87 of 183 (0.475) since opt-in flags;
 # 87 of 167 (0.521) since keyed one-row reads (ONE_ROW); 87 of 157 (0.554)
 # since validators' length bounds (VALIDATED); 87 of 156 (0.558) since fixed
-# reads (FIXED_READS).
-HEAVY_SHARE_REACHED = 0.55
+# reads (FIXED_READS); 87 of 155 (0.561) since nested mains (MAINS).
+HEAVY_SHARE_REACHED = 0.56
 
 
 @pytest.fixture(scope="module")
