@@ -8,7 +8,11 @@ plain `def` route in their threadpool), and only when its heavy work is safe
 to run on a worker thread.
 
 Each context comes from what makes it so, never from a name that matches
-elsewhere: a route or handler decorator on the def; a base class on its
+elsewhere: a route or handler decorator on the def; a decorator on its class,
+resolved through the file's imports (mmlint.facts.ray_entry: a Ray Serve
+`@serve.deployment`, whose replica runs every method on its event loop, the
+sync ones too, so those are MM005's roots as well; a Ray actor's
+`@ray.remote`, whose async methods are actor methods); a base class on its
 class's hierarchy (an `xoscar` actor, `xo.StatelessActor` / `xo.Actor`: its
 async methods are actor methods, run on the actor pool's loop, never routes;
 a generated gRPC `*Servicer` base from a `*_pb2_grpc` module: its methods are
@@ -27,7 +31,8 @@ what it repeats in a loop does not (mmlint.analysis.weight.once_only).
 from __future__ import annotations
 
 from mmlint.analysis.resolve import DefKey, External, Resolver
-from mmlint.facts.model import AsyncDef, FileFacts
+from mmlint.facts.model import AsyncDef, ClassInfo, FileFacts
+from mmlint.facts.ray_entry import RAY_REMOTE, SERVE_DEPLOYMENT, decorated_by
 from mmlint.facts.shape_words import PROGRAM_MAIN
 
 ROUTE = "route"
@@ -41,6 +46,7 @@ ACTOR_INIT = "actor `async __init__`"
 OVERRIDE = "override of an async method"
 ACTOR_METHOD = "actor method"
 SERVICER = "gRPC servicer method"
+DEPLOYMENT = "Ray Serve deployment method"
 STARTUP = "start-up or shutdown hook"
 ACTOR_LIFECYCLE = "actor lifecycle hook"
 MAIN = "the program's main coroutine"
@@ -101,6 +107,18 @@ def base_context(base: str, facts: FileFacts) -> str:
     return ""
 
 
+def decorated_class_context(info: ClassInfo, facts: FileFacts) -> str:
+    """The context a class's own decorator, resolved through ``facts``'
+    imports, gives its methods: a Ray Serve deployment's (its async methods
+    are coroutines on the replica's loop), a Ray actor's (`@ray.remote`: its
+    async methods are actor methods on the actor's loop)."""
+    if decorated_by(info, facts.imports, SERVE_DEPLOYMENT):
+        return DEPLOYMENT
+    if decorated_by(info, facts.imports, RAY_REMOTE):
+        return ACTOR_METHOD
+    return ""
+
+
 class Contexts:
     """The must-be-a-coroutine context of each async def of a scan ("" for none)."""
 
@@ -151,10 +169,16 @@ class Contexts:
         return ""
 
     def class_context(self, path: str, class_name: str) -> str:
-        """The context a class's hierarchy gives its methods (actor, servicer), or ""."""
+        """The context a class's decorator (a Ray Serve deployment, a Ray
+        actor) or hierarchy (actor, servicer) gives its methods, or ""."""
         key = (path, class_name)
         if key not in self.resolver.classes:
             return ""
+        facts, own = self.resolver.classes[key]
+        if own.decorators:
+            context = decorated_class_context(own, facts)
+            if context:
+                return context
         for entry in self.resolver.mro(key):
             if isinstance(entry, External):
                 continue
