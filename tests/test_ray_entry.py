@@ -136,7 +136,10 @@ def test_a_deployments_method_has_its_calls_placed_and_no_other_def_does(tmp_pat
         (b"from ray import serve\n\n@serve.deployment\nclass M:\n    def __call__(self): ...\n", True),
         (b"import ray.serve\n\n@ray.serve.deployment\nclass M: ...\n", True),
         (b"from ray.serve import deployment\n", True),
-        (b"# the deployment of an array\nimport numpy\n", False),  # `ray` only inside a word
+        (b"from ray import (\n    get,\n    serve,\n)\n\n@serve.deployment\nclass M: ...\n", True),
+        (b"from array import array  # deployment\n", False),
+        (b"from ray import get\nserve = 1  # a deployment\n", False),  # `serve` not imported from ray
+        (b"import ray  # see the deployment notes\n", False),  # no Ray Serve import
         (b"import ray\n\n@ray.remote\nclass Worker: ...\n", False),  # no deployment: nothing runs on a loop
         (b"x = 'ray'\n", False),
     ],

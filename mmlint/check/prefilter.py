@@ -4,8 +4,8 @@ A file can hold a finding only if its bytes name a twin (MM001, MM002, MM006),
 define a coroutine (MM003-MM007 all live in or around an `async def`, and
 `async for` / `async with` only occur inside one) or hold an mmlint comment
 (MM009), or define a Ray Serve deployment, whose sync methods run on the
-replica's event loop (MM005: `deployment` and the word `ray`, which every
-import of `ray.serve` spells). Matching `async def` rather than the bare word matters: `import
+replica's event loop (MM005: `deployment`, and `ray.serve` or `from ray
+import serve`). Matching `async def` rather than the bare word matters: `import
 asyncio` alone would otherwise send about twice as many of sglang's files to
 the parser (benchmarks/scan.py --only whole). Every trigger is ASCII, so a byte
 search is exact for UTF-8 and every ASCII-compatible encoding a cookie can
@@ -79,17 +79,23 @@ def _defines_coroutine(data: bytes) -> bool:
 
 def _may_define_deployment(data: bytes) -> bool:
     """Whether ``data`` may define a Ray Serve deployment (mmlint.facts.ray_entry):
-    it names `deployment` and imports from `ray`."""
+    it names `deployment` and imports `ray.serve`. Not `ray` as a word alone: in
+    vLLM that would send ten more files, `engine/arg_utils.py` among them, to
+    the full parse."""
     if b"deployment" not in data:
         return False
-    # `ray` as a word (`from ray import serve`, `import ray.serve`), not in `array`:
-    # searched by find, as _defines_coroutine searches, not a `\b` pattern.
-    start = data.find(b"ray")
+    # `import ray.serve`, `from ray.serve import deployment`, `@ray.serve.deployment`.
+    if b"ray.serve" in data:
+        return True
+    # `from ray import serve` and `from ray import (..., serve)`: the names imported,
+    # up to the end of the statement.
+    start = data.find(b"ray import")
     while start != -1:
-        end = start + 3
-        if (start == 0 or data[start - 1] not in _WORD_BYTES) and (end == len(data) or data[end] not in _WORD_BYTES):
+        names = data[start + 10 : start + 300]
+        end = names.find(b")") if names.lstrip(b" \t").startswith(b"(") else names.find(b"\n")
+        if b"serve" in (names if end == -1 else names[:end]):
             return True
-        start = data.find(b"ray", end)
+        start = data.find(b"ray import", start + 10)
     return False
 
 
