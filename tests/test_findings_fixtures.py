@@ -222,6 +222,10 @@ def test_a_ray_serve_deployments_sync_methods_block_the_replicas_loop() -> None:
     # An async method of a deployment keeps its coroutine; a Ray actor's is an actor method.
     assert found[54].context == "Ray Serve deployment method" and "keep it a coroutine" in found[54].help
     assert found[85].context == "actor method" and "the actor's other calls wait" in found[85].help
+    # Function deployments: the sync one is a root, the async one has the deployment's context.
+    assert found[90].context == "Ray Serve deployment method" and "in `def thumbnail`" in found[90].help
+    assert found[95].context == "Ray Serve deployment method" and "`async def caption`" in found[95].help
+    assert 100 not in found
     # Start-up, a helper, a lazy load, a FastAPI route, classes Ray Serve does not run, a Ray actor's thread.
     assert not {23, 39, 42, 46, 62, 70, 76, 82} & set(found)
     (alone,) = [d for d in report.diagnostics if d.path == "fpkg/ray_serve_sync.py"]

@@ -107,6 +107,25 @@ def test_only_the_methods_a_request_runs_on_the_loop_are_roots(tmp_path: Path) -
     assert roots == ["Model.__call__", "Model.generate", "Model.version", "Model.outer"]
 
 
+def test_a_function_deployment_is_a_root_and_a_function_from_elsewhere_is_not(tmp_path: Path) -> None:
+    roots = _roots(
+        """
+        from launcher import deployment
+        from ray import serve
+
+        @serve.deployment(num_replicas=2)
+        def thumbnail(request): return request
+
+        @deployment
+        def archive(request): return request
+
+        def plain(request): return request
+        """,
+        tmp_path,
+    )
+    assert roots == ["thumbnail"]
+
+
 def test_a_deployments_method_has_its_calls_placed_and_no_other_def_does(tmp_path: Path) -> None:
     facts = _facts(
         """

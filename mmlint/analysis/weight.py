@@ -41,8 +41,8 @@ from mmlint.analysis.passes import passes_until_stable
 from mmlint.analysis.resolve import DefKey, SyncCall, SyncKey
 from mmlint.core.diagnostics import Span
 from mmlint.core.knowledge import SIZED_BY_INPUT, UNKNOWN_ORIGIN, costs_here, is_type_pattern, reason_of
-from mmlint.facts.ray_entry import replica_loop_methods
 from mmlint.facts.model import UNKNOWN, AsyncDef, CalleeRef, CallFact, CallRef, FileFacts, Parameter, SyncDef
+from mmlint.facts.ray_entry import replica_loop_methods
 
 if TYPE_CHECKING:
     from mmlint.analysis.suspension import SuspensionAnalysis

@@ -59,9 +59,9 @@ from mmlint.facts.input_size import (
     cost_evidence,
 )
 from mmlint.facts.iterated_ast import CONSUMERS, CONSUMING_METHODS, IteratedRoots
+from mmlint.facts.ray_entry import deployment_classes, is_deployment_function, runs_per_request
 from mmlint.facts.once_ast import is_flag_test, is_guard, is_opt_in_flag, once_guarded_calls, opt_in_calls
 from mmlint.facts.values import expr_path, lambda_name, stored_names, values_of
-from mmlint.facts.ray_entry import deployment_classes, runs_per_request
 from mmlint.facts.module_paths import (
     module_name_for,
     module_path_parts,
@@ -634,7 +634,9 @@ class _Walk:
         )
         decorators = tuple(dotted_text(target) or "<expr>" for target in _decorator_targets(node))
         # A deployment's method that runs on the replica's loop: MM005 reports its calls, so each is placed.
-        placed = class_name in self._deployments and runs_per_request(node.name, decorators)
+        placed = (class_name in self._deployments and runs_per_request(node.name, decorators)) or (
+            is_deployment_function(len(owner), decorators, self.imports)
+        )
         return SyncDef(
             name=node.name,
             qualname=qualname(owner),

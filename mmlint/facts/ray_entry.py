@@ -7,7 +7,7 @@ A deployment's replica runs its sync methods (`__call__` and the methods a
 handle calls) on the replica's event loop unless its thread pool is on
 (`RAY_SERVE_RUN_SYNC_IN_THREADPOOL=1`), so a blocking call there stalls every
 request of the replica: those methods are roots of MM005 as an `async def`
-is. `__init__` runs once per replica and `reconfigure` once per
+is, and so is a function deployment (`@serve.deployment` on a `def`). `__init__` runs once per replica and `reconfigure` once per
 configuration change, not per request; `_private` helpers are reached, if at
 all, through the methods that call them; a property is no handle method; and
 in an ingress deployment (`@serve.ingress(app)`) a method with a route
@@ -21,19 +21,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from mmlint.facts.model import ClassInfo, FileFacts, ImportFact
+from mmlint.facts.shape_words import ROUTE_DECORATORS
 
 SERVE_DEPLOYMENT = frozenset({"ray.serve.deployment", "ray.serve.api.deployment"})
 RAY_REMOTE = frozenset({"ray.remote"})
 
 # Methods of a deployment that run once per replica or per configuration
 # change, not per request.
-_ONCE_PER_REPLICA = frozenset({"__init__", "reconfigure", "__del__"})
+_ONCE_PER_REPLICA = frozenset({"__init__", "reconfigure"})
 # Decorators that make a method something other than a handle's target.
 _NOT_HANDLE_METHODS = frozenset({"property", "setter", "getter", "deleter", "cached_property"})
-# As mmlint.analysis.contexts.ROUTE_DECORATORS (the facts layer cannot import it).
-_ROUTE_DECORATORS = frozenset(
-    {"get", "post", "put", "delete", "patch", "head", "options", "api_route", "route", "websocket"}
-)
 
 
 def resolved_decorator(text: str, imports: Iterable[ImportFact]) -> str:
@@ -49,14 +46,25 @@ def resolved_decorator(text: str, imports: Iterable[ImportFact]) -> str:
 
 def decorated_by(info: ClassInfo, imports: Iterable[ImportFact], wanted: frozenset[str]) -> bool:
     """Whether one of the class's decorators resolves to one of ``wanted``."""
+    return resolves_to(info.decorators, imports, wanted)
+
+
+def resolves_to(decorators: Iterable[str], imports: Iterable[ImportFact], wanted: frozenset[str]) -> bool:
+    """Whether one of ``decorators`` (dotted texts) resolves to one of ``wanted``."""
     facts = tuple(imports)
-    return any(resolved_decorator(text, facts) in wanted for text in info.decorators)
+    return any(resolved_decorator(text, facts) in wanted for text in decorators)
 
 
 def deployment_classes(classes: Iterable[ClassInfo], imports: Iterable[ImportFact]) -> frozenset[str]:
     """The (qualified) names of the Ray Serve deployments among ``classes``."""
     facts = tuple(imports)
     return frozenset(info.name for info in classes if info.decorators and decorated_by(info, facts, SERVE_DEPLOYMENT))
+
+
+def is_deployment_function(owner_depth: int, decorators: tuple[str, ...], imports: Iterable[ImportFact]) -> bool:
+    """Whether a sync def is a function deployment (`@serve.deployment` on a
+    module-level `def`), which the replica runs on its loop as a method."""
+    return owner_depth == 1 and bool(decorators) and resolves_to(decorators, imports, SERVE_DEPLOYMENT)
 
 
 def runs_per_request(name: str, decorators: Iterable[str]) -> bool:
@@ -66,22 +74,22 @@ def runs_per_request(name: str, decorators: Iterable[str]) -> bool:
         return False
     for text in decorators:
         last = text.rsplit(".", 1)[-1]
-        if last in _NOT_HANDLE_METHODS or ("." in text and last in _ROUTE_DECORATORS):
+        if last in _NOT_HANDLE_METHODS or ("." in text and last in ROUTE_DECORATORS):
             return False
     return True
 
 
 def replica_loop_methods(facts: FileFacts) -> tuple[int, ...]:
     """The indices, among ``facts.sync_defs``, of the sync methods of its Ray
-    Serve deployments that run on the replica's event loop per request."""
+    Serve deployments that run on the replica's event loop per request, and
+    of its function deployments."""
     deployments = deployment_classes(facts.classes, facts.imports)
-    if not deployments:
-        return ()
     return tuple(
         index
         for index, info in enumerate(facts.sync_defs)
-        if info.class_name is not None
-        and info.class_name in deployments
-        and not info.is_stub
-        and runs_per_request(info.name, info.decorators)
+        if not info.is_stub
+        and (
+            (info.class_name in deployments and runs_per_request(info.name, info.decorators))
+            or is_deployment_function(len(info.owner), info.decorators, facts.imports)
+        )
     )

@@ -94,9 +94,10 @@ class BlockingCallInAsync(Rule):
     (unless `RAY_SERVE_RUN_SYNC_IN_THREADPOOL=1` turns its thread pool on), so
     they are checked as an `async def` is: a known blocking call, or a call of
     scanned sync code that reaches one, in `__call__` or another public method
-    of a class decorated with `@serve.deployment` / `@serve.deployment(...)`
-    (`deployment` imported from `ray.serve`, resolved through the file's
-    imports; a `deployment` from elsewhere is not Ray Serve's) is reported,
+    of a class decorated with `@serve.deployment` / `@serve.deployment(...)`,
+    or in a function deployment (the same decorator on a module-level `def`),
+    is reported (`deployment` imported from `ray.serve`, resolved through the
+    file's imports; a `deployment` from elsewhere is not Ray Serve's),
     with the context `"Ray Serve deployment method"` and the advice to make it
     `async def` and offload the call, or to turn the thread pool on. Not
     `__init__` (once per replica) nor `reconfigure` (once per configuration
