@@ -138,7 +138,7 @@ def test_text_prints_the_chain_as_a_note_and_no_twin_words() -> None:
     assert report.call_sites == 0
     rendered = text.render(report)
     assert "twin" not in rendered
-    assert rendered.rstrip().endswith("(17 files scanned).")
+    assert rendered.rstrip().endswith("(20 files scanned).")
 
 
 def test_a_chain_is_a_note_one_step_a_line() -> None:
@@ -207,6 +207,29 @@ def test_entry_point_contexts_come_from_decorators_and_bases_never_from_names() 
     assert contexts[40][0] == "gRPC servicer method" and "keep it a coroutine (gRPC servicer method)" in contexts[40][1]
     assert contexts[45][0] == "" and contexts[50][0] == ""
     assert 20 not in contexts  # a plain `def` route runs in the threadpool
+
+
+def test_a_ray_serve_deployments_sync_methods_block_the_replicas_loop() -> None:
+    report = _report()
+    found = {d.span.line: d for d in report.diagnostics if d.path == "fpkg/ray_serve.py"}
+    sync_methods = {28: "__call__", 29: "__call__", 32: "read_prompt", 36: "summarize", 65: "__call__"}
+    for line, method in sync_methods.items():
+        assert found[line].context == "Ray Serve deployment method"
+        assert found[line].message.startswith("blocks the replica's loop: ")
+        assert f"in `def {'Gateway' if line == 65 else 'Embedder'}.{method}`" in found[line].help
+        assert "RAY_SERVE_RUN_SYNC_IN_THREADPOOL=1" in found[line].help
+    assert found[36].chain == ("`Embedder._download` at fpkg/ray_serve.py:38", "`requests.get`")
+    # An async method of a deployment keeps its coroutine; a Ray actor's is an actor method.
+    assert found[54].context == "Ray Serve deployment method" and "keep it a coroutine" in found[54].help
+    assert found[85].context == "actor method" and "the actor's other calls wait" in found[85].help
+    # Function deployments: the sync one is a root, the async one has the deployment's context.
+    assert found[90].context == "Ray Serve deployment method" and "in `def thumbnail`" in found[90].help
+    assert found[95].context == "Ray Serve deployment method" and "`async def caption`" in found[95].help
+    assert 100 not in found
+    # Start-up, a helper, a lazy load, a FastAPI route, classes Ray Serve does not run, a Ray actor's thread.
+    assert not {23, 39, 42, 46, 62, 70, 76, 82} & set(found)
+    (alone,) = [d for d in report.diagnostics if d.path == "fpkg/ray_serve_sync.py"]
+    assert alone.chain == ("`fetch_bytes` at fpkg/downloads.py:7", "`requests.get`")
 
 
 def test_a_light_actor_method_is_not_reported_even_with_report_light(tmp_path: Path) -> None:

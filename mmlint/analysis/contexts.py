@@ -8,7 +8,12 @@ plain `def` route in their threadpool), and only when its heavy work is safe
 to run on a worker thread.
 
 Each context comes from what makes it so, never from a name that matches
-elsewhere: a route or handler decorator on the def; a base class on its
+elsewhere: a route or handler decorator on the def; a decorator on it or on
+its class, resolved through the file's imports (mmlint.facts.ray_entry: Ray
+Serve's `@serve.deployment`, whose replica runs the function or every
+method of the class on its event loop, the sync ones too, so those are
+MM005's roots as well; a Ray actor's `@ray.remote`, whose async methods are
+actor methods); a base class on its
 class's hierarchy (an `xoscar` actor, `xo.StatelessActor` / `xo.Actor`: its
 async methods are actor methods, run on the actor pool's loop, never routes;
 a generated gRPC `*Servicer` base from a `*_pb2_grpc` module: its methods are
@@ -27,8 +32,9 @@ what it repeats in a loop does not (mmlint.analysis.weight.once_only).
 from __future__ import annotations
 
 from mmlint.analysis.resolve import DefKey, External, Resolver
-from mmlint.facts.model import AsyncDef, FileFacts
-from mmlint.facts.shape_words import PROGRAM_MAIN
+from mmlint.facts.model import AsyncDef, ClassInfo, FileFacts
+from mmlint.facts.ray_entry import RAY_REMOTE, SERVE_DEPLOYMENT, decorated_by, resolves_to
+from mmlint.facts.shape_words import PROGRAM_MAIN, ROUTE_DECORATORS
 
 ROUTE = "route"
 EXCEPTION_HANDLER = "exception handler"
@@ -41,6 +47,7 @@ ACTOR_INIT = "actor `async __init__`"
 OVERRIDE = "override of an async method"
 ACTOR_METHOD = "actor method"
 SERVICER = "gRPC servicer method"
+DEPLOYMENT = "Ray Serve deployment method"
 STARTUP = "start-up or shutdown hook"
 ACTOR_LIFECYCLE = "actor lifecycle hook"
 MAIN = "the program's main coroutine"
@@ -53,10 +60,6 @@ ACTOR_HOOKS = frozenset({"__post_create__", "__pre_destroy__"})
 # Bases that make a class an actor, by their last name, when imported from `xoscar`.
 ACTOR_BASES = frozenset({"StatelessActor", "Actor"})
 
-# Decorators that register an async def as a web route (FastAPI, Starlette, Flask-style).
-ROUTE_DECORATORS = frozenset(
-    {"get", "post", "put", "delete", "patch", "head", "options", "api_route", "route", "websocket"}
-)
 # `on_event` takes only "startup" and "shutdown" (FastAPI, Starlette).
 _DECORATOR_CONTEXTS = {"exception_handler": EXCEPTION_HANDLER, "middleware": MIDDLEWARE, "on_event": STARTUP}
 _HANDOFF_CONTEXTS = {
@@ -101,6 +104,18 @@ def base_context(base: str, facts: FileFacts) -> str:
     return ""
 
 
+def decorated_class_context(info: ClassInfo, facts: FileFacts) -> str:
+    """The context a class's own decorator, resolved through ``facts``'
+    imports, gives its methods: a Ray Serve deployment's (its async methods
+    are coroutines on the replica's loop), a Ray actor's (`@ray.remote`: its
+    async methods are actor methods on the actor's loop)."""
+    if decorated_by(info, facts.imports, SERVE_DEPLOYMENT):
+        return DEPLOYMENT
+    if decorated_by(info, facts.imports, RAY_REMOTE):
+        return ACTOR_METHOD
+    return ""
+
+
 class Contexts:
     """The must-be-a-coroutine context of each async def of a scan ("" for none)."""
 
@@ -126,6 +141,8 @@ class Contexts:
         if context:
             return context
         if info.class_name is None:
+            if info.opaque_decorators and self._deploys(key[0], info.opaque_decorators):
+                return DEPLOYMENT  # a function deployment: the replica runs it on its loop
             # Its own file's hand-off first; another file's by name only for a
             # def another file can name (a nested def cannot be imported).
             own = self.handed_in.get((key[0], info.name)) or (MAIN if (key[0], info.name) in self.mains else "")
@@ -150,11 +167,21 @@ class Contexts:
             return OVERRIDE
         return ""
 
+    def _deploys(self, path: str, decorators: tuple[str, ...]) -> bool:
+        facts = self.files.get(path)
+        return facts is not None and resolves_to(decorators, facts.imports, SERVE_DEPLOYMENT)
+
     def class_context(self, path: str, class_name: str) -> str:
-        """The context a class's hierarchy gives its methods (actor, servicer), or ""."""
+        """The context a class's decorator (a Ray Serve deployment, a Ray
+        actor) or hierarchy (actor, servicer) gives its methods, or ""."""
         key = (path, class_name)
         if key not in self.resolver.classes:
             return ""
+        facts, own = self.resolver.classes[key]
+        if own.decorators:
+            context = decorated_class_context(own, facts)
+            if context:
+                return context
         for entry in self.resolver.mro(key):
             if isinstance(entry, External):
                 continue

@@ -42,6 +42,7 @@ from mmlint.analysis.resolve import DefKey, SyncCall, SyncKey
 from mmlint.core.diagnostics import Span
 from mmlint.core.knowledge import SIZED_BY_INPUT, UNKNOWN_ORIGIN, costs_here, is_type_pattern, reason_of
 from mmlint.facts.model import UNKNOWN, AsyncDef, CalleeRef, CallFact, CallRef, FileFacts, Parameter, SyncDef
+from mmlint.facts.ray_entry import replica_loop_methods
 
 if TYPE_CHECKING:
     from mmlint.analysis.suspension import SuspensionAnalysis
@@ -377,6 +378,20 @@ class TransitiveBlocking:
     enclosing: DefKey
 
 
+@dataclass(frozen=True, slots=True)
+class ReplicaBlocking:
+    """A call that blocks a Ray Serve replica's loop, in one of its
+    deployment's sync methods (mmlint.facts.ray_entry): a known blocking call
+    (``chain`` None), or a call of a scanned sync def that reaches one."""
+
+    root: SyncKey  # the deployment's method
+    span: Span
+    callee: str  # the call as written: "requests.get", "self.load"
+    blocking: str  # the known blocking call itself, resolved: "requests.get"
+    pattern: str  # the pattern it matched
+    chain: BlockingChain | None
+
+
 # How much a cost weighs when several compete for the reason: a known
 # blocking or heavy call, a `.result()` on a future, a loop growing with the input.
 KNOWN_CALL = 3
@@ -447,6 +462,10 @@ class WeightAnalysis:
         for key, info in suspension.defs.items():
             facts = self.files[key[0]]
             self._async_calls[key] = tuple(self._runs(self._resolve(facts, info, c.callee), c) for c in info.calls)
+        # Sync methods that run on an event loop per request though no async def calls them.
+        self.replica_roots: tuple[SyncKey, ...] = tuple(
+            (path, index) for path, facts in self.files.items() for index in replica_loop_methods(facts)
+        )
         self._reach_sync()
         self._callers_of = self._callers()
         self.chains: dict[SyncKey, BlockingChain] = self._blocking_fixed_point()
@@ -532,8 +551,9 @@ class WeightAnalysis:
         return self.files[key[0]].sync_defs[key[1]]
 
     def _reach_sync(self) -> None:
-        """Resolve the calls of every sync def reachable from an async def, once."""
+        """Resolve the calls of every sync def reachable from an async def or a replica root, once."""
         pending = [t for calls in self._async_calls.values() for call in calls for t in call.targets]
+        pending += self.replica_roots
         while pending:
             key = pending.pop()
             if key in self._sync_calls:
@@ -619,6 +639,28 @@ class WeightAnalysis:
                 chain = self.blocking_chain(call)
                 if chain is not None:
                     found.append(TransitiveBlocking(key[0], fact.span, fact.callee.describe(), chain, key))
+        return found
+
+    def replica_blocking(self, paths: frozenset[str]) -> list[ReplicaBlocking]:
+        """The calls, in the sync methods of Ray Serve deployments in
+        ``paths`` that run on the replica's loop, that block it: a known
+        blocking call, or a call of scanned sync code that reaches one."""
+        found = []
+        for key in self.replica_roots:
+            if key[0] not in paths:
+                continue
+            for fact, call in self._sync_calls[key]:
+                if fact.span is None:
+                    continue  # not placed by the light tier: not a method it recognised
+                pattern = self.matching(fact.dotted, fact.bounded_input, fact.arity) or self.typed_matching(
+                    call, fact.bounded_input, fact.arity
+                )
+                if pattern is not None:
+                    found.append(ReplicaBlocking(key, fact.span, fact.callee.describe(), fact.dotted, pattern, None))
+                elif (chain := self.blocking_chain(call)) is not None:
+                    found.append(
+                        ReplicaBlocking(key, fact.span, fact.callee.describe(), chain.call, chain.pattern, chain)
+                    )
         return found
 
     def heavy_steps(self, key: DefKey) -> list[tuple[CallFact, Cost]]:

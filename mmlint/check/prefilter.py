@@ -3,7 +3,9 @@
 A file can hold a finding only if its bytes name a twin (MM001, MM002, MM006),
 define a coroutine (MM003-MM007 all live in or around an `async def`, and
 `async for` / `async with` only occur inside one) or hold an mmlint comment
-(MM009). Matching `async def` rather than the bare word matters: `import
+(MM009), or define a Ray Serve deployment, whose sync methods run on the
+replica's event loop (MM005: `deployment`, and `ray.serve` or `from ray
+import serve`). Matching `async def` rather than the bare word matters: `import
 asyncio` alone would otherwise send about twice as many of sglang's files to
 the parser (benchmarks/scan.py --only whole). Every trigger is ASCII, so a byte
 search is exact for UTF-8 and every ASCII-compatible encoding a cookie can
@@ -62,7 +64,7 @@ class Prefilter:
         return self._names_a_trigger(unicodedata.normalize("NFKC", text).encode("utf-8", "surrogatepass"))
 
     def _names_a_trigger(self, data: bytes) -> bool:
-        return any(word in data for word in self.words) or _defines_coroutine(data)
+        return any(word in data for word in self.words) or _defines_coroutine(data) or _may_define_deployment(data)
 
 
 def _defines_coroutine(data: bytes) -> bool:
@@ -72,6 +74,28 @@ def _defines_coroutine(data: bytes) -> bool:
         if (start == 0 or data[start - 1] not in _WORD_BYTES) and _DEF_AFTER_ASYNC.match(data, start + 5):
             return True
         start = data.find(b"async", start + 5)
+    return False
+
+
+def _may_define_deployment(data: bytes) -> bool:
+    """Whether ``data`` may define a Ray Serve deployment (mmlint.facts.ray_entry):
+    it names `deployment` and imports `ray.serve`. Not `ray` as a word alone: in
+    vLLM that would send ten more files, `engine/arg_utils.py` among them, to
+    the full parse."""
+    if b"deployment" not in data:
+        return False
+    # `import ray.serve`, `from ray.serve import deployment`, `@ray.serve.deployment`.
+    if b"ray.serve" in data:
+        return True
+    # `from ray import serve` and `from ray import (..., serve)`: the names imported,
+    # up to the end of the statement.
+    start = data.find(b"ray import")
+    while start != -1:
+        names = data[start + 10 : start + 300]
+        end = names.find(b")") if names.lstrip(b" \t").startswith(b"(") else names.find(b"\n")
+        if b"serve" in (names if end == -1 else names[:end]):
+            return True
+        start = data.find(b"ray import", start + 10)
     return False
 
 

@@ -52,6 +52,7 @@ from mmlint.facts.model import (
 )
 from mmlint.facts.light_groups import LightEntry, grouped
 from mmlint.facts.module_paths import ModulePaths, module_name_for
+from mmlint.facts.ray_entry import replica_loop_methods
 
 __all__ = ["LIGHT_TIER", "Candidate", "reach"]
 
@@ -87,9 +88,11 @@ def reach(
 
     A reached file's facts hold the sync defs of what was asked of it, and
     the methods of its classes that may derive from a scanned class (which a
-    `self.` call in the base may run); its other defs no chain can enter."""
+    `self.` call in the base may run); its other defs no chain can enter.
+    Chains start at the async defs, and at the sync methods of a Ray Serve
+    deployment that run on its replica's loop (mmlint.facts.ray_entry)."""
     walk = _Reach(analysed, candidates, cache)
-    walk.follow([(shown, _member(info.owner)) for shown, facts in analysed.items() for info in facts.async_defs])
+    walk.follow([(shown, _member(owner)) for shown, facts in analysed.items() for owner in _roots(facts)])
     walk.complete_light_files()
     if cache is not None:
         cache.finish()
@@ -413,6 +416,13 @@ class _FileView:
             self.callees[key] = list(refs)
         else:
             found.extend(refs)
+
+
+def _roots(facts: FileFacts) -> Iterator[tuple[Owner, ...]]:
+    """Where a chain of an analysed file starts: its async defs, and the sync
+    methods of its Ray Serve deployments that run on the replica's loop."""
+    yield from (info.owner for info in facts.async_defs)
+    yield from (facts.sync_defs[index].owner for index in replica_loop_methods(facts))
 
 
 def _member(owner: tuple[Owner, ...]) -> str:

@@ -59,6 +59,7 @@ from mmlint.facts.input_size import (
     cost_evidence,
 )
 from mmlint.facts.iterated_ast import CONSUMERS, CONSUMING_METHODS, IteratedRoots
+from mmlint.facts.ray_entry import deployment_classes, is_deployment_function, runs_per_request
 from mmlint.facts.once_ast import is_flag_test, is_guard, is_opt_in_flag, once_guarded_calls, opt_in_calls
 from mmlint.facts.values import expr_path, lambda_name, stored_names, values_of
 from mmlint.facts.module_paths import (
@@ -297,7 +298,8 @@ class _Walk:
             # `Generic[T]`, `Base[int]`: the class subscripted is the base.
             bases = tuple(dotted_text(_unsubscripted(_unstarred(base))) or "" for base in node.bases)
             qual = ".".join([part.name for part in ctx.owner] + [node.name])
-            self.classes.append(ClassInfo(qual, bases, methods, node.lineno))
+            decorators = tuple(dotted_text(target) or "<expr>" for target in _decorator_targets(node))
+            self.classes.append(ClassInfo(qual, bases, methods, node.lineno, decorators=decorators))
         type_params = getattr(node, "type_params", None)
         annotation_names = NameScope(ANNOTATION_SCOPE, ctx.names) if type_params else None
         header = _Ctx(annotation_names or ctx.names, ctx.frame, ctx.owner, False, False)
@@ -590,7 +592,12 @@ class _Walk:
             imports=tuple(self.imports),
             classes=tuple(
                 ClassInfo(
-                    c.name, c.bases, c.methods, c.line, tuple(dict.fromkeys(self.class_attributes.get(c.name, ())))
+                    c.name,
+                    c.bases,
+                    c.methods,
+                    c.line,
+                    tuple(dict.fromkeys(self.class_attributes.get(c.name, ()))),
+                    c.decorators,
                 )
                 for c in self.classes
             ),
@@ -625,6 +632,11 @@ class _Walk:
         class_name = (
             ".".join(p.name for p in enclosing) if enclosing and all(p.kind == model.CLASS for p in enclosing) else None
         )
+        decorators = tuple(dotted_text(target) or "<expr>" for target in _decorator_targets(node))
+        # A deployment's method that runs on the replica's loop: MM005 reports its calls, so each is placed.
+        placed = (class_name in self._deployments and runs_per_request(node.name, decorators)) or (
+            is_deployment_function(len(owner), decorators, self.imports)
+        )
         return SyncDef(
             name=node.name,
             qualname=qualname(owner),
@@ -633,7 +645,7 @@ class _Walk:
             line=node.lineno,
             is_stub=is_stub_body(node.body),
             is_abstract=any(dotted_tail(target) in _ABSTRACT for target in _decorator_targets(node)),
-            decorators=tuple(dotted_text(target) or "<expr>" for target in _decorator_targets(node)),
+            decorators=decorators,
             params=self._parameters_of(node.args, node.lineno),
             has_loop=frame.has_loop,
             unbounded_loop=frame.unbounded_loop,
@@ -645,7 +657,7 @@ class _Walk:
                     bool(frame.unbounded_loop) and in_loop,
                     discarded=id(call) in self.discarded,
                     scheduled=id(call) in self.scheduled,
-                    span=self._call_span(call) if self._droppable(call, scope, class_name, owner) else None,
+                    span=self._call_span(call) if placed or self._droppable(call, scope, class_name, owner) else None,
                     bounded_input=bounded[id(call)][0],
                     input_bound=bounded[id(call)][1],
                     once=call in once,
@@ -689,6 +701,12 @@ class _Walk:
                     twice.add(pending.node.name)
                 functions[pending.node.name] = pending.node
         return LengthValidators({name: node for name, node in functions.items() if name not in twice})
+
+    @functools.cached_property
+    def _deployments(self) -> frozenset[str]:
+        """The module's Ray Serve deployment classes (qualified names), once
+        its imports are all read."""
+        return deployment_classes(self.classes, self.imports)
 
     @functools.cached_property
     def _assigned_set(self) -> frozenset[str]:
@@ -1067,7 +1085,7 @@ def _unsubscripted(node: ast.expr) -> ast.expr:
     return node.value if isinstance(node, ast.Subscript) else node
 
 
-def _decorator_targets(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.expr]:
+def _decorator_targets(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> list[ast.expr]:
     return [d.func if isinstance(d, ast.Call) else d for d in node.decorator_list]
 
 

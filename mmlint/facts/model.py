@@ -320,6 +320,10 @@ class ClassInfo:
     # Other names an instance may hold: assigned in the class body (fields,
     # wrapped twins) or as ``self.X = ...`` in a method directly in the body.
     attributes: tuple[str, ...] = ()
+    # Dotted text of each decorator, a call's callee for `@d(...)` ("<expr>"
+    # when not dotted): a framework's decorator can make the class an entry
+    # point (a Ray Serve deployment, a Ray actor: mmlint.facts.ray_entry).
+    decorators: tuple[str, ...] = ()
 
     def defines(self, name: str) -> bool:
         """Whether an instance of this class itself may hold ``name`` (a class

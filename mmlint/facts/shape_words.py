@@ -9,6 +9,11 @@ from typing import TypeVar
 
 T = TypeVar("T")
 
+# Decorators that register a def as a web route (FastAPI, Starlette, Flask-style),
+# by the last part of their dotted name.
+ROUTE_DECORATORS = frozenset(
+    {"get", "post", "put", "delete", "patch", "head", "options", "api_route", "route", "websocket"}
+)
 # Calls that run what they are given as a coroutine, on a loop or as a
 # framework hook: an async def handed to one must stay a coroutine.
 HANDOFF_CONSUMERS = frozenset(

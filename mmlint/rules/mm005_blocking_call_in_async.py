@@ -5,12 +5,20 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from mmlint.analysis.resolve import DefKey
-from mmlint.analysis.weight import HEAVY
+from mmlint.analysis.contexts import DEPLOYMENT
+from mmlint.analysis.weight import HEAVY, shown_callee
+from mmlint.core.knowledge import reason_of
 from mmlint.core.diagnostics import Diagnostic, RelatedLocation
 from mmlint.facts.model import FileFacts
 from mmlint.rules.base import Example, Rule, RuleContext
-from mmlint.rules.causes import blocking_calls, cause_of
+from mmlint.rules.causes import blocking_calls, cause_of, short_name
 from mmlint.rules.mm003_fake_async import advice_for
+
+# A Ray Serve deployment's sync method: the replica runs it on its event loop.
+REPLICA_ADVICE = (
+    "(a Ray Serve deployment's sync method runs on the replica's event loop): make it `async def` and "
+    "offload the call (`await asyncio.to_thread(...)`), or set `RAY_SERVE_RUN_SYNC_IN_THREADPOOL=1`"
+)
 
 
 class BlockingCallInAsync(Rule):
@@ -81,6 +89,25 @@ class BlockingCallInAsync(Rule):
     the advice for the coroutine's context (a route may become a plain `def`;
     a handler, a hook, an override keeps `async`), and that context (`context`).
     Suppressing it at the call brings MM003 back on the `async def`.
+
+    A Ray Serve deployment runs its sync methods on the replica's event loop
+    (unless `RAY_SERVE_RUN_SYNC_IN_THREADPOOL=1` turns its thread pool on), so
+    they are checked as an `async def` is: a known blocking call, or a call of
+    scanned sync code that reaches one, in `__call__` or another public method
+    of a class decorated with `@serve.deployment` / `@serve.deployment(...)`,
+    or in a function deployment (the same decorator on a module-level `def`),
+    is reported (`deployment` imported from `ray.serve`, resolved through the
+    file's imports; a `deployment` from elsewhere is not Ray Serve's),
+    with the context `"Ray Serve deployment method"` and the advice to make it
+    `async def` and offload the call, or to turn the thread pool on. Not
+    `__init__` (once per replica) nor `reconfigure` (once per configuration
+    change), not a property, nor a `_private` helper, which is reported where a
+    method calls it; in an ingress deployment (`@serve.ingress(app)`) a method
+    with a route decorator follows FastAPI's rules: a plain `def` route runs in
+    its thread pool and is not reported. A deployment's `async def` methods,
+    and those of a Ray actor (`@ray.remote`), are coroutines on that loop as
+    any are, with that context (an actor's: `"actor method"`); a Ray actor's
+    sync methods run in the actor's own thread and are not reported.
 
     Some coroutines run once per process or per actor, never per request:
     start-up and shutdown hooks (`@app.on_event(...)`, `add_event_handler`, a
@@ -173,6 +200,18 @@ class BlockingCallInAsync(Rule):
             expect=("MM005", "MM005"),
             config={"blocking-calls": {"extend": ["decord.VideoReader", "*.get_frames_as_tensor"]}},
         ),
+        Example(
+            """
+            import requests
+            from ray import serve
+
+            @serve.deployment
+            class Crawler:
+                def __call__(self, request):
+                    return requests.get(request.url, timeout=10).text
+            """,
+            expect=("MM005",),
+        ),
     )
     good_examples = (
         Example(
@@ -206,6 +245,20 @@ class BlockingCallInAsync(Rule):
             async def run_benchmark(url, client):
                 await asyncio.to_thread(wait_for_service, url)
                 return await client.run()
+            """
+        ),
+        Example(
+            """
+            import asyncio
+
+            import requests
+            from ray import serve
+
+            @serve.deployment
+            class Crawler:
+                async def __call__(self, request):
+                    page = await asyncio.to_thread(requests.get, request.url, timeout=10)
+                    return page.text
             """
         ),
     )
@@ -250,4 +303,31 @@ class BlockingCallInAsync(Rule):
                 reason=found.reason,
                 chain=found.chain,
                 context=context,
+            )
+        yield from self._replica_findings(facts, ctx)
+
+    def _replica_findings(self, facts: FileFacts, ctx: RuleContext) -> Iterable[Diagnostic]:
+        """The calls that block a Ray Serve replica's loop in the sync methods
+        of the file's deployments (mmlint.facts.ray_entry)."""
+        weights = ctx.project.weight(ctx.settings.heavy_calls)
+        for found in weights.replica_blocking(frozenset({facts.path})):
+            info = weights.sync_def(found.root)
+            why = reason_of(found.pattern)
+            end = shown_callee(found.blocking)
+            chain: tuple[str, ...] = (f"`{end}`",)
+            if found.chain is None:
+                shown, through = end, ""
+            else:
+                shown, through = found.callee, f", through `{short_name(found.blocking)}`"
+                chain = (*(step.describe() for step in found.chain.steps), f"`{end}`")
+            yield self.diagnostic(
+                facts.path,
+                found.span,
+                f"blocks the replica's loop: {why}",
+                help=f"`{shown}(...)` in `def {info.qualname}`{through} {REPLICA_ADVICE}",
+                owner=info.owner,
+                weight=HEAVY,
+                reason=f"`{end}(...)` {why}",
+                chain=chain,
+                context=DEPLOYMENT,
             )

@@ -1,0 +1,95 @@
+"""Classes a Ray decorator makes entry points, recognised from the decorator
+resolved through the file's module-level imports, never from a bare name:
+`@serve.deployment` after `from ray import serve` is a Ray Serve deployment,
+a `deployment` imported from anywhere else is not.
+
+A deployment's replica runs its sync methods (`__call__` and the methods a
+handle calls) on the replica's event loop unless its thread pool is on
+(`RAY_SERVE_RUN_SYNC_IN_THREADPOOL=1`), so a blocking call there stalls every
+request of the replica: those methods are roots of MM005 as an `async def`
+is, and so is a function deployment (`@serve.deployment` on a `def`). `__init__` runs once per replica and `reconfigure` once per
+configuration change, not per request; `_private` helpers are reached, if at
+all, through the methods that call them; a property is no handle method; and
+in an ingress deployment (`@serve.ingress(app)`) a method with a route
+decorator follows FastAPI's rules (a plain `def` route runs in its thread
+pool). A `@ray.remote` class is a Ray actor: its async methods are actor
+methods on the actor's loop, its sync methods run in the actor's own thread(s).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from mmlint.facts.model import ClassInfo, FileFacts, ImportFact
+from mmlint.facts.shape_words import ROUTE_DECORATORS
+
+SERVE_DEPLOYMENT = frozenset({"ray.serve.deployment", "ray.serve.api.deployment"})
+RAY_REMOTE = frozenset({"ray.remote"})
+
+# Methods of a deployment that run once per replica or per configuration
+# change, not per request.
+_ONCE_PER_REPLICA = frozenset({"__init__", "reconfigure"})
+# Decorators that make a method something other than a handle's target.
+_NOT_HANDLE_METHODS = frozenset({"property", "setter", "getter", "deleter", "cached_property"})
+
+
+def resolved_decorator(text: str, imports: Iterable[ImportFact]) -> str:
+    """A decorator's dotted text with its first name replaced by what the
+    module imports under it (`serve.deployment` → `ray.serve.deployment`),
+    or "" when no module-level import binds that name."""
+    head, dot, rest = text.partition(".")
+    origin = next((fact.target for fact in imports if fact.local == head and not fact.anchor), "")
+    if not origin:
+        return ""
+    return f"{origin}{dot}{rest}"
+
+
+def decorated_by(info: ClassInfo, imports: Iterable[ImportFact], wanted: frozenset[str]) -> bool:
+    """Whether one of the class's decorators resolves to one of ``wanted``."""
+    return resolves_to(info.decorators, imports, wanted)
+
+
+def resolves_to(decorators: Iterable[str], imports: Iterable[ImportFact], wanted: frozenset[str]) -> bool:
+    """Whether one of ``decorators`` (dotted texts) resolves to one of ``wanted``."""
+    facts = tuple(imports)
+    return any(resolved_decorator(text, facts) in wanted for text in decorators)
+
+
+def deployment_classes(classes: Iterable[ClassInfo], imports: Iterable[ImportFact]) -> frozenset[str]:
+    """The (qualified) names of the Ray Serve deployments among ``classes``."""
+    facts = tuple(imports)
+    return frozenset(info.name for info in classes if info.decorators and decorated_by(info, facts, SERVE_DEPLOYMENT))
+
+
+def is_deployment_function(owner_depth: int, decorators: tuple[str, ...], imports: Iterable[ImportFact]) -> bool:
+    """Whether a sync def is a function deployment (`@serve.deployment` on a
+    module-level `def`), which the replica runs on its loop as a method."""
+    return owner_depth == 1 and bool(decorators) and resolves_to(decorators, imports, SERVE_DEPLOYMENT)
+
+
+def runs_per_request(name: str, decorators: Iterable[str]) -> bool:
+    """Whether a sync method of a deployment, by its name and decorators'
+    dotted texts, is one a request runs on the replica's loop."""
+    if name in _ONCE_PER_REPLICA or (name.startswith("_") and name != "__call__"):
+        return False
+    for text in decorators:
+        last = text.rsplit(".", 1)[-1]
+        if last in _NOT_HANDLE_METHODS or ("." in text and last in ROUTE_DECORATORS):
+            return False
+    return True
+
+
+def replica_loop_methods(facts: FileFacts) -> tuple[int, ...]:
+    """The indices, among ``facts.sync_defs``, of the sync methods of its Ray
+    Serve deployments that run on the replica's event loop per request, and
+    of its function deployments."""
+    deployments = deployment_classes(facts.classes, facts.imports)
+    return tuple(
+        index
+        for index, info in enumerate(facts.sync_defs)
+        if not info.is_stub
+        and (
+            (info.class_name in deployments and runs_per_request(info.name, info.decorators))
+            or is_deployment_function(len(info.owner), info.decorators, facts.imports)
+        )
+    )
