@@ -52,6 +52,8 @@ APPLY_EDIT_RESULT = obj({"applied": BOOLEAN})
 
 
 class MmlintServer:
+    """The server's state and its handlers; ``writer`` takes each message's body to the client."""
+
     def __init__(self, writer: FrameWriter) -> None:
         self.writer = writer
         self.endpoint = Endpoint(writer.write, self.handlers())
@@ -78,7 +80,7 @@ class MmlintServer:
 
     @property
     def shut_down(self) -> bool:
-        """The client asked for shutdown (before exit, or the end of input)."""
+        """The client asked for shutdown: exit (or the end of input) then ends the process with 0."""
         return self.endpoint.shut_down
 
     # -- documents and runs ----------------------------------------------------------------
