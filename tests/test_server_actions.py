@@ -9,18 +9,16 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("lsprotocol")
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from hypothesis import HealthCheck, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-
-import mmlint.server.actions as actions  # noqa: E402
-from mmlint.core.diagnostics import Diagnostic, Span  # noqa: E402
-from mmlint.fix.text_edits import apply_text_edits  # noqa: E402
-from mmlint.server.actions import ActionPlan, CommentPlaces, suppressed_text, text_of  # noqa: E402
-from mmlint.server.analysis import Analyser, DocumentResult  # noqa: E402
-from mmlint.server.settings import ServerSettings  # noqa: E402
-from test_fix_properties import module  # noqa: E402
+import mmlint.server.actions as actions
+from mmlint.core.diagnostics import Diagnostic, Span
+from mmlint.fix.text_edits import apply_text_edits
+from mmlint.server.actions import ActionPlan, CommentPlaces, suppressed_text, text_of
+from mmlint.server.analysis import Analyser, DocumentResult
+from mmlint.server.settings import ServerSettings
+from test_fix_properties import module
 
 TWIN = "self.process_and_combine_mm_data"
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -180,3 +182,43 @@ def test_a_malformed_response_fails_the_servers_request_instead_of_hanging_it(se
         ANSWER_TIMEOUT,
     )
     assert lsp.stop() == 0
+
+
+# A code action that never ends, once it has started (it runs on the analysis thread).
+_ENDLESS_ACTION = """
+import sys, threading
+import mmlint.server.code_actions as code_actions
+def code_actions_(*args):
+    print("code action started", file=sys.stderr, flush=True)
+    threading.Event().wait()
+code_actions.code_actions = code_actions_
+from mmlint.cli import main
+sys.argv = ["mmlint", "server"]
+main()
+"""
+
+
+def test_a_cancelled_request_is_answered_request_cancelled(tmp_path) -> None:
+    path = tmp_path / "proc.py"
+    path.write_text("async def run(self, out):\n    return self.process_and_combine_mm_data(out)\n")
+    lsp = LspClient(
+        tmp_path,
+        {**os.environ, "MMLINT_CACHE_DIR": str(tmp_path / "cache")},
+        command=[sys.executable, "-c", _ENDLESS_ACTION],
+    )
+    try:
+        lsp.initialize(tmp_path)
+        uri = lsp.open(path)
+        lsp.diagnostics(uri)
+        mark = lsp.mark()
+        lsp.send_raw(json.dumps(code_action(50, uri)).encode())
+        deadline = time.monotonic() + ANSWER_TIMEOUT
+        while "code action started" not in lsp.stderr():
+            assert time.monotonic() < deadline, lsp.stderr()
+            time.sleep(0.05)
+        lsp.notify("$/cancelRequest", {"id": 50})
+        response = lsp.wait_for(lambda m: m.get("id") == 50 and "method" not in m, ANSWER_TIMEOUT, mark)
+        assert response["error"]["code"] == -32800
+        assert lsp.stop() == 0
+    finally:
+        lsp.close()

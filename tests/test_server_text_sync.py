@@ -8,38 +8,22 @@ from __future__ import annotations
 
 import pytest
 
-pytest.importorskip("lsprotocol")
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from hypothesis import HealthCheck, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-from lsprotocol import types  # noqa: E402
-
-import lsp_model  # noqa: E402
-from mmlint.core.diagnostics import Span  # noqa: E402
-from mmlint.server.protocol import Lines, text_edits  # noqa: E402
-from mmlint.server.text_sync import LspWorkspace  # noqa: E402
+import lsp_model
+from mmlint.core.diagnostics import Span
+from mmlint.server.protocol import Lines, text_edits
+from mmlint.server.text_sync import apply_changes
 
 NOT_LINE_BREAKS = "\x0c\x0b\x1c\x1d\x1e\x85\u2028\u2029"
-URI = "file:///tmp/doc.py"
 
 
 def server_text(text: str, changes: list[dict], encoding: str) -> str:
-    """``text`` opened in the server's workspace, then ``changes`` applied as didChange applies them."""
-    workspace = LspWorkspace(None, types.TextDocumentSyncKind.Incremental, position_encoding=encoding)
-    workspace.put_text_document(types.TextDocumentItem(URI, "python", 1, text))
-    for version, change in enumerate(changes, start=2):
-        if "range" in change:
-            start, end = change["range"]["start"], change["range"]["end"]
-            event: types.TextDocumentContentChangeEvent = types.TextDocumentContentChangePartial(
-                types.Range(
-                    types.Position(start["line"], start["character"]), types.Position(end["line"], end["character"])
-                ),
-                change["text"],
-            )
-        else:
-            event = types.TextDocumentContentChangeWholeDocument(change["text"])
-        workspace.update_text_document(types.VersionedTextDocumentIdentifier(version=version, uri=URI), event)
-    return workspace.get_text_document(URI).source
+    """``text`` as the server holds it after ``changes``, each applied as didChange applies its contentChanges."""
+    for change in changes:
+        text = apply_changes(text, [change], encoding)
+    return text
 
 
 def change(start: tuple[int, int], end: tuple[int, int], text: str) -> dict:
@@ -130,20 +114,6 @@ def test_positions_sent_count_lines_as_the_editor_does(char: str, encoding: str)
     text = f"# 😀{char}é\r\nx = f()\ry = 2\n"
     call = text.index("f()")
     sent = Lines(text, encoding).range(Span(2, 5, 2, 8))  # mmlint's 1-based code-point span of f()
-    as_dict = {
-        "start": {"line": sent.start.line, "character": sent.start.character},
-        "end": {"line": sent.end.line, "character": sent.end.character},
-    }
-    assert as_dict == lsp_model.range_of(text, call, call + 3, encoding)
+    assert sent == lsp_model.range_of(text, call, call + 3, encoding)
     new = text.replace("f()", "await f()").replace("y = 2", f"y = 2{char}")
-    edits = [
-        {
-            "range": {
-                "start": {"line": e.range.start.line, "character": e.range.start.character},
-                "end": {"line": e.range.end.line, "character": e.range.end.character},
-            },
-            "newText": e.new_text,
-        }
-        for e in text_edits(text, new, encoding)
-    ]
-    assert lsp_model.apply_edits(text, edits, encoding) == new
+    assert lsp_model.apply_edits(text, text_edits(text, new, encoding), encoding) == new

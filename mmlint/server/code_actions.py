@@ -16,15 +16,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-
-from lsprotocol import types
+from typing import Any
 
 from mmlint.core.diagnostics import Diagnostic, Edit
 from mmlint.server.actions import text_of
 from mmlint.server.analysis import DocumentResult, Snapshot
 from mmlint.server.documents import DocumentActions, DocumentState
-from mmlint.server.protocol import text_edits
+from mmlint.server.handshake import capability
+from mmlint.server.protocol import UTF16, Range, text_edit, text_edits
 
+QUICK_FIX_KIND = "quickfix"
 FIX_ALL_KIND = "source.fixAll.mmlint"
 
 Reanalyse = Callable[[bytes], DocumentResult]  # the document's result for another text of it
@@ -38,10 +39,10 @@ class ClientView:
     versioned_edits: bool
 
     @classmethod
-    def of(cls, capabilities: types.ClientCapabilities, encoding: str | None) -> ClientView:
-        workspace = capabilities.workspace
-        edits = workspace.workspace_edit if workspace is not None else None
-        return cls(encoding or types.PositionEncodingKind.Utf16, bool(edits is not None and edits.document_changes))
+    def of(cls, capabilities: Any, encoding: str | None) -> ClientView:
+        """From the client's capabilities (as initialize sent them) and the negotiated encoding."""
+        versioned = capability(capabilities, "workspace", "workspaceEdit", "documentChanges") is True
+        return cls(encoding or UTF16, versioned)
 
 
 def document_actions(state: DocumentState, client: ClientView) -> DocumentActions | None:
@@ -59,21 +60,22 @@ def document_actions(state: DocumentState, client: ClientView) -> DocumentAction
     return state.actions
 
 
-def edit_of(client: ClientView, actions: DocumentActions, edits: Sequence[Edit]) -> types.WorkspaceEdit:
+def edit_of(client: ClientView, actions: DocumentActions, edits: Sequence[Edit]) -> dict[str, Any]:
     """Edits of the analysed text (1-based code-point spans) as the client's edit of its buffer."""
     lines = actions.lines
-    return _workspace_edit(client, actions.snapshot, [types.TextEdit(lines.range(e.span), e.text) for e in edits])
+    return _workspace_edit(client, actions.snapshot, [text_edit(lines.range(e.span), e.text) for e in edits])
 
 
-def _workspace_edit(client: ClientView, snapshot: Snapshot, edits: list[types.TextEdit]) -> types.WorkspaceEdit:
+def _workspace_edit(client: ClientView, snapshot: Snapshot, edits: list[dict[str, Any]]) -> dict[str, Any]:
+    """A WorkspaceEdit of the snapshot's document."""
     if client.versioned_edits:
         # Versioned: a client whose buffer moved on refuses the edit rather than misplace it.
-        document = types.OptionalVersionedTextDocumentIdentifier(uri=snapshot.uri, version=snapshot.version)
-        return types.WorkspaceEdit(document_changes=[types.TextDocumentEdit(document, edits)])
-    return types.WorkspaceEdit(changes={snapshot.uri: edits})
+        document = {"uri": snapshot.uri, "version": snapshot.version}
+        return {"documentChanges": [{"textDocument": document, "edits": edits}]}
+    return {"changes": {snapshot.uri: edits}}
 
 
-def fix_all_edit(state: DocumentState, client: ClientView, reanalyse: Reanalyse) -> types.WorkspaceEdit | None:
+def fix_all_edit(state: DocumentState, client: ClientView, reanalyse: Reanalyse) -> dict[str, Any] | None:
     """The document with every fix of `mmlint fix` applied (its rounds re-analyse the document)."""
     actions = document_actions(state, client)
     if actions is None:
@@ -89,16 +91,16 @@ def fix_all_edit(state: DocumentState, client: ClientView, reanalyse: Reanalyse)
 
 
 def code_actions(
-    state: DocumentState, client: ClientView, wanted: types.Range, only: list[str] | None, reanalyse: Reanalyse
-) -> list[types.CodeAction]:
+    state: DocumentState, client: ClientView, wanted: Range, only: list[str] | None, reanalyse: Reanalyse
+) -> list[dict[str, Any]]:
     """On the worker thread: the actions for the diagnostics ``wanted`` touches, and fix-all."""
     actions = document_actions(state, client)
     if actions is None:
         return []
     result = actions.result
     published = dict(zip(result.diagnostics, state.shown()))
-    found: list[types.CodeAction] = []
-    if _wanted(types.CodeActionKind.QuickFix, only):
+    found: list[dict[str, Any]] = []
+    if _wanted(QUICK_FIX_KIND, only):
         for diagnostic in result.diagnostics:
             if _overlaps(actions.lines.range(diagnostic.span), wanted):
                 shown = [published[diagnostic]] if diagnostic in published else None
@@ -108,7 +110,7 @@ def code_actions(
         edit = fix_all_edit(state, client, reanalyse)
         if edit is not None:
             title = "mmlint: fix all in this file" if kind == FIX_ALL_KIND else "Fix all mmlint problems in this file"
-            found.append(types.CodeAction(title=title, kind=kind, edit=edit))
+            found.append({"title": title, "kind": kind, "edit": edit})
     return found
 
 
@@ -116,38 +118,37 @@ def _fix_all_kind(only: list[str] | None) -> str | None:
     """Fix all is offered once per request: as a quick fix where quick fixes
     are wanted (a client's menu asks with no ``only``, and listed it twice
     when both kinds came back), else as the source action fix-on-save asks for."""
-    for kind in (types.CodeActionKind.QuickFix, FIX_ALL_KIND):
+    for kind in (QUICK_FIX_KIND, FIX_ALL_KIND):
         if _wanted(kind, only):
             return kind
     return None
 
 
 def _quick_fixes(
-    client: ClientView, actions: DocumentActions, diagnostic: Diagnostic, shown: list[types.Diagnostic] | None
-) -> list[types.CodeAction]:
+    client: ClientView, actions: DocumentActions, diagnostic: Diagnostic, shown: list[dict[str, Any]] | None
+) -> list[dict[str, Any]]:
     found = []
     fix = actions.plan.fix_edits(diagnostic)
     if fix:
-        found.append(
-            types.CodeAction(
-                title=f"mmlint: fix {diagnostic.code} ({diagnostic.name})",
-                kind=types.CodeActionKind.QuickFix,
-                diagnostics=shown,
-                edit=edit_of(client, actions, fix),
-                is_preferred=True,
-            )
-        )
+        title = f"mmlint: fix {diagnostic.code} ({diagnostic.name})"
+        found.append(_quick_fix(title, shown, edit_of(client, actions, fix), preferred=True))
     suppression = actions.plan.places.suppression(diagnostic)
     if suppression is not None:
-        found.append(
-            types.CodeAction(
-                title=f"mmlint: suppress {diagnostic.code} with `# mmlint: ignore[{diagnostic.code}]`",
-                kind=types.CodeActionKind.QuickFix,
-                diagnostics=shown,
-                edit=edit_of(client, actions, [suppression]),
-            )
-        )
+        title = f"mmlint: suppress {diagnostic.code} with `# mmlint: ignore[{diagnostic.code}]`"
+        found.append(_quick_fix(title, shown, edit_of(client, actions, [suppression])))
     return found
+
+
+def _quick_fix(
+    title: str, shown: list[dict[str, Any]] | None, edit: dict[str, Any], *, preferred: bool = False
+) -> dict[str, Any]:
+    action: dict[str, Any] = {"title": title, "kind": QUICK_FIX_KIND}
+    if shown is not None:
+        action["diagnostics"] = shown
+    action["edit"] = edit
+    if preferred:
+        action["isPreferred"] = True
+    return action
 
 
 def _wanted(kind: str, only: list[str] | None) -> bool:
@@ -155,7 +156,7 @@ def _wanted(kind: str, only: list[str] | None) -> bool:
     return not only or any(kind == want or kind.startswith(want + ".") for want in only)
 
 
-def _overlaps(a: types.Range, b: types.Range) -> bool:
+def _overlaps(a: Range, b: Range) -> bool:
     """Whether the ranges share a line: a cursor anywhere on a diagnostic's
     lines is asking about it, as editors show the light bulb for the line."""
-    return a.start.line <= b.end.line and b.start.line <= a.end.line
+    return a["start"]["line"] <= b["end"]["line"] and b["start"]["line"] <= a["end"]["line"]

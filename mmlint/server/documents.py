@@ -7,8 +7,7 @@ didOpen and dropped at didClose; a run replaces its analysed text and result
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-
-from lsprotocol import types
+from typing import Any
 
 from mmlint.server.actions import ActionPlan
 from mmlint.server.analysis import DocumentResult, Snapshot
@@ -24,7 +23,7 @@ class DocumentActions:
         self.encoding = encoding
         self.lines = Lines(text, encoding)
         self.plan = ActionPlan(result, text)
-        self.fix_all: tuple[types.WorkspaceEdit | None] | None = None
+        self.fix_all: tuple[dict[str, Any] | None] | None = None  # the workspace edit, once made
 
 
 @dataclass
@@ -33,7 +32,7 @@ class DocumentState:
     snapshot: Snapshot | None = None  # the text the last run analysed
     result: DocumentResult | None = None  # what it found there
     # What the client was last sent: the version and the diagnostics (None: nothing yet).
-    published: tuple[int | None, list[types.Diagnostic]] | None = None
+    published: tuple[int | None, list[dict[str, Any]]] | None = None
     actions: DocumentActions | None = field(default=None, repr=False)  # made at the first request
 
     def analysed(self, snapshot: Snapshot, result: DocumentResult) -> None:
@@ -43,5 +42,5 @@ class DocumentState:
         """Whether ``snapshot`` is a new text of a document analysed before (a keystroke, not an open)."""
         return self.snapshot is not None and self.snapshot.version != snapshot.version
 
-    def shown(self) -> list[types.Diagnostic]:
+    def shown(self) -> list[dict[str, Any]]:
         return self.published[1] if self.published is not None else []

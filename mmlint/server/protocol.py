@@ -1,19 +1,28 @@
 """mmlint's values as the protocol's: 1-based code-point spans → 0-based
 positions in the client's encoding (UTF-16 unless it chose UTF-8 or UTF-32),
 diagnostics with their severity, rule link and related locations, and a new
-text as the edits that turn the old one into it."""
+text as the edits that turn the old one into it.
+
+The protocol's values are plain JSON objects (dicts), as they go on the
+wire; the TypedDicts below name the shapes mypy checks, the others are
+``dict[str, Any]`` built in one place each. Optional fields are left out
+rather than null, as clients expect."""
 
 from __future__ import annotations
 
 import difflib
 from collections.abc import Callable
-
-from lsprotocol import types
+from typing import Any, TypedDict
 
 from mmlint.core.diagnostics import Diagnostic, Span
 from mmlint.core.source import split_lines
 from mmlint.rules import rule_by_code
 
+# Position encodings (PositionEncodingKind): the code units a position's character counts.
+UTF8, UTF16, UTF32 = "utf-8", "utf-16", "utf-32"
+ENCODINGS = (UTF8, UTF16, UTF32)
+# DiagnosticSeverity.
+ERROR, WARNING = 1, 2
 SOURCE = "mmlint"
 # The rule pages on the project's repository (pyproject's [project.urls]
 # Repository, whose rules/ holds them): an address that works from a wheel
@@ -23,11 +32,25 @@ RULE_DOCS_URL = "https://github.com/mmlint/mmlint/blob/main/rules/{code}.md"
 
 def units(text: str, encoding: str) -> int:
     """How many code units of ``encoding`` ``text`` takes."""
-    if encoding == types.PositionEncodingKind.Utf8:
+    if encoding == UTF8:
         return len(text.encode("utf-8", "surrogatepass"))
-    if encoding == types.PositionEncodingKind.Utf32:
+    if encoding == UTF32:
         return len(text)
     return len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
+class Position(TypedDict):
+    line: int  # 0-based
+    character: int  # 0-based, in code units of the position encoding
+
+
+class Range(TypedDict):
+    start: Position
+    end: Position
+
+
+def position(line: int, character: int) -> Position:
+    return {"line": line, "character": character}
 
 
 class Lines:
@@ -37,21 +60,21 @@ class Lines:
         self.lines = split_lines(text, keepends=True)
         self.encoding = encoding
 
-    def position(self, line: int, column: int) -> types.Position:
+    def position(self, line: int, column: int) -> Position:
         """1-based line and code-point column → the protocol's position."""
         index = line - 1
         if index >= len(self.lines):  # the end of a file without a final line break, or past it
             if not self.lines:
-                return types.Position(0, 0)
+                return position(0, 0)
             last = self.lines[-1]
             if last.endswith(("\n", "\r")):
-                return types.Position(len(self.lines), 0)
-            return types.Position(len(self.lines) - 1, units(last, self.encoding))
+                return position(len(self.lines), 0)
+            return position(len(self.lines) - 1, units(last, self.encoding))
         text = self.lines[max(index, 0)].rstrip("\r\n")
-        return types.Position(max(index, 0), units(text[: max(column - 1, 0)], self.encoding))
+        return position(max(index, 0), units(text[: max(column - 1, 0)], self.encoding))
 
-    def range(self, span: Span) -> types.Range:
-        return types.Range(self.position(span.line, span.column), self.position(span.end_line, span.end_column))
+    def range(self, span: Span) -> Range:
+        return {"start": self.position(span.line, span.column), "end": self.position(span.end_line, span.end_column)}
 
 
 def rule_url(code: str, template: str | None) -> str | None:
@@ -62,11 +85,6 @@ def rule_url(code: str, template: str | None) -> str | None:
     return (template or RULE_DOCS_URL).replace("{code}", code).replace("{name}", rule.name)
 
 
-def rule_link(code: str, template: str | None) -> types.CodeDescription | None:
-    url = rule_url(code, template)
-    return types.CodeDescription(href=url) if url is not None else None
-
-
 def to_lsp(
     diagnostic: Diagnostic,
     lines: Lines,
@@ -74,7 +92,7 @@ def to_lsp(
     uri_of: Callable[[str], str | None],
     lines_of: Callable[[str], Lines | None],
     rule_docs_url: str | None = None,
-) -> types.Diagnostic:
+) -> dict[str, Any]:
     """One diagnostic as `check` reports it: code, message (its help on a
     line below), severity (the rule's level), the link to the rule's page
     and the related locations (``uri_of`` / ``lines_of``: a display path's
@@ -88,32 +106,38 @@ def to_lsp(
             continue
         other = lines_of(location.path)
         where = other.range(location.span) if other is not None else _plain_range(location.span)
-        related.append(types.DiagnosticRelatedInformation(types.Location(uri, where), location.message))
-    return types.Diagnostic(
-        range=lines.range(diagnostic.span),
+        related.append({"location": {"uri": uri, "range": where}, "message": location.message})
+    shown: dict[str, Any] = {
+        "range": lines.range(diagnostic.span),
         # An editor shows the whole message on hover: the advice goes on a line below.
-        message=diagnostic.message + (f"\nhelp: {diagnostic.help}" if diagnostic.help else ""),
-        severity=types.DiagnosticSeverity.Warning if level == "warning" else types.DiagnosticSeverity.Error,
-        code=diagnostic.code,
-        code_description=rule_link(diagnostic.code, rule_docs_url),
-        source=SOURCE,
-        related_information=related or None,
-        data={
-            "name": diagnostic.name,
-            "fixable": diagnostic.fixable,
-            "line": diagnostic.span.line,
-            "column": diagnostic.span.column,
-        },
-    )
+        "message": diagnostic.message + (f"\nhelp: {diagnostic.help}" if diagnostic.help else ""),
+        "severity": WARNING if level == "warning" else ERROR,
+        "code": diagnostic.code,
+    }
+    url = rule_url(diagnostic.code, rule_docs_url)
+    if url is not None:
+        shown["codeDescription"] = {"href": url}
+    shown["source"] = SOURCE
+    if related:
+        shown["relatedInformation"] = related
+    shown["data"] = {
+        "name": diagnostic.name,
+        "fixable": diagnostic.fixable,
+        "line": diagnostic.span.line,
+        "column": diagnostic.span.column,
+    }
+    return shown
 
 
-def _plain_range(span: Span) -> types.Range:
-    return types.Range(
-        types.Position(span.line - 1, span.column - 1), types.Position(span.end_line - 1, span.end_column - 1)
-    )
+def _plain_range(span: Span) -> Range:
+    return {"start": position(span.line - 1, span.column - 1), "end": position(span.end_line - 1, span.end_column - 1)}
 
 
-def text_edits(old: str, new: str, encoding: str) -> list[types.TextEdit]:
+def text_edit(where: Range, new_text: str) -> dict[str, Any]:
+    return {"range": where, "newText": new_text}
+
+
+def text_edits(old: str, new: str, encoding: str) -> list[dict[str, Any]]:
     """Edits turning ``old`` into ``new``: one per run of changed lines, so the
     rest of the buffer (and the cursor) stays where it is."""
     old_lines, new_lines = split_lines(old, keepends=True), split_lines(new, keepends=True)
@@ -122,7 +146,7 @@ def text_edits(old: str, new: str, encoding: str) -> list[types.TextEdit]:
     for first, last, new_first, new_last in _changed_runs(old_lines, new_lines):
         start = _line_start(where, first)
         end = _line_start(where, last)
-        edits.append(types.TextEdit(types.Range(start, end), "".join(new_lines[new_first:new_last])))
+        edits.append(text_edit({"start": start, "end": end}, "".join(new_lines[new_first:new_last])))
     return edits
 
 
@@ -148,8 +172,8 @@ def _changed_runs(old: list[str], new: list[str]) -> list[tuple[int, int, int, i
     return runs
 
 
-def _line_start(lines: Lines, index: int) -> types.Position:
+def _line_start(lines: Lines, index: int) -> Position:
     """The start of line ``index`` (0-based), or the end of the text past its last line."""
     if index < len(lines.lines):
-        return types.Position(index, 0)
+        return position(index, 0)
     return lines.position(index + 1, 1)

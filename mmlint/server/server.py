@@ -1,4 +1,4 @@
-"""The language server: pygls over stdio.
+"""The language server over stdio (JSON-RPC: mmlint.server.wire).
 
 A small state machine. Documents come and go with didOpen / didClose, each
 with one DocumentState (mmlint.server.documents). Every change asks for a
@@ -21,22 +21,23 @@ import time
 import traceback
 from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
-from typing import Any
-
-from lsprotocol import types
-from pygls.lsp.server import LanguageServer
-from pygls.uris import from_fs_path, to_fs_path
+from typing import Any, BinaryIO
 
 from mmlint import __version__
 from mmlint.check.deep_stack import keep_one_thread
-from mmlint.server.actions import encode_like, text_of
 from mmlint.server import code_actions
+from mmlint.server.actions import encode_like, text_of
 from mmlint.server.analysis import Analyser, DocumentResult, Snapshot, errors_of
 from mmlint.server.documents import DocumentState
+from mmlint.server.framing import FdReader, FrameWriter, read_in_thread
+from mmlint.server.handshake import Workspace, capability, initialize_result, position_encoding
 from mmlint.server.hover import hover_markdown
-from mmlint.server.protocol import Lines, rule_url, to_lsp
+from mmlint.server.protocol import UTF16, Lines, Position, Range, rule_url, to_lsp
 from mmlint.server.settings import ServerSettings, read_settings
-from mmlint.server.wire import UNPARSABLE, MmlintProtocol
+from mmlint.server.shapes import ANY, BOOLEAN, array, obj
+from mmlint.server.text_sync import TextDocument, apply_changes
+from mmlint.server.uris import path_of, uri_of
+from mmlint.server.wire import INVALID_PARAMS, MESSAGE_ERROR, MESSAGE_WARNING, Endpoint, Handler, ResponseError
 from mmlint.server.worker import DaemonWorker
 
 FIX_ALL_COMMAND = "mmlint.fixAll"
@@ -45,16 +46,21 @@ CONFIG_NAMES = ("pyproject.toml", "mmlint.toml", ".mmlint.toml")
 CONFIG_WATCH_ID = "mmlint-configuration-files"
 SOURCE_SUFFIXES = (".py", ".pyi")
 SETTINGS_WAIT_SECONDS = 5.0
+# What the client's answers to our requests must hold.
+CONFIGURATION_RESULT = array(ANY)
+APPLY_EDIT_RESULT = obj({"applied": BOOLEAN})
 
 
-class MmlintServer(LanguageServer):
-    def __init__(self) -> None:
-        super().__init__(
-            "mmlint",
-            __version__,
-            text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
-            protocol_cls=MmlintProtocol,
-        )
+class MmlintServer:
+    """The server's state and its handlers; ``writer`` takes each message's body to the client."""
+
+    def __init__(self, writer: FrameWriter) -> None:
+        self.writer = writer
+        self.endpoint = Endpoint(writer.write, self.handlers())
+        self.client_capabilities: Any = {}  # as initialize gave them (read with handshake.capability)
+        self.encoding = UTF16  # the position encoding initialize settled on
+        self.workspace = Workspace()
+        self.texts: dict[str, TextDocument] = {}  # every open document's text, as the client has it
         self.initial_settings = ServerSettings()
         self.settings = ServerSettings()
         self.documents: dict[str, DocumentState] = {}  # the Python documents open, in opening order
@@ -69,14 +75,13 @@ class MmlintServer(LanguageServer):
         self._created = time.monotonic()
         self._settings_ready: asyncio.Event | None = None  # set once the workspace configuration is in
         self._parser_prepared = False  # libcst imported and trusting its parser (prepare_parser)
-        self.shut_down = False  # the client asked for shutdown before exit (or the end of input)
+        # The exit code, once the client said exit or closed the input.
+        self.exited: asyncio.Future[int] = asyncio.get_running_loop().create_future()
 
-    def report_server_error(self, error: Exception, source: Any) -> None:
-        # A body that is not JSON reaches pygls' reading loop only as an error: answered on the wire.
-        if isinstance(error, UNPARSABLE) and isinstance(self.protocol, MmlintProtocol):
-            self.protocol.answer_unparsable(error)
-            return
-        super().report_server_error(error, source)
+    @property
+    def shut_down(self) -> bool:
+        """The client asked for shutdown: exit (or the end of input) then ends the process with 0."""
+        return self.endpoint.shut_down
 
     # -- documents and runs ----------------------------------------------------------------
 
@@ -125,7 +130,7 @@ class MmlintServer(LanguageServer):
         try:
             await self._analyse_and_publish(rescan)
         except Exception as error:  # a bug of ours: logged, and the next change runs again
-            self.log(types.MessageType.Error, f"mmlint: analysis failed: {type(error).__name__}: {error}")
+            self.log(MESSAGE_ERROR, f"mmlint: analysis failed: {type(error).__name__}: {error}")
 
     async def _analyse_and_publish(self, rescan: bool) -> None:
         snapshots = self._snapshots()
@@ -173,30 +178,21 @@ class MmlintServer(LanguageServer):
 
     def _stale(self, snapshots: list[Snapshot]) -> bool:
         """Whether a document the run read has changed since (a closed one is left out, not stale)."""
-        return any(
-            s.uri in self.documents and self.workspace.get_text_document(s.uri).version != s.version for s in snapshots
-        )
+        return any(s.uri in self.documents and self.texts[s.uri].version != s.version for s in snapshots)
 
     def _snapshots(self) -> list[Snapshot]:
         snapshots = []
         for uri in self.documents:
-            document = self.workspace.get_text_document(uri)
-            path = to_fs_path(uri)
+            document = self.texts[uri]
+            path = path_of(uri)
             if path is None:
                 continue
-            snapshots.append(Snapshot(uri, document.version, Path(os.path.abspath(path)), encode_like(document.source)))
+            snapshots.append(Snapshot(uri, document.version, Path(os.path.abspath(path)), encode_like(document.text)))
         return snapshots
 
     def folders(self) -> list[Path]:
         """The workspace folders (else the root the client gave)."""
-        roots = []
-        for folder in self.workspace.folders.values():
-            folder_path = to_fs_path(folder.uri)
-            if folder_path:
-                roots.append(Path(os.path.abspath(folder_path)))
-        if not roots and self.workspace.root_path:
-            roots.append(Path(os.path.abspath(self.workspace.root_path)))
-        return roots
+        return self.workspace.roots()
 
     def root_of(self, path: Path) -> Path:
         """The workspace folder holding ``path`` (the innermost), else its directory."""
@@ -238,7 +234,7 @@ class MmlintServer(LanguageServer):
 
     def _publish(self, snapshots: list[Snapshot], results: Mapping[str, DocumentResult]) -> None:
         self._report_errors(results.values())
-        texts = {s.uri: s for s in snapshots}
+        texts = {s.path: s for s in snapshots}
         for snapshot in snapshots:
             result = results.get(snapshot.uri)
             state = self.documents.get(snapshot.uri)
@@ -249,7 +245,7 @@ class MmlintServer(LanguageServer):
                 diagnostics = self.lsp_diagnostics(result, texts)
             except Exception as error:  # a bug of ours: it costs this document, not the others
                 self.log(
-                    types.MessageType.Error,
+                    MESSAGE_ERROR,
                     f"mmlint: {result.path}: cannot show its diagnostics: "
                     f"{type(error).__name__}: {error}\n{traceback.format_exc()}",
                 )
@@ -257,61 +253,64 @@ class MmlintServer(LanguageServer):
             if state.published == (snapshot.version, diagnostics):
                 continue  # neither the text nor its diagnostics changed
             state.published = (snapshot.version, diagnostics)
-            self.text_document_publish_diagnostics(
-                types.PublishDiagnosticsParams(uri=snapshot.uri, diagnostics=diagnostics, version=snapshot.version)
-            )
+            self.publish_diagnostics(snapshot.uri, diagnostics, snapshot.version)
+
+    def publish_diagnostics(self, uri: str, diagnostics: list[dict[str, Any]], version: int | None = None) -> None:
+        params: dict[str, Any] = {"uri": uri, "diagnostics": diagnostics}
+        if version is not None:
+            params["version"] = version
+        self.endpoint.notify("textDocument/publishDiagnostics", params)
 
     def _report_errors(self, results: Iterable[DocumentResult]) -> None:
         for analyser in list(self.analysers.values()):
             warning = analyser.cache_warning  # the user's cache is not safe to use: said once, as `check` does
             if warning and warning not in self.shown_warnings:
                 self.shown_warnings.add(warning)
-                self.log(types.MessageType.Warning, f"mmlint: warning: {warning}")
+                self.log(MESSAGE_WARNING, f"mmlint: warning: {warning}")
         for result in results:
             if result.details:  # a crash: the traceback goes to the log, every time
-                self.log(types.MessageType.Error, f"mmlint: {result.path}: {result.error}\n{result.details}")
+                self.log(MESSAGE_ERROR, f"mmlint: {result.path}: {result.error}\n{result.details}")
         errors = errors_of(results)
         for error in errors:
             if error not in self.last_errors:  # a bad configuration: shown when it appears, not at every keystroke
-                self.window_show_message(types.ShowMessageParams(types.MessageType.Error, f"mmlint: {error}"))
-                self.log(types.MessageType.Error, f"mmlint: {error}")
+                self.endpoint.notify("window/showMessage", {"type": MESSAGE_ERROR, "message": f"mmlint: {error}"})
+                self.log(MESSAGE_ERROR, f"mmlint: {error}")
         self.last_errors = set(errors)
 
-    def lsp_diagnostics(self, result: DocumentResult, texts: Mapping[str, Snapshot]) -> list[types.Diagnostic]:
-        encoding = self.workspace.position_encoding or types.PositionEncodingKind.Utf16
+    def lsp_diagnostics(self, result: DocumentResult, texts: Mapping[Path, Snapshot]) -> list[dict[str, Any]]:
+        """``result``'s diagnostics as the protocol's (``texts``: the run's snapshots by path)."""
+        encoding = self.encoding
         lines = Lines(text_of(result.data) or "", encoding)
         root = self.root_of(result.path)
 
-        def path_of(shown: str) -> Path:
+        def real_path(shown: str) -> Path:
             return Path(os.path.abspath(root / shown))
 
-        def uri_of(shown: str) -> str | None:
-            uri: str | None = from_fs_path(str(path_of(shown)))  # pygls leaves it unannotated
-            return uri
+        def related_uri(shown: str) -> str | None:
+            return uri_of(str(real_path(shown)))
 
         def lines_of(shown: str) -> Lines | None:
-            path = path_of(shown)
-            uri = from_fs_path(str(path))
+            path = real_path(shown)
             try:
-                data = texts[uri].data if uri in texts else path.read_bytes()
+                data = texts[path].data if path in texts else path.read_bytes()
             except OSError:
                 return None
             text = text_of(data)
             return Lines(text, encoding) if text is not None else None
 
         return [
-            to_lsp(d, lines, uri_of=uri_of, lines_of=lines_of, rule_docs_url=self.settings.rule_docs_url)
+            to_lsp(d, lines, uri_of=related_uri, lines_of=lines_of, rule_docs_url=self.settings.rule_docs_url)
             for d in result.diagnostics
         ]
 
-    def log(self, kind: types.MessageType, message: str) -> None:
-        self.window_log_message(types.LogMessageParams(kind, message))
+    def log(self, kind: int, message: str) -> None:
+        self.endpoint.log(kind, message)
 
     # -- settings --------------------------------------------------------------------------
 
     def apply_settings(self, settings: ServerSettings) -> None:
         for warning in settings.warnings:
-            self.log(types.MessageType.Warning, f"mmlint: {warning}")
+            self.log(MESSAGE_WARNING, f"mmlint: {warning}")
         self.settings = settings
         self.analysers = {}  # new select / ignore / config: new resolvers (the facts stay on disk)
         for state in self.documents.values():
@@ -320,35 +319,32 @@ class MmlintServer(LanguageServer):
 
     async def pull_settings(self) -> None:
         """The workspace configuration's ``mmlint`` section, over the initialization options."""
-        capability = self.client_capabilities.workspace
-        if capability is None or not capability.configuration:
+        if not capability(self.client_capabilities, "workspace", "configuration"):
             return
         try:
-            (section,) = await self.workspace_configuration_async(
-                types.ConfigurationParams(items=[types.ConfigurationItem(section="mmlint")])
+            sections = await self.endpoint.request(
+                "workspace/configuration", {"items": [{"section": "mmlint"}]}, CONFIGURATION_RESULT
             )
+            (section,) = sections
         except Exception as error:  # a client that advertises it but fails: keep what we have
-            self.log(types.MessageType.Warning, f"mmlint: workspace/configuration failed: {error}")
+            self.log(MESSAGE_WARNING, f"mmlint: workspace/configuration failed: {error}")
             return
         if section is not None:
             self.apply_settings(read_settings(section, self.initial_settings, where="workspace configuration"))
 
     async def watch_configuration_files(self) -> None:
         """Ask the client to tell of changes to configuration files, where it can be asked."""
-        workspace = self.client_capabilities.workspace
-        watched = workspace.did_change_watched_files if workspace is not None else None
-        if watched is None or not watched.dynamic_registration:
+        if not capability(self.client_capabilities, "workspace", "didChangeWatchedFiles", "dynamicRegistration"):
             return
-        watchers = [types.FileSystemWatcher(glob_pattern=f"**/{name}") for name in CONFIG_NAMES]
-        registration = types.Registration(
-            id=CONFIG_WATCH_ID,
-            method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
-            register_options=types.DidChangeWatchedFilesRegistrationOptions(watchers=watchers),
-        )
+        registration = {
+            "id": CONFIG_WATCH_ID,
+            "method": "workspace/didChangeWatchedFiles",
+            "registerOptions": {"watchers": [{"globPattern": f"**/{name}"} for name in CONFIG_NAMES]},
+        }
         try:
-            await self.client_register_capability_async(types.RegistrationParams(registrations=[registration]))
+            await self.endpoint.request("client/registerCapability", {"registrations": [registration]})
         except Exception as error:  # the client refused: configuration edits apply at the next change
-            self.log(types.MessageType.Warning, f"mmlint: cannot watch the configuration files: {error}")
+            self.log(MESSAGE_WARNING, f"mmlint: cannot watch the configuration files: {error}")
 
     # -- what code actions see -------------------------------------------------------------
 
@@ -357,12 +353,12 @@ class MmlintServer(LanguageServer):
         state = self.documents.get(uri)
         if state is None or state.snapshot is None:
             return None
-        if state.snapshot.version != self.workspace.get_text_document(uri).version:
+        if state.snapshot.version != self.texts[uri].version:
             return None
         return state
 
     def client_view(self) -> code_actions.ClientView:
-        return code_actions.ClientView.of(self.client_capabilities, self.workspace.position_encoding)
+        return code_actions.ClientView.of(self.client_capabilities, self.encoding)
 
     def reanalyser(self, state: DocumentState) -> code_actions.Reanalyse:
         """Analyses another text of ``state``'s document (fix all's rounds), the
@@ -371,6 +367,162 @@ class MmlintServer(LanguageServer):
         path = state.snapshot.path
         others = {s.snapshot.path: s.snapshot.data for s in self.documents.values() if s.snapshot is not None}
         return lambda data: self.analyser_for(self.root_of(path)).analyse_one(path, data, others)
+
+    # -- the protocol's messages -----------------------------------------------------------
+
+    def handlers(self) -> dict[str, Handler]:
+        """The methods the server handles: these and nothing more (wire answers the rest)."""
+        return {
+            "initialize": self.initialize,
+            "initialized": self.initialized,
+            "shutdown": self.shutdown,
+            "exit": self.exit,
+            "workspace/didChangeWorkspaceFolders": self.did_change_workspace_folders,
+            "workspace/didChangeWatchedFiles": self.did_change_watched_files,
+            "workspace/didChangeConfiguration": self.did_change_configuration,
+            "textDocument/didOpen": self.did_open,
+            "textDocument/didChange": self.did_change,
+            "textDocument/didSave": self.did_save,
+            "textDocument/didClose": self.did_close,
+            "textDocument/codeAction": self.code_action,
+            "textDocument/hover": self.hover,
+            "workspace/executeCommand": self.execute_command,
+        }
+
+    def initialize(self, params: dict[str, Any]) -> dict[str, Any]:
+        self.client_capabilities = params["capabilities"]
+        self.encoding = position_encoding(self.client_capabilities)
+        self.workspace = Workspace.of(params)
+        self.initial_settings = read_settings(params.get("initializationOptions"), where="initializationOptions")
+        self.apply_settings(self.initial_settings)
+        kinds = [code_actions.QUICK_FIX_KIND, code_actions.FIX_ALL_KIND]
+        return initialize_result("mmlint", __version__, self.encoding, kinds, [FIX_ALL_COMMAND])
+
+    async def initialized(self, params: Any) -> None:
+        try:
+            await self.pull_settings()
+        finally:
+            self.settings_ready().set()
+        await self.watch_configuration_files()
+
+    def shutdown(self, params: Any) -> None:
+        if self._run_task is not None:
+            self._run_task.cancel()
+        self.executor.shutdown(wait=False, cancel_futures=True)
+
+    def exit(self, params: Any) -> None:
+        """The process ends: 0 after a shutdown request, else 1, as the protocol says."""
+        self.end(0 if self.shut_down else 1)
+
+    def end(self, code: int) -> None:
+        if not self.exited.done():
+            self.writer.closed = True  # nothing more reaches the client, not even a cancelled request's answer
+            self.exited.set_result(code)
+
+    def did_change_workspace_folders(self, params: dict[str, Any]) -> None:
+        for folder in params["event"]["removed"]:
+            self.workspace.remove(folder["uri"])
+        for folder in params["event"]["added"]:
+            self.workspace.add(folder["uri"])
+        self.analysers = {}  # a document's folder may be another now
+
+    def did_change_watched_files(self, params: dict[str, Any]) -> None:
+        # The configuration is read afresh by every run (Analyser._resolver); what
+        # was missing is a run: without one, an edit on disk waited for a keystroke.
+        if self.documents and any(_is_configuration(change["uri"]) for change in params["changes"]):
+            self.request_run(urgent=True)
+
+    async def did_change_configuration(self, params: dict[str, Any]) -> None:
+        if params.get("settings"):
+            self.apply_settings(read_settings(params["settings"], self.initial_settings, where="settings"))
+        await self.pull_settings()
+        self.request_run(urgent=True)
+
+    def did_open(self, params: dict[str, Any]) -> None:
+        item = params["textDocument"]
+        uri = item["uri"]
+        self.texts[uri] = TextDocument(uri, item["languageId"], item["version"], item["text"])
+        if is_python(uri, item["languageId"]):
+            self.documents[uri] = DocumentState(uri)
+            self.request_run(urgent=True)
+
+    def did_change(self, params: dict[str, Any]) -> None:
+        uri = params["textDocument"]["uri"]
+        document = self.texts.get(uri)
+        if document is None:
+            return  # never opened: nothing to change
+        document.text = apply_changes(document.text, params["contentChanges"], self.encoding)
+        document.version = params["textDocument"]["version"]
+        if uri in self.documents:
+            self.request_run()
+
+    def did_save(self, params: dict[str, Any]) -> None:
+        if params["textDocument"]["uri"] in self.documents:
+            self.request_run(urgent=True)
+
+    def did_close(self, params: dict[str, Any]) -> None:
+        uri = params["textDocument"]["uri"]
+        self.texts.pop(uri, None)
+        if self.documents.pop(uri, None) is not None:
+            self.publish_diagnostics(uri, [])
+            if self.documents:  # its unsaved text no longer stands for the file
+                self.request_run(urgent=True)
+
+    async def code_action(self, params: dict[str, Any]) -> list[dict[str, Any]]:
+        await self.up_to_date()
+        state = self.current(params["textDocument"]["uri"])
+        if state is None:
+            return []
+        only = params["context"].get("only") or None
+        return await asyncio.get_running_loop().run_in_executor(
+            self.executor,
+            code_actions.code_actions,
+            state,
+            self.client_view(),
+            params["range"],
+            only,
+            self.reanalyser(state),
+        )
+
+    async def hover(self, params: dict[str, Any]) -> dict[str, Any] | None:
+        """The findings under the cursor, explained (mmlint.server.hover)."""
+        await self.up_to_date()
+        state = self.current(params["textDocument"]["uri"])
+        if state is None or state.result is None:
+            return None
+        result = state.result
+        lines = Lines(text_of(result.data) or "", self.encoding)
+        under = [d for d in result.diagnostics if _contains(lines.range(d.span), params["position"])]
+        markdown = hover_markdown(under, {d.code: rule_url(d.code, self.settings.rule_docs_url) for d in under})
+        if markdown is None:
+            return None
+        return {"contents": {"kind": "markdown", "value": markdown}, "range": lines.range(under[0].span)}
+
+    async def execute_command(self, params: dict[str, Any]) -> Any:
+        if params["command"] != FIX_ALL_COMMAND:
+            raise ResponseError(INVALID_PARAMS, f"no such command: {params['command']!r}")
+        return await self.fix_all_command(params.get("arguments") or [])
+
+    async def fix_all_command(self, arguments: list[Any]) -> bool:
+        """``mmlint.fixAll`` with the document's URI (or ``{"uri": ...}``): the
+        fixes of `mmlint fix` sent to the client as one workspace edit.
+        True when an edit was sent and applied."""
+        uri = _uri_argument(arguments[0]) if arguments else None
+        if uri is None:
+            raise ResponseError(INVALID_PARAMS, "mmlint.fixAll takes the document's URI")
+        await self.up_to_date()
+        state = self.current(uri)
+        if state is None:
+            return False
+        edit = await asyncio.get_running_loop().run_in_executor(
+            self.executor, code_actions.fix_all_edit, state, self.client_view(), self.reanalyser(state)
+        )
+        if edit is None:
+            return False
+        applied = await self.endpoint.request(
+            "workspace/applyEdit", {"edit": edit, "label": "mmlint: fix all"}, APPLY_EDIT_RESULT
+        )
+        return bool(applied["applied"])
 
 
 def _uri_argument(argument: Any) -> str | None:
@@ -382,17 +534,18 @@ def _uri_argument(argument: Any) -> str | None:
     return None
 
 
-def _contains(where: types.Range, position: types.Position) -> bool:
-    start, end = where.start, where.end
-    return (start.line, start.character) <= (position.line, position.character) <= (end.line, end.character)
+def _contains(where: Range, position: Position) -> bool:
+    start, end = where["start"], where["end"]
+    at = (position["line"], position["character"])
+    return (start["line"], start["character"]) <= at <= (end["line"], end["character"])
 
 
 def _is_configuration(uri: str) -> bool:
     return uri.rsplit("/", 1)[-1] in CONFIG_NAMES
 
 
-def is_python(document: types.TextDocumentItem) -> bool:
-    return document.language_id == "python" or document.uri.endswith(SOURCE_SUFFIXES)
+def is_python(uri: str, language_id: str) -> bool:
+    return language_id == "python" or uri.endswith(SOURCE_SUFFIXES)
 
 
 def prepare_parser() -> None:
@@ -406,133 +559,34 @@ def prepare_parser() -> None:
     remember_parses()  # an edited document parsed again: a comment leaves libcst's input as it was
 
 
-def build_server() -> MmlintServer:
-    server = MmlintServer()
-
-    @server.feature(types.INITIALIZE)
-    def initialize(ls: MmlintServer, params: types.InitializeParams) -> None:
-        ls.initial_settings = read_settings(params.initialization_options, where="initializationOptions")
-        ls.apply_settings(ls.initial_settings)
-
-    @server.feature(types.INITIALIZED)
-    async def initialized(ls: MmlintServer, params: types.InitializedParams) -> None:
-        try:
-            await ls.pull_settings()
-        finally:
-            ls.settings_ready().set()
-        await ls.watch_configuration_files()
-
-    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
-    def did_change_watched_files(ls: MmlintServer, params: types.DidChangeWatchedFilesParams) -> None:
-        # The configuration is read afresh by every run (Analyser._resolver); what
-        # was missing is a run: without one, an edit on disk waited for a keystroke.
-        if ls.documents and any(_is_configuration(change.uri) for change in params.changes):
-            ls.request_run(urgent=True)
-
-    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
-    async def did_change_configuration(ls: MmlintServer, params: types.DidChangeConfigurationParams) -> None:
-        if params.settings:
-            ls.apply_settings(read_settings(params.settings, ls.initial_settings, where="settings"))
-        await ls.pull_settings()
-        ls.request_run(urgent=True)
-
-    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
-    def did_open(ls: MmlintServer, params: types.DidOpenTextDocumentParams) -> None:
-        if is_python(params.text_document):
-            ls.documents[params.text_document.uri] = DocumentState(params.text_document.uri)
-            ls.request_run(urgent=True)
-
-    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
-    def did_change(ls: MmlintServer, params: types.DidChangeTextDocumentParams) -> None:
-        if params.text_document.uri in ls.documents:
-            ls.request_run()
-
-    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
-    def did_save(ls: MmlintServer, params: types.DidSaveTextDocumentParams) -> None:
-        if params.text_document.uri in ls.documents:
-            ls.request_run(urgent=True)
-
-    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
-    def did_close(ls: MmlintServer, params: types.DidCloseTextDocumentParams) -> None:
-        uri = params.text_document.uri
-        if ls.documents.pop(uri, None) is not None:
-            ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
-            if ls.documents:  # its unsaved text no longer stands for the file
-                ls.request_run(urgent=True)
-
-    @server.feature(
-        types.TEXT_DOCUMENT_CODE_ACTION,
-        types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, code_actions.FIX_ALL_KIND]),
-    )
-    async def code_action(ls: MmlintServer, params: types.CodeActionParams) -> list[types.CodeAction]:
-        await ls.up_to_date()
-        state = ls.current(params.text_document.uri)
-        if state is None:
-            return []
-        only = [str(kind) for kind in params.context.only] if params.context.only else None
-        return await asyncio.get_running_loop().run_in_executor(
-            ls.executor, code_actions.code_actions, state, ls.client_view(), params.range, only, ls.reanalyser(state)
-        )
-
-    @server.feature(types.TEXT_DOCUMENT_HOVER)
-    async def hover(ls: MmlintServer, params: types.HoverParams) -> types.Hover | None:
-        """The findings under the cursor, explained (mmlint.server.hover)."""
-        await ls.up_to_date()
-        state = ls.current(params.text_document.uri)
-        if state is None or state.result is None:
-            return None
-        result = state.result
-        lines = Lines(text_of(result.data) or "", ls.workspace.position_encoding or types.PositionEncodingKind.Utf16)
-        under = [d for d in result.diagnostics if _contains(lines.range(d.span), params.position)]
-        markdown = hover_markdown(under, {d.code: rule_url(d.code, ls.settings.rule_docs_url) for d in under})
-        if markdown is None:
-            return None
-        return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, markdown), lines.range(under[0].span))
-
-    @server.command(FIX_ALL_COMMAND)
-    async def fix_all_command(ls: MmlintServer, *arguments: Any) -> bool:
-        """``mmlint.fixAll`` with the document's URI (or ``{"uri": ...}``): the
-        fixes of `mmlint fix` sent to the client as one workspace edit.
-        True when an edit was sent and applied."""
-        uri = _uri_argument(arguments[0]) if arguments else None
-        if uri is None:
-            raise ValueError("mmlint.fixAll takes the document's URI")
-        await ls.up_to_date()
-        state = ls.current(uri)
-        if state is None:
-            return False
-        edit = await asyncio.get_running_loop().run_in_executor(
-            ls.executor, code_actions.fix_all_edit, state, ls.client_view(), ls.reanalyser(state)
-        )
-        if edit is None:
-            return False
-        applied = await ls.workspace_apply_edit_async(
-            types.ApplyWorkspaceEditParams(edit=edit, label="mmlint: fix all")
-        )
-        return bool(applied.applied)
-
-    @server.feature(types.SHUTDOWN)
-    def shutdown(ls: MmlintServer, params: None) -> None:
-        ls.shut_down = True
-        if ls._run_task is not None:
-            ls._run_task.cancel()
-        ls.executor.shutdown(wait=False, cancel_futures=True)
-
-    return server
-
-
 def serve() -> int:
     """Speak the protocol on stdin / stdout until the client says exit (or
     closes stdin); the exit code: 0 after a shutdown request, else 1, as the
     protocol says. Only the protocol may reach stdout: anything else printed
     goes to stderr."""
-    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
+    stdin, stdout = FdReader(sys.stdin.fileno()), sys.stdout.buffer
     sys.stdout = sys.stderr
     # It never forks (its threads make pools use forkserver), so its per-file
     # pass may run on one kept deep-stack thread rather than a new one per
     # document. libcst is set up later (prepare_parser): not imported before
     # the first diagnostics.
     keep_one_thread()
-    server = build_server()
-    server.start_io(stdin, stdout)
-    return 0 if server.shut_down else 1
+    return asyncio.run(_serve(stdin, stdout))
+
+
+async def _serve(stdin: FdReader, stdout: BinaryIO) -> int:
+    loop = asyncio.get_running_loop()
+    server = MmlintServer(FrameWriter(stdout))
+
+    def on_loop(call: Any, *args: Any) -> None:
+        try:
+            loop.call_soon_threadsafe(call, *args)
+        except RuntimeError:  # the loop is closed: the server has exited
+            pass
+
+    read_in_thread(
+        stdin,
+        deliver=lambda body: on_loop(server.endpoint.receive, body),
+        end=lambda: on_loop(lambda: server.end(0 if server.shut_down else 1)),
+    )
+    return await server.exited

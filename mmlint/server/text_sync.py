@@ -1,85 +1,65 @@
 """The server's copy of each open document, kept equal to the editor's.
 
-pygls splits a document's lines with ``str.splitlines``, which also breaks at
-\\f, \\v, \\x1c-\\x1e, \\x85, U+2028 and U+2029; the protocol (and every editor)
-breaks only at \\n, \\r\\n and \\r. An incremental change in a document holding
-one of those landed a line off. Here a change's positions are read the
-protocol's way, with mmlint's one line splitter."""
+A change's positions are read the protocol's way: lines break only at \\n,
+\\r\\n and \\r (not where ``str.splitlines`` also breaks: \\f, \\v,
+\\x1c-\\x1e, \\x85, U+2028, U+2029; an incremental change after one of those
+landed a line off when pygls kept the documents), and a character counts
+the code units of the negotiated position encoding."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
 
-from lsprotocol import types
-from pygls.workspace import TextDocument, Workspace
-
-from mmlint.core.source import line_starts, split_lines
-from mmlint.server.protocol import units
+from mmlint.core.source import line_starts
+from mmlint.server.protocol import UTF32, units
 
 
-def offset_at(text: str, starts: Sequence[int], position: types.Position, encoding: str) -> int:
+@dataclass
+class TextDocument:
+    uri: str
+    language_id: str
+    version: int | None
+    text: str
+
+
+def offset_at(text: str, starts: Sequence[int], position: Mapping[str, int], encoding: str) -> int:
     """The code-point offset in ``text`` (whose ``line_starts`` are ``starts``) of a
     position in the client's code units. As the protocol says, a character past
     the end of its line means the line's end; a line past the last means the end
     of the text; a position inside a character (half a UTF-16 surrogate pair, a
     byte inside a UTF-8 sequence) means that character's start, as editors read it."""
-    if position.line >= len(starts):
+    line, character = position["line"], position["character"]
+    if line >= len(starts):
         return len(text)
-    start = starts[position.line]
-    end = starts[position.line + 1] if position.line + 1 < len(starts) else len(text)
+    start = starts[line]
+    end = starts[line + 1] if line + 1 < len(starts) else len(text)
     content = text[start:end].rstrip("\r\n")  # only the line break: a line holds no other \r or \n
-    if encoding == types.PositionEncodingKind.Utf32 or content.isascii():
-        return start + min(position.character, len(content))
+    if encoding == UTF32 or content.isascii():
+        return start + min(character, len(content))
     counted = 0
     for index, char in enumerate(content):
         counted += units(char, encoding)
-        if counted > position.character:
+        if counted > character:
             return start + index
     return start + len(content)
 
 
-def apply_change(text: str, change_range: types.Range, new_text: str, encoding: str) -> str:
+def apply_change(text: str, change_range: Mapping[str, Any], new_text: str, encoding: str) -> str:
     """``text`` with ``change_range`` (in the client's units) replaced by ``new_text``."""
     starts = line_starts(text)
-    start = offset_at(text, starts, change_range.start, encoding)
-    end = offset_at(text, starts, change_range.end, encoding)
+    start = offset_at(text, starts, change_range["start"], encoding)
+    end = offset_at(text, starts, change_range["end"], encoding)
     start, end = min(start, end), max(start, end)  # a reversed range is the same range
     return text[:start] + new_text + text[end:]
 
 
-class LspDocument(TextDocument):
-    """pygls' document with the protocol's lines. The server reads only its
-    ``source`` and ``version``; ``lines`` is what pygls' own helpers index."""
-
-    @property
-    def lines(self) -> Sequence[str]:
-        return tuple(split_lines(self.source, keepends=True))
-
-    def _apply_incremental_change(self, change: types.TextDocumentContentChangePartial) -> None:
-        encoding = str(self.position_codec.encoding or types.PositionEncodingKind.Utf16)
-        self._source = apply_change(self.source, change.range, change.text, encoding)
-
-
-class LspWorkspace(Workspace):
-    """pygls' workspace, holding ``LspDocument``s."""
-
-    @classmethod
-    def like(cls, workspace: Workspace, sync_kind: types.TextDocumentSyncKind) -> LspWorkspace:
-        """A new, empty one with ``workspace``'s root, folders and position encoding."""
-        return cls(workspace.root_uri, sync_kind, list(workspace.folders.values()), workspace.position_encoding)
-
-    def _create_text_document(
-        self,
-        doc_uri: str,
-        source: str | None = None,
-        version: int | None = None,
-        language_id: str | None = None,
-    ) -> TextDocument:
-        return LspDocument(
-            doc_uri,
-            source=source,
-            version=version,
-            language_id=language_id,
-            sync_kind=self._sync_kind,
-            position_codec=self.position_codec,
-        )
+def apply_changes(text: str, changes: Sequence[Mapping[str, Any]], encoding: str) -> str:
+    """A didChange's ``contentChanges``, in order: a range replaced, or (no range) the whole text."""
+    for change in changes:
+        if change.get("range") is not None:
+            text = apply_change(text, change["range"], change["text"], encoding)
+        else:
+            text = change["text"]
+    return text

@@ -1,49 +1,56 @@
-"""The JSON-RPC layer under the server: pygls' protocol, with an answer for
-every request it cannot handle and the protocol's lines for documents.
+"""JSON-RPC 2.0 as the Language Server Protocol uses it, on the event loop:
+the client's requests and notifications to their handlers, their answers
+back, the server's own requests to the client and their responses, and the
+lifecycle's rules (nothing before ``initialize``, nothing after
+``shutdown`` but ``exit``).
 
-pygls logs and drops a message it cannot read (malformed JSON, a request whose
-params have the wrong shape) and every request after ``shutdown``, so the
-editor waits for its own timeout. Here each request gets the error the
-specification names: -32700 for JSON that does not parse (id null), -32600 for
-a message that is not a request, notification or response (and for any
-request after ``shutdown``), -32602 for params of the wrong shape, -32002 for
-a request before ``initialize``. Notifications are never answered: a
-malformed one is logged to the client, and one before ``initialize`` or after
-``shutdown`` (but ``exit``) is dropped."""
+Every request gets an answer, even one that cannot be handled, with the
+error the specification names: -32700 for a body that is not JSON (id
+null), -32600 for a message that is not a request, notification or
+response (and for any request after ``shutdown``), -32601 for a method the
+server does not handle, -32602 for params of the wrong shape (what is wrong,
+and where: mmlint.server.shapes), -32002 for a request before
+``initialize``, -32800 for one the client cancelled. Notifications are never
+answered: a malformed one is logged to the client, an unknown one (``$/``
+or not) is dropped, and one before ``initialize`` or after ``shutdown``
+(but ``exit``) is dropped."""
 
 from __future__ import annotations
 
+import asyncio
+import itertools
 import json
-import logging
-from collections.abc import Generator, Mapping
-from dataclasses import dataclass
+import sys
+import traceback
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from cattrs.errors import ClassValidationError
-from cattrs.v import transform_error
-from lsprotocol import types
-from pygls.exceptions import JsonRpcException
-from pygls.protocol import LanguageServerProtocol
-from pygls.protocol.json_rpc import JsonRPCNotification, JsonRPCRequestMessage, JsonRPCResponseMessage
-from pygls.protocol.language_server import lsp_method
-
 from mmlint.core.source import split_lines
-from mmlint.server.text_sync import LspWorkspace
+from mmlint.server.shapes import Check, problems_of
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
+METHOD_NOT_FOUND = -32601
 INVALID_PARAMS = -32602
-INTERNAL_ERROR = -32603  # our request failed: the client's answer to it is malformed
+INTERNAL_ERROR = -32603  # a handler failed, or the client's answer to our request is malformed
 SERVER_NOT_INITIALIZED = -32002
+REQUEST_CANCELLED = -32800
+
+# MessageType, for window/logMessage and window/showMessage.
+MESSAGE_ERROR, MESSAGE_WARNING = 1, 2
+
+# A handler takes the params and returns the result (None for a notification), or a coroutine making it.
+Handler = Callable[[Any], Any]
 
 
-@dataclass(frozen=True)
-class Unreadable:
-    """A message pygls could not structure: the raw object, and what is wrong with it."""
+class ResponseError(Exception):
+    """An error response: raised by a handler to answer with it, and by an
+    awaited request of ours that the client answered with one."""
 
-    data: Mapping[str, Any]
-    code: int
-    reason: str
+    def __init__(self, code: int, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
 
 
 def _valid_id(value: Any) -> bool:
@@ -64,130 +71,206 @@ def envelope_problem(data: Mapping[str, Any]) -> str | None:
         return "it has neither a method nor an id"
     if "result" not in data and "error" not in data:
         return "a response without a result or an error"
+    if "error" in data and not _error_shaped(data["error"]):
+        return 'its "error" is not an object with a code and a message'
     return None
 
 
-class _AnsweredParseErrors(logging.Filter):
-    """Drops pygls' traceback for a body that is not JSON: the client is answered instead."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        error = record.exc_info[1] if record.exc_info else None
-        return not isinstance(error, UNPARSABLE)
+def _error_shaped(error: Any) -> bool:
+    return isinstance(error, dict) and _valid_id(error.get("code")) and isinstance(error.get("message"), str)
 
 
-UNPARSABLE = (json.JSONDecodeError, UnicodeDecodeError)
-_ANSWERED_PARSE_ERRORS = _AnsweredParseErrors()
+class Endpoint:
+    """One connection: ``send`` writes a message's body (framing is the
+    caller's, mmlint.server.framing); ``receive`` takes each body read.
+    Runs on the event loop's thread."""
 
-
-class MmlintProtocol(LanguageServerProtocol):
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, send: Callable[[bytes], None], handlers: Mapping[str, Handler]) -> None:
+        self._send = send
+        self.handlers: dict[str, Handler] = {**handlers, "$/cancelRequest": self._cancel_request}
         self.initialize_seen = False
-        logging.getLogger("pygls.server").addFilter(_ANSWERED_PARSE_ERRORS)  # its reading loop's logger
+        self.shut_down = False  # the client asked for shutdown: only exit is handled now
+        self._requests: dict[Any, asyncio.Future[Any]] = {}  # the client's requests being handled, by id
+        self._pending: dict[Any, tuple[asyncio.Future[Any], Check | None]] = {}  # ours, awaiting an answer
+        self._notifications: set[asyncio.Future[Any]] = set()  # notification handlers still running
+        self._ids = itertools.count(1)
 
-    # -- documents with the protocol's lines -----------------------------------------------
+    # -- sending ---------------------------------------------------------------------------
 
-    @lsp_method(types.INITIALIZE)
-    def lsp_initialize(self, params: types.InitializeParams) -> Generator[Any, Any, types.InitializeResult]:
-        # pygls makes its workspace first thing, before its first step (the
-        # server's own initialize handler): ours takes its place there.
-        steps = super().lsp_initialize(params)
-        replaced = False
-        sent: Any = None
+    def send(self, message: dict[str, Any]) -> None:
+        # ASCII JSON: a lone surrogate in a text (an undecodable file's) is escaped, never unencodable.
+        self._send(json.dumps({"jsonrpc": "2.0", **message}, separators=(",", ":")).encode("ascii"))
+
+    def notify(self, method: str, params: Any) -> None:
+        self.send({"method": method, "params": params})
+
+    def log(self, kind: int, message: str) -> None:
+        self.notify("window/logMessage", {"type": kind, "message": message})
+
+    def send_error(self, request_id: Any, code: int, message: str) -> None:
+        self.send({"id": request_id, "error": {"code": code, "message": message}})
+
+    async def request(self, method: str, params: Any, result: Check | None = None) -> Any:
+        """A request of ours to the client; its result (checked by ``result``),
+        or ResponseError with the client's error or what is malformed in its answer."""
+        request_id = next(self._ids)
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._pending[request_id] = (future, result)
+        self.send({"id": request_id, "method": method, "params": params})
         try:
-            while True:
-                step = steps.send(sent)
-                if not replaced:
-                    self._use_lsp_workspace()
-                    replaced = True
-                sent = yield step
-        except StopIteration as stop:
-            if not replaced:
-                self._use_lsp_workspace()
-            result: types.InitializeResult = stop.value
-            return result
+            return await future
+        finally:
+            self._pending.pop(request_id, None)
 
-    def _use_lsp_workspace(self) -> None:
-        self._workspace = LspWorkspace.like(self.workspace, self._server._text_document_sync_kind)
+    # -- receiving -------------------------------------------------------------------------
 
-    # -- messages that cannot be handled ---------------------------------------------------
+    def receive(self, body: bytes) -> None:
+        try:
+            data = json.loads(body.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as error:  # its id cannot be known
+            self.send_error(None, PARSE_ERROR, f"parse error: {_first_line(error)}")
+            return
+        self.handle(data)
 
-    def structure_message(self, data: dict[str, Any]) -> Any:
-        if "jsonrpc" not in data:
-            return data  # an object inside a message; a message without it is answered by handle_message
+    def handle(self, data: Any) -> None:
+        if not isinstance(data, dict):  # valid JSON, but no message: a list (a batch), a number, a string
+            self.send_error(None, INVALID_REQUEST, "invalid request: not a JSON-RPC 2.0 message")
+            return
         problem = envelope_problem(data)
         if problem is not None:
-            return Unreadable(data, INVALID_REQUEST, problem)
-        # pygls' own structuring, without its traceback on stderr: the client is told instead.
-        method = data.get("method")
-        if method is not None:
-            kind = self.get_message_type(method)
-            if kind is None:  # a method pygls does not know (answered "method not found"): params may be left out
-                kind = JsonRPCRequestMessage if "id" in data else JsonRPCNotification
-                data = {"params": None, **data}
-        elif "error" in data:
-            kind = types.ResponseErrorMessage
+            self._unreadable(data, INVALID_REQUEST, problem)
+        elif "method" not in data:
+            self._response(data)
+        elif "id" in data:
+            self._request(data["id"], data["method"], data.get("params"))
         else:
-            kind = self._result_types.pop(data["id"], None) or JsonRPCResponseMessage
-        try:
-            return self._converter.structure(data, kind)
-        except ClassValidationError as error:
-            return Unreadable(data, INVALID_PARAMS, "; ".join(transform_error(error)))
-        except Exception as error:  # a value cattrs cannot take: told, not raised
-            return Unreadable(data, INVALID_PARAMS, _first_line(error))
+            self._notification(data["method"], data.get("params"))
 
-    def handle_message(self, message: Any) -> None:
-        if isinstance(message, Unreadable):
-            self._answer_unreadable(message)
+    def _request(self, request_id: Any, method: str, params: Any) -> None:
+        if self.shut_down:
+            self.send_error(request_id, INVALID_REQUEST, "server is shutting down")
             return
-        if not hasattr(message, "jsonrpc"):  # valid JSON, but no message: a list, a number, no "jsonrpc"
-            data = message if isinstance(message, Mapping) else {}
-            self._answer_unreadable(Unreadable(data, INVALID_REQUEST, "not a JSON-RPC 2.0 message"))
-            return
-        method = getattr(message, "method", None)
-        request_id = getattr(message, "id", None) if method is not None else None
-        if method == types.INITIALIZE:
+        if method == "initialize":
             self.initialize_seen = True
-        elif method != types.EXIT and method is not None:
-            if self._shutdown:
-                self._refuse(request_id, INVALID_REQUEST, "server is shutting down")
-                return
-            if not self.initialize_seen:
-                self._refuse(request_id, SERVER_NOT_INITIALIZED, "server not initialized: initialize comes first")
-                return
-        super().handle_message(message)
+        elif not self.initialize_seen:
+            self.send_error(request_id, SERVER_NOT_INITIALIZED, "server not initialized: initialize comes first")
+            return
+        handler = self.handlers.get(method)
+        if handler is None:
+            self.send_error(request_id, METHOD_NOT_FOUND, f"method not found: {method}")
+            return
+        problems = problems_of(method, params)
+        if problems:
+            self._unreadable({"id": request_id, "method": method}, INVALID_PARAMS, "; ".join(problems))
+            return
+        if method == "shutdown":
+            self.shut_down = True
+            for task in self._requests.values():  # nothing asked before it is answered now but cancelled
+                task.cancel()
+        try:
+            result = handler(params)
+        except Exception as error:
+            self._answer_failure(request_id, method, error)
+            return
+        if not asyncio.iscoroutine(result):
+            self.send({"id": request_id, "result": result})
+            return
+        task = asyncio.ensure_future(result)
+        self._requests[request_id] = task
+        task.add_done_callback(lambda done: self._answer(request_id, method, done))
 
-    def answer_unparsable(self, error: Exception) -> None:
-        """A body that is not JSON (or not UTF-8): its id cannot be known."""
-        self.send_error(None, PARSE_ERROR, f"parse error: {_first_line(error)}")
+    def _answer(self, request_id: Any, method: str, done: asyncio.Future[Any]) -> None:
+        if self._requests.get(request_id) is done:
+            del self._requests[request_id]
+        if done.cancelled():
+            self.send_error(request_id, REQUEST_CANCELLED, "request cancelled")
+            return
+        error = done.exception()
+        if error is not None:
+            self._answer_failure(request_id, method, error)
+        else:
+            self.send({"id": request_id, "result": done.result()})
 
-    def send_error(self, request_id: str | int | None, code: int, message: str) -> None:
-        # By hand: lsprotocol's error message leaves out an id that is None, and JSON-RPC wants it null.
-        self._send_data({"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}})
+    def _answer_failure(self, request_id: Any, method: str, error: BaseException) -> None:
+        if isinstance(error, ResponseError):
+            self.send_error(request_id, error.code, error.message)
+            return
+        # A bug of ours: the client is told, the traceback goes to stderr (the client's server log).
+        _print_traceback(method, error)
+        self.send_error(request_id, INTERNAL_ERROR, f"{method} failed: {type(error).__name__}: {error}")
 
-    def _refuse(self, request_id: Any, code: int, message: str) -> None:
-        """An error for a request; a notification is dropped."""
-        if request_id is not None:
-            self.send_error(request_id, code, message)
+    def _notification(self, method: str, params: Any) -> None:
+        if method != "exit" and (self.shut_down or not self.initialize_seen):
+            return
+        handler = self.handlers.get(method)
+        if handler is None:
+            return  # a notification the server does not handle: dropped, as the protocol allows
+        problems = problems_of(method, params)
+        if problems:
+            self._unreadable({"method": method}, INVALID_PARAMS, "; ".join(problems))
+            return
+        try:
+            result = handler(params)
+        except Exception as error:
+            self._notification_failed(method, error)
+            return
+        if asyncio.iscoroutine(result):
+            task = asyncio.ensure_future(result)
+            self._notifications.add(task)  # kept until done: the loop holds tasks only weakly
+            task.add_done_callback(lambda done: self._notification_done(method, done))
 
-    def _answer_unreadable(self, message: Unreadable) -> None:
-        data, reason = message.data, message.reason
+    def _notification_done(self, method: str, done: asyncio.Future[Any]) -> None:
+        self._notifications.discard(done)
+        error = None if done.cancelled() else done.exception()
+        if error is not None:
+            self._notification_failed(method, error)
+
+    def _notification_failed(self, method: str, error: BaseException) -> None:
+        _print_traceback(method, error)
+        self.log(MESSAGE_ERROR, f"mmlint: {method} failed: {type(error).__name__}: {error}")
+
+    def _cancel_request(self, params: dict[str, Any]) -> None:
+        """$/cancelRequest: a request still being handled is answered -32800."""
+        task = self._requests.get(params["id"])
+        if task is not None:
+            task.cancel()
+
+    def _response(self, data: dict[str, Any]) -> None:
+        pending = self._pending.get(data["id"])
+        if pending is None:
+            return  # an answer to nothing we wait for (a request given up on)
+        future, check = pending
+        if future.done():
+            return
+        if "error" in data:
+            future.set_exception(ResponseError(data["error"]["code"], data["error"]["message"]))
+            return
+        problems = check(data["result"], "$.result") if check is not None else []
+        if problems:
+            self._unreadable(data, INVALID_PARAMS, "; ".join(problems))
+        else:
+            future.set_result(data["result"])
+
+    def _unreadable(self, data: Mapping[str, Any], code: int, reason: str) -> None:
         method, request_id = data.get("method"), data.get("id")
         if "method" not in data and _valid_id(request_id):
             # The client's answer to one of our requests: never answered, but that request fails.
-            future = self._request_futures.pop(data["id"], None)
-            if future is not None and not future.done():
-                future.set_exception(JsonRpcException(code=INTERNAL_ERROR, message=f"malformed response: {reason}"))
-            self._log(f"mmlint: ignored a malformed response: {reason}")
-        elif "method" in data and "id" not in data and message.code == INVALID_PARAMS:
-            self._log(f"mmlint: ignored a malformed {method} notification: {reason}")  # never answered
+            pending = self._pending.get(request_id)
+            if pending is not None and not pending[0].done():
+                pending[0].set_exception(ResponseError(INTERNAL_ERROR, f"malformed response: {reason}"))
+            self.log(MESSAGE_ERROR, f"mmlint: ignored a malformed response: {reason}")
+        elif "method" in data and "id" not in data and code == INVALID_PARAMS:
+            self.log(MESSAGE_ERROR, f"mmlint: ignored a malformed {method} notification: {reason}")
         else:
             known_id = request_id if "method" in data and _valid_id(request_id) else None
-            what = "params" if message.code == INVALID_PARAMS else "request"
-            self.send_error(known_id, message.code, f"invalid {what}: {reason}")
+            what = "params" if code == INVALID_PARAMS else "request"
+            self.send_error(known_id, code, f"invalid {what}: {reason}")
 
-    def _log(self, message: str) -> None:
-        self.notify(types.WINDOW_LOG_MESSAGE, types.LogMessageParams(types.MessageType.Error, message))
+
+def _print_traceback(method: str, error: BaseException) -> None:
+    """A bug of ours, for the client's server log (stderr)."""
+    text = "".join(traceback.format_exception(type(error), error, error.__traceback__))
+    print(f"mmlint: {method} failed:\n{text}", file=sys.stderr, end="")
 
 
 def _first_line(error: BaseException) -> str:
