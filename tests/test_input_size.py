@@ -244,6 +244,11 @@ def test_the_collector_finds_a_coroutine_calls_judgement_past_wide_characters(tm
         ("_model_name", "a name"),
         ("req.output_path", "a file path"),
         ("hostname", "a host name"),
+        ("token", "a token"),
+        ("request.refresh_token", "a token"),
+        ("api_key", "an API key"),
+        ("self.openai_api_key", "an API key"),
+        ("prompt_tokens", ""),
         ("input_ids", ""),
         ("url", ""),
         ("key", ""),
@@ -271,7 +276,13 @@ def test_a_bounded_digest_neither_reports_nor_weighs() -> None:
     assert by_name["scoped"] is not None and by_name["scoped"].kind != "heavy"
     assert by_name["noted"] is not None and by_name["noted"].kind == "heavy"
     lines = {d.span.line for d in report.diagnostics if d.path == "fpkg/digests.py"}
-    assert lines == {14, 23, 38, 45, 61, 93, 107, 114}
+    assert lines == {14, 23, 38, 45, 61, 93, 107, 114, 137, 141, 145, 165, 174}
+    # A digest as short as its def's arguments, directly or through a method
+    # passing its parameter on: cheap where the arguments are a token or a key.
+    for light in ("revoke", "authorize", "authorize_stripped"):
+        assert by_name[light] is not None and by_name[light].kind != "heavy", light
+    for heavy in ("checksum", "padded", "audited", "keyed_prompt", "named"):
+        assert by_name[heavy] is not None and by_name[heavy].kind == "heavy", heavy
 
 
 def test_a_length_test_or_a_validator_bounds_a_digest_input(tmp_path: Path) -> None:
@@ -286,26 +297,26 @@ def test_a_length_test_or_a_validator_bounds_a_digest_input(tmp_path: Path) -> N
         "def scope(salt):\n"
         "    scoped = checked(salt)\n"
         "    return hashlib.sha256(scoped.encode())\n"
-        "def exits(token):\n"
-        "    if len(token) > 4096:\n"
-        "        raise ValueError(token)\n"
-        "    return hashlib.sha256(token.encode())\n"
-        "def inside(token):\n"
-        "    if len(token) <= 64:\n"
-        "        return hashlib.sha256(token.encode())\n"
-        "def huge(token):\n"
-        "    if len(token) > 10_000_000:\n"
-        "        raise ValueError(token)\n"
-        "    return hashlib.sha256(token.encode())\n"
-        "def named_bound(token):\n"
-        "    if len(token) > MAX_TOKEN:\n"
-        "        raise ValueError(token)\n"
-        "    return hashlib.sha256(token.encode())\n"
+        "def exits(payload):\n"
+        "    if len(payload) > 4096:\n"
+        "        raise ValueError(payload)\n"
+        "    return hashlib.sha256(payload.encode())\n"
+        "def inside(payload):\n"
+        "    if len(payload) <= 64:\n"
+        "        return hashlib.sha256(payload.encode())\n"
+        "def huge(payload):\n"
+        "    if len(payload) > 10_000_000:\n"
+        "        raise ValueError(payload)\n"
+        "    return hashlib.sha256(payload.encode())\n"
+        "def named_bound(payload):\n"
+        "    if len(payload) > MAX_TOKEN:\n"
+        "        raise ValueError(payload)\n"
+        "    return hashlib.sha256(payload.encode())\n"
     )
     judged = _judged(source, tmp_path)
     assert judged[10] == (True, "`checked(...)` returns its argument only when it is at most 256 long")
-    assert judged[14] == (True, "`token` is tested to be at most 4096 long")
-    assert judged[17] == (True, "`token` is tested to be at most 64 long")
+    assert judged[14] == (True, "`payload` is tested to be at most 4096 long")
+    assert judged[17] == (True, "`payload` is tested to be at most 64 long")
     assert judged[21] == (False, "")  # too large a bound to be short
     assert judged[25] == (False, "")  # a constant's value is not read
 
