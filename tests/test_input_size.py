@@ -279,7 +279,7 @@ def test_a_bounded_digest_neither_reports_nor_weighs() -> None:
     assert lines == {14, 23, 38, 45, 61, 93, 107, 114, 137, 141, 145, 165, 174}
     # A digest as short as its def's arguments, directly or through a method
     # passing its parameter on: cheap where the arguments are a token or a key.
-    for light in ("revoke", "authorize", "authorize_stripped"):
+    for light in ("revoke", "authorize", "authorize_stripped", "warm_up"):
         assert by_name[light] is not None and by_name[light].kind != "heavy", light
     for heavy in ("checksum", "padded", "audited", "keyed_prompt", "named"):
         assert by_name[heavy] is not None and by_name[heavy].kind == "heavy", heavy
@@ -418,3 +418,56 @@ def test_a_read_of_a_size_the_source_fixes_is_evidence(tmp_path: Path) -> None:
     facts = _facts(source, tmp_path)
     judged = {sync.name: call.bounded_input for sync in facts.sync_defs for call in sync.calls if "read" in call.dotted}
     assert judged == {"sniff": True, "magic": True, "sized": False, "whole": False, "huge": False}
+
+
+def _by_arguments(source: str, tmp_path: Path) -> dict[tuple[str, str], tuple[str, bool]]:
+    """(short_arguments, by_arguments) of each call, by (its def's qualname,
+    the callee as written); an async def's calls have no by_arguments."""
+    facts = _facts(source, tmp_path)
+    found = {
+        (sync.qualname, call.callee.describe()): (call.short_arguments, call.by_arguments)
+        for sync in facts.sync_defs
+        for call in sync.calls
+    }
+    for info in facts.async_defs:
+        found.update({(info.qualname, fact.callee.describe()): (fact.short_arguments, False) for fact in info.calls})
+    return found
+
+
+def test_a_digest_of_a_parameter_is_as_short_as_the_callers_argument(tmp_path: Path) -> None:
+    source = (
+        "import hashlib\n"
+        "def hex_digest(data):\n"
+        "    return hashlib.sha256(data.encode('utf-8')).hexdigest()\n"
+        "def salted(data, salt):\n"
+        "    return hashlib.sha256(f'{salt}:{data}'.encode())\n"
+        "def padded(data):\n"
+        "    data = data * 2\n"
+        "    return hashlib.sha512(data)\n"
+        "def of_self(self):\n"
+        "    return hashlib.md5(self.body)\n"
+        "class Keys:\n"
+        "    def check(self, key):\n"
+        "        return hex_digest(key.strip())\n"
+        "    def check_named(self, key):\n"
+        "        return hex_digest(data=key)\n"
+        "    def check_both(self, key, request):\n"
+        "        return hex_digest(key, request.body)\n"
+        "async def route(request, keys):\n"
+        "    keys.check(request.refresh_token)\n"
+        "    keys.check_named(request.api_key.lower())\n"
+        "    keys.check_both(request.request_id, request.user_name)\n"
+        "    keys.check_prompt(request.prompt_tokens)\n"
+    )
+    judged = _by_arguments(source, tmp_path)
+    assert judged["hex_digest", "hashlib.sha256"] == ("", True)
+    assert judged["salted", "hashlib.sha256"] == ("", True)  # an f-string of two parameters
+    assert judged["padded", "hashlib.sha512"] == ("", False)  # `data` is assigned in the body
+    assert judged["of_self", "hashlib.md5"] == ("", False)  # an attribute of `self`, no parameter
+    assert judged["Keys.check", "hex_digest"] == ("", True)  # passes its parameter on
+    assert judged["Keys.check_named", "hex_digest"] == ("", False)  # a keyword argument: judged nowhere
+    assert judged["Keys.check_both", "hex_digest"] == ("", False)  # `request.body` too
+    assert judged["route", "keys.check"] == ("`request.refresh_token` is a token, short by its meaning", False)
+    assert judged["route", "keys.check_named"] == ("`request.api_key` is an API key, short by its meaning", False)
+    assert judged["route", "keys.check_both"] == ("`request.request_id` is an identifier, short by its meaning", False)
+    assert judged["route", "keys.check_prompt"] == ("", False)  # `prompt_tokens`: token ids, no token

@@ -433,9 +433,12 @@ class Unresolved(str):
 
 def _passes_long_arguments(fact: CallFact | CallRef) -> bool:
     """A call through which a def costly as its arguments are is costly:
-    its arguments are not short by their names (``short_arguments``), nor its
-    own def's parameters (``by_arguments``: that def is costly so itself)."""
-    return not fact.short_arguments and not (isinstance(fact, CallRef) and fact.by_arguments)
+    its arguments are not of a size the source fixes (``bounded_input``), nor
+    short by their names (``short_arguments``), nor its own def's parameters
+    (``by_arguments``: that def is costly so itself)."""
+    if fact.bounded_input or fact.short_arguments:
+        return False
+    return not (isinstance(fact, CallRef) and fact.by_arguments)
 
 
 def _cost_of_chain(chain: BlockingChain) -> Cost:
@@ -607,23 +610,24 @@ class WeightAnalysis:
     def _argument_fixed_point(self) -> dict[SyncKey, BlockingChain]:
         """Each def with a call whose input is built from its parameters
         (CallRef.by_arguments) of a digest, or of a def found so itself:
-        the chain to that digest. A few calls per package: plain passes."""
-        given = [
-            (key, fact, call) for key, calls in self._sync_calls.items() for fact, call in calls if fact.by_arguments
-        ]
+        the chain to that digest. Plain passes over the calls passing
+        parameters on, until none adds a def."""
         chains: dict[SyncKey, BlockingChain] = {}
-        changed = bool(given)
-        while changed:
-            changed = False
-            for key, fact, call in given:
-                if key in chains:
+        passing_on: list[tuple[SyncKey, SyncCall]] = []
+        for key, calls in self._sync_calls.items():
+            for fact, call in calls:
+                if not fact.by_arguments:
                     continue
                 pattern = self._sized_by_arguments(fact, call)
                 if pattern is not None:
-                    chains[key] = BlockingChain((self._step(key),), fact.dotted, pattern)
-                    changed = True
-                    continue
-                reached = next((chains[t] for t in call.targets if t in chains), None)
+                    chains.setdefault(key, BlockingChain((self._step(key),), fact.dotted, pattern))
+                elif call.targets:
+                    passing_on.append((key, call))
+        changed = bool(chains)
+        while changed:
+            changed = False
+            for key, call in passing_on:
+                reached = None if key in chains else next((chains[t] for t in call.targets if t in chains), None)
                 if reached is not None:
                     chains[key] = BlockingChain((self._step(key), *reached.steps), reached.call, reached.pattern)
                     changed = True
