@@ -471,3 +471,31 @@ def test_a_digest_of_a_parameter_is_as_short_as_the_callers_argument(tmp_path: P
     assert judged["route", "keys.check_named"] == ("`request.api_key` is an API key, short by its meaning", False)
     assert judged["route", "keys.check_both"] == ("`request.request_id` is an identifier, short by its meaning", False)
     assert judged["route", "keys.check_prompt"] == ("", False)  # `prompt_tokens`: token ids, no token
+
+
+def test_a_helpers_own_chain_comes_before_its_arguments_one(tmp_path: Path) -> None:
+    """`encode_state` base64-encodes a compression of its parameter: the
+    compression is as costly as its callers' arguments, the base64 of its
+    value costs here. `output_items`, reached before `pack` (which passes
+    `text` on), reaches the base64 whichever def the passes visit first: the
+    chains of calls are found before those through arguments."""
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    (package / "m.py").write_text(
+        "import base64\n"
+        "import zlib\n"
+        "def output_items(request, text):\n"
+        "    return [pack(request, text, status='done')]\n"
+        "def pack(request, text, *, status):\n"
+        "    return encode_state(text)\n"
+        "def encode_state(text):\n"
+        "    return base64.urlsafe_b64encode(zlib.compress(text.encode('utf-8')))\n"
+        "async def respond(request):\n"
+        "    return output_items(request, request.text)\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "mmlint.toml").write_text("", encoding="utf-8")
+    report = check([package], cwd=tmp_path, config=tmp_path / "mmlint.toml", select=["MM005"])
+    (found,) = report.diagnostics
+    assert found.chain[-1] == "`base64.urlsafe_b64encode`", found.chain
