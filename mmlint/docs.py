@@ -199,7 +199,7 @@ def render_readme_knowledge_sets() -> str:
             " Cheap when given only a literal, a constant or a constant-bounded slice." if entry.sized_by_input else ""
         )
         if entry.light_when_short:
-            sized += " Also when given an identifier, a name, a path or a tested http(s) URL."
+            sized += " Also when given an identifier, a name, a path, a token or a tested http(s) URL."
         if entry.light_by_evidence:
             sized += f" {entry.light_by_evidence}"
         rows.append(f"| `{entry.name}` | {'on' if entry.default else 'opt-in'} | {entry.doc}{sized} | {shown} |")

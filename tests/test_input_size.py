@@ -244,6 +244,11 @@ def test_the_collector_finds_a_coroutine_calls_judgement_past_wide_characters(tm
         ("_model_name", "a name"),
         ("req.output_path", "a file path"),
         ("hostname", "a host name"),
+        ("token", "a token"),
+        ("request.refresh_token", "a token"),
+        ("api_key", "an API key"),
+        ("self.openai_api_key", "an API key"),
+        ("prompt_tokens", ""),
         ("input_ids", ""),
         ("url", ""),
         ("key", ""),
@@ -271,7 +276,13 @@ def test_a_bounded_digest_neither_reports_nor_weighs() -> None:
     assert by_name["scoped"] is not None and by_name["scoped"].kind != "heavy"
     assert by_name["noted"] is not None and by_name["noted"].kind == "heavy"
     lines = {d.span.line for d in report.diagnostics if d.path == "fpkg/digests.py"}
-    assert lines == {14, 23, 38, 45, 61, 93, 107, 114}
+    assert lines == {14, 23, 38, 45, 61, 93, 107, 114, 137, 141, 145, 165, 174}
+    # A digest as short as its def's arguments, directly or through a method
+    # passing its parameter on: cheap where the arguments are a token or a key.
+    for light in ("revoke", "authorize", "authorize_stripped", "warm_up"):
+        assert by_name[light] is not None and by_name[light].kind != "heavy", light
+    for heavy in ("checksum", "padded", "audited", "keyed_prompt", "named"):
+        assert by_name[heavy] is not None and by_name[heavy].kind == "heavy", heavy
 
 
 def test_a_length_test_or_a_validator_bounds_a_digest_input(tmp_path: Path) -> None:
@@ -286,26 +297,26 @@ def test_a_length_test_or_a_validator_bounds_a_digest_input(tmp_path: Path) -> N
         "def scope(salt):\n"
         "    scoped = checked(salt)\n"
         "    return hashlib.sha256(scoped.encode())\n"
-        "def exits(token):\n"
-        "    if len(token) > 4096:\n"
-        "        raise ValueError(token)\n"
-        "    return hashlib.sha256(token.encode())\n"
-        "def inside(token):\n"
-        "    if len(token) <= 64:\n"
-        "        return hashlib.sha256(token.encode())\n"
-        "def huge(token):\n"
-        "    if len(token) > 10_000_000:\n"
-        "        raise ValueError(token)\n"
-        "    return hashlib.sha256(token.encode())\n"
-        "def named_bound(token):\n"
-        "    if len(token) > MAX_TOKEN:\n"
-        "        raise ValueError(token)\n"
-        "    return hashlib.sha256(token.encode())\n"
+        "def exits(payload):\n"
+        "    if len(payload) > 4096:\n"
+        "        raise ValueError(payload)\n"
+        "    return hashlib.sha256(payload.encode())\n"
+        "def inside(payload):\n"
+        "    if len(payload) <= 64:\n"
+        "        return hashlib.sha256(payload.encode())\n"
+        "def huge(payload):\n"
+        "    if len(payload) > 10_000_000:\n"
+        "        raise ValueError(payload)\n"
+        "    return hashlib.sha256(payload.encode())\n"
+        "def named_bound(payload):\n"
+        "    if len(payload) > MAX_TOKEN:\n"
+        "        raise ValueError(payload)\n"
+        "    return hashlib.sha256(payload.encode())\n"
     )
     judged = _judged(source, tmp_path)
     assert judged[10] == (True, "`checked(...)` returns its argument only when it is at most 256 long")
-    assert judged[14] == (True, "`token` is tested to be at most 4096 long")
-    assert judged[17] == (True, "`token` is tested to be at most 64 long")
+    assert judged[14] == (True, "`payload` is tested to be at most 4096 long")
+    assert judged[17] == (True, "`payload` is tested to be at most 64 long")
     assert judged[21] == (False, "")  # too large a bound to be short
     assert judged[25] == (False, "")  # a constant's value is not read
 
@@ -407,3 +418,84 @@ def test_a_read_of_a_size_the_source_fixes_is_evidence(tmp_path: Path) -> None:
     facts = _facts(source, tmp_path)
     judged = {sync.name: call.bounded_input for sync in facts.sync_defs for call in sync.calls if "read" in call.dotted}
     assert judged == {"sniff": True, "magic": True, "sized": False, "whole": False, "huge": False}
+
+
+def _by_arguments(source: str, tmp_path: Path) -> dict[tuple[str, str], tuple[str, bool]]:
+    """(short_arguments, by_arguments) of each call, by (its def's qualname,
+    the callee as written); an async def's calls have no by_arguments."""
+    facts = _facts(source, tmp_path)
+    found = {
+        (sync.qualname, call.callee.describe()): (call.short_arguments, call.by_arguments)
+        for sync in facts.sync_defs
+        for call in sync.calls
+    }
+    for info in facts.async_defs:
+        found.update({(info.qualname, fact.callee.describe()): (fact.short_arguments, False) for fact in info.calls})
+    return found
+
+
+def test_a_digest_of_a_parameter_is_as_short_as_the_callers_argument(tmp_path: Path) -> None:
+    source = (
+        "import hashlib\n"
+        "def hex_digest(data):\n"
+        "    return hashlib.sha256(data.encode('utf-8')).hexdigest()\n"
+        "def salted(data, salt):\n"
+        "    return hashlib.sha256(f'{salt}:{data}'.encode())\n"
+        "def padded(data):\n"
+        "    data = data * 2\n"
+        "    return hashlib.sha512(data)\n"
+        "def of_self(self):\n"
+        "    return hashlib.md5(self.body)\n"
+        "class Keys:\n"
+        "    def check(self, key):\n"
+        "        return hex_digest(key.strip())\n"
+        "    def check_named(self, key):\n"
+        "        return hex_digest(data=key)\n"
+        "    def check_both(self, key, request):\n"
+        "        return hex_digest(key, request.body)\n"
+        "async def route(request, keys):\n"
+        "    keys.check(request.refresh_token)\n"
+        "    keys.check_named(request.api_key.lower())\n"
+        "    keys.check_both(request.request_id, request.user_name)\n"
+        "    keys.check_prompt(request.prompt_tokens)\n"
+    )
+    judged = _by_arguments(source, tmp_path)
+    assert judged["hex_digest", "hashlib.sha256"] == ("", True)
+    assert judged["salted", "hashlib.sha256"] == ("", True)  # an f-string of two parameters
+    assert judged["padded", "hashlib.sha512"] == ("", False)  # `data` is assigned in the body
+    assert judged["of_self", "hashlib.md5"] == ("", False)  # an attribute of `self`, no parameter
+    assert judged["Keys.check", "hex_digest"] == ("", True)  # passes its parameter on
+    assert judged["Keys.check_named", "hex_digest"] == ("", False)  # a keyword argument: judged nowhere
+    assert judged["Keys.check_both", "hex_digest"] == ("", False)  # `request.body` too
+    assert judged["route", "keys.check"] == ("`request.refresh_token` is a token, short by its meaning", False)
+    assert judged["route", "keys.check_named"] == ("`request.api_key` is an API key, short by its meaning", False)
+    assert judged["route", "keys.check_both"] == ("`request.request_id` is an identifier, short by its meaning", False)
+    assert judged["route", "keys.check_prompt"] == ("", False)  # `prompt_tokens`: token ids, no token
+
+
+def test_a_helpers_own_chain_comes_before_its_arguments_one(tmp_path: Path) -> None:
+    """`encode_state` base64-encodes a compression of its parameter: the
+    compression is as costly as its callers' arguments, the base64 of its
+    value costs here. `output_items`, reached before `pack` (which passes
+    `text` on), reaches the base64 whichever def the passes visit first: the
+    chains of calls are found before those through arguments."""
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    (package / "m.py").write_text(
+        "import base64\n"
+        "import zlib\n"
+        "def output_items(request, text):\n"
+        "    return [pack(request, text, status='done')]\n"
+        "def pack(request, text, *, status):\n"
+        "    return encode_state(text)\n"
+        "def encode_state(text):\n"
+        "    return base64.urlsafe_b64encode(zlib.compress(text.encode('utf-8')))\n"
+        "async def respond(request):\n"
+        "    return output_items(request, request.text)\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "mmlint.toml").write_text("", encoding="utf-8")
+    report = check([package], cwd=tmp_path, config=tmp_path / "mmlint.toml", select=["MM005"])
+    (found,) = report.diagnostics
+    assert found.chain[-1] == "`base64.urlsafe_b64encode`", found.chain

@@ -19,7 +19,13 @@ One classification, read by MM003, MM004, MM005 and `audit`:
 - a scanned sync def *blocks* when it reaches a known blocking call through
   scanned sync calls. Offloading stops a chain by construction: the function
   handed to ``to_thread`` / ``run_in_executor`` / ``submit`` is an argument, not
-  a call, and a lambda's body is not its enclosing function's.
+  a call, and a lambda's body is not its enclosing function's;
+- a scanned sync def whose only known cost is a digest (or base64...) of
+  an input built from its parameters (``def sha256_hex(data)``), directly or
+  by passing them on to such a def (CallRef.by_arguments), costs what each
+  call's arguments make it cost: nothing where they are short by their
+  names (a token, an id: CallFact.short_arguments), a whole payload's digest
+  anywhere else (``argument_chains``).
 
 Both are least fixed points over the defs reachable from async defs, as the
 suspension verdicts are: a cycle with nothing heavy in it is light.
@@ -40,7 +46,14 @@ from mmlint.analysis.contexts import MAIN, ONCE_CONTEXTS, OVERRIDE, Contexts
 from mmlint.analysis.passes import passes_until_stable
 from mmlint.analysis.resolve import DefKey, SyncCall, SyncKey
 from mmlint.core.diagnostics import Span
-from mmlint.core.knowledge import SIZED_BY_INPUT, UNKNOWN_ORIGIN, costs_here, is_type_pattern, reason_of
+from mmlint.core.knowledge import (
+    LIGHT_WHEN_SHORT,
+    SIZED_BY_INPUT,
+    UNKNOWN_ORIGIN,
+    costs_here,
+    is_type_pattern,
+    reason_of,
+)
 from mmlint.facts.model import UNKNOWN, AsyncDef, CalleeRef, CallFact, CallRef, FileFacts, Parameter, SyncDef
 from mmlint.facts.ray_entry import replica_loop_methods
 
@@ -433,6 +446,27 @@ class Unresolved(str):
         return made
 
 
+def _passes_long_arguments(fact: CallFact | CallRef) -> bool:
+    """A call through which a def costly as its arguments are is costly:
+    its arguments are not of a size the source fixes (``bounded_input``), nor
+    short by their names (``short_arguments``), nor its own def's parameters
+    (``by_arguments``: that def is costly so itself)."""
+    if fact.bounded_input or fact.short_arguments:
+        return False
+    return not (isinstance(fact, CallRef) and fact.by_arguments)
+
+
+def _cost_of_chain(chain: BlockingChain) -> Cost:
+    """A def's Cost (as _call_cost gives it) from its blocking chain: the
+    known call's reason, the way there from the def's first callee on."""
+    shown = shown_callee(chain.call)
+    return Cost(
+        KNOWN_CALL,
+        f"`{shown}(...)` {reason_of(chain.pattern)}",
+        (*(step.describe() for step in chain.steps[1:]), f"`{shown}`"),
+    )
+
+
 def _why_unknown(call: SyncCall) -> str:
     if call.why:
         return call.why
@@ -468,9 +502,22 @@ class WeightAnalysis:
         )
         self._reach_sync()
         self._callers_of = self._callers()
-        self.chains: dict[SyncKey, BlockingChain] = self._blocking_fixed_point()
+        # The defs costly only as their arguments are (CallRef.by_arguments):
+        # through a call whose arguments are not short, the digest they reach.
+        self.argument_chains: dict[SyncKey, BlockingChain] = self._argument_fixed_point()
+        self.argument_heavy: dict[SyncKey, Cost] = {
+            key: _cost_of_chain(chain) for key, chain in self.argument_chains.items()
+        }
+        # Twice: the chains of calls, then those through a def costly as its
+        # arguments are (argument_chains) where nothing else blocks; in one
+        # fixed point, which a caller sees first would depend on the order.
+        self.chains: dict[SyncKey, BlockingChain] = self._blocking_fixed_point({}, through_arguments=False)
+        if self.argument_chains:
+            self.chains = self._blocking_fixed_point(self.chains, through_arguments=True)
         self.sync_unknown: dict[SyncKey, str] = {}
-        self.sync_heavy: dict[SyncKey, Cost] = self._sync_weight_fixed_point()
+        self.sync_heavy: dict[SyncKey, Cost] = self._sync_weight_fixed_point({}, through_arguments=False)
+        if self.argument_heavy:
+            self.sync_heavy = self._sync_weight_fixed_point(self.sync_heavy, through_arguments=True)
         self.weights: dict[DefKey, Weight] = self._async_weight_fixed_point()
 
     def matching(self, dotted: str, bounded_input: bool = False, arity: int = 1) -> str | None:
@@ -580,8 +627,62 @@ class WeightAnalysis:
                 callers.setdefault(target, []).append(key)
         return callers
 
-    def _blocking_fixed_point(self) -> dict[SyncKey, BlockingChain]:
+    def _argument_fixed_point(self) -> dict[SyncKey, BlockingChain]:
+        """Each def with a call whose input is built from its parameters
+        (CallRef.by_arguments) of a digest, or of a def found so itself:
+        the chain to that digest. Plain passes over the calls passing
+        parameters on, until none adds a def."""
         chains: dict[SyncKey, BlockingChain] = {}
+        passing_on: list[tuple[SyncKey, SyncCall]] = []
+        for key, calls in self._sync_calls.items():
+            for fact, call in calls:
+                if not fact.by_arguments:
+                    continue
+                pattern = self._sized_by_arguments(fact, call)
+                if pattern is not None:
+                    chains.setdefault(key, BlockingChain((self._step(key),), fact.dotted, pattern))
+                elif call.targets:
+                    passing_on.append((key, call))
+        changed = bool(chains)
+        while changed:
+            changed = False
+            for key, call in passing_on:
+                reached = None if key in chains else next((chains[t] for t in call.targets if t in chains), None)
+                if reached is not None:
+                    chains[key] = BlockingChain((self._step(key), *reached.steps), reached.call, reached.pattern)
+                    changed = True
+        return chains
+
+    def _sized_by_arguments(self, fact: CallFact | CallRef, call: SyncCall) -> str | None:
+        """The light_when_short pattern of a call whose input is built from
+        its def's parameters: its cost is the callers' arguments' (None for
+        any other call, which costs what it costs here)."""
+        if not (isinstance(fact, CallRef) and fact.by_arguments):
+            return None
+        pattern = self.matching(fact.dotted, fact.bounded_input, fact.arity) or self.typed_matching(
+            call, fact.bounded_input, fact.arity
+        )
+        return pattern if pattern in LIGHT_WHEN_SHORT else None
+
+    def _reached(
+        self,
+        chains: dict[SyncKey, BlockingChain],
+        call: SyncCall,
+        fact: CallFact | CallRef,
+        through_arguments: bool = True,
+    ) -> BlockingChain | None:
+        """The chain a call's targets reach: through a def costly only as its
+        arguments are, only where this call's are not short (by their
+        names) nor its own def's parameters (its def is such a def then)."""
+        found = next((chains[t] for t in call.targets if t in chains), None)
+        if found is None and through_arguments and self.argument_chains and _passes_long_arguments(fact):
+            found = next((self.argument_chains[t] for t in call.targets if t in self.argument_chains), None)
+        return found
+
+    def _blocking_fixed_point(
+        self, known: dict[SyncKey, BlockingChain], through_arguments: bool
+    ) -> dict[SyncKey, BlockingChain]:
+        chains = dict(known)
 
         def visit(key: SyncKey) -> bool:
             if key in chains:
@@ -590,11 +691,13 @@ class WeightAnalysis:
                 pattern = self.matching(fact.dotted, fact.bounded_input, fact.arity) or self.typed_matching(
                     call, fact.bounded_input, fact.arity
                 )
+                if pattern is not None and self._sized_by_arguments(fact, call) is not None:
+                    continue  # as costly as the callers' arguments: argument_chains
                 if pattern is not None:
                     own = self._own_blocking(key) if pattern in SIZED_BY_INPUT else None
                     chains[key] = own or BlockingChain((self._step(key),), fact.dotted, pattern)
                     return True
-                reached = next((chains[t] for t in call.targets if t in chains), None)
+                reached = self._reached(chains, call, fact, through_arguments)
                 if reached is not None:
                     chains[key] = BlockingChain((self._step(key), *reached.steps), reached.call, reached.pattern)
                     return True
@@ -618,9 +721,9 @@ class WeightAnalysis:
                 return BlockingChain((self._step(key),), fact.dotted, pattern)
         return None
 
-    def blocking_chain(self, call: SyncCall) -> BlockingChain | None:
+    def blocking_chain(self, call: SyncCall, fact: CallFact | CallRef) -> BlockingChain | None:
         """The chain a call of scanned sync code reaches a blocking call by, if any."""
-        return next((self.chains[t] for t in call.targets if t in self.chains), None)
+        return self._reached(self.chains, call, fact)
 
     def transitive_blocking(self, paths: frozenset[str] | None = None) -> list[TransitiveBlocking]:
         """Calls in async defs of scanned sync defs that reach a blocking call
@@ -636,7 +739,7 @@ class WeightAnalysis:
                     call, fact.bounded_input, fact.arity
                 ):
                     continue
-                chain = self.blocking_chain(call)
+                chain = self.blocking_chain(call, fact)
                 if chain is not None:
                     found.append(TransitiveBlocking(key[0], fact.span, fact.callee.describe(), chain, key))
         return found
@@ -674,7 +777,7 @@ class WeightAnalysis:
         for fact, call in zip(info.calls, self._async_calls[key]):
             if fact.awaited or fact.scheduled or fact.future_result or self._pattern_of(fact.dotted) is not None:
                 continue
-            if not call.targets or self.blocking_chain(call) is not None:
+            if not call.targets or self.blocking_chain(call, fact) is not None:
                 continue
             cost = self._call_cost(fact, call, self.sync_heavy)
             if isinstance(cost, Cost):
@@ -687,12 +790,14 @@ class WeightAnalysis:
         return [
             (fact.callee.describe(), chain)
             for fact, call in zip(info.calls, self._async_calls[key])
-            if not fact.awaited and (chain := self.blocking_chain(call)) is not None
+            if not fact.awaited and (chain := self.blocking_chain(call, fact)) is not None
         ]
 
     # ------------------------------------------------------------ weight
 
-    def _call_cost(self, fact: CallFact | CallRef, call: SyncCall, heavy: dict[SyncKey, Cost]) -> Cost | str | None:
+    def _call_cost(
+        self, fact: CallFact | CallRef, call: SyncCall, heavy: dict[SyncKey, Cost], through_arguments: bool = True
+    ) -> Cost | str | None:
         """What this call costs: a Cost when heavy, None when cheap, the
         callee as written (a str) when unknown (it cannot be resolved and is
         not known to be cheap: never heavy on its own)."""
@@ -701,12 +806,20 @@ class WeightAnalysis:
         if pattern is not None:
             if not costs_here(pattern, fact.bounded_input, arity):
                 return None  # a known cost that grows with an input the source bounds
+            if self._sized_by_arguments(fact, call) is not None:
+                return None  # as costly as the callers' arguments: argument_heavy, at each caller
             shown = shown_callee(dotted)
             return Cost(KNOWN_CALL, f"`{shown}(...)` {reason_of(pattern)}", (f"`{shown}`",))
         if call.coroutine:
             return None  # only creates a coroutine
         if call.targets:
             costs = [heavy[t].through(self._step(t).describe()) for t in call.targets if t in heavy]
+            if not costs and through_arguments and self.argument_heavy and _passes_long_arguments(fact):
+                costs = [
+                    self.argument_heavy[t].through(self._step(t).describe())
+                    for t in call.targets
+                    if t in self.argument_heavy
+                ]
             if costs:
                 return max(costs, key=lambda cost: cost.rank)
             if call.complete:
@@ -738,14 +851,17 @@ class WeightAnalysis:
                 best = Cost(LOOP, f"{loop} repeats `{shown}(...)`" if shown else loop)
         return best, unknown
 
-    def _sync_weight_fixed_point(self) -> dict[SyncKey, Cost]:
-        heavy: dict[SyncKey, Cost] = {}
+    def _sync_weight_fixed_point(self, known: dict[SyncKey, Cost], through_arguments: bool) -> dict[SyncKey, Cost]:
+        heavy = dict(known)
 
         def visit(key: SyncKey) -> bool:
             info = self.sync_def(key)
             best, unknown = self._costliest(
                 self._input_loop(key[0], info.unbounded_loop, info.params, info.class_name is not None),
-                ((self._call_cost(fact, call, heavy), fact.in_loop) for fact, call in self._sync_calls[key]),
+                (
+                    (self._call_cost(fact, call, heavy, through_arguments), fact.in_loop)
+                    for fact, call in self._sync_calls[key]
+                ),
             )
             changed = False
             if best is not None and (key not in heavy or best.rank > heavy[key].rank):

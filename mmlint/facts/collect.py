@@ -283,6 +283,7 @@ class FileWalk:
         # async defs' calls and loops (none for a file CPython cannot parse).
         self.iterated_starts = light.iterated_starts if light is not None else frozenset()
         self.input_bounds: Mapping[Span, str] = light.input_bounds if light is not None else {}
+        self.short_arguments: Mapping[Span, str] = light.short_arguments if light is not None else {}
         self.loops: Mapping[tuple[int, int], str] = light.loops if light is not None else {}
         self.calls_in_loops: frozenset[Span] = light.calls_in_loops if light is not None else frozenset()
         self.column_shift = column_shift

@@ -67,13 +67,18 @@ from mmlint.facts.shape_words import is_bounded_slice, is_constant_name
 #   person types or a configuration holds;
 # - file paths (``path``, ``filename``, ``*_path``, ``*_filename``): at most
 #   PATH_MAX (4096 bytes on Linux); the file's contents are another value;
-# - host names (``host``, ``hostname``): at most 253 characters (RFC 1035).
+# - host names (``host``, ``hostname``): at most 253 characters (RFC 1035);
+# - tokens (``token``, ``*_token``: an access or refresh token, a session
+#   token, one vocabulary token) and API keys (``api_key``, ``*_api_key``):
+#   tens to a few thousand bytes, what an HTTP header carries (``*_tokens``,
+#   a list of token ids, is not one).
 # Not short by their name alone: ``url`` / ``uri`` (a ``data:`` URL carries a
 # whole base64 image or audio clip, as OpenAI-style ``image_url`` fields
 # do: short only when tested to be http(s)); ``key`` (a cache key is often
 # the request's options serialised to be hashed); ``text``, ``prompt``,
 # ``data``, ``body``, ``content``, ``image``, ``payload``.
 _IDENTIFIER, _NAME, _PATH, _HOST = "an identifier", "a name", "a file path", "a host name"
+_TOKEN, _API_KEY = "a token", "an API key"
 SHORT_NAMES: Final = {
     "id": _IDENTIFIER,
     "rid": _IDENTIFIER,
@@ -84,8 +89,17 @@ SHORT_NAMES: Final = {
     "filename": _PATH,
     "host": _HOST,
     "hostname": _HOST,
+    "token": _TOKEN,
+    "api_key": _API_KEY,
 }
-SHORT_SUFFIXES: Final = {"_id": _IDENTIFIER, "_name": _NAME, "_path": _PATH, "_filename": _PATH}
+SHORT_SUFFIXES: Final = {
+    "_id": _IDENTIFIER,
+    "_name": _NAME,
+    "_path": _PATH,
+    "_filename": _PATH,
+    "_token": _TOKEN,
+    "_api_key": _API_KEY,
+}
 
 # The last names of the calls whose cost grows with their input (a typed
 # receiver called itself, ``__call__``, has no name of its own to go by),
@@ -160,6 +174,68 @@ def short_meaning(text: str) -> str:
     if last in SHORT_NAMES:
         return SHORT_NAMES[last]
     return next((kind for suffix, kind in SHORT_SUFFIXES.items() if last.endswith(suffix)), "")
+
+
+# What each last name seen among the arguments of calls means (short_meaning
+# of a bare name, "" when nothing): the same few hundred names recur in every
+# file, and arguments_by_name asks of every call of a def.
+_NAME_MEANINGS: dict[str, str] = {}
+
+
+def _name_meaning(last: str) -> str:
+    meaning = _NAME_MEANINGS.get(last)
+    if meaning is None:
+        meaning = _NAME_MEANINGS[last] = short_meaning(last)
+    return meaning
+
+
+def arguments_by_name(call: ast.Call, parameters: frozenset[str]) -> tuple[str, bool]:
+    """How a call's positional arguments (no keyword, no ``*``) are short,
+    read from their names alone, through ``.encode()`` / ``.lower()``...:
+
+    - (why, False): each is short by its name's meaning (``refresh_token``,
+      ``request.rid``): "`refresh_token` is a token, short by its meaning";
+    - ("", True): each is short so or one of ``parameters`` (the def's, never
+      assigned in its body), one at least: as short as the caller's own
+      arguments (CallRef.by_arguments);
+    - ("", False): any other call.
+
+    Only a call of a def whose digest is as short as its arguments
+    (mmlint.analysis.weight's argument_chains) is ever judged by these; they
+    are read of every call, so the reading is names and set look-ups only
+    (no test, local or validator is read, as InputBounds does)."""
+    if not call.args or call.keywords:
+        return "", False
+    why, forwarded = "", False
+    for arg in call.args:
+        node = _kept_value(arg)
+        if isinstance(node, ast.Name):
+            last = node.id
+        elif isinstance(node, ast.Attribute):
+            last = node.attr
+        else:
+            return "", False
+        meaning = _name_meaning(last)
+        if meaning:
+            why = why or f"`{dotted_name(node) or last}` is {meaning}, short by its meaning"
+        elif last in parameters and isinstance(node, ast.Name):
+            forwarded = True
+        else:
+            return "", False
+    return ("", True) if forwarded else (why, False)
+
+
+def _kept_value(node: ast.expr) -> ast.expr:
+    """``x`` of ``x.encode("utf-8")``, ``x.strip().lower()``: a value about as long as ``x``."""
+    while (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in _KEEPING_METHODS
+        and not node.keywords
+        and all(isinstance(inner, ast.Constant) for inner in node.args)
+    ):
+        node = node.func.value
+    return node
 
 
 def url_tested(test: ast.expr) -> str | None:
@@ -268,6 +344,7 @@ class InputBounds:
         self._locals: dict[str, list[ast.expr]] | None = None
         self._visiting: set[str] = set()
         self._by_meaning = False  # the call judged is a light_when_short one: short names and URL tests count
+        self._parameters: frozenset[str] = frozenset()  # parameters taken as short (by_arguments)
 
     def reason(self, call: ast.Call) -> str:
         """Why every positional argument of ``call`` is short ("`first_frame`
@@ -285,6 +362,22 @@ class InputBounds:
                 return ""
             reasons.append(found)
         return next((reason for reason in reasons if reason), "its input is built from literals")
+
+    def by_arguments(self, call: ast.Call, parameters: frozenset[str]) -> bool:
+        """Whether a light_when_short call whose input is of unknown size here
+        has an input built only from ``parameters`` (the def's, never
+        assigned in its body: what its callers pass) and values short by
+        evidence: as short as the arguments each caller passes
+        (CallRef.by_arguments). Asked only of such calls, a few per package."""
+        func = call.func
+        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+        if name not in LIGHT_WHEN_SHORT_NAMES or not parameters:
+            return False
+        self._parameters = parameters
+        try:
+            return bool(self.reason(call))
+        finally:
+            self._parameters = frozenset()
 
     def _judge(self, node: ast.expr, depth: int) -> str | None:
         """None: of unknown size; "": fixed by the source; else why it is short."""
@@ -309,6 +402,8 @@ class InputBounds:
         meaning = short_meaning(text) if self._by_meaning else ""
         if meaning:
             return f"`{text}` is {meaning}, short by its meaning"
+        if isinstance(node, ast.Name) and node.id in self._parameters:
+            return f"`{text}` is its callers' argument"
         tested = self._tested_at(text, (node.lineno, node.col_offset)) if self._by_meaning else ""
         if tested:
             return f"`{text}` is tested to be {tested}"
@@ -681,6 +776,7 @@ __all__ = [
     "SHORT_SUFFIXES",
     "SIZED_NAMES",
     "InputBounds",
+    "arguments_by_name",
     "LengthValidators",
     "has_bounded_input",
     "short_meaning",

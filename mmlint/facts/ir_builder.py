@@ -57,6 +57,7 @@ class WalkRecords(Protocol):
     discarded: set[int]
     iterated_starts: frozenset[tuple[int, int]]  # mmlint.facts.light.LightFields'
     input_bounds: Mapping[Span, str]  # mmlint.facts.light.LightFields'
+    short_arguments: Mapping[Span, str]  # mmlint.facts.light.LightFields'
     calls_in_loops: frozenset[Span]  # mmlint.facts.light.LightFields'
 
     def span(self, node: cst.CSTNode) -> Span: ...
@@ -271,6 +272,7 @@ class BodyBuilder:
                 bounded_input=bound is not None,
                 iterated=(span.line, span.column) in self.walk.iterated_starts,
                 input_bound=bound or "",
+                short_arguments=self.walk.short_arguments.get(span, ""),
             )
         )
         if dotted == "asyncio.wait_for" and node.args:

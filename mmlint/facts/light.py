@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from sys import intern
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from mmlint.core.diagnostics import Owner, Span, qualname
 from mmlint.core.source import DecodeError, decode_source, round_trips
@@ -53,8 +53,10 @@ from mmlint.facts.model import (
 )
 from mmlint.facts.input_size import (
     EVIDENCE_NAMES,
+    SIZED_NAMES,
     InputBounds,
     LengthValidators,
+    arguments_by_name,
     has_bounded_input,
     cost_evidence,
 )
@@ -115,6 +117,9 @@ class LightFields(NamedTuple):
     # (CallFact.in_loop). This walk is the one reading of loops.
     loops: Mapping[tuple[int, int], str] = {}
     calls_in_loops: frozenset[Span] = frozenset()
+    # Why each call of an async def whose positional arguments are short by
+    # their names is so, by the call's Span (CallFact.short_arguments).
+    short_arguments: Mapping[Span, str] = {}
 
 
 def light_fields(text: str, tree: ast.Module, real_path: Path, display_path: str, round_trip: bool) -> LightFields:
@@ -126,7 +131,8 @@ def light_fields(text: str, tree: ast.Module, real_path: Path, display_path: str
     facts = replace(walk.facts(display_path), values=values_of(tree, real_path))
     facts = facts if round_trip else replace(facts, round_trips=False)
     loops, calls_in_loops = walk.coroutine_loops()
-    return LightFields(facts, walk.iterated_starts(), walk.input_bounds(), loops, calls_in_loops)
+    input_bounds, short_arguments = walk.input_bounds()
+    return LightFields(facts, walk.iterated_starts(), input_bounds, loops, calls_in_loops, short_arguments)
 
 
 def light_facts(data: bytes, real_path: Path, display_path: str) -> FileFacts | None:
@@ -165,6 +171,9 @@ class _Frame:
     guards: list[ast.If] = field(default_factory=list)
     globals_: set[str] = field(default_factory=set)  # names its `global` statements declare
     iterated: IteratedRoots = field(default_factory=IteratedRoots)  # mmlint.facts.iterated_ast
+    # The names its assignments, loops and `with` bind: a parameter among them
+    # is no longer what the callers passed (CallRef.by_arguments).
+    bound: set[str] = field(default_factory=set)
 
 
 @dataclass(frozen=True, slots=True)
@@ -339,6 +348,8 @@ class _Walk:
         names = stored_names(target)
         for name in names:
             bind(ctx.names, name)
+        if ctx.frame is not None:
+            ctx.frame.bound.update(names)
         return names
 
     def _assign(self, node: ast.Assign, ctx: _Ctx, stack: _Stack) -> bool:
@@ -628,6 +639,7 @@ class _Walk:
         bounds = InputBounds(node, self._validators)
         evidence = _cost_evidence(node, frame)
         bounded = {id(call): _input_size(bounds, call, evidence) for call, _, _ in frame.calls}
+        arguments = _arguments_of(bounds, frame, bounded)
         enclosing = owner[:-1]
         class_name = (
             ".".join(p.name for p in enclosing) if enclosing and all(p.kind == model.CLASS for p in enclosing) else None
@@ -663,6 +675,8 @@ class _Walk:
                     once=call in once,
                     opt_in=call in opt_in,
                     iterated=call in iterated,
+                    short_arguments=arguments.get(id(call), _UNJUDGED)[0],
+                    by_arguments=arguments.get(id(call), _UNJUDGED)[1],
                 )
                 for call, scope, in_loop in frame.calls
             ),
@@ -762,9 +776,11 @@ class _Walk:
                 in_loops += (self._call_span(call) for call, _, in_loop in frame.calls if in_loop)
         return loops, frozenset(in_loops)
 
-    def input_bounds(self) -> dict[Span, str]:
-        """LightFields.input_bounds: the calls of async defs whose input is small."""
-        found = {}
+    def input_bounds(self) -> tuple[dict[Span, str], dict[Span, str]]:
+        """LightFields.input_bounds and short_arguments: the calls of async
+        defs whose input is small, and those whose arguments are short by
+        their names (input_size.arguments_by_name)."""
+        found, short = {}, {}
         for node, frame in self.coroutines:
             bounds = InputBounds(node, self._validators)
             evidence = _cost_evidence(node, frame)
@@ -772,7 +788,11 @@ class _Walk:
                 bounded, reason = _input_size(bounds, call, evidence)
                 if bounded:
                     found[self._call_span(call)] = reason
-        return found
+                elif _judged_by_arguments(call):
+                    why, _ = arguments_by_name(call, frozenset())
+                    if why:
+                        short[self._call_span(call)] = why
+        return found, short
 
     def _characters(self, line: int, offset: int) -> int:
         """How many characters the first ``offset`` bytes of ``line`` hold (ast counts UTF-8 bytes)."""
@@ -1302,3 +1322,40 @@ def _input_size(bounds: InputBounds, call: ast.Call, evidence: Mapping[int, str]
         return True, ""
     reason = bounds.reason(call)
     return bool(reason), reason
+
+
+_UNJUDGED: Final = ("", False)
+
+
+def _judged_by_arguments(call: ast.Call) -> bool:
+    """A call whose arguments' names may tell how short they are: not a sized
+    call (InputBounds reads those) nor one light by evidence."""
+    func = call.func
+    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    return bool(call.args) and name not in SIZED_NAMES and name not in EVIDENCE_NAMES
+
+
+def _arguments_of(
+    bounds: InputBounds, frame: _Frame, bounded: Mapping[int, tuple[bool, str]]
+) -> dict[int, tuple[str, bool]]:
+    """CallRef.short_arguments and by_arguments of a sync def's calls, by
+    ``id`` of the call: a sized call of unknown input by InputBounds.by_arguments
+    (a few per package), any other by its arguments' names (arguments_by_name)."""
+    parameters = _caller_given(bounds.function.args) - frame.bound
+    found: dict[int, tuple[str, bool]] = {}
+    for call, _, _ in frame.calls:
+        if bounded[id(call)][0] or not call.args:
+            continue
+        if _judged_by_arguments(call):
+            judged = arguments_by_name(call, parameters)
+            if judged != _UNJUDGED:
+                found[id(call)] = judged
+        elif bounds.by_arguments(call, parameters):
+            found[id(call)] = ("", True)
+    return found
+
+
+def _caller_given(args: ast.arguments) -> frozenset[str]:
+    """The parameters a caller's positional arguments fill (not ``self`` /
+    ``cls``, nor ``*args``: a tuple of any length)."""
+    return frozenset(arg.arg for arg in (*args.posonlyargs, *args.args)) - {"self", "cls"}

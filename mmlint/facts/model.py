@@ -159,6 +159,12 @@ class CallFact:
     # identifier, short by its meaning": mmlint.facts.input_size); "" when
     # not so. Set, ``bounded_input`` is too.
     input_bound: str = ""
+    # Why every positional argument is short by its name's meaning, the call
+    # no sized one ("`refresh_token` is a token, short by its meaning":
+    # mmlint.facts.input_size.arguments_by_name); "" when not so. A call of a
+    # def whose digest is as short as its arguments is cheap where this is set
+    # (mmlint.analysis.weight's argument_chains).
+    short_arguments: str = ""
 
     @property
     def in_genexp(self) -> bool:
@@ -199,6 +205,15 @@ class CallRef:
     opt_in: bool = False
     iterated: bool = False  # as CallFact.iterated
     input_bound: str = ""  # as CallFact.input_bound
+    short_arguments: str = ""  # as CallFact.short_arguments
+    # Its input is built only from the def's parameters (never assigned in
+    # its body) and values short by evidence: a digest-like call
+    # (``light_when_short``: ``hashlib.sha256(data.encode())`` in ``def
+    # sha256_hex(data)``), or any call passing them on (``sha256_hex(key)``
+    # in ``def validate_api_key(self, key)``). Such a call costs what its
+    # input's size makes it cost at each caller of the def
+    # (mmlint.analysis.weight's argument_chains).
+    by_arguments: bool = False
 
 
 # Parameter kinds, as inspect names them.

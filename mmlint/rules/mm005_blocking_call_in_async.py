@@ -62,7 +62,11 @@ class BlockingCallInAsync(Rule):
     by evidence: built from literals, identifiers, names and paths
     (`request.rid`, `self.model_name`, `file_path`), or a value tested to be
     an http(s) URL in the same def (`if url.startswith(("http://",
-    "https://")):`); a bare `url` may be a `data:` URL, a whole image.
+    "https://")):`); a bare `url` may be a `data:` URL, a whole image. A
+    helper digesting its own parameter (`def sha256_hex(data)`) costs what
+    each caller passes: nothing when it is a token, an API key, an
+    identifier or a name (`sha256_hex(refresh_token)`), a whole payload's
+    digest otherwise.
 
     Calls of scanned sync functions are followed too: a call, in an
     `async def`, of a sync function that reaches a blocking call through
