@@ -760,7 +760,7 @@ class WeightAnalysis:
                 )
                 if pattern is not None:
                     found.append(ReplicaBlocking(key, fact.span, fact.callee.describe(), fact.dotted, pattern, None))
-                elif (chain := self.blocking_chain(call)) is not None:
+                elif (chain := self.blocking_chain(call, fact)) is not None:
                     found.append(
                         ReplicaBlocking(key, fact.span, fact.callee.describe(), chain.call, chain.pattern, chain)
                     )
