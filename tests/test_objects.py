@@ -139,3 +139,16 @@ def test_so_it_is_when_the_run_never_read_the_helper_s_body() -> None:
     call = next(call for call in info.calls if call.callee.text == "pool.get")
     typed = resolver.resolve_sync_call(facts, None, call.callee, None, info.qualname)
     assert typed.library == ("requests.Session()::get",)
+
+
+def test_a_bases_attribute_seen_from_one_subclass_is_that_subclasss() -> None:
+    """`self._tokenizer = self._processor.tokenizer` in a base, seen from a
+    subclass that does not replace `_processor`: the parameter's tokenizer,
+    called directly (the HF idiom), never a sibling's wrapper
+    (fixtures/objects/opkg/receivers.py)."""
+    report = _report()
+    chains = {d.span.line: d.chain for d in report.diagnostics if d.path == "opkg/receivers.py"}
+    assert chains[33] == ("`self._tokenizer`",)
+    assert "WrappedProcessor" in " ".join(chains[28])
+    plain = _typed_calls("opkg/receivers.py", "PlainProcessor.process")["_tokenizer"]
+    assert not plain.targets and "<unknown>.tokenizer::__call__" in plain.library

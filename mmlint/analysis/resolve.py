@@ -20,6 +20,7 @@ from mmlint.analysis.symbols import (
     Symbol as Symbol,
     SyncDefSymbol as SyncDefSymbol,
 )
+from mmlint.core.knowledge import UNKNOWN_ORIGIN
 from mmlint.facts.model import CLS, DOTTED, NAME, SELF, STAR, SUPER, CalleeRef, ClassInfo, FileFacts
 
 # A def is identified by the display path of its file and its index there.
@@ -512,6 +513,10 @@ class Resolver:
                 library.append(
                     f"{provenance}::__call__" if provenance.endswith(("()", "[]")) or not dot else f"{head}::{last}"
                 )
+                if dot and provenance.startswith(UNKNOWN_ORIGIN) and not provenance.endswith(("()", "[]")):
+                    # `<unknown>.tokenizer(text)`: a method of something unknown, or an
+                    # object held in an attribute and called (the HF idiom): both.
+                    library.append(f"{provenance}::__call__")
                 complete = False
             else:
                 complete = False

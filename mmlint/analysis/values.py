@@ -55,6 +55,7 @@ class Resolver(Protocol):
 # "function" (path, name: a module-level def whose body the run did not read).
 Atom = tuple[object, ...]
 
+_THROUGH_SELF = re.compile(r"(?:self|cls)(?!\w)")  # a source read through the receiver
 _INDIRECT = "<indirect>"  # Values._arguments_by_name's key of calls through a value
 _NAMED = re.compile(r"[A-Za-z_][\w.]*")  # a default that is a dotted name
 _SEGMENT = re.compile(r"\.?([^.()\[\]]+)|(\(\))|(\[[^\[\]]*\])")
@@ -119,6 +120,10 @@ class Place:
     path: str  # the file's display path
     class_name: str | None  # the class the def is a method of (qualified), if any
     scope: str  # the def's qualname, "" at module or class level
+    # The class `self` is an instance of there, when known to be one class
+    # (an attribute's assigned value evaluated for one receiver's class):
+    # a base's `self._processor` seen from one subclass is that subclass's.
+    receiver: tuple[str, str] | None = None
 
 
 def split_path(text: str) -> tuple[str, ...]:
@@ -200,10 +205,14 @@ class Values:
             shown = f"{shown}{part}" if part[0] in "([" else f"{shown}.{part}"
         return value
 
-    def _from_facts(self, facts: Iterable[ValueFact], path: str, class_name: str | None) -> Value:
+    def _from_facts(
+        self, facts: Iterable[ValueFact], path: str, class_name: str | None, receiver: ClassKey | None = None
+    ) -> Value:
         value = NOTHING
         for fact in facts:
-            found = self.of(Place(path, class_name, fact.context), fact.source)
+            # Only a value read through `self` / `cls` depends on the receiver: the rest share one evaluation.
+            mine = receiver if receiver is not None and _THROUGH_SELF.match(fact.source) else None
+            found = self.of(Place(path, class_name, fact.context, mine), fact.source)
             if fact.element:
                 atoms = found.atoms
                 keys = fact.keys or ("",)
@@ -226,7 +235,7 @@ class Values:
                 if (found := self._imported_outside(name, fact.source, fact.keys)) is not None
             ]
             if local or imported:
-                value = self._from_facts(local or (), path, place.class_name)
+                value = self._from_facts(local or (), path, place.class_name, place.receiver)
                 for found in imported:
                     value = value.union(found)
                 return value
@@ -255,7 +264,7 @@ class Values:
                 key = (place.path, info.class_name)
                 if key in self.resolver.classes and "staticmethod" not in getattr(info, "decorators", ()):
                     kind = "class" if name == "cls" or "classmethod" in getattr(info, "decorators", ()) else "instance"
-                    return Value(((kind, key),))
+                    return Value(((kind, place.receiver or key),))
             if not parameter.annotation:
                 # Of unknown origin: its attributes keep their names
                 # (`<unknown>.tokenizer`), which type-keyed knowledge may know;
@@ -534,7 +543,7 @@ class Values:
                 assigned = self._facts(entry[0]).get(("attribute", entry[1], name))
                 if assigned:
                     seen = True
-                    value = value.union(self._from_facts(assigned, entry[0], entry[1]))
+                    value = value.union(self._from_facts(assigned, entry[0], entry[1], candidate))
                     break
         if seen:
             return value

@@ -14,9 +14,11 @@ Read with care, each in its own words below:
   glmasr, transformers_auto): the chain names the constant ASR chat template
   (light alone), but the same call decodes the whole prompt when the request
   gives token ids, which grows with the request: heavy.
-- lfm2_vl.py:62 (0.5.14) tokenizes the prompt (heavy); its chain names Kimi's
-  GPU wrapper, because ``self._processor`` is typed as the union of every
-  subclass's assignment (context-insensitive): the verdict is the call's.
+- lfm2_vl.py:62 (0.5.14) tokenizes the prompt (heavy). Its chain named Kimi's
+  GPU wrapper while a base's ``self._processor`` was typed as the union of
+  every subclass's assignment; seen from one subclass it is that subclass's
+  now (values.Place.receiver), and the chain is ``self._tokenizer``, a
+  tokenizer held in an attribute of the unannotated ``_processor``.
 - The three ``media_artifacts/base.py`` digests of 0.5.23 hash a cache key's
   JSON of a few options (also FALSE_MM005 in test_weight_sglang.py): false.
 """
