@@ -67,6 +67,14 @@ class BlockingCallInAsync(Rule):
     each caller passes: nothing when it is a token, an API key, an
     identifier or a name (`sha256_hex(refresh_token)`), a whole payload's
     digest otherwise.
+    A file write (`path.write_text(...)`, `write_bytes`) is cheap when the
+    source fixes what it writes: a literal, a constant, or `json.dumps` of
+    one or of a dict or list display of them (a start script, a marker):
+    a few hundred bytes copied into the page cache, no fsync, well under a
+    millisecond, which no maintainer moves off the loop. A write of anything
+    else (the request's data, an object's state, a configuration) stays, as
+    do reads of whole files and `open` (its `write` and any `os.fsync` are
+    in its with-body).
 
     Calls of scanned sync functions are followed too: a call, in an
     `async def`, of a sync function that reaches a blocking call through

@@ -8,15 +8,19 @@ on a fallback path) or "false" (it does not block, or does not run on the
 loop). Test code and the vendored ``xinference/thirdparty`` tree are context
 only with the defaults, and not reported.
 
-Where Xinference stands (not yet the issue's goal of 70 % heavy, none false):
+Where Xinference stands (87 heavy of 146, 0.596: not yet the issue's goal of
+70 % heavy, none false):
 the once-per-object guards (``CallRef.once``) took 14 light findings out
 (the ownership-registry and relaunch-manager getters, the metrics exporter's
 start and stop); start-up, shutdown and actor lifecycle hooks (``HOOKS``) and
 a generator function's body run only where it is iterated (``GENERATORS``)
 took out four light ones and one false one. What keeps the share down, each a
 general shape still to do:
-- start-up code with no marker but its name: small files written by the
-  deploy hosts' ``start_components``;
+- start-up code with no marker but its name: the settings files (the JSON of
+  the host's configuration, of no size the source fixes) written by the
+  deploy hosts' ``start_components``, reached from ``host.run`` with
+  ``host = host_class(...)`` (a parameter's default); their start scripts,
+  a literal or a constant, went (``FIXED_WRITES``);
 - digests of bounded values: xxhash of one KV block (its size the engine's
   block size), ``sha256`` of a generated API key (routes.py:477, named
   ``plaintext_key``) through a helper; the cache salt's, bounded by its
@@ -206,13 +210,9 @@ VERDICTS = {
     ("MM005", "xinference/core/worker_relaunch.py", 380): (LIGHT, "opens a log file per worker relaunch"),
     ("MM005", "xinference/deploy/api_host.py", 383): (LIGHT, "writes a small settings file per API replacement"),
     ("MM005", "xinference/deploy/api_host.py", 424): (LIGHT, "writes a small settings file at start-up"),
-    ("MM005", "xinference/deploy/api_host.py", 450): (LIGHT, "writes a small start script at start-up"),
     ("MM003", "xinference/deploy/cmdline.py", 1536): (LIGHT, "CLI REPL's input() on a loop that runs nothing else"),
     ("MM003", "xinference/deploy/cmdline.py", 1637): (LIGHT, "CLI REPL's input() on a loop that runs nothing else"),
     ("MM005", "xinference/deploy/local_host.py", 116): (LIGHT, "writes a small settings file at start-up"),
-    ("MM005", "xinference/deploy/local_host.py", 133): (LIGHT, "writes a small start script at start-up"),
-    ("MM005", "xinference/deploy/local_host.py", 163): (LIGHT, "writes a small start script at start-up"),
-    ("MM005", "xinference/deploy/supervisor_host.py", 70): (LIGHT, "writes a small start script at start-up"),
     ("MM005", "xinference/deploy/supervisor_host.py", 71): (LIGHT, "writes a small settings file at start-up"),
     ("MM005", "xinference/deploy/supervisor_host.py", 199): (
         LIGHT,
@@ -482,6 +482,19 @@ BY_ARGUMENTS = (
     ("MM005", "xinference/api/oauth2/advanced/routes.py", 213),
     ("MM005", "xinference/api/oauth2/advanced/routes.py", 718),
 )
+# What writes of a text the source fixes took out (the file-io set's
+# light_by_evidence, mmlint.facts.input_size.cost_evidence): each a
+# `(directory / "start_*.py").write_text(...)` of a literal or of the module
+# constant `START_SUPERVISOR`, a two-line start script written once as a
+# deploy host starts; each judged light (tens of bytes into the page cache,
+# no fsync). The settings files written beside them stay: the JSON of the
+# host's configuration, whose size the source does not fix.
+FIXED_WRITES = (
+    ("MM005", "xinference/deploy/api_host.py", 450),
+    ("MM005", "xinference/deploy/local_host.py", 133),
+    ("MM005", "xinference/deploy/local_host.py", 163),
+    ("MM005", "xinference/deploy/supervisor_host.py", 70),
+)
 # Judged before and reported no more, since the reach follows typed attributes.
 NO_LONGER = (
     # Its loop now reaches `match_llm`, not bound where it is used: unknown, never
@@ -498,8 +511,9 @@ NO_LONGER = (
 # 87 of 167 (0.521) since keyed one-row reads (ONE_ROW); 87 of 157 (0.554)
 # since validators' length bounds (VALIDATED); 87 of 156 (0.558) since fixed
 # reads (FIXED_READS); 87 of 155 (0.561) since nested mains (MAINS); 87 of
-# 150 (0.580) since digests as short as a helper's arguments (BY_ARGUMENTS).
-HEAVY_SHARE_REACHED = 0.58
+# 150 (0.580) since digests as short as a helper's arguments (BY_ARGUMENTS);
+# 87 of 146 (0.596) since writes of a text the source fixes (FIXED_WRITES).
+HEAVY_SHARE_REACHED = 0.595
 
 
 @pytest.fixture(scope="module")
@@ -529,6 +543,7 @@ def test_the_findings_are_exactly_the_judged_ones(report) -> None:
         *VALIDATED,
         *FIXED_READS,
         *BY_ARGUMENTS,
+        *FIXED_WRITES,
     }
     related = {(d.path, d.span.line): {(r.path, r.span.line) for r in d.related} for d in report.diagnostics}
     assert ("xinference/core/worker.py", 7154) in related[("xinference/core/worker.py", 7164)]
