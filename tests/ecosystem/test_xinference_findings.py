@@ -27,7 +27,9 @@ general shape still to do:
   validator, went (``VALIDATED``), and those of an API or refresh token
   through ``sha256_hex(data)`` (``BY_ARGUMENTS``);
 - small state files (launch arguments, asset inventories) written per
-  management operation;
+  management operation: the JSON of an object's whole state
+  (``self._model_uid_to_launch_args``, ``self._inventory``), whose size the
+  source does not fix, unlike the texts ``FIXED_WRITES`` took;
 - ``sqlite3`` reads of a few rows (``fetchall``) in the download-task and
   router stores, and writes on a failure path or once at activation: what
   is left of the 42 findings the reach added by following typed attributes
@@ -37,7 +39,17 @@ general shape still to do:
   (re-read at stop 48): each opens a fresh connection and commits, and a
   commit in WAL mode at SQLite's default ``synchronous=FULL`` fsyncs the
   WAL, on the supervisor actor's loop, per pause, resume, cancel, cache
-  operation and progress snapshot (14).
+  operation and progress snapshot (14). The ``fetchall`` reads have no
+  ``LIMIT`` and no key in their ``WHERE`` (``status NOT IN (...)``, an
+  optional ``router_uid = ?`` filter): the source bounds no row count.
+  A call in an ``except`` handler ending in ``raise`` (supervisor.py:3079,
+  3082, 4610) was tried as a failure path and not kept: the same shape
+  takes v1_connector.py:1944 (heavy, reached only through an
+  ``except BaseException`` handler's ``stream.synchronize()``) and
+  supervisor.py:4551 (judged heavy, though it runs only when the worker's
+  ``cancel_cache_model`` raised), and a cancellation handler runs per
+  cancelled request; narrowed to ``except Exception`` it takes one light
+  (3082) and 4551.
 One is false (trt_llm/pd.py:220, ``cache_scope(None)``, went with the
 validated salts): worker.py:7164 calls
 ``remove_virtual_env`` only for an invalid Python version, for which it
@@ -184,11 +196,15 @@ VERDICTS = {
         "commits a sqlite delete per cache deletion (fresh connection, WAL fsync)",
     ),
     ("MM005", "xinference/core/supervisor.py", 4714): (LIGHT, "lists the few unfinished downloads per listing"),
-    ("MM003", "xinference/core/supervisor.py", 7129): (LIGHT, "in-memory loop over a router's few replicas"),
-    ("MM003", "xinference/core/supervisor.py", 7135): (LIGHT, "in-memory loop over a router's few replicas"),
-    ("MM003", "xinference/core/supervisor.py", 7139): (LIGHT, "in-memory loop over a router's few replicas"),
-    ("MM003", "xinference/core/supervisor.py", 7162): (LIGHT, "in-memory loop over a router's few replicas"),
-    ("MM003", "xinference/core/supervisor.py", 8169): (LIGHT, "in-memory loop over a router's few replicas"),
+    # Not in memory, re-read: per replica, runtime_is_current and
+    # runtime_is_controllable make keyed one-row sqlite reads on fresh
+    # connections (`deployments.ensure`, `nodes.get`, `assignments.get`); a
+    # few per replica of a router's few, per listing or status: still light.
+    ("MM003", "xinference/core/supervisor.py", 7129): (LIGHT, "keyed sqlite reads per replica of a router's few"),
+    ("MM003", "xinference/core/supervisor.py", 7135): (LIGHT, "keyed sqlite reads per replica of a router's few"),
+    ("MM003", "xinference/core/supervisor.py", 7139): (LIGHT, "keyed sqlite reads per replica of a router's few"),
+    ("MM003", "xinference/core/supervisor.py", 7162): (LIGHT, "keyed sqlite reads per replica of a router's few"),
+    ("MM003", "xinference/core/supervisor.py", 8169): (LIGHT, "keyed sqlite reads per replica of a router's few"),
     ("MM005", "xinference/core/worker.py", 1069): (LIGHT, "writes the small launch-args file per model recovery"),
     ("MM005", "xinference/core/worker.py", 2140): (LIGHT, "reads the launch-args file once at start-up recovery"),
     ("MM005", "xinference/core/worker.py", 2254): (LIGHT, "writes the launch-args file once at start-up recovery"),
