@@ -8,7 +8,7 @@ on a fallback path) or "false" (it does not block, or does not run on the
 loop). Test code and the vendored ``xinference/thirdparty`` tree are context
 only with the defaults, and not reported.
 
-Where Xinference stands (87 heavy of 146, 0.596: not yet the issue's goal of
+Where Xinference stands (87 heavy of 145, 0.600: not yet the issue's goal of
 70 % heavy, none false):
 the once-per-object guards (``CallRef.once``) took 14 light findings out
 (the ownership-registry and relaunch-manager getters, the metrics exporter's
@@ -235,7 +235,6 @@ VERDICTS = {
         "writes a small settings file per supervisor replacement",
     ),
     ("MM005", "xinference/deploy/utils.py", 1237): (HEAVY, "time.sleep(3) per attempt on the isolation loop"),
-    ("MM005", "xinference/deploy/worker_host.py", 211): (LIGHT, "writes a small worker config at start-up"),
     ("MM005", "xinference/model/embedding/vllm/core.py", 318): (HEAVY, "tokenizes every sentence to truncate it"),
     ("MM005", "xinference/model/embedding/vllm/core.py", 319): (HEAVY, "tokenizer.decode of the inputs"),
     ("MM005", "xinference/model/image/sdapi.py", 385): (HEAVY, "resizes every generated image"),
@@ -414,10 +413,15 @@ HOOKS = (
 # ...; asyncio.run(serve())`) is named only there: other files'
 # `create_task(serve())` are other `serve`s (contexts.Contexts.of). The agent's
 # `RouterAgent(config)` loads its inventory once, before it serves: light.
+# A main the runner imports (contexts.Contexts._imported_defs): deploy/worker.py's
+# `from .worker_host import run_worker_configuration` then
+# `asyncio.run(run_worker_configuration({...}))`, whose worker config
+# write (worker_host.py:211) runs once as the worker process starts: light.
 MAINS = (
     ("MM005", "xinference/router/service.py", 71),
     ("MM005", "xinference/router/service.py", 93),
     ("MM005", "xinference/router/agent/service.py", 552),
+    ("MM005", "xinference/deploy/worker_host.py", 211),
 )
 # What opt-in flags took out (mmlint.facts.once_ast, CallRef.opt_in): the
 # Xavier transfer's `profile_stage` synchronizes only after
@@ -528,8 +532,9 @@ NO_LONGER = (
 # since validators' length bounds (VALIDATED); 87 of 156 (0.558) since fixed
 # reads (FIXED_READS); 87 of 155 (0.561) since nested mains (MAINS); 87 of
 # 150 (0.580) since digests as short as a helper's arguments (BY_ARGUMENTS);
-# 87 of 146 (0.596) since writes of a text the source fixes (FIXED_WRITES).
-HEAVY_SHARE_REACHED = 0.595
+# 87 of 146 (0.596) since writes of a text the source fixes (FIXED_WRITES);
+# 87 of 145 (0.600) since mains the runner imports (MAINS).
+HEAVY_SHARE_REACHED = 0.6
 
 
 @pytest.fixture(scope="module")
