@@ -31,7 +31,7 @@ what it repeats in a loop does not (mmlint.analysis.weight.once_only).
 
 from __future__ import annotations
 
-from mmlint.analysis.resolve import DefKey, External, Resolver
+from mmlint.analysis.resolve import DefKey, DefSymbol, External, Resolver
 from mmlint.facts.model import AsyncDef, ClassInfo, FileFacts
 from mmlint.facts.ray_entry import RAY_REMOTE, SERVE_DEPLOYMENT, decorated_by, resolves_to
 from mmlint.facts.shape_words import PROGRAM_MAIN, ROUTE_DECORATORS
@@ -124,17 +124,39 @@ class Contexts:
         self.resolver = resolver
         self.handed: dict[str, str] = {}  # by the function's last name, from any file
         self.handed_in: dict[tuple[str, str], str] = {}  # by (file, name): what a method may be
-        # A program's main only in the runner's own file: a test's
-        # `asyncio.run(process(...))` says nothing of another file's `process`.
+        # A program's main only in the runner's own file, or the def the
+        # runner's file imports under that name: a test's
+        # `asyncio.run(process(...))` says nothing of another file's
+        # `process` it does not import.
         self.mains: set[tuple[str, str]] = set()
         for path, facts in files.items():
             for name, consumer in facts.handed_coroutines:
                 context = _HANDOFF_CONTEXTS.get(consumer, CALLBACK)
                 if context == MAIN:
                     self.mains.add((path, name))
+                    self.mains.update(self._imported_defs(path, facts, name))
                     continue
                 self.handed.setdefault(name, context)
                 self.handed_in.setdefault((path, name), context)
+
+    def _imported_defs(self, path: str, facts: FileFacts, name: str) -> list[tuple[str, str]]:
+        """(file, name) of the async defs of other files that ``name`` is
+        imported as in ``path``, at module level or in a def
+        (``from .host import serve`` then ``asyncio.run(serve(...))``): the
+        runner's import names the def, so it is that def's main, not any
+        `serve`'s."""
+        symbols = [self.resolver.resolve_name(path, name)]
+        symbols += [
+            self.resolver.resolve_import(fact.source, fact.keys)
+            for fact in facts.values
+            if fact.kind == "import" and fact.name == name
+        ]
+        found = []
+        for symbol in symbols:
+            if isinstance(symbol, DefSymbol) and symbol.key[0] != path:
+                target = self.files[symbol.key[0]].async_defs[symbol.key[1]]
+                found.append((symbol.key[0], target.name))
+        return found
 
     def of(self, key: DefKey, info: AsyncDef) -> str:
         context = decorator_context(info)

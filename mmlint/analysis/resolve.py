@@ -197,6 +197,11 @@ class Resolver:
                 found.append(module)
         return found
 
+    def resolve_import(self, target: str, anchor: tuple[str, ...]) -> Symbol | None:
+        """What an import of ``target`` (an ImportFact's, or an import
+        ValueFact's source, from the package ``anchor``) binds, or None."""
+        return self._resolve_import(target, anchor, frozenset())
+
     def _resolve_import(self, target: str, anchor: tuple[str, ...], seen: frozenset[tuple[str, str]]) -> Symbol | None:
         """An imported dotted name: the longest prefix that is a scanned module,
         then attributes from there (re-exports followed)."""

@@ -58,6 +58,9 @@ class KnowledgeSet:
     # its ``yield`` (its with-body's statements carry the cost); a literal is
     # no such evidence (a literal ``INSERT`` writes).
     light_by_evidence: str = ""
+    # The patterns ``light_by_evidence`` is about, when not all of the set's:
+    # file-io's writes (a text the source fixes), never its reads or ``open``.
+    evidence_patterns: tuple[str, ...] = ()
 
 
 def _calls(reason: str, *patterns: str) -> tuple[KnownCall, ...]:
@@ -499,6 +502,11 @@ KNOWLEDGE_SETS: tuple[KnowledgeSet, ...] = (
             "numpy.load",
         )
         + _calls("walks and changes a directory tree", "shutil.rmtree", "shutil.copytree"),
+        light_by_evidence=(
+            "A `write_text` / `write_bytes` of a text the source fixes (a literal, a constant, the JSON of a"
+            " literal of those: a start script, a marker) is cheap: a few hundred bytes into the page cache."
+        ),
+        evidence_patterns=("*.write_text", "*.write_bytes"),
     ),
 )
 
@@ -636,7 +644,11 @@ SIZED_BY_INPUT = (
 )
 LIGHT_WHEN_SHORT = frozenset(call.pattern for entry in KNOWLEDGE_SETS if entry.light_when_short for call in entry.calls)
 LIGHT_BY_EVIDENCE = frozenset(
-    call.pattern for entry in KNOWLEDGE_SETS if entry.light_by_evidence for call in entry.calls
+    call.pattern
+    for entry in KNOWLEDGE_SETS
+    if entry.light_by_evidence
+    for call in entry.calls
+    if not entry.evidence_patterns or call.pattern in entry.evidence_patterns
 )
 
 

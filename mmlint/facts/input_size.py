@@ -275,7 +275,10 @@ def cost_evidence(calls: Iterable[ast.Call], commits_after: Position | None) -> 
       ``@contextmanager``): it commits its with-body's statements, whose own
       calls carry their cost (a write's ``execute``);
     - ``<file>.read(N)``: ``N`` an int literal of at most 65536 or
-      ``len(CONSTANT)``, a header of a size the source fixes.
+      ``len(CONSTANT)``, a header of a size the source fixes;
+    - ``<path>.write_text(T)`` / ``write_bytes(T)``: ``T`` a text the source
+      fixes (``_fixed_text``: a literal, a constant, ``json.dumps`` of a
+      literal dict or list of those), a start script or a marker.
 
     Any other call of those names has no evidence, its arguments literal or
     not."""
@@ -300,7 +303,33 @@ def cost_evidence(calls: Iterable[ast.Call], commits_after: Position | None) -> 
             found[id(call)] = "commits a context manager's with-body, whose statements carry the cost"
         elif func.attr == "read" and len(call.args) == 1 and not call.keywords and _fixed_size(call.args[0]):
             found[id(call)] = "reads a size the source fixes"
+        elif func.attr in _WRITES and _one_argument(call) and _fixed_text(call.args[0]):
+            found[id(call)] = "writes a text the source fixes"
     return found
+
+
+_WRITES: Final = frozenset({"write_text", "write_bytes"})
+
+
+def _one_argument(call: ast.Call) -> bool:
+    """One positional argument, and no ``**kw`` (``encoding=`` is fine)."""
+    return len(call.args) == 1 and not isinstance(call.args[0], ast.Starred) and all(k.arg for k in call.keywords)
+
+
+def _fixed_text(node: ast.expr) -> bool:
+    """A text the source fixes: a literal or a constant (_is_bounded_value),
+    or ``json.dumps`` of one or of a dict or list display of them (no
+    ``**`` / ``*`` spread: its keys and values are all in the source)."""
+    if _is_bounded_value(node):
+        return True
+    if not (isinstance(node, ast.Call) and dotted_name(node.func) == "json.dumps" and _one_argument(node)):
+        return False
+    shown = node.args[0]
+    if isinstance(shown, ast.Dict):
+        return all(key is not None and _is_bounded_value(key) for key in shown.keys) and all(
+            _is_bounded_value(value) for value in shown.values
+        )
+    return _is_bounded_value(shown)
 
 
 def _fixed_size(node: ast.expr) -> bool:

@@ -76,9 +76,10 @@ class FakeAsync(Rule):
     start-up and shutdown hooks (`@app.on_event(...)`, `add_event_handler`, a
     `lifespan=` function), an actor's `__post_create__` / `__pre_destroy__`,
     a program's main coroutine (`asyncio.run(main())`, `uvloop.run(...)`,
-    `loop.run_until_complete(...)` in the function's own file, when nothing
-    else awaits or schedules it; a main nested in the function that runs it
-    is named only there), and a coroutine awaited only from those (an
+    `loop.run_until_complete(...)` in the function's own file, or in a file
+    that imports it: `from .host import serve` then `asyncio.run(serve())`;
+    when nothing else awaits or schedules it; a main nested in the function
+    that runs it is named only there), and a coroutine awaited only from those (an
     override its base's await dispatches to among them), outside their
     loops. What runs there is start-up or wind-down, not the
     loop's per-request cost: MM003, MM004 and MM005 do not report it, except

@@ -67,6 +67,14 @@ class BlockingCallInAsync(Rule):
     each caller passes: nothing when it is a token, an API key, an
     identifier or a name (`sha256_hex(refresh_token)`), a whole payload's
     digest otherwise.
+    A file write (`path.write_text(...)`, `write_bytes`) is cheap when the
+    source fixes what it writes: a literal, a constant, or `json.dumps` of
+    one or of a dict or list display of them (a start script, a marker):
+    a few hundred bytes copied into the page cache, no fsync, well under a
+    millisecond, which no maintainer moves off the loop. A write of anything
+    else (the request's data, an object's state, a configuration) stays, as
+    do reads of whole files and `open` (its `write` and any `os.fsync` are
+    in its with-body).
 
     Calls of scanned sync functions are followed too: a call, in an
     `async def`, of a sync function that reaches a blocking call through
@@ -117,9 +125,10 @@ class BlockingCallInAsync(Rule):
     start-up and shutdown hooks (`@app.on_event(...)`, `add_event_handler`, a
     `lifespan=` function), an actor's `__post_create__` / `__pre_destroy__`,
     a program's main coroutine (`asyncio.run(main())`, `uvloop.run(...)`,
-    `loop.run_until_complete(...)` in the function's own file, when nothing
-    else awaits or schedules it; a main nested in the function that runs it
-    is named only there), and a coroutine awaited only from those (an
+    `loop.run_until_complete(...)` in the function's own file, or in a file
+    that imports it: `from .host import serve` then `asyncio.run(serve())`;
+    when nothing else awaits or schedules it; a main nested in the function
+    that runs it is named only there), and a coroutine awaited only from those (an
     override its base's await dispatches to among them), outside their
     loops. What runs there is start-up or wind-down, not the
     loop's per-request cost: MM003, MM004 and MM005 do not report it, except

@@ -8,22 +8,28 @@ on a fallback path) or "false" (it does not block, or does not run on the
 loop). Test code and the vendored ``xinference/thirdparty`` tree are context
 only with the defaults, and not reported.
 
-Where Xinference stands (not yet the issue's goal of 70 % heavy, none false):
+Where Xinference stands (87 heavy of 145, 0.600: not yet the issue's goal of
+70 % heavy, none false):
 the once-per-object guards (``CallRef.once``) took 14 light findings out
 (the ownership-registry and relaunch-manager getters, the metrics exporter's
 start and stop); start-up, shutdown and actor lifecycle hooks (``HOOKS``) and
 a generator function's body run only where it is iterated (``GENERATORS``)
 took out four light ones and one false one. What keeps the share down, each a
 general shape still to do:
-- start-up code with no marker but its name: small files written by the
-  deploy hosts' ``start_components``;
+- start-up code with no marker but its name: the settings files (the JSON of
+  the host's configuration, of no size the source fixes) written by the
+  deploy hosts' ``start_components``, reached from ``host.run`` with
+  ``host = host_class(...)`` (a parameter's default); their start scripts,
+  a literal or a constant, went (``FIXED_WRITES``);
 - digests of bounded values: xxhash of one KV block (its size the engine's
   block size), ``sha256`` of a generated API key (routes.py:477, named
   ``plaintext_key``) through a helper; the cache salt's, bounded by its
   validator, went (``VALIDATED``), and those of an API or refresh token
   through ``sha256_hex(data)`` (``BY_ARGUMENTS``);
 - small state files (launch arguments, asset inventories) written per
-  management operation;
+  management operation: the JSON of an object's whole state
+  (``self._model_uid_to_launch_args``, ``self._inventory``), whose size the
+  source does not fix, unlike the texts ``FIXED_WRITES`` took;
 - ``sqlite3`` reads of a few rows (``fetchall``) in the download-task and
   router stores, and writes on a failure path or once at activation: what
   is left of the 42 findings the reach added by following typed attributes
@@ -33,7 +39,17 @@ general shape still to do:
   (re-read at stop 48): each opens a fresh connection and commits, and a
   commit in WAL mode at SQLite's default ``synchronous=FULL`` fsyncs the
   WAL, on the supervisor actor's loop, per pause, resume, cancel, cache
-  operation and progress snapshot (14).
+  operation and progress snapshot (14). The ``fetchall`` reads have no
+  ``LIMIT`` and no key in their ``WHERE`` (``status NOT IN (...)``, an
+  optional ``router_uid = ?`` filter): the source bounds no row count.
+  A call in an ``except`` handler ending in ``raise`` (supervisor.py:3079,
+  3082, 4610) was tried as a failure path and not kept: the same shape
+  takes v1_connector.py:1944 (heavy, reached only through an
+  ``except BaseException`` handler's ``stream.synchronize()``) and
+  supervisor.py:4551 (judged heavy, though it runs only when the worker's
+  ``cancel_cache_model`` raised), and a cancellation handler runs per
+  cancelled request; narrowed to ``except Exception`` it takes one light
+  (3082) and 4551.
 One is false (trt_llm/pd.py:220, ``cache_scope(None)``, went with the
 validated salts): worker.py:7164 calls
 ``remove_virtual_env`` only for an invalid Python version, for which it
@@ -180,11 +196,15 @@ VERDICTS = {
         "commits a sqlite delete per cache deletion (fresh connection, WAL fsync)",
     ),
     ("MM005", "xinference/core/supervisor.py", 4714): (LIGHT, "lists the few unfinished downloads per listing"),
-    ("MM003", "xinference/core/supervisor.py", 7129): (LIGHT, "in-memory loop over a router's few replicas"),
-    ("MM003", "xinference/core/supervisor.py", 7135): (LIGHT, "in-memory loop over a router's few replicas"),
-    ("MM003", "xinference/core/supervisor.py", 7139): (LIGHT, "in-memory loop over a router's few replicas"),
-    ("MM003", "xinference/core/supervisor.py", 7162): (LIGHT, "in-memory loop over a router's few replicas"),
-    ("MM003", "xinference/core/supervisor.py", 8169): (LIGHT, "in-memory loop over a router's few replicas"),
+    # Not in memory, re-read: per replica, runtime_is_current and
+    # runtime_is_controllable make keyed one-row sqlite reads on fresh
+    # connections (`deployments.ensure`, `nodes.get`, `assignments.get`); a
+    # few per replica of a router's few, per listing or status: still light.
+    ("MM003", "xinference/core/supervisor.py", 7129): (LIGHT, "keyed sqlite reads per replica of a router's few"),
+    ("MM003", "xinference/core/supervisor.py", 7135): (LIGHT, "keyed sqlite reads per replica of a router's few"),
+    ("MM003", "xinference/core/supervisor.py", 7139): (LIGHT, "keyed sqlite reads per replica of a router's few"),
+    ("MM003", "xinference/core/supervisor.py", 7162): (LIGHT, "keyed sqlite reads per replica of a router's few"),
+    ("MM003", "xinference/core/supervisor.py", 8169): (LIGHT, "keyed sqlite reads per replica of a router's few"),
     ("MM005", "xinference/core/worker.py", 1069): (LIGHT, "writes the small launch-args file per model recovery"),
     ("MM005", "xinference/core/worker.py", 2140): (LIGHT, "reads the launch-args file once at start-up recovery"),
     ("MM005", "xinference/core/worker.py", 2254): (LIGHT, "writes the launch-args file once at start-up recovery"),
@@ -206,20 +226,15 @@ VERDICTS = {
     ("MM005", "xinference/core/worker_relaunch.py", 380): (LIGHT, "opens a log file per worker relaunch"),
     ("MM005", "xinference/deploy/api_host.py", 383): (LIGHT, "writes a small settings file per API replacement"),
     ("MM005", "xinference/deploy/api_host.py", 424): (LIGHT, "writes a small settings file at start-up"),
-    ("MM005", "xinference/deploy/api_host.py", 450): (LIGHT, "writes a small start script at start-up"),
     ("MM003", "xinference/deploy/cmdline.py", 1536): (LIGHT, "CLI REPL's input() on a loop that runs nothing else"),
     ("MM003", "xinference/deploy/cmdline.py", 1637): (LIGHT, "CLI REPL's input() on a loop that runs nothing else"),
     ("MM005", "xinference/deploy/local_host.py", 116): (LIGHT, "writes a small settings file at start-up"),
-    ("MM005", "xinference/deploy/local_host.py", 133): (LIGHT, "writes a small start script at start-up"),
-    ("MM005", "xinference/deploy/local_host.py", 163): (LIGHT, "writes a small start script at start-up"),
-    ("MM005", "xinference/deploy/supervisor_host.py", 70): (LIGHT, "writes a small start script at start-up"),
     ("MM005", "xinference/deploy/supervisor_host.py", 71): (LIGHT, "writes a small settings file at start-up"),
     ("MM005", "xinference/deploy/supervisor_host.py", 199): (
         LIGHT,
         "writes a small settings file per supervisor replacement",
     ),
     ("MM005", "xinference/deploy/utils.py", 1237): (HEAVY, "time.sleep(3) per attempt on the isolation loop"),
-    ("MM005", "xinference/deploy/worker_host.py", 211): (LIGHT, "writes a small worker config at start-up"),
     ("MM005", "xinference/model/embedding/vllm/core.py", 318): (HEAVY, "tokenizes every sentence to truncate it"),
     ("MM005", "xinference/model/embedding/vllm/core.py", 319): (HEAVY, "tokenizer.decode of the inputs"),
     ("MM005", "xinference/model/image/sdapi.py", 385): (HEAVY, "resizes every generated image"),
@@ -398,10 +413,15 @@ HOOKS = (
 # ...; asyncio.run(serve())`) is named only there: other files'
 # `create_task(serve())` are other `serve`s (contexts.Contexts.of). The agent's
 # `RouterAgent(config)` loads its inventory once, before it serves: light.
+# A main the runner imports (contexts.Contexts._imported_defs): deploy/worker.py's
+# `from .worker_host import run_worker_configuration` then
+# `asyncio.run(run_worker_configuration({...}))`, whose worker config
+# write (worker_host.py:211) runs once as the worker process starts: light.
 MAINS = (
     ("MM005", "xinference/router/service.py", 71),
     ("MM005", "xinference/router/service.py", 93),
     ("MM005", "xinference/router/agent/service.py", 552),
+    ("MM005", "xinference/deploy/worker_host.py", 211),
 )
 # What opt-in flags took out (mmlint.facts.once_ast, CallRef.opt_in): the
 # Xavier transfer's `profile_stage` synchronizes only after
@@ -482,6 +502,19 @@ BY_ARGUMENTS = (
     ("MM005", "xinference/api/oauth2/advanced/routes.py", 213),
     ("MM005", "xinference/api/oauth2/advanced/routes.py", 718),
 )
+# What writes of a text the source fixes took out (the file-io set's
+# light_by_evidence, mmlint.facts.input_size.cost_evidence): each a
+# `(directory / "start_*.py").write_text(...)` of a literal or of the module
+# constant `START_SUPERVISOR`, a two-line start script written once as a
+# deploy host starts; each judged light (tens of bytes into the page cache,
+# no fsync). The settings files written beside them stay: the JSON of the
+# host's configuration, whose size the source does not fix.
+FIXED_WRITES = (
+    ("MM005", "xinference/deploy/api_host.py", 450),
+    ("MM005", "xinference/deploy/local_host.py", 133),
+    ("MM005", "xinference/deploy/local_host.py", 163),
+    ("MM005", "xinference/deploy/supervisor_host.py", 70),
+)
 # Judged before and reported no more, since the reach follows typed attributes.
 NO_LONGER = (
     # Its loop now reaches `match_llm`, not bound where it is used: unknown, never
@@ -498,8 +531,10 @@ NO_LONGER = (
 # 87 of 167 (0.521) since keyed one-row reads (ONE_ROW); 87 of 157 (0.554)
 # since validators' length bounds (VALIDATED); 87 of 156 (0.558) since fixed
 # reads (FIXED_READS); 87 of 155 (0.561) since nested mains (MAINS); 87 of
-# 150 (0.580) since digests as short as a helper's arguments (BY_ARGUMENTS).
-HEAVY_SHARE_REACHED = 0.58
+# 150 (0.580) since digests as short as a helper's arguments (BY_ARGUMENTS);
+# 87 of 146 (0.596) since writes of a text the source fixes (FIXED_WRITES);
+# 87 of 145 (0.600) since mains the runner imports (MAINS).
+HEAVY_SHARE_REACHED = 0.6
 
 
 @pytest.fixture(scope="module")
@@ -529,6 +564,7 @@ def test_the_findings_are_exactly_the_judged_ones(report) -> None:
         *VALIDATED,
         *FIXED_READS,
         *BY_ARGUMENTS,
+        *FIXED_WRITES,
     }
     related = {(d.path, d.span.line): {(r.path, r.span.line) for r in d.related} for d in report.diagnostics}
     assert ("xinference/core/worker.py", 7154) in related[("xinference/core/worker.py", 7164)]
