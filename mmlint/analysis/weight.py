@@ -533,6 +533,13 @@ class WeightAnalysis:
         found = self._typed_pattern(call)
         return found if found is not None and costs_here(found, bounded_input, arity) else None
 
+    def known_pattern(self, fact: CallFact | CallRef, call: SyncCall) -> str | None:
+        """The pattern a call matches by its name, else by what its callee is
+        (``matching``, then ``typed_matching``), for this call's input."""
+        return self.matching(fact.dotted, fact.bounded_input, fact.arity) or self.typed_matching(
+            call, fact.bounded_input, fact.arity
+        )
+
     def _typed_pattern(self, call: SyncCall) -> str | None:
         """A union matches only when each of its library values of known
         origin does: a `zmq.Socket | zmq.asyncio.Socket` may be the async one."""
@@ -659,9 +666,7 @@ class WeightAnalysis:
         any other call, which costs what it costs here)."""
         if not (isinstance(fact, CallRef) and fact.by_arguments):
             return None
-        pattern = self.matching(fact.dotted, fact.bounded_input, fact.arity) or self.typed_matching(
-            call, fact.bounded_input, fact.arity
-        )
+        pattern = self.known_pattern(fact, call)
         return pattern if pattern in LIGHT_WHEN_SHORT else None
 
     def _reached(
@@ -688,9 +693,7 @@ class WeightAnalysis:
             if key in chains:
                 return False
             for fact, call in self._sync_calls[key]:
-                pattern = self.matching(fact.dotted, fact.bounded_input, fact.arity) or self.typed_matching(
-                    call, fact.bounded_input, fact.arity
-                )
+                pattern = self.known_pattern(fact, call)
                 if pattern is not None and self._sized_by_arguments(fact, call) is not None:
                     continue  # as costly as the callers' arguments: argument_chains
                 if pattern is not None:
@@ -712,9 +715,7 @@ class WeightAnalysis:
         rather than an earlier one whose cost grows with an input of unknown
         size (``sha256(data)``, perhaps small)."""
         for fact, call in self._sync_calls[key]:
-            pattern = self.matching(fact.dotted, fact.bounded_input, fact.arity) or self.typed_matching(
-                call, fact.bounded_input, fact.arity
-            )
+            pattern = self.known_pattern(fact, call)
             if pattern is None:
                 continue
             if pattern not in SIZED_BY_INPUT:
@@ -735,9 +736,7 @@ class WeightAnalysis:
             for fact, call in zip(info.calls, self._async_calls[key]):
                 if fact.awaited or fact.scheduled or fact.future_result:
                     continue
-                if self.matching(fact.dotted, fact.bounded_input, fact.arity) is not None or self.typed_matching(
-                    call, fact.bounded_input, fact.arity
-                ):
+                if self.known_pattern(fact, call) is not None:
                     continue
                 chain = self.blocking_chain(call, fact)
                 if chain is not None:
@@ -755,9 +754,7 @@ class WeightAnalysis:
             for fact, call in self._sync_calls[key]:
                 if fact.span is None:
                     continue  # not placed by the light tier: not a method it recognised
-                pattern = self.matching(fact.dotted, fact.bounded_input, fact.arity) or self.typed_matching(
-                    call, fact.bounded_input, fact.arity
-                )
+                pattern = self.known_pattern(fact, call)
                 if pattern is not None:
                     found.append(ReplicaBlocking(key, fact.span, fact.callee.describe(), fact.dotted, pattern, None))
                 elif (chain := self.blocking_chain(call, fact)) is not None:
