@@ -254,6 +254,9 @@ def test_the_collector_finds_a_coroutine_calls_judgement_past_wide_characters(tm
         ("key", ""),
         ("valid", ""),
         ("request.body", ""),
+        ("frames.shape", "an array's shape"),
+        ("self.image_dtype", "an array's dtype"),
+        ("frames", ""),
     ],
 )
 def test_short_meaning(text: str, meaning: str) -> None:
@@ -499,3 +502,122 @@ def test_a_helpers_own_chain_comes_before_its_arguments_one(tmp_path: Path) -> N
     report = check([package], cwd=tmp_path, config=tmp_path / "mmlint.toml", select=["MM005"])
     (found,) = report.diagnostics
     assert found.chain[-1] == "`base64.urlsafe_b64encode`", found.chain
+
+
+def test_a_display_of_short_values_and_its_json_are_short(tmp_path: Path) -> None:
+    """A dict, tuple or list display (issue 40, "none false"), its JSON,
+    repr or pickle, is as short as its keys and values: names, a length, an
+    array's shape and dtype, another digest's hexdigest()."""
+    source = (
+        "import hashlib, json, pickle\n"
+        "def f(request, frames, first):\n"
+        "    a = hashlib.sha256(json.dumps({'m': request.model_name, 'n': len(frames)}).encode())\n"
+        "    b = hashlib.blake2b(pickle.dumps((str(frames.dtype), tuple(frames.shape))))\n"
+        "    c = hashlib.md5(repr([first.hexdigest(), request.rid]).encode())\n"
+        "    d = hashlib.sha256(json.dumps({'m': request.model_name, 'o': request.options}).encode())\n"
+        "    e = hashlib.sha256(json.dumps({'m': request.model_name, **request.options}).encode())\n"
+        "    g = hashlib.sha256(pickle.dumps((request.model_name, frames.tobytes())))\n"
+        "    h = hashlib.sha256(json.dumps({'m': request.model_name}, default=request.encoder).encode())\n"
+        "    i = hashlib.sha256(json.dumps(request.model_name or {}).encode())\n"
+        "    j = hashlib.sha256(json.dumps([*request.items]).encode())\n"
+    )
+    judged = _judged(source, tmp_path)
+    assert judged[3] == (True, "`request.model_name` is a name, short by its meaning")
+    assert judged[4] == (True, "`frames.dtype` is an array's dtype, short by its meaning")
+    assert judged[5] == (True, "`first.hexdigest()` is a digest, of a fixed size")
+    assert judged[6] == (False, "") and judged[7] == (False, "") and judged[8] == (False, "")
+    assert judged[9] == (True, "`request.model_name` is a name, short by its meaning")  # keywords only format it
+    assert judged[10] == (True, "`request.model_name` is a name, short by its meaning")
+    assert judged[11] == (False, "")
+
+
+def test_a_display_local_is_short_only_when_nothing_can_grow_it(tmp_path: Path) -> None:
+    """A local holding a dict or list display is short when every reading
+    of it reads (a subscript, `.get`, `json.dumps`, a digest); an item
+    assignment, a method that may add, an alias, a call of another
+    function, a closure, or a subscript reaching a display it holds may each
+    grow it."""
+    source = (
+        "import hashlib, json\n"
+        "def f(request, keep):\n"
+        "    fixed = {'m': request.model_name, 'n': len(request.images)}\n"
+        "    label = fixed['m'] if fixed.get('n') else 'none'\n"
+        "    a = hashlib.sha256(json.dumps(fixed, sort_keys=True).encode())\n"
+        "    assigned = {'m': request.model_name}\n"
+        "    assigned['p'] = request.prompt\n"
+        "    b = hashlib.sha256(json.dumps(assigned).encode())\n"
+        "    updated = {'m': request.model_name}\n"
+        "    updated.update(request.options)\n"
+        "    c = hashlib.sha256(json.dumps(updated).encode())\n"
+        "    aliased = {'m': request.model_name}\n"
+        "    other = aliased\n"
+        "    other['p'] = request.prompt\n"
+        "    d = hashlib.sha256(json.dumps(aliased).encode())\n"
+        "    passed = [request.model_name]\n"
+        "    keep(passed)\n"
+        "    e = hashlib.sha256(json.dumps(passed).encode())\n"
+        "    closed = [request.model_name]\n"
+        "    later = lambda: closed.append(request.prompt)\n"
+        "    g = hashlib.sha256(json.dumps(closed).encode())\n"
+        "    nested = ([request.model_name],)\n"
+        "    nested[0].append(request.prompt)\n"
+        "    h = hashlib.sha256(json.dumps(nested).encode())\n"
+        "    text = json.dumps({'m': request.model_name})\n"
+        "    i = hashlib.sha256(text.encode())\n"
+        "    listed = list(request.names)\n"
+        "    j = hashlib.sha256(json.dumps(listed).encode())\n"
+    )
+    judged = _judged(source, tmp_path)
+    assert judged[5] == (True, "`request.model_name` is a name, short by its meaning")
+    assert all(judged[line] == (False, "") for line in (8, 11, 15, 18, 21, 24, 28))
+    assert judged[26] == (True, "`request.model_name` is a name, short by its meaning")  # a text, no display
+
+
+def test_a_helpers_display_of_its_parameters_is_judged_at_each_caller(tmp_path: Path) -> None:
+    """A helper digesting a display of its parameters is as short as each
+    caller's arguments; a caller's display, length or digest is read as its
+    names are, a request's options or bytes are not."""
+    source = (
+        "import hashlib, pickle\n"
+        "def layout(model_name, shape, count):\n"
+        "    signature = (model_name, tuple(shape), count)\n"
+        "    return hashlib.blake2b(pickle.dumps(signature), digest_size=16).hexdigest()\n"
+        "def spread(*parts):\n"
+        "    return hashlib.blake2b(pickle.dumps(parts)).hexdigest()\n"
+        "async def route(request, first):\n"
+        "    layout(request.model_name, request.pixels.shape, len(request.pixels))\n"
+        "    layout(request.model_name, (3, request.rid), first.hexdigest())\n"
+        "    layout(request.model_name, request.pixels.shape, request.pixels.tobytes())\n"
+        "    layout(request.model_name, {'o': request.options}, 1)\n"
+        "    layout(request.model_name, {**request.options}, 1)\n"
+    )
+    facts = _facts(source, tmp_path)
+    by_def = {sync.qualname: sync for sync in facts.sync_defs}
+    assert [call.by_arguments for call in by_def["layout"].calls if call.dotted == "hashlib.blake2b"] == [True]
+    assert [call.by_arguments for call in by_def["spread"].calls if call.dotted == "hashlib.blake2b"] == [False]
+    (info,) = facts.async_defs
+    shorts = [fact.short_arguments for fact in info.calls if fact.dotted == "layout"]
+    assert shorts == [
+        "`request.model_name` is a name, short by its meaning",
+        "`request.model_name` is a name, short by its meaning",
+        "",
+        "",
+        "",
+    ]
+
+
+def test_keys_of_short_values_neither_report_nor_weigh() -> None:
+    """fixtures/findings/fpkg/keys.py: each small key is light, each twin
+    holding the request's options or bytes, or grown, stays heavy."""
+    report = check(cwd=FINDINGS)
+    weights = report.project.weight(report.settings.heavy_calls)
+    by_name = {
+        report.project.suspension.defs[key].qualname: weights.weight(key)
+        for key in report.project.suspension.defs_by_path["fpkg/keys.py"]
+    }
+    for light in ("layout",):
+        assert by_name[light] is not None and by_name[light].kind != "heavy", light
+    for heavy in ("layout_of_bytes", "layout_of_options"):
+        assert by_name[heavy] is not None and by_name[heavy].kind == "heavy", heavy
+    lines = {d.span.line for d in report.diagnostics if d.path == "fpkg/keys.py"}
+    assert lines == {29, 35, 42, 53, 67, 71}

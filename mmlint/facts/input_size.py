@@ -16,7 +16,10 @@ small. Two readings say so:
   (CallFact.input_bound):
 
   - a name or attribute that is short by its meaning (``SHORT_NAMES``,
-    ``SHORT_SUFFIXES``: identifiers, names, file paths, host names);
+    ``SHORT_SUFFIXES``: identifiers, names, file paths, host names, an
+    array's shape and dtype);
+  - a value of a fixed size whatever its input: ``len(x)`` (a number),
+    ``h.hexdigest()`` / ``h.digest()`` (another digest);
   - a value tested to be an http(s) URL in the same def: inside
     ``if x.startswith(("http://", "https://")):`` (one operand of an ``and``
     is enough; ``x.lower().startswith(...)`` too), or after
@@ -31,15 +34,23 @@ small. Two readings say so:
     a function that raises unless its first argument passes such a test,
     then returns it (``validate_salt(salt)``);
   - a local name every assignment of which, in the def's own body, is such a
-    value and no list or set (which ``append`` grows), and no other binding
-    (not a parameter, a loop target, an augmented assignment...);
-  - an f-string, a ``+`` or ``%`` of such values, a ``str(...)``,
+    value, and no other binding (not a parameter, a loop target, an
+    augmented assignment...); one holding a list, set or dict display only
+    when nothing in the def can grow it (``_never_grown``: no item
+    assignment, ``append`` / ``update``, alias, closure, or call of another
+    function given it);
+  - a tuple, list, set or dict display of such keys and values (no ``*`` /
+    ``**`` spread: a request's mapping is of any size), an f-string, a
+    ``+`` or ``%`` of such values, ``a or b`` of two, a ``str(...)`` /
+    ``repr`` / ``tuple`` / ``list`` / ``sorted`` of one, its ``json.dumps``
+    / ``pickle.dumps`` (any ``dumps``: its keywords only format it),
     ``.encode()`` / ``.decode()`` / ``.lower()`` / ``.format(...)`` /
     ``.join([...])`` of them, a conditional expression of two.
 
 Anything else is of unknown size: the call stays as costly as its set says.
 Only the sized calls are judged, by their last name (``SIZED_NAMES``); the
-short names, the URL and length tests and the validators only for the sets whose cost is their input's
+short names, lengths and digests, the URL and length tests and the validators
+only for the sets whose cost is their input's
 size alone (``light_when_short``: digests, base64, compression,
 ``LIGHT_WHEN_SHORT_NAMES``). A tokenizer's call has a fixed cost of its own
 and is made per token, in loops over the output: a short input is no
@@ -71,7 +82,10 @@ from mmlint.facts.shape_words import is_bounded_slice, is_constant_name
 # - tokens (``token``, ``*_token``: an access or refresh token, a session
 #   token, one vocabulary token) and API keys (``api_key``, ``*_api_key``):
 #   tens to a few thousand bytes, what an HTTP header carries (``*_tokens``,
-#   a list of token ids, is not one).
+#   a list of token ids, is not one);
+# - an array's shape and dtype (``shape``, ``dtype``, ``*_shape``,
+#   ``*_dtype``): a few integers, one per dimension, and a type's name (the
+#   array's contents are another value).
 # Not short by their name alone: ``url`` / ``uri`` (a ``data:`` URL carries a
 # whole base64 image or audio clip, as OpenAI-style ``image_url`` fields
 # do: short only when tested to be http(s)); ``key`` (a cache key is often
@@ -79,6 +93,7 @@ from mmlint.facts.shape_words import is_bounded_slice, is_constant_name
 # ``data``, ``body``, ``content``, ``image``, ``payload``.
 _IDENTIFIER, _NAME, _PATH, _HOST = "an identifier", "a name", "a file path", "a host name"
 _TOKEN, _API_KEY = "a token", "an API key"
+_SHAPE, _DTYPE = "an array's shape", "an array's dtype"
 SHORT_NAMES: Final = {
     "id": _IDENTIFIER,
     "rid": _IDENTIFIER,
@@ -91,6 +106,8 @@ SHORT_NAMES: Final = {
     "hostname": _HOST,
     "token": _TOKEN,
     "api_key": _API_KEY,
+    "shape": _SHAPE,
+    "dtype": _DTYPE,
 }
 SHORT_SUFFIXES: Final = {
     "_id": _IDENTIFIER,
@@ -99,6 +116,8 @@ SHORT_SUFFIXES: Final = {
     "_filename": _PATH,
     "_token": _TOKEN,
     "_api_key": _API_KEY,
+    "_shape": _SHAPE,
+    "_dtype": _DTYPE,
 }
 
 # The last names of the calls whose cost grows with their input (a typed
@@ -154,7 +173,7 @@ _KEEPING_METHODS: Final = frozenset(
 _URL_PREFIXES: Final = ("http://", "https://")
 _NESTED: Final = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _EXITS: Final = (ast.Return, ast.Raise, ast.Continue, ast.Break)
-_DEPTH: Final = 6  # how far a local's value is followed through other locals
+_DEPTH: Final = 6  # how far a local's value is followed through other locals, a caller's display into displays
 
 Position = tuple[int, int]  # (line, column) as ast gives them: where a node starts
 
@@ -191,10 +210,12 @@ def _name_meaning(last: str) -> str:
 
 def arguments_by_name(call: ast.Call, parameters: frozenset[str]) -> tuple[str, bool]:
     """How a call's positional arguments (no keyword, no ``*``) are short,
-    read from their names alone, through ``.encode()`` / ``.lower()``...:
+    read from their names and shapes alone (``_named_shape``), through
+    ``.encode()`` / ``.lower()``...:
 
     - (why, False): each is short by its name's meaning (``refresh_token``,
-      ``request.rid``): "`refresh_token` is a token, short by its meaning";
+      ``request.rid``), a literal, a length, a digest, or a display of such
+      values: "`refresh_token` is a token, short by its meaning";
     - ("", True): each is short so or one of ``parameters`` (the def's, never
       assigned in its body), one at least: as short as the caller's own
       arguments (CallRef.by_arguments);
@@ -202,27 +223,107 @@ def arguments_by_name(call: ast.Call, parameters: frozenset[str]) -> tuple[str, 
 
     Only a call of a def whose digest is as short as its arguments
     (mmlint.analysis.weight's argument_chains) is ever judged by these; they
-    are read of every call, so the reading is names and set look-ups only
-    (no test, local or validator is read, as InputBounds does)."""
+    are read of every call, so the reading is names, shapes and set look-ups
+    only (no test, local or validator is read, as InputBounds does)."""
     if not call.args or call.keywords:
         return "", False
     why, forwarded = "", False
     for arg in call.args:
-        node = _kept_value(arg)
-        if isinstance(node, ast.Name):
-            last = node.id
-        elif isinstance(node, ast.Attribute):
-            last = node.attr
-        else:
+        found = _named_shape(arg, parameters, 0)
+        if found is None:
             return "", False
+        why, forwarded = why or found[0], forwarded or found[1]
+    if forwarded:
+        return "", True
+    return why or "its arguments are built from literals", False
+
+
+def _named_shape(node: ast.expr, parameters: frozenset[str], depth: int) -> tuple[str, bool] | None:
+    """(why, forwarded) of one argument read by arguments_by_name, None when
+    of unknown size: a name or attribute short by its meaning (why), one of
+    ``parameters`` (forwarded), a literal or a constant ("", False), a value
+    of a fixed size (``len(x)``, ``h.hexdigest()``), or a tuple, list or dict
+    display, ``str`` / ``repr`` / ``tuple`` / ``json.dumps``... of such values."""
+    node = _kept_value(node)
+    if isinstance(node, ast.Name):
+        last = node.id
+    elif isinstance(node, ast.Attribute):
+        last = node.attr
+    else:
+        last = ""
+    if last:
         meaning = _name_meaning(last)
         if meaning:
-            why = why or f"`{dotted_name(node) or last}` is {meaning}, short by its meaning"
-        elif last in parameters and isinstance(node, ast.Name):
-            forwarded = True
-        else:
-            return "", False
-    return ("", True) if forwarded else (why, False)
+            return f"`{dotted_name(node) or last}` is {meaning}, short by its meaning", False
+        if last in parameters and isinstance(node, ast.Name):
+            return "", True
+        return ("", False) if last.lstrip("_").isupper() and _is_bounded_value(node) else None  # `LABEL`
+    if depth >= _DEPTH:
+        return None
+    if isinstance(node, ast.Call):
+        fixed = _fixed_size_value(node)
+        if fixed:
+            return fixed, False
+        inner = _size_kept_argument(node)
+        return _named_shape(inner, parameters, depth + 1) if inner is not None else None
+    if isinstance(node, (ast.Tuple, ast.List, ast.Dict)):
+        parts = _display_parts(node)
+        if parts is None:
+            return None
+        why, forwarded = "", False
+        for part in parts:
+            found = _named_shape(part, parameters, depth + 1)
+            if found is None:
+                return None
+            why, forwarded = why or found[0], forwarded or found[1]
+        return why, forwarded
+    return ("", False) if _is_bounded_value(node) else None
+
+
+# Calls whose value is about as long as their one argument: ``str(x)``,
+# ``repr(x)``, ``tuple(x)``, ``sorted(x)``; ``json.dumps(x, sort_keys=True)``,
+# ``pickle.dumps(x)`` (any ``dumps``: keywords only format it).
+_KEEPING_BUILTINS: Final = frozenset({"str", "repr", "tuple", "list", "sorted", "set", "frozenset"})
+# What a hash object returns: of the digest's fixed size, whatever it hashed.
+_DIGEST_METHODS: Final = frozenset({"digest", "hexdigest"})
+
+
+def _size_kept_argument(call: ast.Call) -> ast.expr | None:
+    """``x`` of ``str(x)`` / ``tuple(x)`` / ``json.dumps(x, ...)``: a value
+    about as long as ``x``; None for any other call."""
+    if len(call.args) != 1 or isinstance(call.args[0], ast.Starred):
+        return None
+    func = call.func
+    if isinstance(func, ast.Name) and func.id in _KEEPING_BUILTINS and not call.keywords:
+        return call.args[0]
+    last = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    if last == "dumps" and all(keyword.arg is not None for keyword in call.keywords):
+        return call.args[0]
+    return None
+
+
+def _fixed_size_value(call: ast.Call) -> str:
+    """Why a call's value is of a fixed size whatever its input: ``len(x)``
+    (a number), ``h.hexdigest()`` / ``h.digest()`` (a digest); "" otherwise."""
+    func = call.func
+    if call.keywords:
+        return ""
+    if isinstance(func, ast.Name) and func.id == "len" and len(call.args) == 1:
+        return f"`len({dotted_name(call.args[0]) or '...'})` is a number"
+    if isinstance(func, ast.Attribute) and func.attr in _DIGEST_METHODS and not call.args:
+        return f"`{dotted_name(func.value) or '...'}.{func.attr}()` is a digest, of a fixed size"
+    return ""
+
+
+def _display_parts(node: ast.Tuple | ast.List | ast.Set | ast.Dict) -> list[ast.expr] | None:
+    """The keys and values of a display, None when it spreads another
+    (``*xs``, ``**kw``: of any size)."""
+    if isinstance(node, ast.Dict):
+        keys = [key for key in node.keys if key is not None]
+        return [*keys, *node.values] if len(keys) == len(node.keys) else None
+    if any(isinstance(element, ast.Starred) for element in node.elts):
+        return None
+    return list(node.elts)
 
 
 def _kept_value(node: ast.expr) -> ast.expr:
@@ -371,6 +472,9 @@ class InputBounds:
         self.validators = validators
         self._regions: list[tuple[str, str, Position, Position]] | None = None
         self._locals: dict[str, list[ast.expr]] | None = None
+        # By local name (and whether a subscript reaches a display it holds):
+        # whether some statement may grow the list, set or dict it holds.
+        self._grown: dict[tuple[str, bool], bool] | None = None
         self._visiting: set[str] = set()
         self._by_meaning = False  # the call judged is a light_when_short one: short names and URL tests count
         self._parameters: frozenset[str] = frozenset()  # parameters taken as short (by_arguments)
@@ -421,8 +525,11 @@ class InputBounds:
             return self._all([node.left, node.right], depth)
         if isinstance(node, ast.IfExp):
             return self._all([node.body, node.orelse], depth)
-        if isinstance(node, (ast.List, ast.Tuple)):
-            return self._all(node.elts, depth)
+        if isinstance(node, (ast.List, ast.Tuple, ast.Set, ast.Dict)):
+            parts = _display_parts(node)
+            return self._all(parts, depth) if parts is not None else None
+        if isinstance(node, ast.BoolOp):
+            return self._all(node.values, depth)
         if isinstance(node, ast.Call):
             return self._call(node, depth)
         text = dotted_name(node)
@@ -454,8 +561,14 @@ class InputBounds:
             return None
         keywords = [keyword.value for keyword in node.keywords]
         func = node.func
-        if isinstance(func, ast.Name) and func.id == "str" and len(node.args) <= 1 and not keywords:
-            return self._all(node.args, depth)
+        if isinstance(func, ast.Name) and func.id == "str" and not node.args and not keywords:
+            return ""
+        kept = _size_kept_argument(node)
+        if kept is not None:
+            return self._judge(kept, depth)
+        fixed = _fixed_size_value(node) if self._by_meaning else ""
+        if fixed:
+            return fixed
         if isinstance(func, ast.Name) and self._by_meaning and self.validators is not None and node.args:
             checked = self.validators.bound(func.id)
             if checked and func.id not in {arg.arg for arg in _parameters(self.function.args)}:
@@ -476,7 +589,10 @@ class InputBounds:
     def _local(self, name: str, depth: int) -> str | None:
         """A local name every binding of which is an assignment of a short value."""
         values = self._local_values().get(name)
-        if not values or name in self._visiting or any(_holds_mutable(value) for value in values):
+        if not values or name in self._visiting:
+            return None
+        held = [_mutable_displays(value) for value in values]
+        if any(mutable for mutable, _ in held) and not self._never_grown(name, any(nested for _, nested in held)):
             return None
         self._visiting.add(name)
         try:
@@ -486,6 +602,21 @@ class InputBounds:
         if found is None:
             return None
         return found or f"`{name}` is built from literals"
+
+    def _never_grown(self, name: str, nested: bool) -> bool:
+        """No statement of the def can grow the list, set or dict a local
+        holds: each reading of ``name`` is a subscript's (unless ``nested``,
+        a display held in the local's: ``key[0].append``), a read-only
+        method's (``.get``, ``.items``...), an argument of a call that does
+        not change it (``json.dumps``, ``len``, a digest...), a comparison, a
+        replacement field or a ``return``; no nested def or lambda names it
+        (``payload[k] = v``, ``payload.update(...)``, an alias, a call of
+        another function may each grow it)."""
+        if self._grown is None:
+            self._grown = {}
+        if (name, nested) not in self._grown:
+            self._grown[name, nested] = any(_grows(parent, name, nested) for parent in _own_nodes(self.function.body))
+        return not self._grown[name, nested]
 
     def _local_values(self) -> dict[str, list[ast.expr]]:
         """The values assigned to each local name of the def's own body that
@@ -744,9 +875,67 @@ def _own_nodes(statements: list[ast.stmt]) -> Iterator[ast.AST]:
             stack.extend(ast.iter_child_nodes(node))
 
 
-def _holds_mutable(value: ast.expr) -> bool:
-    """A list or set display anywhere in a value: what it holds may grow after the assignment."""
-    return any(isinstance(node, (ast.List, ast.Set)) for node in ast.walk(value))
+def _mutable_displays(value: ast.expr) -> tuple[bool, bool]:
+    """(whether a value is or holds a list, set or dict, which may grow after
+    the assignment: ``append``, ``payload[k] = v``; whether one is held
+    inside another display, which a subscript reaches: ``key[0].append``),
+    read through displays and conditional values, not into calls
+    (``json.dumps({...})`` is a text), but ``list(...)`` / ``sorted(...)`` /
+    ``set(...)`` / ``dict(...)`` make one."""
+    mutable = nested = False
+    stack: list[tuple[ast.expr, bool]] = [(value, False)]
+    while stack:
+        node, inside = stack.pop()
+        if isinstance(node, ast.IfExp):
+            stack += [(node.body, inside), (node.orelse, inside)]
+        elif isinstance(node, ast.BoolOp):
+            stack += [(part, inside) for part in node.values]
+        elif isinstance(node, (ast.Tuple, ast.List, ast.Set, ast.Dict)):
+            if not isinstance(node, ast.Tuple):
+                mutable, nested = True, nested or inside
+            parts = [*node.keys, *node.values] if isinstance(node, ast.Dict) else node.elts
+            stack += [(part, True) for part in parts if part is not None]
+        elif isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp)) or (
+            isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _MUTABLE_BUILTINS
+        ):
+            mutable, nested = True, nested or inside
+    return mutable, nested
+
+
+_MUTABLE_BUILTINS: Final = frozenset({"list", "set", "sorted", "dict"})
+# Methods that read a list, set or dict and return a new value: never grow it.
+_READING_METHODS: Final = frozenset({"get", "keys", "values", "items", "copy", "count", "index"})
+# Calls that read their arguments and never change them.
+_READING_CALLS: Final = frozenset(
+    {"len", "str", "repr", "tuple", "list", "sorted", "set", "frozenset", "isinstance", "dumps"}
+    | LIGHT_WHEN_SHORT_NAMES
+)
+
+
+def _grows(parent: ast.AST, name: str, nested: bool) -> bool:
+    """Whether ``parent`` may grow the local ``name`` through one of its
+    direct children: any reading of it but those _never_grown allows; any
+    mention in a nested def, lambda or class."""
+    if isinstance(parent, _NESTED):
+        return any(isinstance(node, ast.Name) and node.id == name for node in ast.walk(parent))
+    for child in ast.iter_child_nodes(parent):
+        if not (isinstance(child, ast.Name) and child.id == name and isinstance(child.ctx, ast.Load)):
+            continue
+        if isinstance(parent, ast.Subscript):
+            reads = parent.value is not child or (isinstance(parent.ctx, ast.Load) and not nested)
+        elif isinstance(parent, ast.Attribute):
+            reads = parent.attr in _READING_METHODS
+        elif isinstance(parent, ast.Call):
+            func = parent.func
+            last = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+            reads = func is not child and last in _READING_CALLS
+        elif isinstance(parent, ast.keyword):
+            reads = False  # an argument of a call whose name this node does not show
+        else:
+            reads = isinstance(parent, (ast.Compare, ast.FormattedValue, ast.Return))
+        if not reads:
+            return True
+    return False
 
 
 def _parameters(args: ast.arguments) -> list[ast.arg]:

@@ -60,13 +60,17 @@ class BlockingCallInAsync(Rule):
     is cheap and not reported; `ids[8:]` and `ids[:-2]` grow with `ids`. A
     digest, base64 or compression call is cheap too when its input is short
     by evidence: built from literals, identifiers, names and paths
-    (`request.rid`, `self.model_name`, `file_path`), or a value tested to be
-    an http(s) URL in the same def (`if url.startswith(("http://",
-    "https://")):`); a bare `url` may be a `data:` URL, a whole image. A
-    helper digesting its own parameter (`def sha256_hex(data)`) costs what
-    each caller passes: nothing when it is a token, an API key, an
-    identifier or a name (`sha256_hex(refresh_token)`), a whole payload's
-    digest otherwise.
+    (`request.rid`, `self.model_name`, `file_path`), lengths, an array's
+    shape and dtype, other digests (`h.hexdigest()`), a tuple, list or dict
+    display of those and its JSON (`json.dumps({"model": model_name,
+    "shape": tuple(x.shape)})`; no `**` spread, nothing that grows the
+    display after it is built), or a value tested to be an http(s) URL in
+    the same def (`if url.startswith(("http://", "https://")):`); a bare
+    `url` may be a `data:` URL, a whole image, and a request's options a
+    mapping of any size. A helper digesting its own parameter (`def
+    sha256_hex(data)`) costs what each caller passes: nothing when it is a
+    token, an API key, an identifier, a name, a length or a display of such
+    (`sha256_hex(refresh_token)`), a whole payload's digest otherwise.
     A file write (`path.write_text(...)`, `write_bytes`) is cheap when the
     source fixes what it writes: a literal, a constant, or `json.dumps` of
     one or of a dict or list display of them (a start script, a marker):
