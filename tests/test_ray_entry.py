@@ -126,6 +126,62 @@ def test_a_function_deployment_is_a_root_and_a_function_from_elsewhere_is_not(tm
     assert roots == ["thumbnail"]
 
 
+@pytest.mark.parametrize(
+    ("imports", "call", "deployed"),
+    [
+        ("from ray import serve", "Model = serve.deployment(Model)", True),
+        ("from ray import serve", "app = serve.deployment(num_replicas=2)(Model).bind()", True),
+        ("from ray import serve", "serve.run(serve.deployment(Model).bind())", True),
+        ("from ray.serve import deployment", "Replicated = deployment(Model, name='m')", True),
+        ("import ray", "app = ray.serve.deployment(Model).bind()", True),
+        ("from launcher import deployment", "Job = deployment(Model)", False),  # another library's
+        ("from ray import serve", "serve.deployment(Other)", False),  # another class
+        ("from ray import serve", "def build():\n    return serve.deployment(Model)", False),  # not module level
+    ],
+)
+def test_a_deployment_is_also_made_by_a_call(imports: str, call: str, deployed: bool, tmp_path: Path) -> None:
+    source = f"{imports}\n\nclass Model:\n    def __call__(self, request):\n        return request\n\n\nclass Other: ...\n\n{call}\n"
+    assert _roots(source, tmp_path) == (["Model.__call__"] if deployed else [])
+
+
+def test_a_function_deployed_by_a_call_is_a_root(tmp_path: Path) -> None:
+    roots = _roots(
+        """
+        from ray import serve
+
+        def thumbnail(request): return request
+
+        def plain(request): return request
+
+        app = serve.deployment(thumbnail).bind()
+        """,
+        tmp_path,
+    )
+    assert roots == ["thumbnail"]
+
+
+def test_an_async_reconfigure_of_a_deployment_is_a_lifecycle_hook(tmp_path: Path) -> None:
+    (tmp_path / "app.py").write_text(
+        textwrap.dedent(
+            """
+            import requests
+            from ray import serve
+
+            @serve.deployment
+            class Ranker:
+                async def reconfigure(self, config):
+                    self.weights = requests.get(config["url"], timeout=10).content
+
+                async def rank(self, request):
+                    return requests.get(request.url, timeout=10).json()
+            """
+        ),
+        encoding="utf-8",
+    )
+    (found,) = check(cwd=tmp_path).diagnostics
+    assert (found.span.line, found.code, found.context) == (11, "MM005", "Ray Serve deployment method")
+
+
 def test_a_deployments_method_has_its_calls_placed_and_no_other_def_does(tmp_path: Path) -> None:
     facts = _facts(
         """
@@ -156,6 +212,9 @@ def test_a_deployments_method_has_its_calls_placed_and_no_other_def_does(tmp_pat
         (b"import ray.serve\n\n@ray.serve.deployment\nclass M: ...\n", True),
         (b"from ray.serve import deployment\n", True),
         (b"from ray import (\n    get,\n    serve,\n)\n\n@serve.deployment\nclass M: ...\n", True),
+        (b"from ray import \\\n    serve\n\nM = serve.deployment(M)\n", True),  # a continued line
+        (b"from ray import get, \\\r\n    serve\r\n# a deployment\r\n", True),
+        (b"from ray import get\\\n\nserve = 1  # deployment\n", False),  # the continuation ends at the blank line
         (b"from array import array  # deployment\n", False),
         (b"from ray import get\nserve = 1  # a deployment\n", False),  # `serve` not imported from ray
         (b"import ray  # see the deployment notes\n", False),  # no Ray Serve import

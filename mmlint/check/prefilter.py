@@ -87,16 +87,25 @@ def _may_define_deployment(data: bytes) -> bool:
     # `import ray.serve`, `from ray.serve import deployment`, `@ray.serve.deployment`.
     if b"ray.serve" in data:
         return True
-    # `from ray import serve` and `from ray import (..., serve)`: the names imported,
-    # up to the end of the statement.
+    # `from ray import serve`, `from ray import (..., serve)` and `from ray import \`
+    # continued on the next line: the names imported, up to the end of the statement.
     start = data.find(b"ray import")
     while start != -1:
         names = data[start + 10 : start + 300]
-        end = names.find(b")") if names.lstrip(b" \t").startswith(b"(") else names.find(b"\n")
+        end = names.find(b")") if names.lstrip(b" \t").startswith(b"(") else _line_end(names)
         if b"serve" in (names if end == -1 else names[:end]):
             return True
         start = data.find(b"ray import", start + 10)
     return False
+
+
+def _line_end(data: bytes) -> int:
+    """Where the logical line starting ``data`` ends (its newline not after a
+    backslash), or -1."""
+    end = data.find(b"\n")
+    while end != -1 and data[:end].rstrip(b"\r").endswith(b"\\"):
+        end = data.find(b"\n", end + 1)
+    return end
 
 
 # PEP 263: a cookie in a comment on the first or second line (lines end at
