@@ -20,6 +20,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
+from mmlint.check.file_index import prefilter_key
 from mmlint.core.identifiers import may_hold_unnormalised_identifiers, utf8_may_hold_unnormalised_identifiers
 from mmlint.core.source import DecodeError, decode_source
 from mmlint.core.twins import TwinPair
@@ -41,6 +42,7 @@ class Prefilter:
             words.add(pair.async_.encode("ascii", "backslashreplace"))
         # A word containing another is found wherever that one is: one search each.
         self.words = tuple(sorted(w for w in words if not any(o != w and o in w for o in words)))
+        self.key = prefilter_key(self.words)  # its verdicts' key in the file index
 
     def could_hold_finding(self, data: bytes) -> bool:
         if self._names_a_trigger(data):
