@@ -144,6 +144,55 @@ def test_a_deployment_is_also_made_by_a_call(imports: str, call: str, deployed: 
     assert _roots(source, tmp_path) == (["Model.__call__"] if deployed else [])
 
 
+def test_methods_inherited_from_a_base_in_the_module_are_roots_unless_redefined(tmp_path: Path) -> None:
+    roots = _roots(
+        """
+        from ray import serve
+        from models import Remote
+
+        class Base:
+            def fetch(self, url): return url
+            def warm(self): return 1
+            def _helper(self): return 2
+
+        class Middle(Base):
+            def warm(self): return 3
+
+        class Other(Base):  # no deployment derives from it
+            def extra(self): return 4
+
+        @serve.deployment
+        class Model(Middle, Remote):
+            def __call__(self, request): return request
+        """,
+        tmp_path,
+    )
+    assert roots == ["Base.fetch", "Middle.warm", "Model.__call__"]
+
+
+def test_a_handle_method_calling_another_that_blocks_is_reported_once(tmp_path: Path) -> None:
+    (tmp_path / "app.py").write_text(
+        textwrap.dedent(
+            """
+            import time
+            from ray import serve
+
+            @serve.deployment
+            class Model:
+                def score(self, text):
+                    time.sleep(1)
+                    return text
+
+                def __call__(self, request):
+                    return self.score(request.text)
+            """
+        ),
+        encoding="utf-8",
+    )
+    (found,) = check(cwd=tmp_path).diagnostics
+    assert (found.span.line, found.code) == (8, "MM005")
+
+
 def test_a_function_deployed_by_a_call_is_a_root(tmp_path: Path) -> None:
     roots = _roots(
         """

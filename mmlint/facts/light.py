@@ -62,7 +62,13 @@ from mmlint.facts.input_size import (
     cost_evidence,
 )
 from mmlint.facts.iterated_ast import CONSUMERS, CONSUMING_METHODS, IteratedRoots
-from mmlint.facts.ray_entry import deployed_by_call, deployment_classes, is_deployment_function, runs_per_request
+from mmlint.facts.ray_entry import (
+    deployed_by_call,
+    deployment_classes,
+    inherited_by_deployments,
+    is_deployment_function,
+    runs_per_request,
+)
 from mmlint.facts.once_ast import is_flag_test, is_guard, is_opt_in_flag, once_guarded_calls, opt_in_calls
 from mmlint.facts.values import expr_path, lambda_name, stored_names, values_of
 from mmlint.facts.module_paths import (
@@ -726,7 +732,9 @@ class _Walk:
     def _deployments(self) -> frozenset[str]:
         """The module's Ray Serve deployment classes (qualified names), once
         its imports are all read."""
-        return deployment_classes(self.classes, self.imports, self._values)
+        # Whose methods' calls are placed: the deployments' and their same-module bases'.
+        deployments = deployment_classes(self.classes, self.imports, self._values)
+        return deployments | frozenset(inherited_by_deployments(self.classes, deployments)) if deployments else deployments
 
     @functools.cached_property
     def _deployed_by_call(self) -> frozenset[str]:

@@ -4,7 +4,9 @@ resolved through the file's module-level imports, never from a bare name:
 a `deployment` imported from anywhere else is not. The call forms at module
 level make one too (`Model = serve.deployment(Model)`,
 `app = serve.deployment(num_replicas=2)(Model).bind()`), of a class or a
-function of the same file, read from the file's argument facts.
+function of the same file, read from the file's argument facts. A handle may
+call a method the deployment inherits: those of its bases in the same module
+count as its own (a base in another module is not followed).
 
 A deployment's replica runs its sync methods (`__call__` and the methods a
 handle calls) on the replica's event loop unless its thread pool is on
@@ -112,6 +114,27 @@ def is_deployment_function(
     return name in called or (bool(decorators) and resolves_to(decorators, imports, SERVE_DEPLOYMENT))
 
 
+def inherited_by_deployments(classes: Iterable[ClassInfo], deployments: frozenset[str]) -> dict[str, frozenset[str]]:
+    """The classes of the same module a deployment inherits from (its bases
+    named by a plain name, transitively), each with the method names a class
+    between it and every deployment defines (which a handle's call of the
+    name runs instead). A base in another module is not followed."""
+    by_name = {info.name: info for info in classes}
+    shadowed: dict[str, frozenset[str]] = {}
+    pending = [(name, frozenset(by_name[name].methods)) for name in deployments if name in by_name]
+    seen: set[tuple[str, frozenset[str]]] = set()
+    while pending:
+        name, hidden = pending.pop()
+        for base in by_name[name].bases:
+            if base not in by_name or base in deployments or (base, hidden) in seen:
+                continue
+            seen.add((base, hidden))
+            # Reached along several paths, a name is hidden only where it is on every one.
+            shadowed[base] = hidden & shadowed[base] if base in shadowed else hidden
+            pending.append((base, hidden | frozenset(by_name[base].methods)))
+    return shadowed
+
+
 def runs_per_request(name: str, decorators: Iterable[str]) -> bool:
     """Whether a sync method of a deployment, by its name and decorators'
     dotted texts, is one a request runs on the replica's loop."""
@@ -132,12 +155,19 @@ def replica_loop_methods(facts: FileFacts) -> tuple[int, ...]:
         return ()
     called = deployed_by_call(facts.values, facts.imports)
     deployments = deployment_classes(facts.classes, facts.imports, facts.values)
+    inherited = inherited_by_deployments(facts.classes, deployments) if deployments else {}
     return tuple(
         index
         for index, info in enumerate(facts.sync_defs)
         if not info.is_stub
         and (
-            (info.class_name in deployments and runs_per_request(info.name, info.decorators))
+            (
+                (
+                    info.class_name in deployments
+                    or (info.class_name in inherited and info.name not in inherited[info.class_name])
+                )
+                and runs_per_request(info.name, info.decorators)
+            )
             or is_deployment_function(len(info.owner), info.decorators, facts.imports, info.name, called)
         )
     )
