@@ -138,7 +138,7 @@ def test_text_prints_the_chain_as_a_note_and_no_twin_words() -> None:
     assert report.call_sites == 0
     rendered = text.render(report)
     assert "twin" not in rendered
-    assert rendered.rstrip().endswith("(24 files scanned).")
+    assert rendered.rstrip().endswith("(26 files scanned).")
 
 
 def test_a_chain_is_a_note_one_step_a_line() -> None:

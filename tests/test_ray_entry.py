@@ -126,6 +126,111 @@ def test_a_function_deployment_is_a_root_and_a_function_from_elsewhere_is_not(tm
     assert roots == ["thumbnail"]
 
 
+@pytest.mark.parametrize(
+    ("imports", "call", "deployed"),
+    [
+        ("from ray import serve", "Model = serve.deployment(Model)", True),
+        ("from ray import serve", "app = serve.deployment(num_replicas=2)(Model).bind()", True),
+        ("from ray import serve", "serve.run(serve.deployment(Model).bind())", True),
+        ("from ray.serve import deployment", "Replicated = deployment(Model, name='m')", True),
+        ("import ray", "app = ray.serve.deployment(Model).bind()", True),
+        ("from launcher import deployment", "Job = deployment(Model)", False),  # another library's
+        ("from ray import serve", "serve.deployment(Other)", False),  # another class
+        ("from ray import serve", "def build():\n    return serve.deployment(Model)", False),  # not module level
+    ],
+)
+def test_a_deployment_is_also_made_by_a_call(imports: str, call: str, deployed: bool, tmp_path: Path) -> None:
+    source = f"{imports}\n\nclass Model:\n    def __call__(self, request):\n        return request\n\n\nclass Other: ...\n\n{call}\n"
+    assert _roots(source, tmp_path) == (["Model.__call__"] if deployed else [])
+
+
+def test_methods_inherited_from_a_base_in_the_module_are_roots_unless_redefined(tmp_path: Path) -> None:
+    roots = _roots(
+        """
+        from ray import serve
+        from models import Remote
+
+        class Base:
+            def fetch(self, url): return url
+            def warm(self): return 1
+            def _helper(self): return 2
+
+        class Middle(Base):
+            def warm(self): return 3
+
+        class Other(Base):  # no deployment derives from it
+            def extra(self): return 4
+
+        @serve.deployment
+        class Model(Middle, Remote):
+            def __call__(self, request): return request
+        """,
+        tmp_path,
+    )
+    assert roots == ["Base.fetch", "Middle.warm", "Model.__call__"]
+
+
+def test_a_handle_method_calling_another_that_blocks_is_reported_once(tmp_path: Path) -> None:
+    (tmp_path / "app.py").write_text(
+        textwrap.dedent(
+            """
+            import time
+            from ray import serve
+
+            @serve.deployment
+            class Model:
+                def score(self, text):
+                    time.sleep(1)
+                    return text
+
+                def __call__(self, request):
+                    return self.score(request.text)
+            """
+        ),
+        encoding="utf-8",
+    )
+    (found,) = check(cwd=tmp_path).diagnostics
+    assert (found.span.line, found.code) == (8, "MM005")
+
+
+def test_a_function_deployed_by_a_call_is_a_root(tmp_path: Path) -> None:
+    roots = _roots(
+        """
+        from ray import serve
+
+        def thumbnail(request): return request
+
+        def plain(request): return request
+
+        app = serve.deployment(thumbnail).bind()
+        """,
+        tmp_path,
+    )
+    assert roots == ["thumbnail"]
+
+
+def test_an_async_reconfigure_of_a_deployment_is_a_lifecycle_hook(tmp_path: Path) -> None:
+    (tmp_path / "app.py").write_text(
+        textwrap.dedent(
+            """
+            import requests
+            from ray import serve
+
+            @serve.deployment
+            class Ranker:
+                async def reconfigure(self, config):
+                    self.weights = requests.get(config["url"], timeout=10).content
+
+                async def rank(self, request):
+                    return requests.get(request.url, timeout=10).json()
+            """
+        ),
+        encoding="utf-8",
+    )
+    (found,) = check(cwd=tmp_path).diagnostics
+    assert (found.span.line, found.code, found.context) == (11, "MM005", "Ray Serve deployment method")
+
+
 def test_a_deployments_method_has_its_calls_placed_and_no_other_def_does(tmp_path: Path) -> None:
     facts = _facts(
         """
@@ -156,6 +261,9 @@ def test_a_deployments_method_has_its_calls_placed_and_no_other_def_does(tmp_pat
         (b"import ray.serve\n\n@ray.serve.deployment\nclass M: ...\n", True),
         (b"from ray.serve import deployment\n", True),
         (b"from ray import (\n    get,\n    serve,\n)\n\n@serve.deployment\nclass M: ...\n", True),
+        (b"from ray import \\\n    serve\n\nM = serve.deployment(M)\n", True),  # a continued line
+        (b"from ray import get, \\\r\n    serve\r\n# a deployment\r\n", True),
+        (b"from ray import get\\\n\nserve = 1  # deployment\n", False),  # the continuation ends at the blank line
         (b"from array import array  # deployment\n", False),
         (b"from ray import get\nserve = 1  # a deployment\n", False),  # `serve` not imported from ray
         (b"import ray  # see the deployment notes\n", False),  # no Ray Serve import

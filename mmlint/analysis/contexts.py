@@ -33,7 +33,14 @@ from __future__ import annotations
 
 from mmlint.analysis.resolve import DefKey, DefSymbol, External, Resolver
 from mmlint.facts.model import AsyncDef, ClassInfo, FileFacts
-from mmlint.facts.ray_entry import RAY_REMOTE, SERVE_DEPLOYMENT, decorated_by, resolves_to
+from mmlint.facts.ray_entry import (
+    ONCE_PER_REPLICA,
+    RAY_REMOTE,
+    SERVE_DEPLOYMENT,
+    decorated_by,
+    deployed_by_call,
+    resolves_to,
+)
 from mmlint.facts.shape_words import PROGRAM_MAIN, ROUTE_DECORATORS
 
 ROUTE = "route"
@@ -109,7 +116,7 @@ def decorated_class_context(info: ClassInfo, facts: FileFacts) -> str:
     imports, gives its methods: a Ray Serve deployment's (its async methods
     are coroutines on the replica's loop), a Ray actor's (`@ray.remote`: its
     async methods are actor methods on the actor's loop)."""
-    if decorated_by(info, facts.imports, SERVE_DEPLOYMENT):
+    if decorated_by(info, facts.imports, SERVE_DEPLOYMENT) or info.name in deployed_by_call(facts.values, facts.imports):
         return DEPLOYMENT
     if decorated_by(info, facts.imports, RAY_REMOTE):
         return ACTOR_METHOD
@@ -163,7 +170,7 @@ class Contexts:
         if context:
             return context
         if info.class_name is None:
-            if info.opaque_decorators and self._deploys(key[0], info.opaque_decorators):
+            if self._deploys(key[0], info.opaque_decorators, info):
                 return DEPLOYMENT  # a function deployment: the replica runs it on its loop
             # Its own file's hand-off first; another file's by name only for a
             # def another file can name (a nested def cannot be imported).
@@ -172,8 +179,10 @@ class Contexts:
         if info.name == "__init__":
             return ACTOR_INIT
         context = self.class_context(key[0], info.class_name)
-        if context == ACTOR_METHOD and info.name in ACTOR_HOOKS:
-            return ACTOR_LIFECYCLE
+        if (context == ACTOR_METHOD and info.name in ACTOR_HOOKS) or (
+            context == DEPLOYMENT and info.name in ONCE_PER_REPLICA
+        ):
+            return ACTOR_LIFECYCLE  # a replica's `async def reconfigure`: once per configuration change
         if context:
             return context
         facts = self.files.get(key[0])
@@ -189,9 +198,14 @@ class Contexts:
             return OVERRIDE
         return ""
 
-    def _deploys(self, path: str, decorators: tuple[str, ...]) -> bool:
+    def _deploys(self, path: str, decorators: tuple[str, ...], info: AsyncDef) -> bool:
+        """Whether a module-level async def is a function deployment: decorated, or deployed by a call."""
         facts = self.files.get(path)
-        return facts is not None and resolves_to(decorators, facts.imports, SERVE_DEPLOYMENT)
+        if facts is None or len(info.owner) != 1:
+            return False
+        return (bool(decorators) and resolves_to(decorators, facts.imports, SERVE_DEPLOYMENT)) or (
+            info.name in deployed_by_call(facts.values, facts.imports)
+        )
 
     def class_context(self, path: str, class_name: str) -> str:
         """The context a class's decorator (a Ray Serve deployment, a Ray
@@ -200,10 +214,9 @@ class Contexts:
         if key not in self.resolver.classes:
             return ""
         facts, own = self.resolver.classes[key]
-        if own.decorators:
-            context = decorated_class_context(own, facts)
-            if context:
-                return context
+        context = decorated_class_context(own, facts)
+        if context:
+            return context
         for entry in self.resolver.mro(key):
             if isinstance(entry, External):
                 continue

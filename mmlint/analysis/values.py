@@ -20,6 +20,7 @@ matched against the type-keyed knowledge (mmlint.core.knowledge).
 from __future__ import annotations
 
 import builtins
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -126,8 +127,11 @@ class Place:
     receiver: tuple[str, str] | None = None
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def split_path(text: str) -> tuple[str, ...]:
-    """``zmq.Context().socket()`` -> ("zmq", "Context", "()", "socket", "()")."""
+    """``zmq.Context().socket()`` -> ("zmq", "Context", "()", "socket", "()").
+    Memoised: a scan asks for far fewer texts than it has paths (sglang 0.5.23:
+    8.6k holders among 97.7k argument facts)."""
     return tuple(match.group(1) or match.group(2) or match.group(3) for match in _SEGMENT.finditer(text))
 
 

@@ -748,6 +748,7 @@ class WeightAnalysis:
         ``paths`` that run on the replica's loop, that block it: a known
         blocking call, or a call of scanned sync code that reaches one."""
         found = []
+        roots = frozenset(self.replica_roots)
         for key in self.replica_roots:
             if key[0] not in paths:
                 continue
@@ -757,6 +758,8 @@ class WeightAnalysis:
                 pattern = self.known_pattern(fact, call)
                 if pattern is not None:
                     found.append(ReplicaBlocking(key, fact.span, fact.callee.describe(), fact.dotted, pattern, None))
+                elif any(t in roots and t[0] == key[0] and t in self.chains for t in call.targets):
+                    continue  # another handle method of the file that blocks: reported there, at the cause
                 elif (chain := self.blocking_chain(call, fact)) is not None:
                     found.append(
                         ReplicaBlocking(key, fact.span, fact.callee.describe(), chain.call, chain.pattern, chain)

@@ -57,15 +57,18 @@ from mmlint.check.results import RunResults
 from mmlint.core.safe_read import PlacedFileError, read_placed
 
 if TYPE_CHECKING:
+    from mmlint.check.file_index import StoredIndex
     from mmlint.facts.light_groups import LightEntry
     from mmlint.facts.model import FileFacts, SyncDef
     from mmlint.facts.outcome import FileOutcome
 
 FORMAT = "facts-v3"
 RESULTS_FORMAT = "results-v2"
+INDEX_FORMAT = "index-v1"
 FORMAT_PREFIXES = (
     "facts-v",
     "results-v",
+    "index-v",
     "prefilter-v",
 )  # for `mmlint clean`: every format's directory, and the prefilter verdicts earlier versions kept
 DEFAULT_MAX_MB = 256
@@ -182,6 +185,7 @@ class CacheOpening:
     cache: OutcomeCache | None
     warning: str | None = None
     results: ResultsCache | None = None
+    index: IndexCache | None = None  # with the results cache, for the runs it keys
 
 
 KEY_FILE = "key"  # the per-user secret entries are authenticated with, in the cache root
@@ -205,13 +209,13 @@ def open_cache(requested: bool = True, scanned: Iterable[Path] = ()) -> CacheOpe
             None,
             f"not using the cache at {root}: it lies inside {inside}, which this run checks and could have written it",
         )
-    directory, results_directory = root / FORMAT, root / RESULTS_FORMAT
+    directory, results_directory, index_directory = root / FORMAT, root / RESULTS_FORMAT, root / INDEX_FORMAT
     # The root is checked before anything is created inside it.
-    for path in (root, directory, results_directory):
+    for path in (root, directory, results_directory, index_directory):
         try:
             path.mkdir(parents=True, exist_ok=True, mode=0o700)
         except OSError:  # read-only home, a file in the way: run uncached, as before
-            if path == results_directory:  # facts made by an earlier mmlint are still good
+            if path in (results_directory, index_directory):  # facts made by an earlier mmlint are still good
                 return CacheOpening(FactsCache(directory, max_bytes))
             return CacheOpening(None)
         reason = unsafe_directory_reason(path)
@@ -223,10 +227,11 @@ def open_cache(requested: bool = True, scanned: Iterable[Path] = ()) -> CacheOpe
         return CacheOpening(None, f"not using the cache at {root}: {error}")
     except OSError:  # read-only home and no key yet: run uncached, as for the directories
         return CacheOpening(None)
-    every = (directory, results_directory)
+    every = (directory, results_directory, index_directory)
     return CacheOpening(
         FactsCache(directory, max_bytes, every, secret),
         results=ResultsCache(results_directory, max_bytes, every, secret),
+        index=IndexCache(index_directory, max_bytes, every, secret),
     )
 
 
@@ -431,6 +436,24 @@ class ResultsCache(_EntryStore):
 
     def store(self, key: str, results: RunResults) -> None:
         self._store_value(key, results)
+
+
+
+class IndexCache(_EntryStore):
+    """A run's file index (mmlint.check.file_index.StoredIndex) under a key of its files."""
+
+    format = INDEX_FORMAT
+
+    def load_index(self, key: str) -> StoredIndex | None:
+        from mmlint.check.file_index import StoredIndex
+
+        try:
+            return cast("StoredIndex", self._load_value(key, (StoredIndex,)))
+        except Exception:  # every way an entry can be bad is a miss
+            return None
+
+    def store_index(self, key: str, index: StoredIndex) -> None:
+        self._store_value(key, index)
 
 
 def _entries(directory: Path) -> Iterator[tuple[Path, int, float]]:

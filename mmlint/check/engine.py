@@ -31,6 +31,7 @@ from mmlint.check.discovery import (
     discover,
     discover_stdin,
 )
+from mmlint.check.file_index import FileIndex
 from mmlint.check.reading import StdinSource, digests_of, read_files
 from mmlint.check.results import RunResults, ScopeInput, run_key
 from mmlint.check.scopes import Scope, scopes_of
@@ -117,13 +118,19 @@ def run_check(
     files = {**_context(scopes, extra_context, resolver, cwd), **run.governed}
     opening = caches if caches is not None else open_cache(use_cache, _scanned(run.discovery, scopes))
     sources = _buffers(files, overlay, run.stdin)
-    keyed = None
+    keyed = index = None
     if findings_only and stdin is None and not overlay and opening.results is not None:
-        keyed = _keyed(files, scopes, resolver.for_cwd, cwd)
+        # What each unchanged file is, without reading it (mmlint.check.file_index).
+        index = FileIndex(opening.index, (source.path for source in files.values()))
+        keyed = _keyed(files, scopes, resolver.for_cwd, cwd, index)
         stored = opening.results.load(keyed.key) if keyed is not None else None
         if stored is not None:
+            if index is not None:
+                index.save()
             return _report(stored, None, {}, run, resolver, opening.warning)
-    read = read_files(files, sources)
+    read = read_files(files, sources, index)
+    if index is not None:
+        index.save()
     # Imported only now: a run the results cache answers needs no rules and no analysis.
     from mmlint.check.findings import find
 
@@ -207,11 +214,13 @@ class _Keyed:
     digests: list[tuple[str, Path, bytes]]
 
 
-def _keyed(files: Mapping[str, SourceFile], scopes: Sequence[Scope], for_cwd: Settings, cwd: Path) -> _Keyed | None:
+def _keyed(
+    files: Mapping[str, SourceFile], scopes: Sequence[Scope], for_cwd: Settings, cwd: Path, index: FileIndex | None
+) -> _Keyed | None:
     """Hashing alone decides a hit; the prefilter (which costs more than
     reading and hashing) runs only on a miss, over the files read again.
     None when a file cannot be read."""
-    digests = digests_of(files)
+    digests = digests_of(files, index)
     if digests is None:
         return None
     scope_inputs = [ScopeInput(scope.settings, tuple(scope.targets), scope.full_scan) for scope in scopes]

@@ -20,6 +20,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
+from mmlint.check.file_index import prefilter_key
 from mmlint.core.identifiers import may_hold_unnormalised_identifiers, utf8_may_hold_unnormalised_identifiers
 from mmlint.core.source import DecodeError, decode_source
 from mmlint.core.twins import TwinPair
@@ -41,6 +42,7 @@ class Prefilter:
             words.add(pair.async_.encode("ascii", "backslashreplace"))
         # A word containing another is found wherever that one is: one search each.
         self.words = tuple(sorted(w for w in words if not any(o != w and o in w for o in words)))
+        self.key = prefilter_key(self.words)  # its verdicts' key in the file index
 
     def could_hold_finding(self, data: bytes) -> bool:
         if self._names_a_trigger(data):
@@ -87,16 +89,25 @@ def _may_define_deployment(data: bytes) -> bool:
     # `import ray.serve`, `from ray.serve import deployment`, `@ray.serve.deployment`.
     if b"ray.serve" in data:
         return True
-    # `from ray import serve` and `from ray import (..., serve)`: the names imported,
-    # up to the end of the statement.
+    # `from ray import serve`, `from ray import (..., serve)` and `from ray import \`
+    # continued on the next line: the names imported, up to the end of the statement.
     start = data.find(b"ray import")
     while start != -1:
         names = data[start + 10 : start + 300]
-        end = names.find(b")") if names.lstrip(b" \t").startswith(b"(") else names.find(b"\n")
+        end = names.find(b")") if names.lstrip(b" \t").startswith(b"(") else _line_end(names)
         if b"serve" in (names if end == -1 else names[:end]):
             return True
         start = data.find(b"ray import", start + 10)
     return False
+
+
+def _line_end(data: bytes) -> int:
+    """Where the logical line starting ``data`` ends (its newline not after a
+    backslash), or -1."""
+    end = data.find(b"\n")
+    while end != -1 and data[:end].rstrip(b"\r").endswith(b"\\"):
+        end = data.find(b"\n", end + 1)
+    return end
 
 
 # PEP 263: a cookie in a comment on the first or second line (lines end at

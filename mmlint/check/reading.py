@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from mmlint.check.cost import over_size_budget
 from mmlint.check.discovery import SourceFile
+from mmlint.check.file_index import FileIndex
 from mmlint.check.prefilter import Prefilter
 from mmlint.config.settings import Budgets
 from mmlint.core.twins import TwinPair
@@ -82,28 +83,39 @@ def _refusal_digest(why: str) -> bytes:
     return hashlib.sha256(b"mmlint: not read: " + why.encode()).digest()
 
 
-def digests_of(files: Mapping[str, SourceFile]) -> list[tuple[str, Path, bytes]] | None:
+def digests_of(files: Mapping[str, SourceFile], index: FileIndex | None = None) -> list[tuple[str, Path, bytes]] | None:
     """(display path, real path, sha256 of the bytes) of every file, in the
-    run's order, as _read gives them; None when one cannot be read."""
+    run's order, as _read gives them (an unchanged file's from the ``index``);
+    None when one cannot be read."""
     digests: list[tuple[str, Path, bytes]] = []
     for shown, source in files.items():
         real = source.path
+        entry, signature, recorded_ns = index.known(real) if index is not None else (None, None, 0)
+        if entry is not None and entry.signature[0] <= source.settings.budgets.max_file_size:
+            digests.append((shown, real, entry.digest))
+            continue
         try:
             digest = hashlib.sha256(_read_within(real, source.settings.budgets)).digest()
         except _OverSizeBudget as refusal:
             digest = _refusal_digest(str(refusal))
         except OSError:
             return None
+        else:
+            if index is not None:
+                index.record(real, signature, recorded_ns, digest)
         digests.append((shown, real, digest))
     return digests
 
 
-def read_files(files: Mapping[str, SourceFile], sources: Mapping[str, StdinSource]) -> FilesRead:
+def read_files(
+    files: Mapping[str, SourceFile], sources: Mapping[str, StdinSource], index: FileIndex | None = None
+) -> FilesRead:
     """Read each file once, hash it and run the prefilter; keep the bytes of
     only the files the prefilter passes. ``sources`` holds what was already
     read (standard input) by display path. Each file is read with the twins
     and budgets of its configuration, as discovery found it; a file over its
-    size budget is refused unread."""
+    size budget is refused unread. A file the ``index`` knows unchanged, and
+    its prefilter rejected, is not read again (mmlint.check.file_index)."""
     from mmlint.check.per_file import FileTask  # the per-file pass: not needed before a results-cache miss
 
     prefilters: dict[tuple[TwinPair, ...], Prefilter] = {}
@@ -115,6 +127,20 @@ def read_files(files: Mapping[str, SourceFile], sources: Mapping[str, StdinSourc
     digests: list[tuple[str, Path, bytes]] = []
     for shown, source in files.items():
         real, settings = source.path, source.settings
+        prefilter = prefilters.get(settings.twins)
+        if prefilter is None:
+            prefilter = prefilters[settings.twins] = Prefilter(settings.twins)
+        entry, signature, recorded_ns = (
+            index.known(real) if index is not None and shown not in sources else (None, None, 0)
+        )
+        if (
+            entry is not None
+            and entry.signature[0] <= settings.budgets.max_file_size
+            and entry.verdict(prefilter.key) is False
+        ):
+            digests.append((shown, real, entry.digest))
+            prefiltered.append(shown)
+            continue
         try:
             if shown in sources:
                 data, complete = sources[shown].data, sources[shown].complete
@@ -131,10 +157,10 @@ def read_files(files: Mapping[str, SourceFile], sources: Mapping[str, StdinSourc
             continue
         digest = hashlib.sha256(data).digest()
         digests.append((shown, real, digest))
-        prefilter = prefilters.get(settings.twins)
-        if prefilter is None:
-            prefilter = prefilters[settings.twins] = Prefilter(settings.twins)
-        if prefilter.could_hold_finding(data):
+        passes = prefilter.could_hold_finding(data)
+        if index is not None and shown not in sources:
+            index.record(real, signature, recorded_ns, digest, (prefilter.key, passes))
+        if passes:
             tasks.append(FileTask(data, real, shown, settings.twins, settings.budgets))
         else:
             prefiltered.append(shown)

@@ -50,6 +50,7 @@ from mmlint.facts.model import (
     Parameter,
     SyncDef,
     TwinAssignment,
+    ValueFact,
 )
 from mmlint.facts.input_size import (
     EVIDENCE_NAMES,
@@ -61,7 +62,13 @@ from mmlint.facts.input_size import (
     cost_evidence,
 )
 from mmlint.facts.iterated_ast import CONSUMERS, CONSUMING_METHODS, IteratedRoots
-from mmlint.facts.ray_entry import deployment_classes, is_deployment_function, runs_per_request
+from mmlint.facts.ray_entry import (
+    deployed_by_call,
+    deployment_classes,
+    inherited_by_deployments,
+    is_deployment_function,
+    runs_per_request,
+)
 from mmlint.facts.once_ast import is_flag_test, is_guard, is_opt_in_flag, once_guarded_calls, opt_in_calls
 from mmlint.facts.values import expr_path, lambda_name, stored_names, values_of
 from mmlint.facts.module_paths import (
@@ -128,7 +135,7 @@ def light_fields(text: str, tree: ast.Module, real_path: Path, display_path: str
     (the collector, mmlint.facts.collect, fills those two)."""
     walk = _Walk(text, real_path)
     walk.run(tree, coroutines=True)
-    facts = replace(walk.facts(display_path), values=values_of(tree, real_path))
+    facts = walk.facts(display_path, values_of(tree, real_path))
     facts = facts if round_trip else replace(facts, round_trips=False)
     loops, calls_in_loops = walk.coroutine_loops()
     input_bounds, short_arguments = walk.input_bounds()
@@ -154,7 +161,7 @@ def light_facts(data: bytes, real_path: Path, display_path: str) -> FileFacts | 
     walk = _Walk(text, real_path)
     if not walk.run(tree):
         return None
-    facts = replace(walk.facts(display_path), values=values_of(tree, real_path))
+    facts = walk.facts(display_path, values_of(tree, real_path))
     return facts if round_trips(data) else replace(facts, round_trips=False)
 
 
@@ -200,6 +207,7 @@ class _Walk:
     def __init__(self, text: str, real_path: Path) -> None:
         self.text = text
         self.real_path = real_path
+        self._values: tuple[ValueFact, ...] = ()  # given to facts(): the argument facts name deployments
         self._lines: list[bytes] | None = None
         self.module_scope = NameScope(GLOBAL_SCOPE, None)
         self.imports: list[ImportFact] = []
@@ -589,7 +597,10 @@ class _Walk:
             return f"<expr>.{receiver_chain(call.func)}"
         return "<expr>"
 
-    def facts(self, display_path: str) -> FileFacts:
+    def facts(self, display_path: str, values: tuple[ValueFact, ...]) -> FileFacts:
+        """The file's facts, with its ``values`` (mmlint.facts.values.values_of),
+        which name the defs a call deploys (mmlint.facts.ray_entry)."""
+        self._values = values
         module_name, is_package = module_name_for(self.real_path)
         return FileFacts(
             path=display_path,
@@ -628,6 +639,7 @@ class _Walk:
                 )
                 for call, scope, seen in self.module_calls
             ),
+            values=values,
         )
 
     def _sync_def(self, pending: _PendingDef) -> SyncDef:
@@ -647,7 +659,7 @@ class _Walk:
         decorators = tuple(dotted_text(target) or "<expr>" for target in _decorator_targets(node))
         # A deployment's method that runs on the replica's loop: MM005 reports its calls, so each is placed.
         placed = (class_name in self._deployments and runs_per_request(node.name, decorators)) or (
-            is_deployment_function(len(owner), decorators, self.imports)
+            is_deployment_function(len(owner), decorators, self.imports, node.name, self._deployed_by_call)
         )
         return SyncDef(
             name=node.name,
@@ -720,7 +732,13 @@ class _Walk:
     def _deployments(self) -> frozenset[str]:
         """The module's Ray Serve deployment classes (qualified names), once
         its imports are all read."""
-        return deployment_classes(self.classes, self.imports)
+        # Whose methods' calls are placed: the deployments' and their same-module bases'.
+        deployments = deployment_classes(self.classes, self.imports, self._values)
+        return deployments | frozenset(inherited_by_deployments(self.classes, deployments)) if deployments else deployments
+
+    @functools.cached_property
+    def _deployed_by_call(self) -> frozenset[str]:
+        return deployed_by_call(self._values, self.imports)
 
     @functools.cached_property
     def _assigned_set(self) -> frozenset[str]:

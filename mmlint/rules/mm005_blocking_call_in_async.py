@@ -110,15 +110,21 @@ class BlockingCallInAsync(Rule):
     (unless `RAY_SERVE_RUN_SYNC_IN_THREADPOOL=1` turns its thread pool on), so
     they are checked as an `async def` is: a known blocking call, or a call of
     scanned sync code that reaches one, in `__call__` or another public method
-    of a class decorated with `@serve.deployment` / `@serve.deployment(...)`,
-    or in a function deployment (the same decorator on a module-level `def`),
-    is reported (`deployment` imported from `ray.serve`, resolved through the
-    file's imports; a `deployment` from elsewhere is not Ray Serve's),
-    with the context `"Ray Serve deployment method"` and the advice to make it
-    `async def` and offload the call, or to turn the thread pool on. Not
-    `__init__` (once per replica) nor `reconfigure` (once per configuration
-    change), not a property, nor a `_private` helper, which is reported where a
-    method calls it; in an ingress deployment (`@serve.ingress(app)`) a method
+    of a class decorated with `@serve.deployment` / `@serve.deployment(...)`
+    or deployed by a call at module level (`serve.deployment(Model)`,
+    `serve.deployment(num_replicas=2)(Model).bind()`), in a public method it
+    inherits from a base in the same module (unless a class between redefines
+    it), or in a function deployment (the same decorator or call on a
+    module-level `def`), is reported (`deployment` imported from `ray.serve`,
+    resolved through the file's imports; a `deployment` from elsewhere is not
+    Ray Serve's), once, where it blocks (a handle method that calls another
+    that blocks is not reported again), with the context `"Ray Serve
+    deployment method"` and the advice to make it `async def` and offload the
+    call, or to turn the thread pool on. Not `__init__` (once per replica) nor
+    `reconfigure` (once per configuration change; an `async def reconfigure`
+    is a lifecycle hook too), not a property, nor a `_private` helper, which
+    is reported where a method calls it; in an ingress deployment
+    (`@serve.ingress(app)`) a method
     with a route decorator follows FastAPI's rules: a plain `def` route runs in
     its thread pool and is not reported. A deployment's `async def` methods,
     and those of a Ray actor (`@ray.remote`), are coroutines on that loop as
